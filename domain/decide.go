@@ -1,0 +1,163 @@
+package domain
+
+import (
+	"fmt"
+	"time"
+)
+
+// Move is what a seat asks to do. For a play, EndGiven says whether the client named the end;
+// when it did not, the referee picks the only end the tile fits, or asks for one.
+type Move struct {
+	Action   Action
+	Tile     Tile
+	End      End
+	EndGiven bool
+}
+
+// Play is the move laying t on end e.
+func Play(t Tile, e End) Move { return Move{Action: ActionPlay, Tile: t, End: e, EndGiven: true} }
+
+// Draw is the move drawing from the boneyard.
+func Draw() Move { return Move{Action: ActionDraw} }
+
+// Pass is the move passing the turn.
+func Pass() Move { return Move{Action: ActionPass} }
+
+// Decide checks seat's move against the rules and returns the events it causes, in order: the
+// move's own event, then whatever follows from it (hand end, next deal, match end). The match is
+// not changed; Apply the events to move it on.
+func (m *Match) Decide(seat int, mv Move, at time.Time) ([]Event, error) {
+	if m.finished {
+		return nil, ErrMatchFinished
+	}
+	if seat < 0 || seat >= m.table.players {
+		return nil, invalidf("there is no seat %d", seat)
+	}
+	if m.hand.hands == nil || m.hand.over {
+		return nil, invalidf("no hand is in play")
+	}
+	if seat != m.hand.turn {
+		return nil, fmt.Errorf("%w: seat %d is to move", ErrNotYourTurn, m.hand.turn)
+	}
+	r := &recorder{m: m.clone(), at: at}
+	var err error
+	switch mv.Action {
+	case ActionPlay:
+		err = r.play(seat, mv)
+	case ActionDraw:
+		err = r.draw(seat)
+	case ActionPass:
+		err = r.pass(seat)
+	default:
+		err = invalidf("unknown action")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return r.events, nil
+}
+
+// recorder raises events onto a scratch copy of the match, so that each rule after the first
+// event sees the state that event made.
+type recorder struct {
+	m      *Match
+	at     time.Time
+	events []Event
+}
+
+func (r *recorder) raise(d EventData) error {
+	e := Event{Seq: r.m.version + 1, Type: d.EventType(), At: r.at, Data: d}
+	if err := r.m.Apply(e); err != nil {
+		return fmt.Errorf("internal: %w", err)
+	}
+	r.events = append(r.events, e)
+	return nil
+}
+
+func (r *recorder) play(seat int, mv Move) error {
+	h := &r.m.hand
+	if !contains(h.hands[seat], mv.Tile) {
+		return fmt.Errorf("%w: %s", ErrTileNotInHand, mv.Tile)
+	}
+	end, err := chooseEnd(h, mv)
+	if err != nil {
+		return err
+	}
+	total := h.line.TotalAfter(mv.Tile, end)
+	points := scoreOf(total)
+	if err := r.raise(TilePlayed{Seat: seat, Tile: mv.Tile, End: end, Total: total, Points: points}); err != nil {
+		return err
+	}
+	if r.reachedTarget() {
+		return r.endMatch()
+	}
+	if len(h.hands[seat]) == 0 {
+		return r.wentOut(seat)
+	}
+	if h.blocked() {
+		return r.endBlocked()
+	}
+	return nil
+}
+
+// chooseEnd applies the lead and end rules of DESIGN 1.5 and 1.7 to a play.
+func chooseEnd(h *handState, mv Move) (End, error) {
+	if h.line.Len() == 0 {
+		if h.mustLead != nil && mv.Tile != *h.mustLead {
+			return Left, fmt.Errorf("%w: lead %s", ErrMustLeadDouble, *h.mustLead)
+		}
+		return Left, nil
+	}
+	left, right := h.line.Fits(mv.Tile, Left), h.line.Fits(mv.Tile, Right)
+	switch {
+	case mv.EndGiven && !h.line.Fits(mv.Tile, mv.End):
+		return Left, fmt.Errorf("%w: %s does not match the %s end (%d)", ErrTileDoesNotFit, mv.Tile, mv.End, h.line.End(mv.End).Pip)
+	case mv.EndGiven:
+		return mv.End, nil
+	case left && right:
+		return Left, fmt.Errorf("%w: %s fits left and right", ErrEndRequired, mv.Tile)
+	case left:
+		return Left, nil
+	case right:
+		return Right, nil
+	}
+	return Left, fmt.Errorf("%w: %s matches neither end", ErrTileDoesNotFit, mv.Tile)
+}
+
+func (r *recorder) draw(seat int) error {
+	h := &r.m.hand
+	if h.canPlay(seat) {
+		return ErrMustPlay
+	}
+	if len(h.boneyard) == 0 {
+		return ErrMustPass
+	}
+	t := h.boneyard[0]
+	if err := r.raise(TileDrawn{Seat: seat, Tile: &t}); err != nil {
+		return err
+	}
+	if h.blocked() {
+		return r.endBlocked()
+	}
+	return nil
+}
+
+func (r *recorder) pass(seat int) error {
+	h := &r.m.hand
+	if h.canPlay(seat) {
+		return ErrMustPlay
+	}
+	if len(h.boneyard) > 0 {
+		return ErrMustDraw
+	}
+	return r.raise(TurnPassed{Seat: seat})
+}
+
+func contains(hand []Tile, t Tile) bool {
+	for _, h := range hand {
+		if h == t {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,91 @@
+package domain
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Code is the stable, machine-readable name of a domain error. Clients switch on it; it never
+// changes once published.
+type Code string
+
+// The codes of DESIGN section 5.
+const (
+	CodeInvalidRequest   Code = "INVALID_REQUEST"
+	CodeUnauthorized     Code = "UNAUTHORIZED"
+	CodeMatchNotFound    Code = "MATCH_NOT_FOUND"
+	CodeNotYourTurn      Code = "NOT_YOUR_TURN"
+	CodeMatchFinished    Code = "MATCH_FINISHED"
+	CodeVersionConflict  Code = "VERSION_CONFLICT"
+	CodeTileNotInHand    Code = "TILE_NOT_IN_HAND"
+	CodeTileDoesNotFit   Code = "TILE_DOES_NOT_FIT"
+	CodeEndRequired      Code = "END_REQUIRED"
+	CodeMustLeadDouble   Code = "MUST_LEAD_DOUBLE"
+	CodeMustPlay         Code = "MUST_PLAY"
+	CodeMustDraw         Code = "MUST_DRAW"
+	CodeMustPass         Code = "MUST_PASS"
+	CodeIdempotencyReuse Code = "IDEMPOTENCY_KEY_REUSED"
+	CodeInternal         Code = "INTERNAL"
+)
+
+// Error is a domain error with a stable code. The sentinels below are its only values; callers
+// wrap them with fmt.Errorf("%w: ...") for detail and test them with errors.Is.
+type Error struct {
+	code Code
+	msg  string
+}
+
+// Code returns the stable code.
+func (e *Error) Code() Code { return e.code }
+
+// Error returns the human-readable message.
+func (e *Error) Error() string { return e.msg }
+
+func newError(code Code, msg string) *Error { return &Error{code: code, msg: msg} }
+
+// The domain's sentinel errors.
+var (
+	ErrInvalid          = newError(CodeInvalidRequest, "invalid request")
+	ErrBadTile          = newError(CodeInvalidRequest, "bad tile")
+	ErrBadEnd           = newError(CodeInvalidRequest, "bad end")
+	ErrBadSeed          = newError(CodeInvalidRequest, "bad seed")
+	ErrUnauthorized     = newError(CodeUnauthorized, "a valid seat token for this match is required")
+	ErrMatchNotFound    = newError(CodeMatchNotFound, "match not found")
+	ErrNotYourTurn      = newError(CodeNotYourTurn, "it is not your turn")
+	ErrMatchFinished    = newError(CodeMatchFinished, "the match is finished")
+	ErrVersionConflict  = newError(CodeVersionConflict, "the match has moved on since that version")
+	ErrTileNotInHand    = newError(CodeTileNotInHand, "that tile is not in your hand")
+	ErrTileDoesNotFit   = newError(CodeTileDoesNotFit, "that tile does not match the end")
+	ErrEndRequired      = newError(CodeEndRequired, "the tile fits both ends: say which end")
+	ErrMustLeadDouble   = newError(CodeMustLeadDouble, "the lead must be the highest double")
+	ErrMustPlay         = newError(CodeMustPlay, "you hold a tile that fits: you must play")
+	ErrMustDraw         = newError(CodeMustDraw, "you cannot play and the boneyard has tiles: you must draw")
+	ErrMustPass         = newError(CodeMustPass, "you cannot play and the boneyard is empty: you must pass")
+	ErrIdempotencyReuse = newError(CodeIdempotencyReuse, "that Idempotency-Key was used with another request")
+)
+
+// CodeOf returns the stable code of err, or CodeInternal when err carries none.
+func CodeOf(err error) Code {
+	var de *Error
+	if errors.As(err, &de) {
+		return de.code
+	}
+	return CodeInternal
+}
+
+// VersionConflictError is ErrVersionConflict with the version the match is really at.
+type VersionConflictError struct {
+	Expected, Current int
+}
+
+// Error says both versions.
+func (e *VersionConflictError) Error() string {
+	return fmt.Sprintf("%s: expected version %d, the match is at version %d", ErrVersionConflict.msg, e.Expected, e.Current)
+}
+
+// Unwrap lets errors.Is(err, ErrVersionConflict) and errors.As(err, **Error) hold.
+func (e *VersionConflictError) Unwrap() error { return ErrVersionConflict }
+
+func invalidf(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...)
+}

@@ -1,0 +1,186 @@
+package domain
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// EventType is the stable name of an event. These strings are the durable record: never
+// rename one, never derive one from a Go type name.
+type EventType string
+
+// The event types of DESIGN section 4.
+const (
+	TypeMatchCreated EventType = "match.created"
+	TypeHandStarted  EventType = "hand.started"
+	TypeTilePlayed   EventType = "tile.played"
+	TypeTileDrawn    EventType = "tile.drawn"
+	TypeTurnPassed   EventType = "turn.passed"
+	TypeHandEnded    EventType = "hand.ended"
+	TypeMatchEnded   EventType = "match.ended"
+)
+
+// RulesVersion names the rule set and deal derivation a match is refereed under.
+const RulesVersion = "allfives/v1"
+
+// Event is one fact in a match's log. Seq counts from 1 with no gaps.
+type Event struct {
+	Seq  int       `json:"seq"`
+	Type EventType `json:"type"`
+	At   time.Time `json:"at"`
+	Data EventData `json:"data"`
+}
+
+// EventData is the payload of an event; each payload type belongs to exactly one EventType.
+type EventData interface {
+	EventType() EventType
+}
+
+// PlayerInfo describes a seat in match.created.
+type PlayerInfo struct {
+	Seat int        `json:"seat"`
+	Name string     `json:"name"`
+	Kind PlayerKind `json:"kind"`
+	Bot  string     `json:"bot,omitempty"`
+}
+
+// MatchCreated opens every match log.
+type MatchCreated struct {
+	Players      []PlayerInfo `json:"players"`
+	Partnerships bool         `json:"partnerships"`
+	Target       int          `json:"target"`
+	HandSize     int          `json:"hand_size"`
+	Rules        string       `json:"rules"`
+	Commitment   string       `json:"commitment"`
+	Seeded       bool         `json:"seeded"`
+}
+
+// HandStarted records a deal. Hands and Boneyard hold the whole deal in the stored record; in a
+// redacted copy an unseen hand is null and Boneyard is nil, with the counts given instead.
+type HandStarted struct {
+	Hand          int      `json:"hand"`
+	Leader        int      `json:"leader"`
+	Lead          LeadRule `json:"lead"`
+	Redeals       int      `json:"redeals"`
+	Hands         [][]Tile `json:"hands"`
+	HandSizes     []int    `json:"hand_sizes"`
+	Boneyard      []Tile   `json:"boneyard,omitempty"`
+	BoneyardCount int      `json:"boneyard_count"`
+}
+
+// TilePlayed records a play; Total is the ends' count after it and Points what it scored.
+type TilePlayed struct {
+	Seat   int  `json:"seat"`
+	Tile   Tile `json:"tile"`
+	End    End  `json:"end"`
+	Total  int  `json:"total"`
+	Points int  `json:"points"`
+}
+
+// TileDrawn records a draw from the boneyard. Tile is nil in a copy for anyone but the drawer.
+type TileDrawn struct {
+	Seat int   `json:"seat"`
+	Tile *Tile `json:"tile,omitempty"`
+}
+
+// TurnPassed records a pass (no playable tile, empty boneyard).
+type TurnPassed struct {
+	Seat int `json:"seat"`
+}
+
+// HandEnded records the result of a hand.
+type HandEnded struct {
+	Hand       int     `json:"hand"`
+	Outcome    Outcome `json:"outcome"`
+	Seat       *int    `json:"seat,omitempty"`
+	WinnerSide *int    `json:"winner_side"`
+	Pips       []int   `json:"pips"`
+	Points     int     `json:"points"`
+	Scores     []int   `json:"scores"`
+}
+
+// MatchEnded closes the log and reveals the seed.
+type MatchEnded struct {
+	WinnerSide int    `json:"winner_side"`
+	Scores     []int  `json:"scores"`
+	Seed       string `json:"seed"`
+}
+
+// EventType implementations tie each payload to its stable name.
+func (MatchCreated) EventType() EventType { return TypeMatchCreated }
+
+// EventType names the payload.
+func (HandStarted) EventType() EventType { return TypeHandStarted }
+
+// EventType names the payload.
+func (TilePlayed) EventType() EventType { return TypeTilePlayed }
+
+// EventType names the payload.
+func (TileDrawn) EventType() EventType { return TypeTileDrawn }
+
+// EventType names the payload.
+func (TurnPassed) EventType() EventType { return TypeTurnPassed }
+
+// EventType names the payload.
+func (HandEnded) EventType() EventType { return TypeHandEnded }
+
+// EventType names the payload.
+func (MatchEnded) EventType() EventType { return TypeMatchEnded }
+
+// DecodeEventData reads the JSON payload of an event of type t.
+func DecodeEventData(t EventType, data []byte) (EventData, error) {
+	var (
+		d   EventData
+		err error
+	)
+	switch t {
+	case TypeMatchCreated:
+		d, err = decodeAs[MatchCreated](data)
+	case TypeHandStarted:
+		d, err = decodeAs[HandStarted](data)
+	case TypeTilePlayed:
+		d, err = decodeAs[TilePlayed](data)
+	case TypeTileDrawn:
+		d, err = decodeAs[TileDrawn](data)
+	case TypeTurnPassed:
+		d, err = decodeAs[TurnPassed](data)
+	case TypeHandEnded:
+		d, err = decodeAs[HandEnded](data)
+	case TypeMatchEnded:
+		d, err = decodeAs[MatchEnded](data)
+	default:
+		return nil, fmt.Errorf("unknown event type %q", t)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("decode %s: %w", t, err)
+	}
+	return d, nil
+}
+
+func decodeAs[T EventData](data []byte) (EventData, error) {
+	var v T
+	if err := json.Unmarshal(data, &v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// UnmarshalJSON reads an event in its wire form, choosing the payload type by "type".
+func (e *Event) UnmarshalJSON(b []byte) error {
+	var raw struct {
+		Seq  int             `json:"seq"`
+		Type EventType       `json:"type"`
+		At   time.Time       `json:"at"`
+		Data json.RawMessage `json:"data"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	data, err := DecodeEventData(raw.Type, raw.Data)
+	if err != nil {
+		return err
+	}
+	*e = Event{Seq: raw.Seq, Type: raw.Type, At: raw.At, Data: data}
+	return nil
+}

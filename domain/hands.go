@@ -1,0 +1,184 @@
+package domain
+
+import (
+	"fmt"
+	"time"
+)
+
+// maxRedeals bounds the search for a deal with a double. With 10 or more tiles dealt the chance
+// of no double is below 1 in 20; reaching this bound means the seed or deck code is broken.
+const maxRedeals = 1000
+
+// MatchSpec is what a new match is made of.
+type MatchSpec struct {
+	Players      []PlayerInfo
+	Partnerships bool
+	Target       int // 0 means the default for the table
+}
+
+// Start returns the opening events of a new match: match.created and the first hand.started.
+// seeded says the client supplied the seed.
+func Start(spec MatchSpec, seed Seed, seeded bool, at time.Time) ([]Event, error) {
+	table, err := NewTable(len(spec.Players), spec.Partnerships)
+	if err != nil {
+		return nil, err
+	}
+	target := spec.Target
+	if target == 0 {
+		target = table.DefaultTarget()
+	} else if err := ValidateTarget(target); err != nil {
+		return nil, err
+	}
+	players := make([]PlayerInfo, len(spec.Players))
+	for i, p := range spec.Players {
+		p.Seat = i
+		players[i] = p
+	}
+	r := &recorder{m: &Match{seed: seed}, at: at}
+	err = r.raise(MatchCreated{
+		Players:      players,
+		Partnerships: spec.Partnerships,
+		Target:       target,
+		HandSize:     table.HandSize(),
+		Rules:        RulesVersion,
+		Commitment:   seed.Commitment(),
+		Seeded:       seeded,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := r.startHand(LeadHighestDouble, 0); err != nil {
+		return nil, err
+	}
+	return r.events, nil
+}
+
+// startHand deals the next hand. With the highest-double rule it redeals until a double is
+// dealt and names its holder leader; with the winner rule, winner leads.
+func (r *recorder) startHand(rule LeadRule, winner int) error {
+	m := r.m
+	number := m.hands + 1
+	k := m.table.HandSize()
+	for attempt := 0; attempt < maxRedeals; attempt++ {
+		deal := DealDeck(Deck(m.seed, number, attempt), m.table.players, k)
+		leader := winner
+		if rule == LeadHighestDouble {
+			seat, _, ok := deal.highestDouble()
+			if !ok {
+				continue
+			}
+			leader = seat
+		}
+		sizes := make([]int, len(deal.Hands))
+		for s := range sizes {
+			sizes[s] = k
+		}
+		return r.raise(HandStarted{
+			Hand: number, Leader: leader, Lead: rule, Redeals: attempt,
+			Hands: deal.Hands, HandSizes: sizes, Boneyard: deal.Boneyard, BoneyardCount: len(deal.Boneyard),
+		})
+	}
+	return fmt.Errorf("internal: no double in %d deals of hand %d", maxRedeals, number)
+}
+
+// reachedTarget says whether some side has reached the target.
+func (r *recorder) reachedTarget() bool {
+	for _, s := range r.m.scores {
+		if s >= r.m.info.Target {
+			return true
+		}
+	}
+	return false
+}
+
+// endMatch closes the match; the side with the highest score wins (only one side can reach the
+// target on a single scoring event, since only one side scores at a time).
+func (r *recorder) endMatch() error {
+	best := 0
+	for side, s := range r.m.scores {
+		if s > r.m.scores[best] {
+			best = side
+		}
+	}
+	return r.raise(MatchEnded{WinnerSide: best, Scores: r.m.Scores(), Seed: r.m.seed.String()})
+}
+
+// wentOut scores a domino: every opponent's pips rounded to five, each on its own.
+func (r *recorder) wentOut(seat int) error {
+	m := r.m
+	side := m.table.SideOf(seat)
+	pips := m.hand.pips()
+	bonus := 0
+	for s, p := range pips {
+		if m.table.SideOf(s) != side {
+			bonus += Round5(p)
+		}
+	}
+	scores := m.Scores()
+	scores[side] += bonus
+	winner := side
+	err := r.raise(HandEnded{
+		Hand: m.hand.number, Outcome: OutcomeDomino, Seat: &seat, WinnerSide: &winner,
+		Pips: pips, Points: bonus, Scores: scores,
+	})
+	if err != nil {
+		return err
+	}
+	return r.afterHand(LeadWinner, seat)
+}
+
+// endBlocked scores a blocked hand: the side with strictly fewest pips scores the others'
+// rounded pips less its own; a tie for fewest scores nothing.
+func (r *recorder) endBlocked() error {
+	m := r.m
+	pips := m.hand.pips()
+	sidePips := make([]int, m.table.Sides())
+	for s, p := range pips {
+		sidePips[m.table.SideOf(s)] += p
+	}
+	var winner *int
+	points := 0
+	if w, ok := fewest(sidePips); ok {
+		winner = &w
+		for side, p := range sidePips {
+			if side != w {
+				points += Round5(p)
+			}
+		}
+		points -= Round5(sidePips[w])
+	}
+	scores := m.Scores()
+	if winner != nil {
+		scores[*winner] += points
+	}
+	err := r.raise(HandEnded{
+		Hand: m.hand.number, Outcome: OutcomeBlocked, WinnerSide: winner,
+		Pips: pips, Points: points, Scores: scores,
+	})
+	if err != nil {
+		return err
+	}
+	return r.afterHand(LeadHighestDouble, 0)
+}
+
+// afterHand ends the match if the hand's points reached the target, else deals the next hand.
+func (r *recorder) afterHand(rule LeadRule, winner int) error {
+	if r.reachedTarget() {
+		return r.endMatch()
+	}
+	return r.startHand(rule, winner)
+}
+
+// fewest returns the index of the strictly smallest value, or ok=false on a tie for smallest.
+func fewest(vals []int) (int, bool) {
+	best, tie := 0, false
+	for i := 1; i < len(vals); i++ {
+		switch {
+		case vals[i] < vals[best]:
+			best, tie = i, false
+		case vals[i] == vals[best]:
+			tie = true
+		}
+	}
+	return best, !tie
+}

@@ -1,0 +1,170 @@
+package domain
+
+import (
+	"fmt"
+	"slices"
+	"time"
+)
+
+// Status is where a match stands.
+type Status string
+
+// The statuses of a match.
+const (
+	StatusInProgress Status = "in_progress"
+	StatusFinished   Status = "finished"
+)
+
+// Match is the event-sourced aggregate: its state changes only by Apply, and Decide turns a
+// command into the events that Apply will fold. Hands and the boneyard are unexported and leave
+// the package only through views (view.go), which is where hidden information is enforced.
+type Match struct {
+	id         string
+	version    int
+	seed       Seed
+	info       MatchCreated
+	table      Table
+	scores     []int
+	finished   bool
+	winnerSide int
+	hands      int // hands started so far
+	createdAt  time.Time
+	updatedAt  time.Time
+	hand       handState
+	handLog    []Event // this hand's stored events, for seat views
+}
+
+// handState is the hand in play.
+type handState struct {
+	number   int
+	hands    [][]Tile
+	boneyard []Tile
+	line     Line
+	turn     int
+	mustLead *Tile // the double the leader must lead, when the highest-double rule applies
+	over     bool  // hand.ended applied; the next hand.started or match.ended follows
+}
+
+// Rebuild folds a match's full event log. The seed is needed only to deal later hands; pass the
+// zero Seed when only reading a match.
+func Rebuild(id string, seed Seed, events []Event) (*Match, error) {
+	m := &Match{id: id, seed: seed}
+	for _, e := range events {
+		if err := m.Apply(e); err != nil {
+			return nil, err
+		}
+	}
+	if m.version == 0 {
+		return nil, fmt.Errorf("rebuild %s: empty log", id)
+	}
+	return m, nil
+}
+
+// ID is the match's identifier.
+func (m *Match) ID() string { return m.id }
+
+// Version is the seq of the last event applied.
+func (m *Match) Version() int { return m.version }
+
+// Finished says whether match.ended has been applied.
+func (m *Match) Finished() bool { return m.finished }
+
+// Status is in_progress or finished.
+func (m *Match) Status() Status {
+	if m.finished {
+		return StatusFinished
+	}
+	return StatusInProgress
+}
+
+// Table is the match's seat arrangement.
+func (m *Match) Table() Table { return m.table }
+
+// Players describes the seats.
+func (m *Match) Players() []PlayerInfo { return slices.Clone(m.info.Players) }
+
+// Scores is each side's score.
+func (m *Match) Scores() []int { return slices.Clone(m.scores) }
+
+// Target is the score that ends the match.
+func (m *Match) Target() int { return m.info.Target }
+
+// Turn is the seat to act, or -1 when the match is finished.
+func (m *Match) Turn() int {
+	if m.finished {
+		return -1
+	}
+	return m.hand.turn
+}
+
+// WinnerSide is the winning side once finished.
+func (m *Match) WinnerSide() (int, bool) { return m.winnerSide, m.finished }
+
+// HandsPlayed counts the hands dealt so far.
+func (m *Match) HandsPlayed() int { return m.hands }
+
+// CreatedAt is the time of match.created.
+func (m *Match) CreatedAt() time.Time { return m.createdAt }
+
+// UpdatedAt is the time of the last event.
+func (m *Match) UpdatedAt() time.Time { return m.updatedAt }
+
+// Commitment is hex(sha256(seed)) as published at creation.
+func (m *Match) Commitment() string { return m.info.Commitment }
+
+// Seeded says whether the client chose the seed.
+func (m *Match) Seeded() bool { return m.info.Seeded }
+
+// clone copies the state deeply enough that applying events to the copy leaves m untouched.
+func (m *Match) clone() *Match {
+	c := *m
+	c.scores = slices.Clone(m.scores)
+	c.info.Players = slices.Clone(m.info.Players)
+	c.hand.hands = make([][]Tile, len(m.hand.hands))
+	for i, h := range m.hand.hands {
+		c.hand.hands[i] = slices.Clone(h)
+	}
+	c.hand.boneyard = slices.Clone(m.hand.boneyard)
+	c.handLog = slices.Clip(m.handLog) // appends to the copy must not write into m's array
+	return &c
+}
+
+// canPlay says whether seat holds a tile that fits an open end.
+func (h *handState) canPlay(seat int) bool {
+	for _, t := range h.hands[seat] {
+		if h.line.FitsAny(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// blocked says whether the hand can go no further: no draws left and nobody can play.
+func (h *handState) blocked() bool {
+	if len(h.boneyard) > 0 {
+		return false
+	}
+	for s := range h.hands {
+		if h.canPlay(s) {
+			return false
+		}
+	}
+	return true
+}
+
+// pips returns each seat's pips in hand.
+func (h *handState) pips() []int {
+	p := make([]int, len(h.hands))
+	for s, hand := range h.hands {
+		p[s] = PipSum(hand)
+	}
+	return p
+}
+
+func removeTile(hand []Tile, t Tile) ([]Tile, bool) {
+	i := slices.Index(hand, t)
+	if i < 0 {
+		return hand, false
+	}
+	return slices.Delete(hand, i, i+1), true
+}

@@ -1,0 +1,162 @@
+package domain
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"time"
+)
+
+// EventStore is the port for durable match logs. Implementations: memstore (tests) and the
+// SQLite store in package repository; both pass storetest.Run.
+type EventStore interface {
+	// Create stores a new match: its record, its opening events (seq from 1) and read model.
+	Create(ctx context.Context, rec MatchRecord, events []Event, sum Summary) error
+	// Append adds events after a.Expected in one transaction with the read model and the
+	// idempotency record. If the log is not at a.Expected it returns *VersionConflictError.
+	Append(ctx context.Context, a Append) error
+	// Match returns the stored record and read model, or ErrMatchNotFound.
+	Match(ctx context.Context, id string) (StoredMatch, error)
+	// Events returns the events with seq > after in order, at most limit (0: all), or
+	// ErrMatchNotFound.
+	Events(ctx context.Context, id string, after, limit int) ([]Event, error)
+	// Idempotency returns the record stored for (id, key), with ok=false when there is none.
+	Idempotency(ctx context.Context, id, key string) (rec IdempotencyRecord, ok bool, err error)
+	// History lists matches newest first, filtered and paged by q.
+	History(ctx context.Context, q HistoryQuery) (HistoryPage, error)
+	// VerifyChain recomputes the hash chain of a match's stored events.
+	VerifyChain(ctx context.Context, id string) (ChainReport, error)
+}
+
+// MatchRecord is what is stored once when a match is created. Seed stays secret until the
+// match ends: no store query for clients may return it while the match is live.
+type MatchRecord struct {
+	ID        string
+	Seed      Seed
+	Seats     []SeatRecord
+	CreatedAt time.Time
+}
+
+// SeatRecord is a seat with the SHA-256 of its token (nil for bots).
+type SeatRecord struct {
+	Seat      int
+	Name      string
+	Kind      PlayerKind
+	Bot       string
+	TokenHash []byte
+}
+
+// Summary is the read model of a match kept beside its log for history queries.
+type Summary struct {
+	Status     Status
+	Players    []PlayerInfo
+	Scores     []int
+	WinnerSide *int
+	Hands      int
+	Version    int
+	UpdatedAt  time.Time
+}
+
+// StoredMatch is a match's record and read model as stored.
+type StoredMatch struct {
+	Record  MatchRecord
+	Summary Summary
+}
+
+// Append is one atomic append to a match's log.
+type Append struct {
+	MatchID     string
+	Expected    int
+	Events      []Event
+	Summary     Summary
+	Idempotency *IdempotencyRecord
+}
+
+// IdempotencyRecord remembers which events a keyed request produced, so a retry gets the
+// same answer and changes nothing.
+type IdempotencyRecord struct {
+	Key         string
+	Seat        int
+	Fingerprint string
+	FirstSeq    int
+	LastSeq     int
+	CreatedAt   time.Time
+}
+
+// HistoryQuery filters and pages the match history. Zero fields do not filter.
+type HistoryQuery struct {
+	Status Status
+	Player string
+	Since  time.Time
+	Until  time.Time
+	Limit  int
+	Cursor string
+}
+
+// HistoryItem is one match in the history.
+type HistoryItem struct {
+	ID        string
+	CreatedAt time.Time
+	Summary   Summary
+}
+
+// HistoryPage is one page of history; NextCursor is empty on the last page.
+type HistoryPage struct {
+	Matches    []HistoryItem
+	NextCursor string
+}
+
+// ChainReport is the result of re-hashing a match's log.
+type ChainReport struct {
+	OK          bool
+	Events      int
+	HeadHash    string
+	FirstBadSeq int // 0 when the chain holds
+	Detail      string
+}
+
+// Strategy is the port for computer players. It sees only its seat's view.
+type Strategy interface {
+	Choose(ctx context.Context, view SeatView) (Move, error)
+}
+
+// Clock is the port for time, so tests can fix it.
+type Clock interface {
+	Now() time.Time
+}
+
+// SystemClock is the wall clock in UTC.
+type SystemClock struct{}
+
+// Now returns the current time in UTC.
+func (SystemClock) Now() time.Time { return time.Now().UTC() }
+
+// EncodeData is the durable JSON of an event's payload: what stores keep and hash.
+func EncodeData(d EventData) ([]byte, error) { return json.Marshal(d) }
+
+// ChainHash links an event to its predecessor: sha256(prev || seq as 8 bytes big-endian ||
+// type || data). prev is the previous event's hash, or nil for seq 1.
+func ChainHash(prev []byte, seq int, t EventType, data []byte) []byte {
+	h := sha256.New()
+	h.Write(prev)
+	var n [8]byte
+	binary.BigEndian.PutUint64(n[:], uint64(seq))
+	h.Write(n[:])
+	h.Write([]byte(t))
+	h.Write(data)
+	return h.Sum(nil)
+}
+
+// Summary is the read model of the match as it stands.
+func (m *Match) Summary() Summary {
+	s := Summary{
+		Status: m.Status(), Players: m.Players(), Scores: m.Scores(),
+		Hands: m.hands, Version: m.version, UpdatedAt: m.updatedAt,
+	}
+	if m.finished {
+		w := m.winnerSide
+		s.WinnerSide = &w
+	}
+	return s
+}

@@ -1,0 +1,155 @@
+package domain
+
+import (
+	"slices"
+	"time"
+)
+
+// Viewer is who is looking: one seat (proved by its token) or a spectator. Every read of a
+// match goes through a Viewer, so what a response may show is decided here and nowhere else.
+type Viewer struct {
+	seat   int
+	isSeat bool
+}
+
+// Spectator is a viewer with no seat: sees no hand while the match is live.
+func Spectator() Viewer { return Viewer{seat: -1} }
+
+// SeatViewer is the viewer holding seat's token.
+func SeatViewer(seat int) Viewer { return Viewer{seat: seat, isSeat: true} }
+
+// Seat returns the viewer's seat, or ok=false for a spectator.
+func (v Viewer) Seat() (int, bool) { return v.seat, v.isSeat }
+
+// sees says whether the viewer may see seat's tiles, given whether the match has ended.
+func (v Viewer) sees(seat int, finished bool) bool {
+	return finished || (v.isSeat && v.seat == seat)
+}
+
+// SeatState is a seat as everyone sees it.
+type SeatState struct {
+	Seat  int        `json:"seat"`
+	Name  string     `json:"name"`
+	Kind  PlayerKind `json:"kind"`
+	Bot   string     `json:"bot,omitempty"`
+	Side  int        `json:"side"`
+	Tiles int        `json:"tiles"`
+}
+
+// HandView is the hand in play as everyone sees it.
+type HandView struct {
+	Number   int     `json:"number"`
+	Line     []Laid  `json:"line"`
+	Left     OpenEnd `json:"left"`
+	Right    OpenEnd `json:"right"`
+	Total    int     `json:"total"`
+	Boneyard int     `json:"boneyard"`
+	Turn     int     `json:"turn"`
+}
+
+// YouView is the viewer's own seat and tiles.
+type YouView struct {
+	Seat  int    `json:"seat"`
+	Tiles []Tile `json:"tiles"`
+}
+
+// MatchView is the match as one viewer may see it (DESIGN 5, "Match view").
+type MatchView struct {
+	ID           string      `json:"id"`
+	Status       Status      `json:"status"`
+	Version      int         `json:"version"`
+	Target       int         `json:"target"`
+	Partnerships bool        `json:"partnerships"`
+	Seeded       bool        `json:"seeded"`
+	Commitment   string      `json:"commitment"`
+	CreatedAt    time.Time   `json:"created_at"`
+	Seats        []SeatState `json:"seats"`
+	Scores       []int       `json:"scores"`
+	Hand         *HandView   `json:"hand"`
+	You          *YouView    `json:"you,omitempty"`
+	LegalMoves   []LegalMove `json:"legal_moves,omitempty"`
+	WinnerSide   *int        `json:"winner_side,omitempty"`
+}
+
+// View is the match as v may see it.
+func (m *Match) View(v Viewer) MatchView {
+	mv := MatchView{
+		ID: m.id, Status: m.Status(), Version: m.version, Target: m.info.Target,
+		Partnerships: m.info.Partnerships, Seeded: m.info.Seeded, Commitment: m.info.Commitment,
+		CreatedAt: m.createdAt, Scores: m.Scores(), Seats: make([]SeatState, len(m.info.Players)),
+	}
+	for i, p := range m.info.Players {
+		mv.Seats[i] = SeatState{Seat: i, Name: p.Name, Kind: p.Kind, Bot: p.Bot, Side: m.table.SideOf(i), Tiles: m.tilesHeld(i)}
+	}
+	if seat, ok := v.Seat(); ok && seat < len(m.info.Players) {
+		mv.You = &YouView{Seat: seat, Tiles: m.handOf(seat)}
+		if !m.finished && m.hand.turn == seat {
+			mv.LegalMoves = m.LegalMoves(seat)
+		}
+	}
+	if m.finished {
+		w := m.winnerSide
+		mv.WinnerSide = &w
+		return mv
+	}
+	mv.Hand = m.handView()
+	return mv
+}
+
+func (m *Match) handView() *HandView {
+	h := &m.hand
+	hv := &HandView{Number: h.number, Line: h.line.Tiles(), Boneyard: len(h.boneyard), Turn: h.turn}
+	if h.line.Len() > 0 {
+		hv.Left, hv.Right, hv.Total = h.line.End(Left), h.line.End(Right), h.line.Total()
+	}
+	return hv
+}
+
+func (m *Match) tilesHeld(seat int) int {
+	if m.hand.hands == nil {
+		return 0
+	}
+	return len(m.hand.hands[seat])
+}
+
+func (m *Match) handOf(seat int) []Tile {
+	if m.hand.hands == nil {
+		return []Tile{}
+	}
+	return slices.Clone(m.hand.hands[seat])
+}
+
+// Redact returns e as v may see it. A live match hides every hand but the viewer's and the
+// boneyard order in hand.started, and the tile of another seat's draw; a finished match hides
+// nothing. The stored event is never changed.
+func (v Viewer) Redact(e Event, finished bool) Event {
+	if finished {
+		return e
+	}
+	switch d := e.Data.(type) {
+	case HandStarted:
+		hands := make([][]Tile, len(d.Hands))
+		for s := range d.Hands {
+			if v.sees(s, false) {
+				hands[s] = slices.Clone(d.Hands[s])
+			}
+		}
+		d.Hands, d.Boneyard = hands, nil
+		e.Data = d
+	case TileDrawn:
+		if !v.sees(d.Seat, false) {
+			d.Tile = nil
+			e.Data = d
+		}
+	}
+	return e
+}
+
+// RedactAll returns events as v may see them.
+func (v Viewer) RedactAll(events []Event, finished bool) []Event {
+	out := make([]Event, len(events))
+	for i, e := range events {
+		out[i] = v.Redact(e, finished)
+	}
+	return out
+}
