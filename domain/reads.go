@@ -1,0 +1,77 @@
+package domain
+
+import "context"
+
+// MaxEventsPage is the most events one Events call returns.
+const MaxEventsPage = 1000
+
+// View returns the match as v may see it.
+func (s *MatchService) View(ctx context.Context, id string, v Viewer) (MatchView, error) {
+	e, err := s.load(ctx, id)
+	if err != nil {
+		return MatchView{}, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.match.View(v), nil
+}
+
+// LegalMoves returns the viewer's seat, the match version and the seat's legal moves now
+// (empty when it is not the seat's turn). A spectator has no legal moves: ErrUnauthorized.
+func (s *MatchService) LegalMoves(ctx context.Context, id string, v Viewer) (seat, version int, moves []LegalMove, err error) {
+	seat, ok := v.Seat()
+	if !ok {
+		return 0, 0, nil, ErrUnauthorized
+	}
+	e, err := s.load(ctx, id)
+	if err != nil {
+		return 0, 0, nil, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return seat, e.match.version, e.match.LegalMoves(seat), nil
+}
+
+// Events returns up to limit events with seq > after, as v may see them, and the version.
+func (s *MatchService) Events(ctx context.Context, id string, v Viewer, after, limit int) ([]Event, int, error) {
+	if after < 0 {
+		return nil, 0, invalidf("after must be 0 or more")
+	}
+	if limit < 1 || limit > MaxEventsPage {
+		return nil, 0, invalidf("limit must be 1 to %d", MaxEventsPage)
+	}
+	e, err := s.load(ctx, id)
+	if err != nil {
+		return nil, 0, err
+	}
+	// Read the status before the log: if the match ends in between, the events are redacted
+	// more than needed, never less.
+	e.mu.Lock()
+	finished, version := e.match.finished, e.match.version
+	e.mu.Unlock()
+	events, err := s.store.Events(ctx, id, after, limit)
+	if err != nil {
+		return nil, 0, err
+	}
+	if n := len(events); n > 0 && events[n-1].Seq > version {
+		version = events[n-1].Seq
+	}
+	return v.RedactAll(events, finished), version, nil
+}
+
+// History lists matches newest first. Limit is 1 to 100 (0: 20).
+func (s *MatchService) History(ctx context.Context, q HistoryQuery) (HistoryPage, error) {
+	if q.Limit == 0 {
+		q.Limit = 20
+	}
+	if q.Limit < 1 || q.Limit > 100 {
+		return HistoryPage{}, invalidf("limit must be 1 to 100")
+	}
+	if q.Status != "" && q.Status != StatusInProgress && q.Status != StatusFinished {
+		return HistoryPage{}, invalidf("status must be in_progress or finished")
+	}
+	if !q.Since.IsZero() && !q.Until.IsZero() && q.Until.Before(q.Since) {
+		return HistoryPage{}, invalidf("until is before since")
+	}
+	return s.store.History(ctx, q)
+}

@@ -1,0 +1,212 @@
+package domain
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// MaxBotSteps bounds the bot actions run after one command: far more than any match needs
+// (a match ends within a few thousand events), so reaching it means a strategy is broken.
+const MaxBotSteps = 100_000
+
+// MatchService is the use case layer: it creates matches, authenticates seats, runs commands
+// and bot turns, and reads matches as a viewer may see them. It is safe for concurrent use;
+// commands on one match are serialized.
+type MatchService struct {
+	store  EventStore
+	clock  Clock
+	random io.Reader
+	bots   map[string]Strategy
+	cache  *matchCache
+}
+
+// ServiceConfig wires a MatchService. Zero fields take the production defaults.
+type ServiceConfig struct {
+	Store     EventStore
+	Clock     Clock               // default SystemClock
+	Random    io.Reader           // default crypto/rand.Reader: seeds, ids and tokens
+	Bots      map[string]Strategy // strategies by name
+	CacheSize int                 // matches kept in memory; default 4096
+}
+
+// NewMatchService returns a service over cfg.Store.
+func NewMatchService(cfg ServiceConfig) *MatchService {
+	if cfg.Clock == nil {
+		cfg.Clock = SystemClock{}
+	}
+	if cfg.Random == nil {
+		cfg.Random = rand.Reader
+	}
+	if cfg.CacheSize <= 0 {
+		cfg.CacheSize = 4096
+	}
+	return &MatchService{store: cfg.Store, clock: cfg.Clock, random: cfg.Random, bots: cfg.Bots, cache: newMatchCache(cfg.CacheSize)}
+}
+
+// BotNames lists the strategies a seat may name.
+func (s *MatchService) BotNames() []string {
+	names := make([]string, 0, len(s.bots))
+	for n := range s.bots {
+		names = append(names, n)
+	}
+	return names
+}
+
+// SeatToken is a human seat's secret, returned once at creation.
+type SeatToken struct {
+	Seat  int    `json:"seat"`
+	Token string `json:"token"`
+}
+
+// CreateRequest asks for a new match. Seed, when set, is 64 hex characters.
+type CreateRequest struct {
+	Players      []PlayerInfo
+	Partnerships bool
+	Target       int
+	Seed         string
+}
+
+// Created is a new match as its creator sees it (a spectator's view) and its seat tokens.
+type Created struct {
+	Match  MatchView
+	Tokens []SeatToken
+}
+
+// Create starts a match, stores it, and lets bots play until a human is to move.
+func (s *MatchService) Create(ctx context.Context, req CreateRequest) (_ Created, err error) {
+	defer wrap(&err, "create match")
+	players, err := s.checkPlayers(req.Players)
+	if err != nil {
+		return Created{}, err
+	}
+	seed, seeded, err := s.seedFor(req.Seed)
+	if err != nil {
+		return Created{}, err
+	}
+	id, err := s.randomText(16, hex.EncodeToString)
+	if err != nil {
+		return Created{}, err
+	}
+	now := s.clock.Now()
+	events, err := Start(MatchSpec{Players: players, Partnerships: req.Partnerships, Target: req.Target}, seed, seeded, now)
+	if err != nil {
+		return Created{}, err
+	}
+	m, err := Rebuild(id, seed, events)
+	if err != nil {
+		return Created{}, err
+	}
+	more, err := s.runBots(ctx, m)
+	if err != nil {
+		return Created{}, err
+	}
+	events = append(events, more...)
+	rec := MatchRecord{ID: id, Seed: seed, CreatedAt: now}
+	var tokens []SeatToken
+	for _, p := range players {
+		sr := SeatRecord{Seat: p.Seat, Name: p.Name, Kind: p.Kind, Bot: p.Bot}
+		if p.Kind == Human {
+			tok, err := s.randomText(32, base64.RawURLEncoding.EncodeToString)
+			if err != nil {
+				return Created{}, err
+			}
+			sum := sha256.Sum256([]byte(tok))
+			sr.TokenHash = sum[:]
+			tokens = append(tokens, SeatToken{Seat: p.Seat, Token: tok})
+		}
+		rec.Seats = append(rec.Seats, sr)
+	}
+	if err := s.store.Create(ctx, rec, events, m.Summary()); err != nil {
+		return Created{}, err
+	}
+	fresh := &entry{record: rec}
+	fresh.set(m)
+	s.cache.put(fresh)
+	return Created{Match: m.View(Spectator()), Tokens: tokens}, nil
+}
+
+func (s *MatchService) checkPlayers(in []PlayerInfo) ([]PlayerInfo, error) {
+	if len(in) < 2 || len(in) > 4 {
+		return nil, invalidf("a match has 2, 3 or 4 players, not %d", len(in))
+	}
+	out := make([]PlayerInfo, len(in))
+	for i, p := range in {
+		p.Seat, p.Name = i, strings.TrimSpace(p.Name)
+		if p.Name == "" || len(p.Name) > 64 {
+			return nil, invalidf("players[%d].name must be 1 to 64 characters", i)
+		}
+		switch p.Kind {
+		case Human:
+			if p.Bot != "" {
+				return nil, invalidf("players[%d] is human and cannot name a bot strategy", i)
+			}
+		case Bot:
+			if _, ok := s.bots[p.Bot]; !ok {
+				return nil, invalidf("players[%d].bot %q is not a strategy; choose one of %s", i, truncate(p.Bot, 32), strings.Join(s.BotNames(), ", "))
+			}
+		default:
+			return nil, invalidf("players[%d].kind must be human or bot", i)
+		}
+		out[i] = p
+	}
+	return out, nil
+}
+
+func (s *MatchService) seedFor(h string) (Seed, bool, error) {
+	if h != "" {
+		seed, err := ParseSeed(strings.ToLower(h))
+		return seed, true, err
+	}
+	seed, err := NewSeed(s.random)
+	return seed, false, err
+}
+
+func (s *MatchService) randomText(n int, enc func([]byte) string) (string, error) {
+	b := make([]byte, n)
+	if _, err := io.ReadFull(s.random, b); err != nil {
+		return "", fmt.Errorf("random: %w", err)
+	}
+	return enc(b), nil
+}
+
+// Authenticate maps a bearer token to its seat in match id; the empty token is a spectator.
+func (s *MatchService) Authenticate(ctx context.Context, id, token string) (Viewer, error) {
+	e, err := s.load(ctx, id)
+	if err != nil {
+		return Viewer{}, err
+	}
+	if token == "" {
+		return Spectator(), nil
+	}
+	sum := sha256.Sum256([]byte(token))
+	seat := -1
+	for _, sr := range e.record.Seats {
+		// Compare against every seat so the time taken does not say which seat matched.
+		if len(sr.TokenHash) == len(sum) && subtle.ConstantTimeCompare(sr.TokenHash, sum[:]) == 1 {
+			seat = sr.Seat
+		}
+	}
+	if seat < 0 {
+		return Viewer{}, ErrUnauthorized
+	}
+	return SeatViewer(seat), nil
+}
+
+// wrap adds context to an error without hiding its sentinel.
+func wrap(errp *error, op string) {
+	if *errp != nil && !errors.Is(*errp, ErrMatchNotFound) {
+		var de *Error
+		if errors.As(*errp, &de) {
+			return // domain errors already say what went wrong, in the client's words
+		}
+		*errp = fmt.Errorf("%s: %w", op, *errp)
+	}
+}
