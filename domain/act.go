@@ -85,6 +85,7 @@ func (s *MatchService) Act(ctx context.Context, id string, v Viewer, req ActRequ
 		return ActResult{}, err
 	}
 	e.set(work)
+	s.watch.wake(id)
 	return ActResult{Events: v.RedactAll(events, work.finished), Match: work.View(v)}, nil
 }
 

@@ -26,6 +26,7 @@ type MatchService struct {
 	random io.Reader
 	bots   map[string]Strategy
 	cache  *matchCache
+	watch  watchers
 }
 
 // ServiceConfig wires a MatchService. Zero fields take the production defaults.
