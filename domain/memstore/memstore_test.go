@@ -1,0 +1,13 @@
+package memstore_test
+
+import (
+	"testing"
+
+	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/memstore"
+	"github.com/allfives/allfives/domain/storetest"
+)
+
+func TestConformance(t *testing.T) {
+	storetest.Run(t, func(*testing.T) domain.EventStore { return memstore.New() })
+}
