@@ -1,0 +1,205 @@
+package repository
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"gorm.io/gorm"
+
+	"github.com/allfives/allfives/domain"
+)
+
+// Create stores a new match: its matches row (seed and read model), its seats and its opening
+// events, in one transaction. An id already stored is a *domain.VersionConflictError with
+// Expected 0: creating is appending to an empty log, and the same race rules apply.
+func (s *Store) Create(ctx context.Context, rec domain.MatchRecord, events []domain.Event, sum domain.Summary) error {
+	if rec.ID == "" {
+		return fmt.Errorf("%w: a match needs an id", domain.ErrInvalid)
+	}
+	rows, err := encodeEvents(rec.ID, events)
+	if err != nil {
+		return err
+	}
+	if err := startsAt(rows, 0); err != nil {
+		return err
+	}
+	link(rows, nil)
+	m, err := readModel(sum, len(rows))
+	if err != nil {
+		return err
+	}
+	m.ID, m.Seed, m.CreatedAt = rec.ID, rec.Seed.String(), formatTime(rec.CreatedAt)
+	seats := make([]seatRow, len(rec.Seats))
+	for i, st := range rec.Seats {
+		seats[i] = seatRow{MatchID: rec.ID, Seat: st.Seat, Name: st.Name, Kind: string(st.Kind), Bot: st.Bot, TokenHash: blob(st.TokenHash)}
+	}
+	err = s.w.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if cur, found, err := headOf(tx, rec.ID); err != nil || found {
+			if err == nil {
+				err = &domain.VersionConflictError{Expected: 0, Current: cur.Seq}
+			}
+			return err
+		}
+		if err := tx.Create(&m).Error; err != nil {
+			return err
+		}
+		if len(seats) > 0 {
+			if err := tx.Create(&seats).Error; err != nil {
+				return err
+			}
+		}
+		return tx.Create(&rows).Error
+	})
+	if errors.Is(err, gorm.ErrDuplicatedKey) {
+		// Unreachable while the existence check runs under the write lock; kept so that a
+		// lost race can never surface as a raw constraint error.
+		return &domain.VersionConflictError{Expected: 0, Current: s.version(ctx, rec.ID)}
+	}
+	if err != nil {
+		return fmt.Errorf("create match %s: %w", rec.ID, err)
+	}
+	return nil
+}
+
+// Append adds a.Events after a.Expected with the read model and the idempotency record, in one
+// BEGIN IMMEDIATE transaction: the head is read under the write lock, so the version check
+// and the insert cannot be split by another writer.
+func (s *Store) Append(ctx context.Context, a domain.Append) error {
+	// Encoding happens before the transaction so the write lock is held only for SQL.
+	rows, err := encodeEvents(a.MatchID, a.Events)
+	if err != nil {
+		return err
+	}
+	last := a.Expected + len(rows)
+	m, err := readModel(a.Summary, last)
+	if err != nil {
+		return err
+	}
+	var idem *idempotencyRow
+	if r := a.Idempotency; r != nil {
+		idem = &idempotencyRow{
+			MatchID: a.MatchID, Key: r.Key, Seat: r.Seat, Fingerprint: r.Fingerprint,
+			FirstSeq: r.FirstSeq, LastSeq: r.LastSeq, CreatedAt: formatTime(r.CreatedAt),
+		}
+		if idem.FirstSeq == 0 && idem.LastSeq == 0 {
+			idem.FirstSeq, idem.LastSeq = a.Expected+1, last
+		}
+	}
+	err = s.w.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		head, found, err := headOf(tx, a.MatchID)
+		switch {
+		case err != nil:
+			return err
+		case !found:
+			return fmt.Errorf("append to %q: %w", a.MatchID, domain.ErrMatchNotFound)
+		case head.Seq != a.Expected:
+			return &domain.VersionConflictError{Expected: a.Expected, Current: head.Seq}
+		}
+		if err := startsAt(rows, head.Seq); err != nil {
+			return err
+		}
+		link(rows, head.Hash)
+		if err := tx.Create(&rows).Error; err != nil {
+			if errors.Is(err, gorm.ErrDuplicatedKey) {
+				// Unreachable under the write lock, but a clash on (match_id, seq) is by
+				// definition a lost race: report it as one, never as a constraint error.
+				if h, _, herr := headOf(tx, a.MatchID); herr == nil {
+					return &domain.VersionConflictError{Expected: a.Expected, Current: h.Seq}
+				}
+			}
+			return err
+		}
+		res := tx.Model(&matchRow{}).Where("id = ?", a.MatchID).Select(readModelColumns).Updates(&m)
+		if res.Error == nil && res.RowsAffected != 1 {
+			res.Error = fmt.Errorf("match %s has events but no matches row", a.MatchID)
+		}
+		if res.Error != nil {
+			return res.Error
+		}
+		if idem != nil {
+			if err := tx.Create(idem).Error; err != nil {
+				if errors.Is(err, gorm.ErrDuplicatedKey) {
+					return fmt.Errorf("%w: key %q is already recorded for match %s", domain.ErrIdempotencyReuse, idem.Key, a.MatchID)
+				}
+				return err
+			}
+		}
+		return nil
+	})
+	var vc *domain.VersionConflictError
+	if err == nil || errors.As(err, &vc) || errors.Is(err, domain.ErrMatchNotFound) ||
+		errors.Is(err, domain.ErrIdempotencyReuse) || errors.Is(err, domain.ErrInvalid) {
+		return err
+	}
+	if errors.Is(err, gorm.ErrDuplicatedKey) {
+		return &domain.VersionConflictError{Expected: a.Expected, Current: s.version(ctx, a.MatchID)}
+	}
+	return fmt.Errorf("append to %s at %d: %w", a.MatchID, a.Expected, err)
+}
+
+// head is the last event of a log: its seq is the match's version, its hash the next prev.
+type head struct {
+	Seq  int  `gorm:"column:seq"`
+	Hash blob `gorm:"column:hash"`
+}
+
+// headOf reads the last event of a match within tx; found is false when there is no match
+// (a stored match always has at least match.created).
+func headOf(tx *gorm.DB, id string) (h head, found bool, err error) {
+	res := tx.Raw("SELECT seq, hash FROM events WHERE match_id = ? ORDER BY seq DESC LIMIT 1", id).Scan(&h)
+	return h, res.RowsAffected > 0, res.Error
+}
+
+// version reads a match's version through the read pool, for error reports after a failed
+// transaction; 0 when it cannot tell.
+func (s *Store) version(ctx context.Context, id string) int {
+	h, _, err := headOf(s.r.WithContext(ctx), id)
+	if err != nil {
+		return 0
+	}
+	return h.Seq
+}
+
+// encodeEvents checks that events are consecutive and encodes their payloads, the bytes that
+// are both stored and hashed. Whether they start right after the log's head is checked under
+// the write lock (startsAt), after the version check, so that a stale caller hears of the
+// conflict rather than of its seqs.
+func encodeEvents(id string, events []domain.Event) ([]eventRow, error) {
+	if len(events) == 0 {
+		return nil, fmt.Errorf("%w: nothing to append", domain.ErrInvalid)
+	}
+	rows := make([]eventRow, len(events))
+	for i, e := range events {
+		if want := events[0].Seq + i; e.Seq != want {
+			return nil, fmt.Errorf("%w: event %d has seq %d, want %d", domain.ErrInvalid, i, e.Seq, want)
+		}
+		if e.Data == nil || e.Data.EventType() != e.Type {
+			return nil, fmt.Errorf("%w: seq %d: payload does not match type %q", domain.ErrInvalid, e.Seq, e.Type)
+		}
+		data, err := domain.EncodeData(e.Data)
+		if err != nil {
+			return nil, fmt.Errorf("encode seq %d: %w", e.Seq, err)
+		}
+		rows[i] = eventRow{MatchID: id, Seq: e.Seq, Type: string(e.Type), Data: string(data), At: formatTime(e.At)}
+	}
+	return rows, nil
+}
+
+// startsAt checks that rows continue a log whose head is seq after.
+func startsAt(rows []eventRow, after int) error {
+	if rows[0].Seq != after+1 {
+		return fmt.Errorf("%w: the first event has seq %d, want %d", domain.ErrInvalid, rows[0].Seq, after+1)
+	}
+	return nil
+}
+
+// link fills the chain: each row's prev_hash is the hash before it, starting from prev.
+func link(rows []eventRow, prev []byte) {
+	for i := range rows {
+		r := &rows[i]
+		r.PrevHash = blob(prev)
+		r.Hash = domain.ChainHash(prev, r.Seq, domain.EventType(r.Type), []byte(r.Data))
+		prev = r.Hash
+	}
+}
