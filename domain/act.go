@@ -55,15 +55,10 @@ func (s *MatchService) Act(ctx context.Context, id string, v Viewer, req ActRequ
 		return ActResult{}, &VersionConflictError{Expected: req.ExpectedVersion, Current: m.version}
 	}
 	now := s.clock.Now()
-	events, err := m.Decide(seat, req.Move, now)
+	work := m.clone()
+	events, err := work.Execute(seat, req.Move, now)
 	if err != nil {
 		return ActResult{}, err
-	}
-	work := m.clone()
-	for _, ev := range events {
-		if err := work.Apply(ev); err != nil {
-			return ActResult{}, err
-		}
 	}
 	more, err := s.runBots(ctx, work)
 	if err != nil {
@@ -138,23 +133,18 @@ func (s *MatchService) runBots(ctx context.Context, m *Match) ([]Event, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, ev := range events {
-			if err := m.Apply(ev); err != nil {
-				return nil, err
-			}
-		}
 		out = append(out, events...)
 	}
 	return out, nil
 }
 
-// botTurn asks the seat's strategy for a move. A strategy that fails or answers an illegal
-// move must not stall the match, so the seat then takes its first legal move.
+// botTurn asks the seat's strategy for a move and executes it on m. A strategy that fails or
+// answers an illegal move must not stall the match, so the seat then takes its first legal move.
 func (s *MatchService) botTurn(ctx context.Context, m *Match, seat int, name string) ([]Event, error) {
 	now := s.clock.Now()
 	if strategy, ok := s.bots[name]; ok {
 		if mv, err := strategy.Choose(ctx, m.SeatView(seat)); err == nil {
-			if events, err := m.Decide(seat, mv, now); err == nil {
+			if events, err := m.Execute(seat, mv, now); err == nil {
 				return events, nil
 			}
 		}
@@ -163,5 +153,5 @@ func (s *MatchService) botTurn(ctx context.Context, m *Match, seat int, name str
 	if len(legal) == 0 {
 		return nil, fmt.Errorf("bot seat %d has no legal move", seat)
 	}
-	return m.Decide(seat, legal[0].Move(), now)
+	return m.Execute(seat, legal[0].Move(), now)
 }

@@ -7,7 +7,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"sort"
+	"slices"
 	"strconv"
 )
 
@@ -63,7 +63,7 @@ func Deck(seed Seed, hand, attempt int) []Tile {
 		mac.Sum(k.mac[:0])
 		keys = append(keys, k)
 	}
-	sort.Slice(keys, func(i, j int) bool { return bytes.Compare(keys[i].mac[:], keys[j].mac[:]) < 0 })
+	slices.SortFunc(keys, func(a, b keyed) int { return bytes.Compare(a.mac[:], b.mac[:]) })
 	deck := make([]Tile, SetSize)
 	for i, k := range keys {
 		deck[i] = k.tile

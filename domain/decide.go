@@ -27,19 +27,40 @@ func Pass() Move { return Move{Action: ActionPass} }
 // move's own event, then whatever follows from it (hand end, next deal, match end). The match is
 // not changed; Apply the events to move it on.
 func (m *Match) Decide(seat int, mv Move, at time.Time) ([]Event, error) {
-	if m.finished {
-		return nil, ErrMatchFinished
+	if err := m.checkTurn(seat); err != nil {
+		return nil, err
 	}
-	if seat < 0 || seat >= m.table.players {
-		return nil, invalidf("there is no seat %d", seat)
+	scratch := m.clone()
+	scratch.noLog, scratch.handLog = true, nil
+	return scratch.execute(seat, mv, at)
+}
+
+// Execute is Decide and Apply in one step, for hot paths that own the match (the service's
+// working copy, simulations): it saves the copy Decide makes. On error m is unchanged, because
+// every rule is checked before the first event is raised.
+func (m *Match) Execute(seat int, mv Move, at time.Time) ([]Event, error) {
+	if err := m.checkTurn(seat); err != nil {
+		return nil, err
 	}
-	if m.hand.hands == nil || m.hand.over {
-		return nil, invalidf("no hand is in play")
+	return m.execute(seat, mv, at)
+}
+
+func (m *Match) checkTurn(seat int) error {
+	switch {
+	case m.finished:
+		return ErrMatchFinished
+	case seat < 0 || seat >= m.table.players:
+		return invalidf("there is no seat %d", seat)
+	case m.hand.hands == nil || m.hand.over:
+		return invalidf("no hand is in play")
+	case seat != m.hand.turn:
+		return fmt.Errorf("%w: seat %d is to move", ErrNotYourTurn, m.hand.turn)
 	}
-	if seat != m.hand.turn {
-		return nil, fmt.Errorf("%w: seat %d is to move", ErrNotYourTurn, m.hand.turn)
-	}
-	r := &recorder{m: m.clone(), at: at}
+	return nil
+}
+
+func (m *Match) execute(seat int, mv Move, at time.Time) ([]Event, error) {
+	r := &recorder{m: m, at: at}
 	var err error
 	switch mv.Action {
 	case ActionPlay:
@@ -57,8 +78,8 @@ func (m *Match) Decide(seat int, mv Move, at time.Time) ([]Event, error) {
 	return r.events, nil
 }
 
-// recorder raises events onto a scratch copy of the match, so that each rule after the first
-// event sees the state that event made.
+// recorder raises events onto the match it decides for (a scratch copy in Decide), so that each
+// rule after the first event sees the state that event made.
 type recorder struct {
 	m      *Match
 	at     time.Time

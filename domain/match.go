@@ -32,6 +32,7 @@ type Match struct {
 	updatedAt  time.Time
 	hand       handState
 	handLog    []Event // this hand's stored events, for seat views
+	noLog      bool    // a scratch copy in Decide keeps no hand log: nobody views it
 }
 
 // handState is the hand in play.
@@ -116,10 +117,10 @@ func (m *Match) Commitment() string { return m.info.Commitment }
 func (m *Match) Seeded() bool { return m.info.Seeded }
 
 // clone copies the state deeply enough that applying events to the copy leaves m untouched.
+// info is never changed after match.created, so its slices are shared.
 func (m *Match) clone() *Match {
 	c := *m
 	c.scores = slices.Clone(m.scores)
-	c.info.Players = slices.Clone(m.info.Players)
 	c.hand.hands = make([][]Tile, len(m.hand.hands))
 	for i, h := range m.hand.hands {
 		c.hand.hands[i] = slices.Clone(h)

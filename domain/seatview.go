@@ -36,6 +36,9 @@ func (m *Match) SeatView(seat int) SeatView {
 
 // recordHandLog keeps the current hand's events for seat views; a new deal starts a new log.
 func (m *Match) recordHandLog(e Event) {
+	if m.noLog {
+		return
+	}
 	switch e.Type {
 	case TypeMatchCreated:
 		return
