@@ -1,0 +1,51 @@
+// Package bot holds the computer players: strategies that implement domain.Strategy and decide
+// from a domain.SeatView alone. A SeatView carries only what its seat may know (its own hand,
+// the line, the counts and the public history), so no strategy here can see a hidden tile: the
+// types make peeking impossible, and the tests check it.
+//
+// Every strategy is deterministic: its randomness is derived from the seed it was built with
+// and a hash of the view, so the same view always gets the same move. None keeps state between
+// calls, so one value may serve any number of matches at once.
+package bot
+
+import (
+	"errors"
+
+	"github.com/allfives/allfives/domain"
+)
+
+// The strategy names a seat may ask for (DESIGN 7).
+const (
+	NameRandom = "random"
+	NameGreedy = "greedy"
+	NameExpert = "expert"
+)
+
+// errNoMoves is returned when a strategy is asked to move while its seat has no legal move:
+// the service never does that, so it is a caller's bug, not a rule of the game.
+var errNoMoves = errors.New("bot: the view has no legal moves; it is not this seat's turn")
+
+// Strategies returns the three strategies by name, each seeded from seed, for
+// domain.ServiceConfig.Bots.
+func Strategies(seed uint64) map[string]domain.Strategy {
+	return map[string]domain.Strategy{
+		NameRandom: NewRandom(seed),
+		NameGreedy: NewGreedy(),
+		NameExpert: NewExpert(seed, DefaultRollouts),
+	}
+}
+
+// Names lists the strategy names in order of strength.
+func Names() []string { return []string{NameRandom, NameGreedy, NameExpert} }
+
+// onlyMove returns the move when the view leaves exactly one, so no strategy spends effort on a
+// forced draw, pass or lead.
+func onlyMove(v domain.SeatView) (domain.Move, bool, error) {
+	switch len(v.LegalMoves) {
+	case 0:
+		return domain.Move{}, false, errNoMoves
+	case 1:
+		return v.LegalMoves[0].Move(), true, nil
+	}
+	return domain.Move{}, false, nil
+}

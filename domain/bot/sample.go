@@ -1,0 +1,107 @@
+package bot
+
+import (
+	"math/bits"
+	"slices"
+)
+
+// sampler deals the tiles a seat cannot see into the other hands and the boneyard, consistently
+// with its knowledge: each hidden slot gets a tile it allows, the rest goes to the boneyard in
+// random order.
+type sampler struct {
+	unseen uint32
+	others []uint8   // the seats whose hands are hidden
+	slots  []slotRef // most constrained first, so the scarce tiles go where they must
+}
+
+type slotRef struct {
+	seat    uint8
+	allowed uint32
+}
+
+func newSampler(k *knowledge) *sampler {
+	s := &sampler{unseen: k.unseen}
+	for seat := 0; seat < k.players; seat++ {
+		if seat == k.me {
+			continue
+		}
+		s.others = append(s.others, uint8(seat))
+		for _, f := range k.slots[seat] {
+			s.slots = append(s.slots, slotRef{seat: uint8(seat), allowed: k.unseen &^ f})
+		}
+	}
+	slices.SortStableFunc(s.slots, func(a, b slotRef) int {
+		return bits.OnesCount32(a.allowed) - bits.OnesCount32(b.allowed)
+	})
+	return s
+}
+
+// deal fills the hidden hands and the boneyard of g. Slots are filled scarcest first, each
+// with a random tile it allows; when none is left, an augmenting path moves earlier slots to
+// other allowed tiles to make room, so a consistent deal is always found when one exists
+// (the constraints are sound, so the real deal is one). The result is not exactly uniform
+// over consistent deals, but close, and cheap.
+func (s *sampler) deal(r *rng, g *sim) {
+	var owner [nTiles]int8 // slot holding each tile, -1 for none
+	for i := range owner {
+		owner[i] = -1
+	}
+	held := make([]int8, len(s.slots)) // tile of each slot, -1 for none
+	for i := range held {
+		held[i] = -1
+	}
+	free := s.unseen
+	for i, sl := range s.slots {
+		if m := free & sl.allowed; m != 0 {
+			t := randomTile(r, m)
+			owner[t], held[i] = int8(i), int8(t)
+			free &^= 1 << t
+			continue
+		}
+		var seen uint32
+		if !s.augment(i, &owner, held, &free, &seen) && free != 0 {
+			// No consistent deal: only possible if the view contradicts itself. Take any tile.
+			t := randomTile(r, free)
+			owner[t], held[i] = int8(i), int8(t)
+			free &^= 1 << t
+		}
+	}
+	for _, seat := range s.others {
+		g.hands[seat] = 0
+	}
+	for i, sl := range s.slots {
+		if held[i] >= 0 {
+			g.hands[sl.seat] |= 1 << held[i]
+		}
+	}
+	n := int8(0)
+	for ; free != 0; n++ {
+		t := randomTile(r, free)
+		g.bone[n] = uint8(t)
+		free &^= 1 << t
+	}
+	g.boneAt, g.boneEnd = 0, n
+}
+
+// augment finds slot i a tile by moving the holder of one of its allowed tiles to another
+// tile that holder allows, recursively (Kuhn's algorithm over at most 21 slots).
+func (s *sampler) augment(i int, owner *[nTiles]int8, held []int8, free, seen *uint32) bool {
+	for m := s.slots[i].allowed &^ *seen; m != 0; m &= m - 1 {
+		t := bits.TrailingZeros32(m)
+		*seen |= 1 << t
+		j := int(owner[t])
+		if j < 0 { // cannot happen: free tiles were tried first; kept for safety
+			continue
+		}
+		if f := *free & s.slots[j].allowed; f != 0 {
+			u := bits.TrailingZeros32(f)
+			owner[u], held[j] = int8(j), int8(u)
+			*free &^= 1 << u
+		} else if !s.augment(j, owner, held, free, seen) {
+			continue
+		}
+		owner[t], held[i] = int8(i), int8(t)
+		return true
+	}
+	return false
+}
