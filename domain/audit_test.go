@@ -17,7 +17,7 @@ func auditCount() int {
 	if testing.Short() {
 		return 5
 	}
-	return 40
+	return 25
 }
 
 func TestAuditPassesOnBotMatches(t *testing.T) {
@@ -49,7 +49,7 @@ func TestAuditEventsPassOnRandomMatches(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
 	for i, tb := range recTables {
 		t.Run(tb.name, func(t *testing.T) {
-			for n := range 2 * auditCount() {
+			for n := range auditCount() {
 				// given a random match, finished or cut off while live
 				log := playOut(t, recSpec(tb, 150), recSeed(byte(i*64+n)), randomMove(rng), 0)
 				// A live log ends where a move's events end, just before the next move.
