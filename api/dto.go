@@ -1,0 +1,233 @@
+package api
+
+import (
+	"time"
+
+	"github.com/allfives/allfives/domain"
+)
+
+// The wire types of DESIGN section 5. They are separate from the domain's types so that what
+// the API promises (and documents through swag) changes only when this file does. The field
+// names are the DESIGN's; swag marks every field without omitempty as required
+// (--requiredByDefault), which lets the contract tests catch a missing field.
+
+// CreateMatchRequest is the body of POST /api/v1/matches.
+type CreateMatchRequest struct {
+	// Players in seat order: 2, 3 or 4.
+	Players []PlayerRequest `json:"players" validate:"required,min=2,max=4"`
+	// Partnerships puts seats 0+2 and 1+3 on one side each; 4 players only.
+	Partnerships bool `json:"partnerships,omitempty"`
+	// Target score, a multiple of 5 from 5 to 1000; omitted: 250 with two sides, else 200.
+	Target int `json:"target,omitempty" minimum:"5" maximum:"1000" multipleOf:"5"`
+	// Seed (64 hex characters) makes the deals reproducible; the match is then marked seeded.
+	Seed string `json:"seed,omitempty" minLength:"64" maxLength:"64" example:"1220bce908f962d172dd71edf7f3215397eaadbf54c4d03b1fc8334e91eaf12a"`
+}
+
+// PlayerRequest is one seat in a create request.
+type PlayerRequest struct {
+	Name string `json:"name" validate:"required" minLength:"1" maxLength:"64" example:"Ada"`
+	Kind string `json:"kind" validate:"required" enums:"human,bot" example:"human"`
+	// Bot names the strategy of a bot seat.
+	Bot string `json:"bot,omitempty" example:"greedy"`
+}
+
+// MoveRequest is the body of POST /api/v1/matches/{id}/moves.
+type MoveRequest struct {
+	Action string `json:"action" validate:"required" enums:"play,draw,pass" example:"play"`
+	// Tile to play, either pip order ("6-4" is "4-6"); only with action play.
+	Tile *string `json:"tile,omitempty" example:"4-6"`
+	// End to play on; may be left out when the tile fits only one end.
+	End *string `json:"end,omitempty" enums:"left,right" example:"left"`
+}
+
+// Seat is a seat as everyone sees it.
+type Seat struct {
+	Seat  int    `json:"seat"`
+	Name  string `json:"name"`
+	Kind  string `json:"kind" enums:"human,bot"`
+	Bot   string `json:"bot,omitempty"`
+	Side  int    `json:"side"`
+	Tiles int    `json:"tiles"`
+}
+
+// OpenEnd is one end of the line.
+type OpenEnd struct {
+	Pip    int  `json:"pip" minimum:"0" maximum:"6"`
+	Double bool `json:"double"`
+}
+
+// Hand is the hand in play.
+type Hand struct {
+	Number int `json:"number"`
+	// Line left to right, each tile oriented as it lies.
+	Line     []string `json:"line" example:"3-6,6-6,6-2"`
+	Left     OpenEnd  `json:"left"`
+	Right    OpenEnd  `json:"right"`
+	Total    int      `json:"total"`
+	Boneyard int      `json:"boneyard"`
+	Turn     int      `json:"turn"`
+}
+
+// You is the caller's own seat and tiles; only with a seat token.
+type You struct {
+	Seat  int      `json:"seat"`
+	Tiles []string `json:"tiles"`
+}
+
+// LegalMove is one action the seat to move may take. A play carries tile, end and the points
+// the play itself scores (not a going-out bonus).
+type LegalMove struct {
+	Action string `json:"action" enums:"play,draw,pass"`
+	Tile   string `json:"tile,omitempty" example:"4-6"`
+	End    string `json:"end,omitempty" enums:"left,right"`
+	Points *int   `json:"points,omitempty"`
+}
+
+// MatchView is the match as the caller may see it.
+type MatchView struct {
+	ID           string    `json:"id"`
+	Status       string    `json:"status" enums:"in_progress,finished"`
+	Version      int       `json:"version"`
+	Target       int       `json:"target"`
+	Partnerships bool      `json:"partnerships"`
+	Seeded       bool      `json:"seeded"`
+	Commitment   string    `json:"commitment"`
+	CreatedAt    time.Time `json:"created_at" format:"date-time"`
+	Seats        []Seat    `json:"seats"`
+	Scores       []int     `json:"scores"`
+	// Hand is null once the match is finished.
+	Hand *Hand `json:"hand" extensions:"x-nullable"`
+	You  *You  `json:"you,omitempty"`
+	// LegalMoves appears only when the caller's seat is to move.
+	LegalMoves []LegalMove `json:"legal_moves,omitempty"`
+	// WinnerSide appears once the match is finished.
+	WinnerSide *int `json:"winner_side,omitempty"`
+}
+
+// SeatToken is a human seat's secret, shown once.
+type SeatToken struct {
+	Seat  int    `json:"seat"`
+	Token string `json:"token"`
+}
+
+// CreateMatchResponse is the answer to a create: the match as a spectator sees it and a token
+// for each human seat.
+type CreateMatchResponse struct {
+	Match  MatchView   `json:"match"`
+	Tokens []SeatToken `json:"tokens"`
+}
+
+// MoveResponse is the answer to a move: the events it caused (bots' included) as the caller
+// may see them, and the caller's view after them.
+type MoveResponse struct {
+	Events []Event   `json:"events"`
+	Match  MatchView `json:"match"`
+}
+
+// LegalMovesResponse lists the caller's legal actions; empty when it is not their turn.
+type LegalMovesResponse struct {
+	Seat       int         `json:"seat"`
+	Version    int         `json:"version"`
+	LegalMoves []LegalMove `json:"legal_moves"`
+}
+
+// EventsResponse is a page of the event log in seq order.
+type EventsResponse struct {
+	Events  []Event `json:"events"`
+	Version int     `json:"version"`
+}
+
+// Player is a seat in the history.
+type Player struct {
+	Seat int    `json:"seat"`
+	Name string `json:"name"`
+	Kind string `json:"kind" enums:"human,bot"`
+	Bot  string `json:"bot,omitempty"`
+}
+
+// HistoryItem is one match in the history.
+type HistoryItem struct {
+	ID        string    `json:"id"`
+	Status    string    `json:"status" enums:"in_progress,finished"`
+	CreatedAt time.Time `json:"created_at" format:"date-time"`
+	UpdatedAt time.Time `json:"updated_at" format:"date-time"`
+	Players   []Player  `json:"players"`
+	Scores    []int     `json:"scores"`
+	// WinnerSide is null while the match is in progress.
+	WinnerSide *int `json:"winner_side" extensions:"x-nullable"`
+	Hands      int  `json:"hands"`
+}
+
+// HistoryResponse is one page of the history, newest first.
+type HistoryResponse struct {
+	Matches []HistoryItem `json:"matches"`
+	// NextCursor fetches the next page; null on the last page.
+	NextCursor *string `json:"next_cursor" extensions:"x-nullable"`
+}
+
+// Status is the body of /healthz and /readyz.
+type Status struct {
+	Status string `json:"status" example:"ok"`
+}
+
+func toMatchView(v domain.MatchView) MatchView {
+	out := MatchView{
+		ID: v.ID, Status: string(v.Status), Version: v.Version, Target: v.Target,
+		Partnerships: v.Partnerships, Seeded: v.Seeded, Commitment: v.Commitment,
+		CreatedAt: v.CreatedAt, Scores: nonNil(v.Scores), Seats: make([]Seat, len(v.Seats)),
+		LegalMoves: toLegalMoves(v.LegalMoves), WinnerSide: v.WinnerSide,
+	}
+	if len(out.LegalMoves) == 0 {
+		out.LegalMoves = nil
+	}
+	for i, s := range v.Seats {
+		out.Seats[i] = Seat{Seat: s.Seat, Name: s.Name, Kind: string(s.Kind), Bot: s.Bot, Side: s.Side, Tiles: s.Tiles}
+	}
+	if h := v.Hand; h != nil {
+		line := make([]string, len(h.Line))
+		for i, l := range h.Line {
+			line[i] = l.String()
+		}
+		out.Hand = &Hand{
+			Number: h.Number, Line: line, Total: h.Total, Boneyard: h.Boneyard, Turn: h.Turn,
+			Left:  OpenEnd{Pip: h.Left.Pip, Double: h.Left.Double},
+			Right: OpenEnd{Pip: h.Right.Pip, Double: h.Right.Double},
+		}
+	}
+	if v.You != nil {
+		out.You = &You{Seat: v.You.Seat, Tiles: domain.TileNames(v.You.Tiles)}
+	}
+	return out
+}
+
+func toLegalMoves(in []domain.LegalMove) []LegalMove {
+	out := make([]LegalMove, len(in))
+	for i, m := range in {
+		out[i] = LegalMove{Action: m.Action.String()}
+		if m.Action == domain.ActionPlay {
+			points := m.Points
+			out[i].Tile, out[i].End, out[i].Points = m.Tile.String(), m.End.String(), &points
+		}
+	}
+	return out
+}
+
+func toHistoryItem(h domain.HistoryItem) HistoryItem {
+	s := h.Summary
+	players := make([]Player, len(s.Players))
+	for i, p := range s.Players {
+		players[i] = Player{Seat: p.Seat, Name: p.Name, Kind: string(p.Kind), Bot: p.Bot}
+	}
+	return HistoryItem{
+		ID: h.ID, Status: string(s.Status), CreatedAt: h.CreatedAt, UpdatedAt: s.UpdatedAt,
+		Players: players, Scores: nonNil(s.Scores), WinnerSide: s.WinnerSide, Hands: s.Hands,
+	}
+}
+
+// nonNil keeps an empty list a JSON [] rather than null.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

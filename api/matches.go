@@ -1,0 +1,156 @@
+package api
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/allfives/allfives/domain"
+)
+
+// createMatch starts a match.
+//
+//	@Summary		Create a match
+//	@Description	Starts a match for 2 to 4 players (humans and bots) and answers the match as a spectator sees it, with a secret token for each human seat. The tokens are shown only here: keep them. Bots play at once until a human is to move.
+//	@Tags			matches
+//	@Accept			json
+//	@Produce		json
+//	@Produce		application/problem+json
+//	@Param			body	body		CreateMatchRequest	true	"players and options"
+//	@Success		201		{object}	CreateMatchResponse
+//	@Header			201		{string}	Location	"/api/v1/matches/{id}"
+//	@Failure		400		{object}	Problem		"INVALID_REQUEST"
+//	@Failure		413		{object}	Problem		"PAYLOAD_TOO_LARGE"
+//	@Failure		415		{object}	Problem		"UNSUPPORTED_MEDIA_TYPE"
+//	@Failure		429		{object}	Problem		"RATE_LIMITED"
+//	@Failure		500		{object}	Problem		"INTERNAL"
+//	@Router			/api/v1/matches [post]
+func (s *server) createMatch(c echo.Context) error {
+	if _, err := query(c); err != nil {
+		return err
+	}
+	var body CreateMatchRequest
+	if err := decodeJSON(c, &body); err != nil {
+		return err
+	}
+	req := domain.CreateRequest{Partnerships: body.Partnerships, Target: body.Target, Seed: body.Seed}
+	for _, p := range body.Players {
+		req.Players = append(req.Players, domain.PlayerInfo{Name: p.Name, Kind: domain.PlayerKind(p.Kind), Bot: p.Bot})
+	}
+	created, err := s.svc.Create(c.Request().Context(), req)
+	if err != nil {
+		return err
+	}
+	out := CreateMatchResponse{Match: toMatchView(created.Match), Tokens: make([]SeatToken, len(created.Tokens))}
+	for i, t := range created.Tokens {
+		out.Tokens[i] = SeatToken{Seat: t.Seat, Token: t.Token}
+	}
+	h := c.Response().Header()
+	h.Set(echo.HeaderLocation, "/api/v1/matches/"+created.Match.ID)
+	h.Set("Cache-Control", "no-store") // the tokens are secrets: no cache may keep them
+	return c.JSON(http.StatusCreated, out)
+}
+
+// listMatches pages through the history.
+//
+//	@Summary		List matches
+//	@Description	The match history, newest first, filtered and paged. Pass next_cursor back as cursor for the next page.
+//	@Tags			matches
+//	@Produce		json
+//	@Produce		application/problem+json
+//	@Param			status	query		string	false	"only matches with this status"	Enums(in_progress, finished)
+//	@Param			player	query		string	false	"only matches with a seat of this name"
+//	@Param			since	query		string	false	"created at or after (RFC 3339)"	format(date-time)
+//	@Param			until	query		string	false	"created before (RFC 3339)"			format(date-time)
+//	@Param			limit	query		int		false	"page size"							minimum(1)	maximum(100)	default(20)
+//	@Param			cursor	query		string	false	"next_cursor of the previous page"
+//	@Success		200		{object}	HistoryResponse
+//	@Failure		400		{object}	Problem	"INVALID_REQUEST"
+//	@Failure		429		{object}	Problem	"RATE_LIMITED"
+//	@Failure		500		{object}	Problem	"INTERNAL"
+//	@Router			/api/v1/matches [get]
+func (s *server) listMatches(c echo.Context) error {
+	q, err := query(c, "status", "player", "since", "until", "limit", "cursor")
+	if err != nil {
+		return err
+	}
+	hq := domain.HistoryQuery{Status: domain.Status(q.Get("status")), Player: q.Get("player"), Cursor: q.Get("cursor")}
+	if q.Has("status") && hq.Status != domain.StatusInProgress && hq.Status != domain.StatusFinished {
+		return invalidf("status must be in_progress or finished, got %q", clip(q.Get("status")))
+	}
+	if q.Has("player") && (hq.Player == "" || len(hq.Player) > 64) {
+		return invalidf("player must be a name of 1 to 64 characters")
+	}
+	if q.Has("cursor") && hq.Cursor == "" {
+		return invalidf("cursor must not be empty; leave it out for the first page")
+	}
+	for name, dst := range map[string]*time.Time{"since": &hq.Since, "until": &hq.Until} {
+		if !q.Has(name) {
+			continue
+		}
+		t, err := time.Parse(time.RFC3339Nano, q.Get(name))
+		if err != nil {
+			return invalidf("%s must be an RFC 3339 time like 2025-01-31T12:00:00Z, got %q", name, clip(q.Get(name)))
+		}
+		*dst = t.UTC()
+	}
+	if hq.Limit, err = intParam(q, "limit", 20, 1, 100); err != nil {
+		return err
+	}
+	page, err := s.svc.History(c.Request().Context(), hq)
+	if err != nil {
+		return err
+	}
+	out := HistoryResponse{Matches: make([]HistoryItem, len(page.Matches))}
+	for i, m := range page.Matches {
+		out.Matches[i] = toHistoryItem(m)
+	}
+	if page.NextCursor != "" {
+		out.NextCursor = &page.NextCursor
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// getMatch reads the match as the caller may see it.
+//
+//	@Summary		Get a match
+//	@Description	The match as the caller may see it: with a seat token, that seat's tiles (and its legal moves when it is to move); without one, a spectator's view with no hand. While the match is live no response shows another seat's tiles. ETag changes with every event; send it back in If-None-Match to get 304 when nothing changed.
+//	@Tags			matches
+//	@Produce		json
+//	@Produce		application/problem+json
+//	@Security		SeatToken
+//	@Param			id				path		string	true	"match id"
+//	@Param			If-None-Match	header		string	false	"an ETag from an earlier answer"
+//	@Success		200				{object}	MatchView
+//	@Header			200				{string}	ETag	"this view's tag: the version and the seat (s for a spectator), quoted, like 12-0"
+//	@Success		304				"not modified since the ETag given"
+//	@Failure		400				{object}	Problem	"INVALID_REQUEST"
+//	@Failure		401				{object}	Problem	"UNAUTHORIZED: a token that is not this match's"
+//	@Failure		404				{object}	Problem	"MATCH_NOT_FOUND"
+//	@Failure		429				{object}	Problem	"RATE_LIMITED"
+//	@Failure		500				{object}	Problem	"INTERNAL"
+//	@Router			/api/v1/matches/{id} [get]
+func (s *server) getMatch(c echo.Context) error {
+	if _, err := query(c); err != nil {
+		return err
+	}
+	id := c.Param("id")
+	v, err := s.viewer(c, id)
+	if err != nil {
+		return err
+	}
+	view, err := s.svc.View(c.Request().Context(), id, v)
+	if err != nil {
+		return err
+	}
+	tag := etag(view.Version, v)
+	h := c.Response().Header()
+	h.Set("ETag", tag)
+	h.Set("Cache-Control", "private, no-cache") // per token, and stale after any move
+	h.Set("Vary", "Authorization")
+	if notModified(c.Request(), tag) {
+		return c.NoContent(http.StatusNotModified)
+	}
+	return c.JSON(http.StatusOK, toMatchView(view))
+}

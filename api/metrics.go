@@ -1,0 +1,56 @@
+package api
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"github.com/allfives/allfives/domain"
+)
+
+// metrics are the server's Prometheus series. Routes are labelled by their template
+// (/api/v1/matches/:id), never by the raw path, to keep the series few.
+type metrics struct {
+	requests *prometheus.CounterVec
+	latency  *prometheus.HistogramVec
+	moves    *prometheus.CounterVec
+}
+
+func newMetrics(reg *prometheus.Registry, svc *domain.MatchService) *metrics {
+	m := &metrics{
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "allfives_http_requests_total",
+			Help: "HTTP requests answered, by method, route template and status.",
+		}, []string{"method", "route", "status"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "allfives_http_request_duration_seconds",
+			Help:    "Time to answer an HTTP request, by method and route template.",
+			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
+		}, []string{"method", "route"}),
+		moves: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "allfives_moves_total",
+			Help: "Moves accepted from players over HTTP (retries answered from an Idempotency-Key excluded), by action.",
+		}, []string{"action"}),
+	}
+	live := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "allfives_live_matches",
+		Help: "Matches in progress held in the server's memory.",
+	}, func() float64 {
+		if svc == nil {
+			return 0
+		}
+		return float64(svc.LiveMatches())
+	})
+	// Registering into a registry New made itself cannot collide; a registry passed in twice
+	// is a wiring bug worth stopping on.
+	reg.MustRegister(m.requests, m.latency, m.moves, live,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}
+
+func (m *metrics) observe(method, route string, status int, took time.Duration) {
+	m.requests.WithLabelValues(method, route, strconv.Itoa(status)).Inc()
+	m.latency.WithLabelValues(method, route).Observe(took.Seconds())
+}

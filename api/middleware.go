@@ -1,0 +1,98 @@
+package api
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"net/http"
+	"runtime/debug"
+	"time"
+
+	"github.com/labstack/echo/v4"
+)
+
+const requestIDKey = "request_id"
+
+// requestID gives every request an ID, echoed in X-Request-ID and in every log line and
+// problem. A client's own ID is kept when it is short and plain, so it cannot smuggle
+// anything into the logs.
+func (s *server) requestID(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		id := c.Request().Header.Get(echo.HeaderXRequestID)
+		if !plainID(id) {
+			var b [12]byte
+			_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24+)
+			id = hex.EncodeToString(b[:])
+		}
+		c.Set(requestIDKey, id)
+		c.Response().Header().Set(echo.HeaderXRequestID, id)
+		return next(c)
+	}
+}
+
+func plainID(id string) bool {
+	if id == "" || len(id) > 128 {
+		return false
+	}
+	for _, r := range id {
+		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.'
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func requestID(c echo.Context) string {
+	id, _ := c.Get(requestIDKey).(string)
+	return id
+}
+
+// observe writes the error (if any) through the error handler, then logs the request and
+// records its metrics, so both see the status the client really got.
+func (s *server) observe(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		start := time.Now()
+		if err := next(c); err != nil {
+			c.Error(err)
+		}
+		took := time.Since(start)
+		res, req := c.Response(), c.Request()
+		route := c.Path()
+		if route == "" {
+			route = "unmatched" // unknown paths share one label, so they cannot explode the series
+		}
+		s.metrics.observe(req.Method, route, res.Status, took)
+		s.logger(c).Log(req.Context(), logAttrLevel(res.Status), "request",
+			"method", req.Method, "path", req.URL.Path, "route", route, "status", res.Status,
+			"bytes", res.Size, "duration_ms", float64(took.Microseconds())/1000, "remote", c.RealIP())
+		return nil
+	}
+}
+
+// recoverPanics turns a panic into a 500 whose details reach only the log.
+func recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				if r == http.ErrAbortHandler {
+					panic(r) // net/http's own signal to abort the response; let it through
+				}
+				err = &panicError{value: r, stack: debug.Stack()}
+			}
+		}()
+		return next(c)
+	}
+}
+
+// bodyLimit refuses a declared oversize body at once and caps what a handler can read of an
+// undeclared (chunked) one.
+func (s *server) bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		req := c.Request()
+		if req.ContentLength > s.limit {
+			return &apiError{code: CodePayloadTooLarge, detail: "the request body is larger than " + itoa(s.limit) + " bytes"}
+		}
+		req.Body = http.MaxBytesReader(c.Response(), req.Body, s.limit)
+		return next(c)
+	}
+}

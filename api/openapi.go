@@ -1,0 +1,93 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"sync"
+
+	"github.com/getkin/kin-openapi/openapi2"
+	"github.com/getkin/kin-openapi/openapi2conv"
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/swaggo/swag"
+	"sigs.k8s.io/yaml"
+)
+
+// Swagger 2.0 (what swag writes) cannot say a few things the contract needs. ToOpenAPI3 says
+// them after converting, so the OpenAPI 3 document is the precise one:
+//   - a response's media type: Swagger 2.0 lists "produces" per operation, so every status
+//     would accept both JSON and problem+json. Here successes are application/json only and
+//     errors application/problem+json only.
+//   - a null inside an array: a hand.started event seen by one seat has null for each hand it
+//     may not see, and swag has no tag for nullable items.
+
+const mimeProblem = "application/problem+json"
+
+// ToOpenAPI3 converts a Swagger 2.0 document (docs/swagger.json) to the OpenAPI 3 YAML served
+// at /openapi.yaml and kept in openapi.yaml. The output is deterministic: keys sorted.
+func ToOpenAPI3(swaggerJSON []byte) ([]byte, error) {
+	var doc2 openapi2.T
+	if err := json.Unmarshal(swaggerJSON, &doc2); err != nil {
+		return nil, fmt.Errorf("read swagger 2.0: %w", err)
+	}
+	doc3, err := openapi2conv.ToV3(&doc2)
+	if err != nil {
+		return nil, fmt.Errorf("convert to openapi 3: %w", err)
+	}
+	if err := sharpen(doc3); err != nil {
+		return nil, err
+	}
+	js, err := json.Marshal(doc3)
+	if err != nil {
+		return nil, fmt.Errorf("encode openapi 3: %w", err)
+	}
+	out, err := yaml.JSONToYAML(js)
+	if err != nil {
+		return nil, fmt.Errorf("encode openapi 3 as yaml: %w", err)
+	}
+	return out, nil
+}
+
+// sharpen says what Swagger 2.0 could not (see the top of this file).
+func sharpen(doc *openapi3.T) error {
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			for code, resp := range op.Responses.Map() {
+				status, err := strconv.Atoi(code)
+				if err != nil || resp.Value == nil || resp.Value.Content == nil {
+					continue
+				}
+				if status < 400 {
+					delete(resp.Value.Content, mimeProblem)
+					continue
+				}
+				mt := resp.Value.Content.Get(mimeProblem)
+				if mt == nil {
+					return fmt.Errorf("%s %s: response %d has no %s content", method, path, status, mimeProblem)
+				}
+				resp.Value.Content = openapi3.Content{mimeProblem: mt}
+			}
+		}
+	}
+	data := doc.Components.Schemas["api.EventData"]
+	if data == nil || data.Value == nil || data.Value.Properties["hands"] == nil {
+		return fmt.Errorf("openapi: schema api.EventData.hands is missing")
+	}
+	hands := data.Value.Properties["hands"].Value
+	if hands.Items == nil || hands.Items.Value == nil {
+		return fmt.Errorf("openapi: schema api.EventData.hands has no items")
+	}
+	hands.Items.Value.Nullable = true
+	return nil
+}
+
+// openAPIDoc is the OpenAPI 3 document of the running server: converted once, from the
+// Swagger document compiled into the binary (package docs), by the same function that wrote
+// openapi.yaml, so the two cannot differ (a test holds them equal).
+var openAPIDoc = sync.OnceValues(func() ([]byte, error) {
+	doc, err := swag.ReadDoc()
+	if err != nil {
+		return nil, fmt.Errorf("read swagger doc: %w", err)
+	}
+	return ToOpenAPI3([]byte(doc))
+})

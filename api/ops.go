@@ -1,0 +1,61 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+)
+
+// readyTimeout bounds the database ping of /readyz: a probe that hangs is worse than one
+// that fails.
+const readyTimeout = 2 * time.Second
+
+// healthz says the process is up.
+//
+//	@Summary	Liveness
+//	@Tags		operations
+//	@Produce	json
+//	@Success	200	{object}	Status
+//	@Router		/healthz [get]
+func (s *server) healthz(c echo.Context) error {
+	return c.JSON(http.StatusOK, Status{Status: "ok"})
+}
+
+// readyz says whether the server can serve: the database answers.
+//
+//	@Summary	Readiness
+//	@Tags		operations
+//	@Produce	json
+//	@Produce	application/problem+json
+//	@Success	200	{object}	Status
+//	@Failure	503	{object}	Problem	"NOT_READY: the database does not answer"
+//	@Router		/readyz [get]
+func (s *server) readyz(c echo.Context) error {
+	if s.ready != nil {
+		ctx, cancel := context.WithTimeout(c.Request().Context(), readyTimeout)
+		defer cancel()
+		if err := s.ready.Ping(ctx); err != nil {
+			s.logger(c).Warn("not ready", "err", err)
+			return &apiError{code: CodeNotReady, detail: "the database does not answer", retryAfter: 5}
+		}
+	}
+	return c.JSON(http.StatusOK, Status{Status: "ready"})
+}
+
+// openAPI serves the OpenAPI 3 document.
+//
+//	@Summary	OpenAPI 3 document
+//	@Tags		operations
+//	@Produce	application/yaml
+//	@Success	200	{string}	string	"the document, in YAML"
+//	@Router		/openapi.yaml [get]
+func (s *server) openAPI(c echo.Context) error {
+	doc, err := openAPIDoc()
+	if err != nil {
+		return fmt.Errorf("openapi document: %w", err)
+	}
+	return c.Blob(http.StatusOK, "application/yaml", doc)
+}

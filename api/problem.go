@@ -1,0 +1,198 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/allfives/allfives/domain"
+)
+
+// The codes the HTTP layer adds to the domain's (DESIGN 5 lists the domain's; these cover
+// what only HTTP can get wrong).
+const (
+	CodeNotFound             domain.Code = "NOT_FOUND"
+	CodeMethodNotAllowed     domain.Code = "METHOD_NOT_ALLOWED"
+	CodePayloadTooLarge      domain.Code = "PAYLOAD_TOO_LARGE"
+	CodeUnsupportedMediaType domain.Code = "UNSUPPORTED_MEDIA_TYPE"
+	CodeRateLimited          domain.Code = "RATE_LIMITED"
+	CodeNotReady             domain.Code = "NOT_READY"
+)
+
+// problemKind is the status and the fixed title of one code.
+type problemKind struct {
+	status int
+	title  string
+}
+
+// problemKinds is the one table from error code to HTTP status. Every error a client can see
+// goes through it; a code missing here is a 500, so a new domain code cannot leak unmapped.
+var problemKinds = map[domain.Code]problemKind{
+	domain.CodeInvalidRequest:   {http.StatusBadRequest, "Invalid request"},
+	domain.CodeUnauthorized:     {http.StatusUnauthorized, "Unauthorized"},
+	domain.CodeMatchNotFound:    {http.StatusNotFound, "Match not found"},
+	CodeNotFound:                {http.StatusNotFound, "Not found"},
+	CodeMethodNotAllowed:        {http.StatusMethodNotAllowed, "Method not allowed"},
+	domain.CodeNotYourTurn:      {http.StatusConflict, "Not your turn"},
+	domain.CodeMatchFinished:    {http.StatusConflict, "Match finished"},
+	domain.CodeVersionConflict:  {http.StatusConflict, "Version conflict"},
+	CodePayloadTooLarge:         {http.StatusRequestEntityTooLarge, "Payload too large"},
+	CodeUnsupportedMediaType:    {http.StatusUnsupportedMediaType, "Unsupported media type"},
+	domain.CodeTileNotInHand:    {http.StatusUnprocessableEntity, "Tile not in hand"},
+	domain.CodeTileDoesNotFit:   {http.StatusUnprocessableEntity, "Tile does not fit"},
+	domain.CodeEndRequired:      {http.StatusUnprocessableEntity, "End required"},
+	domain.CodeMustLeadDouble:   {http.StatusUnprocessableEntity, "Must lead the highest double"},
+	domain.CodeMustPlay:         {http.StatusUnprocessableEntity, "Must play"},
+	domain.CodeMustDraw:         {http.StatusUnprocessableEntity, "Must draw"},
+	domain.CodeMustPass:         {http.StatusUnprocessableEntity, "Must pass"},
+	domain.CodeIdempotencyReuse: {http.StatusUnprocessableEntity, "Idempotency key reused"},
+	CodeRateLimited:             {http.StatusTooManyRequests, "Rate limited"},
+	domain.CodeInternal:         {http.StatusInternalServerError, "Internal error"},
+	CodeNotReady:                {http.StatusServiceUnavailable, "Not ready"},
+}
+
+// codeByStatus names the errors Echo raises itself (routing, our middleware's echo errors).
+var codeByStatus = map[int]domain.Code{
+	http.StatusBadRequest:            domain.CodeInvalidRequest,
+	http.StatusUnauthorized:          domain.CodeUnauthorized,
+	http.StatusNotFound:              CodeNotFound,
+	http.StatusMethodNotAllowed:      CodeMethodNotAllowed,
+	http.StatusRequestEntityTooLarge: CodePayloadTooLarge,
+	http.StatusUnsupportedMediaType:  CodeUnsupportedMediaType,
+	http.StatusTooManyRequests:       CodeRateLimited,
+}
+
+// Problem is an RFC 9457 problem detail with the stable code of DESIGN 5.
+type Problem struct {
+	// Type is a URI naming the kind of problem: urn:allfives:problem:<CODE>.
+	Type   string `json:"type" example:"urn:allfives:problem:NOT_YOUR_TURN"`
+	Title  string `json:"title" example:"Not your turn"`
+	Status int    `json:"status" example:"409"`
+	Detail string `json:"detail" example:"it is not your turn: seat 1 is to move"`
+	// Instance is the path of the request that failed.
+	Instance string `json:"instance" example:"/api/v1/matches/0f3c/moves"`
+	Code     string `json:"code" enums:"INVALID_REQUEST,UNAUTHORIZED,MATCH_NOT_FOUND,NOT_FOUND,METHOD_NOT_ALLOWED,NOT_YOUR_TURN,MATCH_FINISHED,VERSION_CONFLICT,PAYLOAD_TOO_LARGE,UNSUPPORTED_MEDIA_TYPE,TILE_NOT_IN_HAND,TILE_DOES_NOT_FIT,END_REQUIRED,MUST_LEAD_DOUBLE,MUST_PLAY,MUST_DRAW,MUST_PASS,IDEMPOTENCY_KEY_REUSED,RATE_LIMITED,INTERNAL,NOT_READY"`
+	// RequestID is the X-Request-ID of the request; quote it when reporting a problem.
+	RequestID string `json:"request_id"`
+	// CurrentVersion is the match's version, with VERSION_CONFLICT only.
+	CurrentVersion *int `json:"current_version,omitempty"`
+}
+
+// apiError is an error found by the HTTP layer itself: a bad header, query or body.
+type apiError struct {
+	code       domain.Code
+	detail     string
+	retryAfter int // seconds; sent as Retry-After when positive
+}
+
+func (e *apiError) Error() string { return e.detail }
+
+func invalidf(format string, args ...any) error {
+	return &apiError{code: domain.CodeInvalidRequest, detail: fmt.Sprintf(format, args...)}
+}
+
+// panicError is a recovered panic; its value and stack go to the log, never to the client.
+type panicError struct {
+	value any
+	stack []byte
+}
+
+func (e *panicError) Error() string { return fmt.Sprintf("panic: %v", e.value) }
+
+// problemFor turns any error into the problem the client sees. ok is false when the error is
+// not one the client caused or may know about: it is then logged and shown only as INTERNAL.
+func problemFor(err error) (p Problem, retryAfter int, ok bool) {
+	code, detail := domain.CodeInternal, ""
+	var (
+		ae  *apiError
+		vc  *domain.VersionConflictError
+		de  *domain.Error
+		he  *echo.HTTPError
+		mbe *http.MaxBytesError
+	)
+	switch {
+	case errors.As(err, &ae):
+		code, detail, retryAfter = ae.code, ae.detail, ae.retryAfter
+	case errors.As(err, &vc):
+		code, detail = domain.CodeVersionConflict, vc.Error()
+		current := vc.Current
+		p.CurrentVersion = &current
+	case errors.As(err, &de):
+		code, detail = de.Code(), err.Error()
+	case errors.As(err, &mbe):
+		code, detail = CodePayloadTooLarge, fmt.Sprintf("the request body is larger than %d bytes", mbe.Limit)
+	case errors.As(err, &he):
+		if c, known := codeByStatus[he.Code]; known {
+			code, detail = c, echoMessage(he)
+		}
+	}
+	kind, known := problemKinds[code]
+	if !known || code == domain.CodeInternal {
+		code, kind = domain.CodeInternal, problemKinds[domain.CodeInternal]
+		detail = "the server failed to answer; quote the request_id when reporting it"
+		p.CurrentVersion = nil
+		ok = false
+	} else {
+		ok = true
+	}
+	p.Type, p.Title, p.Status, p.Code, p.Detail = "urn:allfives:problem:"+string(code), kind.title, kind.status, string(code), detail
+	return p, retryAfter, ok
+}
+
+func echoMessage(he *echo.HTTPError) string {
+	if s, ok := he.Message.(string); ok && s != "" {
+		return strings.ToLower(s[:1]) + s[1:]
+	}
+	return strings.ToLower(http.StatusText(he.Code))
+}
+
+// handleError is Echo's HTTPErrorHandler: every error, ours or Echo's, leaves as
+// application/problem+json through here.
+func (s *server) handleError(err error, c echo.Context) {
+	p, retryAfter, ok := problemFor(err)
+	p.RequestID = requestID(c)
+	p.Instance = c.Request().URL.Path
+	log := s.logger(c)
+	switch {
+	case !ok && errors.Is(err, context.Canceled):
+		log.Info("request abandoned by the client", "err", err)
+	case !ok:
+		attrs := []any{"err", err}
+		var pe *panicError
+		if errors.As(err, &pe) {
+			attrs = append(attrs, "stack", string(pe.stack))
+		}
+		log.Error("internal error", attrs...)
+	default:
+		log.Debug("request refused", "code", p.Code, "detail", p.Detail)
+	}
+	if c.Response().Committed {
+		return // the status is on the wire already; all that is left is the log line above
+	}
+	body, mErr := json.Marshal(p)
+	if mErr != nil {
+		log.Error("encode problem", "err", mErr)
+		return
+	}
+	if retryAfter > 0 {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(retryAfter))
+	}
+	if wErr := c.Blob(p.Status, "application/problem+json", body); wErr != nil {
+		log.Debug("write problem", "err", wErr)
+	}
+}
+
+// logAttrLevel picks the access-log level of a status: 5xx are errors worth a look.
+func logAttrLevel(status int) slog.Level {
+	if status >= 500 {
+		return slog.LevelError
+	}
+	return slog.LevelInfo
+}

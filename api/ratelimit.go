@@ -1,0 +1,86 @@
+package api
+
+import (
+	"math"
+	"sync"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"golang.org/x/time/rate"
+)
+
+// idleAfter is how long a client's bucket is kept after its last request. A bucket idle that
+// long has refilled completely, so forgetting it changes nothing for the client.
+const idleAfter = 3 * time.Minute
+
+// rateLimiter is a token bucket per client address. Echo's own limiter cannot say how long
+// to wait, and a 429 without Retry-After leaves clients guessing, hence this small one.
+type rateLimiter struct {
+	mu        sync.Mutex
+	limit     rate.Limit
+	burst     int
+	clients   map[string]*client
+	lastSweep time.Time
+	now       func() time.Time
+}
+
+type client struct {
+	bucket   *rate.Limiter
+	lastSeen time.Time
+}
+
+// newRateLimiter allows perSecond requests per second per address, with bursts of as many
+// requests as one second allows (at least one).
+func newRateLimiter(perSecond float64) *rateLimiter {
+	return &rateLimiter{
+		limit: rate.Limit(perSecond), burst: max(1, int(math.Ceil(perSecond))),
+		clients: make(map[string]*client), now: time.Now, lastSweep: time.Now(),
+	}
+}
+
+// wait reports how long the client at addr must wait before its request is allowed; zero
+// means it is allowed now (and counted).
+func (l *rateLimiter) wait(addr string) time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := l.now()
+	if now.Sub(l.lastSweep) > idleAfter {
+		for a, c := range l.clients {
+			if now.Sub(c.lastSeen) > idleAfter {
+				delete(l.clients, a)
+			}
+		}
+		l.lastSweep = now
+	}
+	c := l.clients[addr]
+	if c == nil {
+		c = &client{bucket: rate.NewLimiter(l.limit, l.burst)}
+		l.clients[addr] = c
+	}
+	c.lastSeen = now
+	r := c.bucket.ReserveN(now, 1)
+	delay := r.DelayFrom(now)
+	if delay > 0 {
+		r.CancelAt(now) // a refused request must not use up the token it waited for
+	}
+	return delay
+}
+
+// middleware answers 429 RATE_LIMITED with Retry-After (whole seconds, rounded up).
+func (l *rateLimiter) middleware(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		switch c.Path() {
+		case "/healthz", "/readyz", "/metrics":
+			return next(c) // probes and scrapes must never be throttled into a false alarm
+		}
+		if d := l.wait(c.RealIP()); d > 0 {
+			secs := int(math.Ceil(d.Seconds()))
+			return &apiError{
+				code:       CodeRateLimited,
+				detail:     "too many requests from this address; retry after " + itoa(int64(secs)) + " s",
+				retryAfter: secs,
+			}
+		}
+		return next(c)
+	}
+}

@@ -1,0 +1,225 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/allfives/allfives/domain"
+)
+
+// decodeJSON reads the body into dst strictly: JSON only, no unknown fields, one value and
+// nothing after it. A typo in a field name is an error the client hears about, not a default.
+func decodeJSON(c echo.Context, dst any) error {
+	req := c.Request()
+	if ct := req.Header.Get(echo.HeaderContentType); ct != "" {
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil || (mt != echo.MIMEApplicationJSON && !strings.HasSuffix(mt, "+json")) {
+			return &apiError{code: CodeUnsupportedMediaType, detail: "send the body as Content-Type: application/json"}
+		}
+	}
+	body, err := io.ReadAll(req.Body)
+	if err != nil {
+		return err // *http.MaxBytesError becomes 413; anything else is the connection's fault
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return invalidf("the request needs a JSON body")
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(dst); err != nil {
+		return invalidf("malformed JSON body: %s", jsonProblem(err))
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return invalidf("malformed JSON body: data after the JSON value")
+	}
+	return nil
+}
+
+// jsonProblem words a decoding error for the client without Go type names.
+func jsonProblem(err error) string {
+	var (
+		se *json.SyntaxError
+		te *json.UnmarshalTypeError
+	)
+	switch {
+	case errors.As(err, &se):
+		return fmt.Sprintf("syntax error at byte %d", se.Offset)
+	case errors.As(err, &te) && te.Field != "":
+		return fmt.Sprintf("field %q must be a JSON %s", te.Field, jsonKind(te.Type.Kind().String()))
+	case errors.As(err, &te):
+		return "the body must be a JSON object"
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return "the JSON ends early"
+	}
+	// encoding/json words unknown fields as: json: unknown field "x".
+	return strings.TrimPrefix(err.Error(), "json: ")
+}
+
+func jsonKind(goKind string) string {
+	switch goKind {
+	case "int", "int64", "float64":
+		return "number"
+	case "bool":
+		return "boolean"
+	case "slice":
+		return "array"
+	case "struct", "map":
+		return "object"
+	}
+	return goKind
+}
+
+// bearer returns the token of an "Authorization: Bearer <token>" header, or "" without one.
+// Any other Authorization is refused rather than ignored: a client sending one meant to be
+// somebody, and silently treating it as a spectator would hide its mistake.
+func bearer(c echo.Context) (string, error) {
+	h := c.Request().Header.Get(echo.HeaderAuthorization)
+	if h == "" {
+		return "", nil
+	}
+	scheme, token, ok := strings.Cut(h, " ")
+	token = strings.TrimSpace(token)
+	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" {
+		return "", fmt.Errorf("%w: send Authorization: Bearer <seat token>", domain.ErrUnauthorized)
+	}
+	return token, nil
+}
+
+// viewer authenticates the caller for match id: a seat with a valid token, else a spectator.
+func (s *server) viewer(c echo.Context, id string) (domain.Viewer, error) {
+	token, err := bearer(c)
+	if err != nil {
+		return domain.Viewer{}, err
+	}
+	return s.svc.Authenticate(c.Request().Context(), id, token)
+}
+
+// seatViewer is viewer for the calls only a seat may make.
+func (s *server) seatViewer(c echo.Context, id string) (domain.Viewer, error) {
+	token, err := bearer(c)
+	if err != nil {
+		return domain.Viewer{}, err
+	}
+	if token == "" {
+		return domain.Viewer{}, fmt.Errorf("%w: send Authorization: Bearer <seat token>", domain.ErrUnauthorized)
+	}
+	return s.svc.Authenticate(c.Request().Context(), id, token)
+}
+
+// query checks that the request's query has only the allowed names, each at most once, so
+// that a misspelt filter is an error instead of silently matching everything.
+func query(c echo.Context, allowed ...string) (url.Values, error) {
+	q, err := url.ParseQuery(c.Request().URL.RawQuery)
+	if err != nil {
+		return nil, invalidf("malformed query string")
+	}
+	for name, vals := range q {
+		known := false
+		for _, a := range allowed {
+			known = known || a == name
+		}
+		if !known {
+			if len(allowed) == 0 {
+				return nil, invalidf("this endpoint takes no query parameters, got %q", clip(name))
+			}
+			return nil, invalidf("unknown query parameter %q; use %s", clip(name), strings.Join(allowed, ", "))
+		}
+		if len(vals) > 1 {
+			return nil, invalidf("query parameter %q is given more than once", name)
+		}
+	}
+	return q, nil
+}
+
+// intParam reads an optional integer query parameter within [lo, hi].
+func intParam(q url.Values, name string, def, lo, hi int) (int, error) {
+	s := q.Get(name)
+	if !q.Has(name) {
+		return def, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < lo || n > hi {
+		return 0, invalidf("%s must be an integer from %d to %d, got %q", name, lo, hi, clip(s))
+	}
+	return n, nil
+}
+
+// etag names one representation of a match: its version and whose view it is ("s" for a
+// spectator). The bytes of a view are a function of exactly these two, so the tag is strong.
+func etag(version int, v domain.Viewer) string {
+	who := "s"
+	if seat, ok := v.Seat(); ok {
+		who = strconv.Itoa(seat)
+	}
+	return `"` + strconv.Itoa(version) + "-" + who + `"`
+}
+
+// notModified applies If-None-Match (weak comparison, RFC 9110 13.1.2) to the current tag.
+func notModified(r *http.Request, tag string) bool {
+	h := r.Header.Get("If-None-Match")
+	if strings.TrimSpace(h) == "*" {
+		return true
+	}
+	for _, t := range strings.Split(h, ",") {
+		if strings.TrimPrefix(strings.TrimSpace(t), "W/") == tag {
+			return true
+		}
+	}
+	return false
+}
+
+// ifMatchVersion reads If-Match as the version a move expects: an ETag from GET ("12-0"), a
+// quoted or bare version ("12", 12), or * for any. 0 means no precondition.
+func ifMatchVersion(r *http.Request) (int, error) {
+	h := strings.TrimSpace(r.Header.Get("If-Match"))
+	if h == "" || h == "*" {
+		return 0, nil
+	}
+	if strings.HasPrefix(h, "W/") {
+		return 0, invalidf("If-Match takes a strong ETag or a version, not a weak ETag")
+	}
+	s := strings.TrimSuffix(strings.TrimPrefix(h, `"`), `"`)
+	s, _, _ = strings.Cut(s, "-")
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 || strings.Count(h, `"`)%2 != 0 {
+		return 0, invalidf("If-Match must be the match's ETag or version, like \"12-0\" or 12; got %q", clip(h))
+	}
+	return n, nil
+}
+
+// idempotencyKey reads Idempotency-Key: 1 to 200 visible ASCII characters.
+func idempotencyKey(r *http.Request) (string, error) {
+	vals := r.Header.Values("Idempotency-Key")
+	if len(vals) == 0 {
+		return "", nil
+	}
+	k := vals[0]
+	ok := len(vals) == 1 && k != "" && len(k) <= 200
+	for i := 0; ok && i < len(k); i++ {
+		ok = k[i] > ' ' && k[i] < 0x7f
+	}
+	if !ok {
+		return "", invalidf("Idempotency-Key must be one value of 1 to 200 visible ASCII characters")
+	}
+	return k, nil
+}
+
+// clip shortens client input quoted back in an error.
+func clip(s string) string {
+	if len(s) > 32 {
+		return s[:32] + "..."
+	}
+	return s
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -1,0 +1,38 @@
+package api
+
+import (
+	"github.com/labstack/echo/v4"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	echoSwagger "github.com/swaggo/echo-swagger"
+
+	_ "github.com/allfives/allfives/docs" // registers the Swagger document that /swagger/ serves
+)
+
+// The general information of the Swagger document (swag reads it from this file: -g routes.go).
+//
+//	@title						All Fives API
+//	@version					1.0
+//	@description				A referee for All Fives (Muggins) dominoes: create a match for 2 to 4 players, humans or bots, play it seat by seat, and read it as each seat may see it. Every error is application/problem+json (RFC 9457) with a stable code.
+//	@BasePath					/
+//	@securityDefinitions.apikey	SeatToken
+//	@in							header
+//	@name						Authorization
+//	@description				"Bearer <seat token>", the token a human seat got when the match was created.
+
+// routes registers every route of the server; there are no others.
+func (s *server) routes(e *echo.Echo, reg *prometheus.Registry) {
+	v1 := e.Group("/api/v1")
+	v1.POST("/matches", s.createMatch)
+	v1.GET("/matches", s.listMatches)
+	v1.GET("/matches/:id", s.getMatch)
+	v1.POST("/matches/:id/moves", s.move)
+	v1.GET("/matches/:id/legal-moves", s.legalMoves)
+	v1.GET("/matches/:id/events", s.events)
+
+	e.GET("/healthz", s.healthz)
+	e.GET("/readyz", s.readyz)
+	e.GET("/metrics", echo.WrapHandler(promhttp.HandlerFor(reg, promhttp.HandlerOpts{})))
+	e.GET("/openapi.yaml", s.openAPI)
+	e.GET("/swagger/*", echoSwagger.WrapHandler)
+}

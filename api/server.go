@@ -1,0 +1,84 @@
+// Package api is the HTTP face of the referee: an Echo server exposing the MatchService under
+// /api/v1 (DESIGN section 5), with one error mapping to application/problem+json, seat-token
+// authentication, metrics, and the Swagger and OpenAPI 3 documents.
+package api
+
+import (
+	"context"
+	"io"
+	"log/slog"
+
+	"github.com/labstack/echo/v4"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/allfives/allfives/domain"
+)
+
+// DefaultBodyLimit is the largest request body accepted: a create request for four players
+// with long names is under 1 KiB, so 64 KiB leaves room without inviting abuse.
+const DefaultBodyLimit = 64 << 10
+
+// Pinger reports whether a dependency (the database) is reachable, for /readyz.
+type Pinger interface {
+	Ping(ctx context.Context) error
+}
+
+// Config wires the HTTP server.
+type Config struct {
+	Service *domain.MatchService
+	// Ready is pinged by /readyz; nil means always ready.
+	Ready Pinger
+	// Logger receives the access log and errors; nil discards them.
+	Logger *slog.Logger
+	// RateLimit is the requests per second allowed per client address; 0 turns it off.
+	RateLimit float64
+	// BodyLimit is the largest request body in bytes; 0 means DefaultBodyLimit.
+	BodyLimit int64
+	// Registry receives the metrics served at /metrics; nil makes a fresh one, so that two
+	// servers in one process (tests) never collide on registration.
+	Registry *prometheus.Registry
+}
+
+// server holds what handlers share.
+type server struct {
+	svc     *domain.MatchService
+	ready   Pinger
+	log     *slog.Logger
+	metrics *metrics
+	limit   int64
+}
+
+// New returns the HTTP handler with every route of routes.go.
+func New(cfg Config) *echo.Echo {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if cfg.BodyLimit <= 0 {
+		cfg.BodyLimit = DefaultBodyLimit
+	}
+	if cfg.Registry == nil {
+		cfg.Registry = prometheus.NewRegistry()
+	}
+	s := &server{
+		svc: cfg.Service, ready: cfg.Ready, log: cfg.Logger, limit: cfg.BodyLimit,
+		metrics: newMetrics(cfg.Registry, cfg.Service),
+	}
+	e := echo.New()
+	e.HideBanner, e.HidePort = true, true
+	// The client's address is the connection's: trusting X-Forwarded-For would let anyone
+	// choose their own rate-limit bucket. Behind a proxy, put the limit in the proxy.
+	e.IPExtractor = echo.ExtractIPDirect()
+	e.HTTPErrorHandler = s.handleError
+	e.Use(s.requestID, s.observe, recoverPanics)
+	if cfg.RateLimit > 0 {
+		e.Use(newRateLimiter(cfg.RateLimit).middleware)
+	}
+	e.Use(s.bodyLimit)
+	s.routes(e, cfg.Registry)
+	return e
+}
+
+// logger is the server's logger with the request's ID attached.
+func (s *server) logger(c echo.Context) *slog.Logger {
+	return s.log.With("request_id", requestID(c))
+}
