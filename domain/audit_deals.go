@@ -25,6 +25,9 @@ func dealConsistent(d HandStarted, t Table) error {
 		return nil
 	}
 	for s, h := range d.Hands {
+		if h == nil {
+			return fmt.Errorf("seat %d's hand is hidden: a redacted log cannot be audited", s)
+		}
 		if len(h) != k {
 			return fmt.Errorf("seat %d is dealt %d tiles, not %d", s, len(h), k)
 		}

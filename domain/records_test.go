@@ -241,6 +241,12 @@ func TestExportRefoldsToTheFinalState(t *testing.T) {
 				t.Fatalf("history: %v, %d matches", err, len(stored.Matches))
 			}
 			sameJSON(t, "summary", m.Summary(), stored.Matches[0].Summary)
+			// and anyone holding the export can audit it
+			for _, ch := range domain.AuditEvents(c.Match.ID, domain.LogRead{Events: back.Events}, domain.Spectator()) {
+				if !ch.OK {
+					t.Errorf("audit of the export: %s failed: %s", ch.Name, ch.Detail)
+				}
+			}
 		})
 	}
 }
