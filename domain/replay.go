@@ -20,6 +20,9 @@ func ReplayStep(id string, events []Event, step int, finished bool, v Viewer) (E
 	if err != nil {
 		return Event{}, MatchView{}, fmt.Errorf("replay %s to step %d: %w", id, step, err)
 	}
+	if finished {
+		v = v.Opened()
+	}
 	return v.Redact(events[step-1], finished), m.View(v), nil
 }
 

@@ -1,12 +1,14 @@
 package domain_test
 
 import (
+	"context"
 	"errors"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/memstore"
 )
 
 // tracked is what a reader of the events alone knows after each one: scores, hands, the
@@ -147,5 +149,23 @@ func TestReplayStepOfALiveMatch(t *testing.T) {
 				t.Errorf("a live step shows status %s, hand %v", view.Status, view.Hand)
 			}
 		})
+	}
+}
+
+func TestReplayOfAFinishedMatchShowsEveryHand(t *testing.T) {
+	ctx := context.Background()
+	svc := newService(t, memstore.New(), 16)
+	c := create(t, svc, bots(3, false))
+	_, view, err := svc.Replay(ctx, c.Match.ID, domain.Spectator(), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if view.Hand == nil || len(view.Hand.Hands) != 3 || len(view.Hand.Hands[1]) != 5 || len(view.Hand.BoneyardTiles) != view.Hand.Boneyard {
+		t.Fatalf("finished replay at step 2 hides hands: %+v", view.Hand)
+	}
+	live := create(t, svc, twoHumans(""))
+	_, view, err = svc.Replay(ctx, live.Match.ID, domain.Spectator(), 2)
+	if err != nil || view.Hand.Hands != nil || view.Hand.BoneyardTiles != nil {
+		t.Fatalf("live replay shows hands: %+v %v", view.Hand, err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 type Viewer struct {
 	seat   int
 	isSeat bool
+	open   bool
 }
 
 // Spectator is a viewer with no seat: sees no hand while the match is live.
@@ -18,12 +19,19 @@ func Spectator() Viewer { return Viewer{seat: -1} }
 // SeatViewer is the viewer holding seat's token.
 func SeatViewer(seat int) Viewer { return Viewer{seat: seat, isSeat: true} }
 
+// Opened is the same viewer looking at a finished match's record, where nothing is hidden:
+// replaying a finished match shows every hand and the boneyard at every step.
+func (v Viewer) Opened() Viewer {
+	v.open = true
+	return v
+}
+
 // Seat returns the viewer's seat, or ok=false for a spectator.
 func (v Viewer) Seat() (int, bool) { return v.seat, v.isSeat }
 
 // sees says whether the viewer may see seat's tiles, given whether the match has ended.
 func (v Viewer) sees(seat int, finished bool) bool {
-	return finished || (v.isSeat && v.seat == seat)
+	return finished || v.open || (v.isSeat && v.seat == seat)
 }
 
 // SeatState is a seat as everyone sees it.
@@ -45,6 +53,9 @@ type HandView struct {
 	Total    int     `json:"total"`
 	Boneyard int     `json:"boneyard"`
 	Turn     int     `json:"turn"`
+	// Hands and BoneyardTiles are shown only to an opened viewer (a finished match's replay).
+	Hands         [][]Tile `json:"hands,omitempty"`
+	BoneyardTiles []Tile   `json:"boneyard_tiles,omitempty"`
 }
 
 // YouView is the viewer's own seat and tiles.
@@ -92,15 +103,22 @@ func (m *Match) View(v Viewer) MatchView {
 		mv.WinnerSide = &w
 		return mv
 	}
-	mv.Hand = m.handView()
+	mv.Hand = m.handView(v)
 	return mv
 }
 
-func (m *Match) handView() *HandView {
+func (m *Match) handView(v Viewer) *HandView {
 	h := &m.hand
 	hv := &HandView{Number: h.number, Line: h.line.Tiles(), Boneyard: len(h.boneyard), Turn: h.turn}
 	if h.line.Len() > 0 {
 		hv.Left, hv.Right, hv.Total = h.line.End(Left), h.line.End(Right), h.line.Total()
+	}
+	if v.open && h.hands != nil {
+		hv.Hands = make([][]Tile, len(h.hands))
+		for s := range h.hands {
+			hv.Hands[s] = m.handOf(s)
+		}
+		hv.BoneyardTiles = slices.Clone(h.boneyard)
 	}
 	return hv
 }
@@ -123,7 +141,7 @@ func (m *Match) handOf(seat int) []Tile {
 // boneyard order in hand.started, and the tile of another seat's draw; a finished match hides
 // nothing. The stored event is never changed.
 func (v Viewer) Redact(e Event, finished bool) Event {
-	if finished {
+	if finished || v.open {
 		return e
 	}
 	switch d := e.Data.(type) {
