@@ -1,0 +1,123 @@
+package repository
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/storetest"
+)
+
+// Run: go test -bench . -run '^$' ./repository
+//
+// BenchmarkAppendOneEvent and BenchmarkBareInsert open the database the same way (Open, so the
+// same DSN and pragmas) on the same disk (b.TempDir()); the first measures a whole store append
+// of one event, the second one autocommitted INSERT of a row of the same shape and size with
+// database/sql on the same writer connection. Both pay one durable commit at sync=full; the
+// difference is what the store adds: the head read, the chain hash, the read-model update and
+// GORM.
+
+var syncModes = []string{"full", "normal"}
+
+func openBench(b *testing.B, sync string) *Store {
+	b.Helper()
+	s, err := Open(context.Background(), filepath.Join(b.TempDir(), "bench.db"), Options{Sync: sync})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	return s
+}
+
+// oneEventAppends creates matches in s and returns at least n appends of exactly one real
+// event each, in an order in which each is the next for its match.
+func oneEventAppends(b *testing.B, s *Store, n int) []domain.Append {
+	b.Helper()
+	var out []domain.Append
+	for k := 0; len(out) < n; k++ {
+		f := storetest.NewFixture(b, fmt.Sprintf("bench-%d", k), storetest.Base, 1000)
+		if err := f.Create(context.Background(), s); err != nil {
+			b.Fatal(err)
+		}
+		for len(out) < n && !f.Match.Finished() {
+			a := f.Next(b)
+			for i, e := range a.Events {
+				out = append(out, domain.Append{MatchID: a.MatchID, Expected: a.Expected + i, Events: []domain.Event{e}, Summary: a.Summary})
+			}
+		}
+	}
+	return out
+}
+
+func BenchmarkAppendOneEvent(b *testing.B) {
+	for _, mode := range syncModes {
+		b.Run("sync="+mode, func(b *testing.B) {
+			s := openBench(b, mode)
+			appends := oneEventAppends(b, s, b.N)
+			ctx := context.Background()
+			b.ResetTimer()
+			for i := range b.N {
+				if err := s.Append(ctx, appends[i]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkBareInsert(b *testing.B) {
+	for _, mode := range syncModes {
+		b.Run("sync="+mode, func(b *testing.B) {
+			s := openBench(b, mode)
+			db, err := s.w.DB()
+			if err != nil {
+				b.Fatal(err)
+			}
+			ctx := context.Background()
+			if _, err := db.ExecContext(ctx, `CREATE TABLE scratch (match_id TEXT NOT NULL, seq INTEGER NOT NULL,
+				type TEXT NOT NULL, data TEXT NOT NULL, at TEXT NOT NULL, prev_hash BLOB, hash BLOB NOT NULL,
+				PRIMARY KEY (match_id, seq)) WITHOUT ROWID`); err != nil {
+				b.Fatal(err)
+			}
+			// A payload and hashes of the size a real tile.played row carries.
+			data := `{"seat":1,"tile":"3-5","end":"right","total":15,"points":15}`
+			hash := make([]byte, 32)
+			b.ResetTimer()
+			for i := range b.N {
+				if _, err := db.ExecContext(ctx, "INSERT INTO scratch VALUES (?, ?, ?, ?, ?, ?, ?)",
+					"bench-0", i+1, "tile.played", data, "2025-03-14T09:26:53.589793238Z", hash, hash); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkLoadAndFold500 loads a long match (a 2-player match to 1000 points, played with
+// random legal moves until it has at least 500 events) and folds it with domain.Rebuild.
+func BenchmarkLoadAndFold500(b *testing.B) {
+	s := openBench(b, "normal")
+	ctx := context.Background()
+	f := storetest.NewFixture(b, "long", storetest.Base, 1000)
+	if err := f.Create(ctx, s); err != nil {
+		b.Fatal(err)
+	}
+	for len(f.Events) < 500 && !f.Match.Finished() {
+		if err := s.Append(ctx, f.Next(b)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for range b.N {
+		events, err := s.Events(ctx, "long", 0, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := domain.Rebuild("long", f.Record.Seed, events); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(f.Events)), "events")
+}
