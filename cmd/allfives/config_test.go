@@ -1,0 +1,77 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"strings"
+	"testing"
+)
+
+func envOf(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func TestServeConfigPrecedence(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+		env  map[string]string
+		want serveConfig
+	}{
+		{"defaults", nil, nil, serveConfig{addr: ":8080", db: "allfives.db", sync: "full", logLevel: "info"}},
+		{"environment", nil, map[string]string{
+			"ALLFIVES_ADDR": ":9000", "ALLFIVES_DB": "/tmp/x.db", "ALLFIVES_SYNC": "NORMAL",
+			"ALLFIVES_LOG_LEVEL": "debug", "ALLFIVES_RATE_LIMIT": "2.5",
+		}, serveConfig{addr: ":9000", db: "/tmp/x.db", sync: "normal", logLevel: "debug", rateLimit: 2.5}},
+		{"flags win", []string{"--addr", ":7000", "--rate-limit", "0", "--sync", "off"},
+			map[string]string{"ALLFIVES_ADDR": ":9000", "ALLFIVES_RATE_LIMIT": "3"},
+			serveConfig{addr: ":7000", db: "allfives.db", sync: "off", logLevel: "info"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := parseServe(c.args, envOf(c.env), io.Discard)
+			if err != nil || got != c.want {
+				t.Fatalf("got %+v, %v; want %+v", got, err, c.want)
+			}
+		})
+	}
+}
+
+func TestBadConfigIsAnError(t *testing.T) {
+	cases := []struct {
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{[]string{"--sync", "sometimes"}, nil, "sync must be"},
+		{nil, map[string]string{"ALLFIVES_RATE_LIMIT": "lots"}, "ALLFIVES_RATE_LIMIT"},
+		{[]string{"--rate-limit", "-1"}, nil, "rate limit"},
+		{[]string{"--nope"}, nil, "not defined"},
+		{[]string{"extra"}, nil, "unexpected argument"},
+	}
+	for _, c := range cases {
+		_, err := parseServe(c.args, envOf(c.env), io.Discard)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v %v: got %v, want an error containing %q", c.args, c.env, err, c.want)
+		}
+	}
+	err := run(context.Background(), []string{"serve", "--log-level", "loud", "--db", t.TempDir() + "/x.db"}, envOf(nil), io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "log level") {
+		t.Errorf("bad log level: %v", err)
+	}
+}
+
+func TestCommands(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"help"}, envOf(nil), &out); err != nil || !strings.Contains(out.String(), "migrate") {
+		t.Fatalf("help: %v %q", err, out.String())
+	}
+	if err := run(context.Background(), []string{"frobnicate"}, envOf(nil), io.Discard); err == nil || !strings.Contains(err.Error(), "unknown command") {
+		t.Fatalf("unknown command: %v", err)
+	}
+	out.Reset()
+	if err := run(context.Background(), []string{"serve", "-h"}, envOf(nil), &out); err != nil || !strings.Contains(out.String(), "ALLFIVES_ADDR") {
+		t.Fatalf("serve -h: %v %q", err, out.String())
+	}
+}

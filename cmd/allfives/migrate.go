@@ -1,0 +1,44 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/allfives/allfives/repository"
+)
+
+// runMigrate applies the pending migrations and says what it did. serve migrates at start-up
+// too; this is for deployments that migrate in a separate step.
+func runMigrate(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) (err error) {
+	f := newEnvFlags("migrate", getenv, stdout)
+	db := f.string("db", "ALLFIVES_DB", repository.DefaultPath, "SQLite database file")
+	if err := f.parse(args); err != nil {
+		return helpOK(err)
+	}
+	store, err := repository.Open(ctx, *db, repository.Options{NoMigrate: true})
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cErr := store.Close(); cErr != nil {
+			err = errors.Join(err, fmt.Errorf("close database: %w", cErr))
+		}
+	}()
+	applied, err := store.Migrate(ctx)
+	if err != nil {
+		return err
+	}
+	current, _, err := store.SchemaVersion(ctx)
+	if err != nil {
+		return err
+	}
+	if len(applied) == 0 {
+		_, err = fmt.Fprintf(stdout, "%s: schema at version %d, nothing to apply\n", *db, current)
+		return err
+	}
+	_, err = fmt.Fprintf(stdout, "%s: applied %s; schema at version %d\n", *db, strings.Join(applied, ", "), current)
+	return err
+}

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"strconv"
+	"strings"
+)
+
+const usage = `usage: allfives [command] [flags]
+
+commands:
+  serve      serve the HTTP API (the default)
+  migrate    apply the database migrations and exit
+  simulate   play matches between bots in-process and report on the strategies
+  replay     print a stored match's record as text
+  help       show this text
+
+Run allfives <command> -h for a command's flags. Every serve and migrate flag can also be
+set in the environment (ALLFIVES_ADDR, ALLFIVES_DB, ...); a flag wins over the environment.
+`
+
+// run is the whole program: main only wires it to the process, so tests can call it with
+// their own arguments, environment and output.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+	cmd, rest := "serve", args
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		cmd, rest = args[0], args[1:]
+	}
+	switch cmd {
+	case "serve":
+		return runServe(ctx, rest, getenv, stdout)
+	case "migrate":
+		return runMigrate(ctx, rest, getenv, stdout)
+	case "simulate":
+		return runSimulate(ctx, rest, getenv, stdout)
+	case "replay":
+		return runReplay(ctx, rest, getenv, stdout)
+	case "help", "-h", "--help":
+		_, err := io.WriteString(stdout, usage)
+		return err
+	}
+	return fmt.Errorf("unknown command %q; run allfives help", cmd)
+}
+
+// envFlags is a flag set whose defaults come from the environment: the flag wins, then the
+// variable, then the built-in default. A variable holding a bad value is an error that names
+// it, not a silent fallback.
+type envFlags struct {
+	fs     *flag.FlagSet
+	getenv func(string) string
+	errs   []error
+}
+
+func newEnvFlags(name string, getenv func(string) string, out io.Writer) *envFlags {
+	fs := flag.NewFlagSet("allfives "+name, flag.ContinueOnError)
+	fs.SetOutput(out)
+	return &envFlags{fs: fs, getenv: getenv}
+}
+
+func (f *envFlags) string(name, env, def, help string) *string {
+	if v := f.getenv(env); v != "" {
+		def = v
+	}
+	return f.fs.String(name, def, help+" ($"+env+")")
+}
+
+func (f *envFlags) float(name, env string, def float64, help string) *float64 {
+	if v := f.getenv(env); v != "" {
+		n, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			f.errs = append(f.errs, fmt.Errorf("$%s: %q is not a number", env, v))
+		}
+		def = n
+	}
+	return f.fs.Float64(name, def, help+" ($"+env+")")
+}
+
+// parse reads args; flag.ErrHelp (after -h printed the flags) is passed on for the caller.
+func (f *envFlags) parse(args []string) error {
+	if err := errors.Join(f.errs...); err != nil {
+		return err
+	}
+	if err := f.fs.Parse(args); err != nil {
+		return err
+	}
+	if f.fs.NArg() > 0 {
+		return fmt.Errorf("%s: unexpected argument %q", f.fs.Name(), f.fs.Arg(0))
+	}
+	return nil
+}
+
+// newLogger writes JSON lines at level to out.
+func newLogger(out io.Writer, level string) (*slog.Logger, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(level)); err != nil {
+		return nil, fmt.Errorf("log level must be debug, info, warn or error, not %q", level)
+	}
+	return slog.New(slog.NewJSONHandler(out, &slog.HandlerOptions{Level: l})), nil
+}
+
+// helpOK turns the -h "error" into a clean exit.
+func helpOK(err error) error {
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
+	return err
+}

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// syncBuffer is stdout for a run() in another goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// logged returns the first JSON log line with message msg, or nil.
+func (s *syncBuffer) logged(msg string) map[string]any {
+	sc := bufio.NewScanner(strings.NewReader(s.String()))
+	for sc.Scan() {
+		var line map[string]any
+		if json.Unmarshal(sc.Bytes(), &line) == nil && line["msg"] == msg {
+			return line
+		}
+	}
+	return nil
+}
+
+// running is a serve started by a test.
+type running struct {
+	base string
+	out  *syncBuffer
+	stop func() error
+}
+
+// startServe runs serve on a free local port with a database in a temporary directory, and
+// returns once it listens.
+func startServe(t *testing.T, extra ...string) *running {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	out := &syncBuffer{}
+	args := append([]string{"serve", "--addr", "127.0.0.1:0", "--db", filepath.Join(t.TempDir(), "allfives.db")}, extra...)
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, args, func(string) string { return "" }, out) }()
+	stop := sync.OnceValue(func() error {
+		cancel()
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(30 * time.Second):
+			t.Errorf("serve did not stop within 30 s; log:\n%s", out)
+			return nil
+		}
+	})
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if line := out.logged("listening"); line != nil {
+			r := &running{base: "http://" + line["addr"].(string), out: out, stop: stop}
+			t.Cleanup(func() { _ = stop() })
+			return r
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("serve ended before listening: %v\n%s", err, out)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	cancel()
+	t.Fatalf("serve did not listen within 30 s; log:\n%s", out)
+	return nil
+}
+
+func get(t *testing.T, url string) (int, string) {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.StatusCode, string(body)
+}
+
+// TestServeSwaggerUI: serve answers Swagger UI, its document, the OpenAPI 3 document and the
+// probes, then shuts down cleanly when its context ends.
+func TestServeSwaggerUI(t *testing.T) {
+	srv := startServe(t)
+	for path, want := range map[string]string{
+		"/swagger/index.html": "swagger-ui",
+		"/swagger/doc.json":   `"swagger": "2.0"`,
+		"/openapi.yaml":       "openapi: 3.0",
+		"/healthz":            `"ok"`,
+		"/readyz":             `"ready"`,
+	} {
+		status, body := get(t, srv.base+path)
+		if status != http.StatusOK || !strings.Contains(body, want) {
+			t.Errorf("GET %s: %d, want 200 containing %q; got %.200s", path, status, want, body)
+		}
+	}
+	if err := srv.stop(); err != nil {
+		t.Fatalf("serve returned %v", err)
+	}
+	if srv.out.logged("stopped") == nil {
+		t.Fatalf("no clean stop in the log:\n%s", srv.out)
+	}
+}
+
+func TestMigrate(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "m.db")
+	env := func(k string) string { return map[string]string{"ALLFIVES_DB": db}[k] }
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"migrate"}, env, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "applied") {
+		t.Fatalf("first migrate: %q", out.String())
+	}
+	out.Reset()
+	if err := run(context.Background(), []string{"migrate", "--db", db}, env, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "nothing to apply") {
+		t.Fatalf("second migrate: %q", out.String())
+	}
+}
