@@ -1,0 +1,152 @@
+package bot_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/bot"
+	"github.com/allfives/allfives/domain/bot/tourney"
+)
+
+func bigRuns() bool { return os.Getenv("ALLFIVES_BIG") != "" }
+
+type tableCase struct {
+	players      int
+	partnerships bool
+}
+
+var tableCases = []tableCase{{2, false}, {3, false}, {4, false}, {4, true}}
+
+func (c tableCase) String() string {
+	if c.partnerships {
+		return "4-partners"
+	}
+	return fmt.Sprintf("%d-alone", c.players)
+}
+
+// quick is the three strategies with a small expert budget, so the tests can afford many
+// matches under the race detector; the expert's code paths are the same at any budget.
+func quick(seed uint64) map[string]domain.Strategy {
+	s := bot.Strategies(seed)
+	if !bigRuns() {
+		s[bot.NameExpert] = bot.NewExpert(seed, 60)
+	}
+	return s
+}
+
+// TestBotsOnlyChooseLegalMoves plays every table size with all three strategies in every
+// seat. The tournament fails on the first error or move not among the view's legal moves, so
+// passing means every decision of every match was legal. ALLFIVES_BIG=1 plays thousands.
+func TestBotsOnlyChooseLegalMoves(t *testing.T) {
+	matches := 60
+	if bigRuns() {
+		matches = 2500
+	}
+	for _, c := range tableCases {
+		t.Run(c.String(), func(t *testing.T) {
+			rep, err := tourney.Run(context.Background(), tourney.Config{
+				Matches: matches, Players: c.players, Partnerships: c.partnerships,
+				Bots: []string{bot.NameExpert, bot.NameGreedy, bot.NameRandom}, Seed: []byte("legal/" + c.String()),
+				Duplicate: true, Workers: 2, Strategies: quick(11),
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Matches < matches {
+				t.Fatalf("played %d matches, want %d", rep.Matches, matches)
+			}
+		})
+	}
+}
+
+// TestGreedyBeatsRandom is the CI-sized strength check; the full claim (2,000 matches, above
+// 90%) is run with `allfives simulate` and recorded in the README.
+func TestGreedyBeatsRandom(t *testing.T) {
+	assertBeats(t, bot.NameGreedy, bot.NameRandom, 200, 0.8, quick(5))
+}
+
+// TestExpertBeatsGreedy is a small, cheap version of the expert's claim: even at a tenth of
+// its budget it must clearly beat greedy.
+func TestExpertBeatsGreedy(t *testing.T) {
+	s := bot.Strategies(5)
+	s[bot.NameExpert] = bot.NewExpert(5, 240)
+	assertBeats(t, bot.NameExpert, bot.NameGreedy, 60, 0.6, s)
+}
+
+func assertBeats(t *testing.T, a, b string, matches int, rate float64, s map[string]domain.Strategy) {
+	t.Helper()
+	rep, err := tourney.Run(context.Background(), tourney.Config{
+		Matches: matches, Players: 2, Bots: []string{a, b}, Seed: []byte("strength"),
+		Duplicate: true, Workers: 2, Strategies: s,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := rep.Rows[0]
+	if row.Strategy != a || row.WinRate() < rate {
+		t.Fatalf("%s won %d of %d against %s (%.1f%%), want at least %.0f%%", row.Strategy, row.Wins, row.Matches, b, 100*row.WinRate(), 100*rate)
+	}
+}
+
+// TestForcedMoveNeedsNoSearch hands each strategy a view with one legal move and nothing else:
+// any look at the table, line or history would fail, so the move must come straight back.
+func TestForcedMoveNeedsNoSearch(t *testing.T) {
+	for name, s := range bot.Strategies(1) {
+		for _, want := range []domain.Move{domain.Draw(), domain.Pass()} {
+			got, err := s.Choose(context.Background(), domain.SeatView{LegalMoves: []domain.LegalMove{{Action: want.Action}}})
+			if err != nil || got != want {
+				t.Errorf("%s: got %+v, %v; want %+v", name, got, err, want)
+			}
+		}
+		if _, err := s.Choose(context.Background(), domain.SeatView{}); err == nil {
+			t.Errorf("%s: chose a move from a view with no legal moves", name)
+		}
+	}
+}
+
+// TestStrategiesAreRepeatable asks each strategy twice about the same views: a bot's choice is
+// a function of its seed and the view.
+func TestStrategiesAreRepeatable(t *testing.T) {
+	a, b := quick(9), quick(9)
+	at := time.Unix(0, 0)
+	var seed domain.Seed
+	copy(seed[:], "repeat")
+	events, err := domain.Start(domain.MatchSpec{Players: []domain.PlayerInfo{{Name: "a", Kind: domain.Bot, Bot: "greedy"}, {Name: "b", Kind: domain.Bot, Bot: "greedy"}}}, seed, true, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := domain.Rebuild("x", seed, events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for step := 0; step < 40 && !m.Finished(); step++ {
+		v := m.SeatView(m.Turn())
+		for _, name := range bot.Names() {
+			x, _ := a[name].Choose(context.Background(), v)
+			y, _ := b[name].Choose(context.Background(), v)
+			if x != y {
+				t.Fatalf("%s chose %+v then %+v for the same view", name, x, y)
+			}
+		}
+		mv, _ := a[bot.NameRandom].Choose(context.Background(), v)
+		evs, err := m.Decide(m.Turn(), mv, at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range evs {
+			if err := m.Apply(e); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// legalIn reports whether mv is one of the listed legal moves.
+func legalIn(mv domain.Move, legal []domain.LegalMove) bool {
+	return slices.ContainsFunc(legal, func(l domain.LegalMove) bool { return l.Move() == mv })
+}

@@ -1,0 +1,176 @@
+package bot_test
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/bot"
+)
+
+// A strategy receives a domain.SeatView: the seat's own hand, the line, scores, counts, legal
+// moves and this hand's history as the seat may see it. It never receives the Match, so the
+// types already keep hidden tiles out of reach. These tests check the rest: that the views
+// handed to bots carry no hidden tile, and that changing only hidden tiles changes nothing a
+// bot decides.
+
+// TestViewsCarryNoHiddenTiles walks every view of every seat through whole matches and checks
+// that no other hand, no boneyard order and no other seat's drawn tile is in it.
+func TestViewsCarryNoHiddenTiles(t *testing.T) {
+	for _, c := range tableCases {
+		m, _ := play(t, c, "views/"+c.String(), func(m *domain.Match) bool {
+			for s := 0; s < c.players; s++ {
+				checkRedacted(t, m.SeatView(s))
+			}
+			return true
+		})
+		if !m.Finished() {
+			t.Fatalf("%s: match did not finish", c)
+		}
+	}
+}
+
+func checkRedacted(t *testing.T, v domain.SeatView) {
+	t.Helper()
+	for _, e := range v.History {
+		switch d := e.Data.(type) {
+		case domain.HandStarted:
+			for s, h := range d.Hands {
+				if s != v.Seat && h != nil {
+					t.Fatalf("seat %d's view shows seat %d's hand", v.Seat, s)
+				}
+			}
+			if d.Boneyard != nil {
+				t.Fatalf("seat %d's view shows the boneyard", v.Seat)
+			}
+		case domain.TileDrawn:
+			if d.Seat != v.Seat && d.Tile != nil {
+				t.Fatalf("seat %d's view shows seat %d's draw", v.Seat, d.Seat)
+			}
+		}
+	}
+}
+
+// TestHiddenTilesDoNotChangeDecisions takes positions from real matches, swaps a tile still
+// hidden in an opponent's hand with one still in the boneyard, and checks that the seat's view
+// is identical while the hidden hands differ, and that every strategy decides the same.
+func TestHiddenTilesDoNotChangeDecisions(t *testing.T) {
+	strategies := quick(3)
+	checked := 0
+	for _, c := range tableCases {
+		for game := 0; game < 3; game++ {
+			_, log := play(t, c, fmt.Sprintf("hidden/%s/%d", c, game), func(m *domain.Match) bool { return m.HandsPlayed() == 1 })
+			for n := 2; n <= len(log); n++ {
+				a, b, ok := swappedPair(t, log[:n])
+				if !ok || a.Finished() || len(a.LegalMoves(a.Turn())) < 2 {
+					continue
+				}
+				seat := a.Turn()
+				va, vb := a.SeatView(seat), b.SeatView(seat)
+				if !reflect.DeepEqual(va, vb) {
+					t.Fatalf("views differ after swapping hidden tiles:\n%+v\n%+v", va, vb)
+				}
+				for _, name := range bot.Names() {
+					x, errA := strategies[name].Choose(context.Background(), va)
+					y, errB := strategies[name].Choose(context.Background(), vb)
+					if errA != nil || errB != nil || x != y || !legalIn(x, va.LegalMoves) {
+						t.Fatalf("%s: %+v (%v) vs %+v (%v)", name, x, errA, y, errB)
+					}
+				}
+				checked++
+			}
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("only %d positions had a hidden tile to swap", checked)
+	}
+}
+
+// swappedPair rebuilds the log twice: as played, and with a tile an opponent of the seat to
+// move still holds from the deal swapped for a tile not yet drawn from the boneyard.
+func swappedPair(t *testing.T, log []domain.Event) (a, b *domain.Match, ok bool) {
+	t.Helper()
+	a, err := domain.Rebuild("a", domain.Seed{}, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Finished() || a.HandsPlayed() != 1 {
+		return a, nil, false
+	}
+	seat := a.Turn()
+	start := slices.IndexFunc(log, func(e domain.Event) bool { return e.Type == domain.TypeHandStarted })
+	deal := log[start].Data.(domain.HandStarted)
+	remaining := a.SeatView(seat).Boneyard
+	if remaining == 0 {
+		return a, nil, false
+	}
+	for opp := range deal.Hands {
+		held := a.SeatView(opp).Hand
+		for i, tile := range deal.Hands[opp] {
+			if opp == seat || !slices.Contains(held, tile) {
+				continue
+			}
+			d := deal
+			d.Hands = slices.Clone(deal.Hands)
+			d.Hands[opp] = slices.Clone(deal.Hands[opp])
+			d.Boneyard = slices.Clone(deal.Boneyard)
+			j := len(d.Boneyard) - 1 // the last tile is drawn last: still in the boneyard
+			d.Hands[opp][i], d.Boneyard[j] = d.Boneyard[j], tile
+			swapped := slices.Clone(log)
+			swapped[start].Data = d
+			b, err := domain.Rebuild("b", domain.Seed{}, swapped)
+			if err != nil {
+				continue // the swap broke the highest-double lead; try another tile
+			}
+			if reflect.DeepEqual(a.SeatView(opp).Hand, b.SeatView(opp).Hand) {
+				t.Fatal("the swap changed no hidden hand")
+			}
+			return a, b, true
+		}
+	}
+	return a, nil, false
+}
+
+// play runs a match of greedy and random bots, calling visit before each move until it says
+// stop, and returns the match and its full log.
+func play(t *testing.T, c tableCase, seedText string, visit func(m *domain.Match) bool) (*domain.Match, []domain.Event) {
+	t.Helper()
+	var seed domain.Seed
+	copy(seed[:], seedText)
+	spec := domain.MatchSpec{Partnerships: c.partnerships}
+	for s := 0; s < c.players; s++ {
+		spec.Players = append(spec.Players, domain.PlayerInfo{Name: fmt.Sprint("p", s), Kind: domain.Bot, Bot: "greedy"})
+	}
+	at := time.Unix(0, 0)
+	log, err := domain.Start(spec, seed, true, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := domain.Rebuild("x", seed, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	players := []domain.Strategy{bot.NewGreedy(), bot.NewRandom(1)}
+	for !m.Finished() && visit(m) {
+		seat := m.Turn()
+		mv, err := players[seat%2].Choose(context.Background(), m.SeatView(seat))
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs, err := m.Decide(seat, mv, at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range evs {
+			if err := m.Apply(e); err != nil {
+				t.Fatal(err)
+			}
+		}
+		log = append(log, evs...)
+	}
+	return m, log
+}
