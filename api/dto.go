@@ -66,6 +66,10 @@ type Hand struct {
 	Total    int      `json:"total"`
 	Boneyard int      `json:"boneyard"`
 	Turn     int      `json:"turn"`
+	// Hands is every seat's tiles, only in the replay of a finished match.
+	Hands [][]string `json:"hands,omitempty"`
+	// BoneyardTiles is the boneyard in draw order, only in the replay of a finished match.
+	BoneyardTiles []string `json:"boneyard_tiles,omitempty"`
 }
 
 // You is the caller's own seat and tiles; only with a seat token.
@@ -193,6 +197,10 @@ func toMatchView(v domain.MatchView) MatchView {
 			Left:  OpenEnd{Pip: h.Left.Pip, Double: h.Left.Double},
 			Right: OpenEnd{Pip: h.Right.Pip, Double: h.Right.Double},
 		}
+		for _, tiles := range h.Hands {
+			out.Hand.Hands = append(out.Hand.Hands, domain.TileNames(tiles))
+		}
+		out.Hand.BoneyardTiles = tileNamesOrNil(h.BoneyardTiles)
 	}
 	if v.You != nil {
 		out.You = &You{Seat: v.You.Seat, Tiles: domain.TileNames(v.You.Tiles)}

@@ -33,10 +33,11 @@ func TestWholePartnershipMatch(t *testing.T) {
 func TestBotsPlayInsideTheRequest(t *testing.T) {
 	h := newHarness(t, options{})
 	tb := h.create(seed1, false, "human", "greedy")
-	checkFinal(t, tb, tb.playOut(func(_, seat int, _ []api.LegalMove) {
+	checkFinal(t, tb, tb.playOut(func(_, seat int, _ []api.LegalMove) bool {
 		if seat != 0 {
 			t.Fatalf("a bot seat %d was left to move", seat)
 		}
+		return false
 	}), 2)
 
 	r := h.do(http.MethodPost, "/api/v1/matches", api.CreateMatchRequest{Partnerships: true, Players: []api.PlayerRequest{

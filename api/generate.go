@@ -6,5 +6,5 @@ package api
 // with ToOpenAPI3. TestDocsAreFresh fails when either is stale.
 
 //go:generate go tool swag fmt --dir . --generalInfo routes.go
-//go:generate go tool swag init --quiet --dir . --generalInfo routes.go --output ../docs --outputTypes go,json,yaml --requiredByDefault
+//go:generate go tool swag init --quiet --dir . --generalInfo routes.go --output ../docs --packageName docs --outputTypes go,json,yaml --requiredByDefault
 //go:generate go run gen_openapi.go ../docs/swagger.json ../openapi.yaml

@@ -69,6 +69,7 @@ func sharpen(doc *openapi3.T) error {
 			}
 		}
 	}
+	textBodies(doc)
 	data := doc.Components.Schemas["api.EventData"]
 	if data == nil || data.Value == nil || data.Value.Properties["hands"] == nil {
 		return fmt.Errorf("openapi: schema api.EventData.hands is missing")

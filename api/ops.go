@@ -45,12 +45,24 @@ func (s *server) readyz(c echo.Context) error {
 	return c.JSON(http.StatusOK, Status{Status: "ready"})
 }
 
+// metricsEndpoint serves the Prometheus metrics.
+//
+//	@Summary		Prometheus metrics
+//	@Description	Requests by route and status, latency, moves, live matches, and the Go runtime's series, in the Prometheus text format.
+//	@Tags			operations
+//	@Produce		plain
+//	@Success		200	{string}	string	"the metrics"
+//	@Router			/metrics [get]
+func (s *server) metricsEndpoint(h http.Handler) echo.HandlerFunc {
+	return echo.WrapHandler(h)
+}
+
 // openAPI serves the OpenAPI 3 document.
 //
 //	@Summary	OpenAPI 3 document
 //	@Tags		operations
 //	@Produce	application/yaml
-//	@Success	200	{string}	string	"the document, in YAML"
+//	@Success	200	{object}	map[string]any	"the document, in YAML"
 //	@Router		/openapi.yaml [get]
 func (s *server) openAPI(c echo.Context) error {
 	doc, err := openAPIDoc()

@@ -142,8 +142,8 @@ func (tb *table) fullLog() []domain.Event {
 }
 
 // playOut plays the match to its end through legal-moves, calling each (if not nil) before
-// every turn with the seat to move and its legal moves.
-func (tb *table) playOut(each func(turn, seat int, moves []api.LegalMove)) api.MatchView {
+// every turn with the seat to move and its legal moves; each reports whether it moved itself.
+func (tb *table) playOut(each func(turn, seat int, moves []api.LegalMove) (moved bool)) api.MatchView {
 	tb.h.t.Helper()
 	for turn := 0; ; turn++ {
 		if turn > 5000 {
@@ -158,8 +158,8 @@ func (tb *table) playOut(each func(turn, seat int, moves []api.LegalMove)) api.M
 		if len(lm.LegalMoves) == 0 || lm.Version != v.Version {
 			tb.h.t.Fatalf("seat %d to move at version %d has legal moves %+v", seat, v.Version, lm)
 		}
-		if each != nil {
-			each(turn, seat, lm.LegalMoves)
+		if each != nil && each(turn, seat, lm.LegalMoves) {
+			continue
 		}
 		tb.mustMove(seat, asMove(pick(lm.LegalMoves, turn)))
 	}

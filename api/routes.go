@@ -29,10 +29,14 @@ func (s *server) routes(e *echo.Echo, reg *prometheus.Registry) {
 	v1.POST("/matches/:id/moves", s.move)
 	v1.GET("/matches/:id/legal-moves", s.legalMoves)
 	v1.GET("/matches/:id/events", s.events)
+	v1.GET("/matches/:id/stream", s.stream)
+	v1.GET("/matches/:id/replay", s.replay)
+	v1.GET("/matches/:id/audit", s.audit)
+	v1.GET("/matches/:id/export", s.export)
 
 	e.GET("/healthz", s.healthz)
 	e.GET("/readyz", s.readyz)
-	e.GET("/metrics", echo.WrapHandler(promhttp.HandlerFor(reg, promhttp.HandlerOpts{})))
+	e.GET("/metrics", s.metricsEndpoint(promhttp.HandlerFor(reg, promhttp.HandlerOpts{})))
 	e.GET("/openapi.yaml", s.openAPI)
 	e.GET("/swagger/*", echoSwagger.WrapHandler)
 }

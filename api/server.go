@@ -7,6 +7,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"time"
 
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
@@ -37,6 +38,9 @@ type Config struct {
 	// Registry receives the metrics served at /metrics; nil makes a fresh one, so that two
 	// servers in one process (tests) never collide on registration.
 	Registry *prometheus.Registry
+	// StreamHeartbeat is how often an idle live stream sends a comment; 0 means
+	// DefaultHeartbeat (15 s).
+	StreamHeartbeat time.Duration
 }
 
 // server holds what handlers share.
@@ -46,6 +50,7 @@ type server struct {
 	log     *slog.Logger
 	metrics *metrics
 	limit   int64
+	streams *streams
 }
 
 // New returns the HTTP handler with every route of routes.go.
@@ -61,7 +66,7 @@ func New(cfg Config) *echo.Echo {
 	}
 	s := &server{
 		svc: cfg.Service, ready: cfg.Ready, log: cfg.Logger, limit: cfg.BodyLimit,
-		metrics: newMetrics(cfg.Registry, cfg.Service),
+		metrics: newMetrics(cfg.Registry, cfg.Service), streams: newStreams(cfg.StreamHeartbeat),
 	}
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true

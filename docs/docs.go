@@ -250,6 +250,71 @@ const docTemplate = `{
                 }
             }
         },
+        "/api/v1/matches/{id}/audit": {
+            "get": {
+                "security": [
+                    {
+                        "SeatToken": []
+                    }
+                ],
+                "description": "Re-verifies the stored record and says, check by check, what holds: the hash chain is intact (hash_chain); every event follows from the ones before under the rules, each recorded action re-run through the referee and its events compared with those stored, points and hand ends included (rules); the stored read model agrees with the log (read_model); and once match.ended has revealed the seed, the seed matches the commitment (seed) and every deal re-derives from it (deals). A live match is audited as far as it is public: its deals are checked for consistency only, and a failure's detail never shows tiles the caller may not see. The answer is 200 whether or not the record holds up: ok says which, and first_bad_seq names the first event found at fault.",
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "records"
+                ],
+                "summary": "Audit a match",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "match id",
+                        "name": "id",
+                        "in": "path",
+                        "required": true
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "the audit ran; ok says whether the record holds up",
+                        "schema": {
+                            "$ref": "#/definitions/api.AuditReport"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "401": {
+                        "description": "UNAUTHORIZED: a token that is not this match's",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "MATCH_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "429": {
+                        "description": "RATE_LIMITED",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "500": {
+                        "description": "INTERNAL",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                }
+            }
+        },
         "/api/v1/matches/{id}/events": {
             "get": {
                 "security": [
@@ -301,6 +366,83 @@ const docTemplate = `{
                     },
                     "400": {
                         "description": "INVALID_REQUEST",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "401": {
+                        "description": "UNAUTHORIZED: a token that is not this match's",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "MATCH_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "429": {
+                        "description": "RATE_LIMITED",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "500": {
+                        "description": "INTERNAL",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                }
+            }
+        },
+        "/api/v1/matches/{id}/export": {
+            "get": {
+                "security": [
+                    {
+                        "SeatToken": []
+                    }
+                ],
+                "description": "The whole record as the caller may see it: with format=json (the default) the match and every event, which re-fold to the same state; with format=text the readable notation of docs/notation.md, one line per event. While the match is live a seat token shows that seat's tiles and a spectator sees no hand; a finished match shows everything, the revealed seed included.",
+                "produces": [
+                    "application/json",
+                    "text/plain",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "records"
+                ],
+                "summary": "Export a match",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "match id",
+                        "name": "id",
+                        "in": "path",
+                        "required": true
+                    },
+                    {
+                        "enum": [
+                            "json",
+                            "text"
+                        ],
+                        "type": "string",
+                        "default": "json",
+                        "description": "json or text",
+                        "name": "format",
+                        "in": "query"
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "format=json: application/json; format=text: text/plain, the notation of docs/notation.md",
+                        "schema": {
+                            "$ref": "#/definitions/api.ExportResponse"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST: a format other than json or text",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -520,6 +662,167 @@ const docTemplate = `{
                 }
             }
         },
+        "/api/v1/matches/{id}/replay": {
+            "get": {
+                "security": [
+                    {
+                        "SeatToken": []
+                    }
+                ],
+                "description": "Event number step (its seq) and the match as it was right after it. A finished match shows everything at every step, every seat's tiles and the boneyard in draw order included (hand.hands, hand.boneyard_tiles); a live one shows only what the caller may see now: with a seat token, that seat's tiles. Steps run from 1 to the match's version; any other step is 400 INVALID_REQUEST.",
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "records"
+                ],
+                "summary": "Replay a match to a step",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "match id",
+                        "name": "id",
+                        "in": "path",
+                        "required": true
+                    },
+                    {
+                        "minimum": 1,
+                        "type": "integer",
+                        "description": "the seq of the event to replay to",
+                        "name": "step",
+                        "in": "query",
+                        "required": true
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "OK",
+                        "schema": {
+                            "$ref": "#/definitions/api.ReplayResponse"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST: step missing, not an integer, or not from 1 to the match's version",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "401": {
+                        "description": "UNAUTHORIZED: a token that is not this match's",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "MATCH_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "429": {
+                        "description": "RATE_LIMITED",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "500": {
+                        "description": "INTERNAL",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                }
+            }
+        },
+        "/api/v1/matches/{id}/stream": {
+            "get": {
+                "security": [
+                    {
+                        "SeatToken": []
+                    }
+                ],
+                "description": "Server-sent events (text/event-stream): every event of the match as the caller may see it, in seq order, then each new one as it happens. Each event is sent as \"id: \u003cseq\u003e\", \"event: \u003ctype\u003e\" and \"data: \u003cthe event as JSON, as GET /events shows it\u003e\". To resume after a disconnect send Last-Event-ID (EventSource does so by itself) or ?after=N: the stream goes on from the next event, with no gap and no duplicate; Last-Event-ID wins over after. An idle stream sends a comment (\": ping\") every 15 seconds. The stream ends after match.ended; a stream asked for a finished match with nothing left to send answers 204, which tells EventSource to stop reconnecting. The seat token goes in Authorization or, for EventSource, which cannot send headers, in ?token=; a bad token is 401 before the stream starts. While the match is live no stream carries another seat's tiles.",
+                "produces": [
+                    "text/event-stream",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "matches"
+                ],
+                "summary": "Follow a match live",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "match id",
+                        "name": "id",
+                        "in": "path",
+                        "required": true
+                    },
+                    {
+                        "minimum": 0,
+                        "type": "integer",
+                        "default": 0,
+                        "description": "start after this seq",
+                        "name": "after",
+                        "in": "query"
+                    },
+                    {
+                        "type": "string",
+                        "description": "the seat token, for clients that cannot send Authorization",
+                        "name": "token",
+                        "in": "query"
+                    },
+                    {
+                        "type": "string",
+                        "description": "the id of the last event received; resumes after it",
+                        "name": "Last-Event-ID",
+                        "in": "header"
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "the events, as server-sent events",
+                        "schema": {
+                            "type": "string"
+                        }
+                    },
+                    "204": {
+                        "description": "the match has finished and every event up to match.ended has been sent"
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST: a bad after or Last-Event-ID, or a token given twice",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "401": {
+                        "description": "UNAUTHORIZED: a token that is not this match's",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "MATCH_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "429": {
+                        "description": "RATE_LIMITED",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "500": {
+                        "description": "INTERNAL",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                }
+            }
+        },
         "/healthz": {
             "get": {
                 "produces": [
@@ -539,6 +842,26 @@ const docTemplate = `{
                 }
             }
         },
+        "/metrics": {
+            "get": {
+                "description": "Requests by route and status, latency, moves, live matches, and the Go runtime's series, in the Prometheus text format.",
+                "produces": [
+                    "text/plain"
+                ],
+                "tags": [
+                    "operations"
+                ],
+                "summary": "Prometheus metrics",
+                "responses": {
+                    "200": {
+                        "description": "the metrics",
+                        "schema": {
+                            "type": "string"
+                        }
+                    }
+                }
+            }
+        },
         "/openapi.yaml": {
             "get": {
                 "produces": [
@@ -552,7 +875,8 @@ const docTemplate = `{
                     "200": {
                         "description": "the document, in YAML",
                         "schema": {
-                            "type": "string"
+                            "type": "object",
+                            "additionalProperties": true
                         }
                     }
                 }
@@ -586,6 +910,72 @@ const docTemplate = `{
         }
     },
     "definitions": {
+        "api.AuditCheck": {
+            "type": "object",
+            "required": [
+                "detail",
+                "name",
+                "ok"
+            ],
+            "properties": {
+                "detail": {
+                    "type": "string"
+                },
+                "first_bad_seq": {
+                    "description": "FirstBadSeq names the first event the check found at fault, when the fault lies in one.",
+                    "type": "integer"
+                },
+                "name": {
+                    "type": "string",
+                    "enum": [
+                        "hash_chain",
+                        "rules",
+                        "read_model",
+                        "seed",
+                        "deals"
+                    ]
+                },
+                "ok": {
+                    "type": "boolean"
+                }
+            }
+        },
+        "api.AuditReport": {
+            "type": "object",
+            "required": [
+                "checks",
+                "events",
+                "first_bad_seq",
+                "head_hash",
+                "ok"
+            ],
+            "properties": {
+                "checks": {
+                    "type": "array",
+                    "items": {
+                        "$ref": "#/definitions/api.AuditCheck"
+                    }
+                },
+                "events": {
+                    "description": "Events is the number of events stored.",
+                    "type": "integer"
+                },
+                "first_bad_seq": {
+                    "description": "FirstBadSeq is the earliest event any check found at fault; null when no event is,\nincluding when only the read model disagrees with the log.",
+                    "type": "integer",
+                    "x-nullable": true
+                },
+                "head_hash": {
+                    "description": "HeadHash is the hash of the last event, which commits to the whole log (hex).",
+                    "type": "string",
+                    "example": "9b1f0c..."
+                },
+                "ok": {
+                    "description": "OK is true when every check holds.",
+                    "type": "boolean"
+                }
+            }
+        },
         "api.CreateMatchRequest": {
             "type": "object",
             "required": [
@@ -832,6 +1222,24 @@ const docTemplate = `{
                 }
             }
         },
+        "api.ExportResponse": {
+            "type": "object",
+            "required": [
+                "events",
+                "match"
+            ],
+            "properties": {
+                "events": {
+                    "type": "array",
+                    "items": {
+                        "$ref": "#/definitions/api.Event"
+                    }
+                },
+                "match": {
+                    "$ref": "#/definitions/api.MatchView"
+                }
+            }
+        },
         "api.Hand": {
             "type": "object",
             "required": [
@@ -846,6 +1254,23 @@ const docTemplate = `{
             "properties": {
                 "boneyard": {
                     "type": "integer"
+                },
+                "boneyard_tiles": {
+                    "description": "BoneyardTiles is the boneyard in draw order, only in the replay of a finished match.",
+                    "type": "array",
+                    "items": {
+                        "type": "string"
+                    }
+                },
+                "hands": {
+                    "description": "Hands is every seat's tiles, only in the replay of a finished match.",
+                    "type": "array",
+                    "items": {
+                        "type": "array",
+                        "items": {
+                            "type": "string"
+                        }
+                    }
                 },
                 "left": {
                     "$ref": "#/definitions/api.OpenEnd"
@@ -1270,6 +1695,37 @@ const docTemplate = `{
                     "description": "Type is a URI naming the kind of problem: urn:allfives:problem:\u003cCODE\u003e.",
                     "type": "string",
                     "example": "urn:allfives:problem:NOT_YOUR_TURN"
+                }
+            }
+        },
+        "api.ReplayResponse": {
+            "type": "object",
+            "required": [
+                "event",
+                "match",
+                "step"
+            ],
+            "properties": {
+                "event": {
+                    "description": "Event is event number step, as the caller may see it.",
+                    "allOf": [
+                        {
+                            "$ref": "#/definitions/api.Event"
+                        }
+                    ]
+                },
+                "match": {
+                    "description": "Match is the match right after the event. Its version is step. In the replay of a\nfinished match, hand.hands and hand.boneyard_tiles show every seat's tiles and the\nboneyard as they were.",
+                    "allOf": [
+                        {
+                            "$ref": "#/definitions/api.MatchView"
+                        }
+                    ]
+                },
+                "step": {
+                    "description": "Step is the seq of the event replayed to.",
+                    "type": "integer",
+                    "minimum": 1
                 }
             }
         },

@@ -1,0 +1,221 @@
+package api
+
+import (
+	"bytes"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/labstack/echo/v4"
+
+	"github.com/allfives/allfives/domain"
+)
+
+// The records of a match (DESIGN 5, issue 6): replay to any step, audit, export. Each reads
+// the match as the caller may see it, like GET /matches/{id}: a seat token shows that seat's
+// tiles while the match is live, no token shows a spectator's view, and a finished match shows
+// everything to everyone.
+
+// ReplayResponse is the match as it was right after one event.
+type ReplayResponse struct {
+	// Step is the seq of the event replayed to.
+	Step int `json:"step" minimum:"1"`
+	// Event is event number step, as the caller may see it.
+	Event Event `json:"event"`
+	// Match is the match right after the event. Its version is step. In the replay of a
+	// finished match, hand.hands and hand.boneyard_tiles show every seat's tiles and the
+	// boneyard as they were.
+	Match MatchView `json:"match"`
+}
+
+// ExportResponse is a match's whole record: the match as the caller may see it and every
+// event up to its version, redacted as GET /events redacts them.
+type ExportResponse struct {
+	Match  MatchView `json:"match"`
+	Events []Event   `json:"events"`
+}
+
+// AuditReport says, check by check, whether a match's stored record holds up. It is the
+// answer even when a check fails: the audit ran, and ok says what it found.
+type AuditReport struct {
+	// OK is true when every check holds.
+	OK bool `json:"ok"`
+	// Events is the number of events stored.
+	Events int `json:"events"`
+	// HeadHash is the hash of the last event, which commits to the whole log (hex).
+	HeadHash string `json:"head_hash" example:"9b1f0c..."`
+	// FirstBadSeq is the earliest event any check found at fault; null when no event is,
+	// including when only the read model disagrees with the log.
+	FirstBadSeq *int         `json:"first_bad_seq" extensions:"x-nullable"`
+	Checks      []AuditCheck `json:"checks"`
+}
+
+// AuditCheck is one check of an audit. The names are stable: hash_chain (every event is
+// linked by hash to the one before, with no gap), rules (every event follows from the ones
+// before under the rules), read_model (the stored summary agrees with the log), and once
+// match.ended has revealed the seed, seed (it matches the commitment) and deals (every deal
+// re-derives from it).
+type AuditCheck struct {
+	Name   string `json:"name" enums:"hash_chain,rules,read_model,seed,deals"`
+	OK     bool   `json:"ok"`
+	Detail string `json:"detail"`
+	// FirstBadSeq names the first event the check found at fault, when the fault lies in one.
+	FirstBadSeq *int `json:"first_bad_seq,omitempty"`
+}
+
+// replay answers the match as it was right after one event.
+//
+//	@Summary		Replay a match to a step
+//	@Description	Event number step (its seq) and the match as it was right after it. A finished match shows everything at every step, every seat's tiles and the boneyard in draw order included (hand.hands, hand.boneyard_tiles); a live one shows only what the caller may see now: with a seat token, that seat's tiles. Steps run from 1 to the match's version; any other step is 400 INVALID_REQUEST.
+//	@Tags			records
+//	@Produce		json
+//	@Produce		application/problem+json
+//	@Security		SeatToken
+//	@Param			id		path		string	true	"match id"
+//	@Param			step	query		int		true	"the seq of the event to replay to"	minimum(1)
+//	@Success		200		{object}	ReplayResponse
+//	@Failure		400		{object}	Problem	"INVALID_REQUEST: step missing, not an integer, or not from 1 to the match's version"
+//	@Failure		401		{object}	Problem	"UNAUTHORIZED: a token that is not this match's"
+//	@Failure		404		{object}	Problem	"MATCH_NOT_FOUND"
+//	@Failure		429		{object}	Problem	"RATE_LIMITED"
+//	@Failure		500		{object}	Problem	"INTERNAL"
+//	@Router			/api/v1/matches/{id}/replay [get]
+func (s *server) replay(c echo.Context) error {
+	q, err := query(c, "step")
+	if err != nil {
+		return err
+	}
+	if !q.Has("step") {
+		return invalidf("step is required: the seq of the event to replay to, from 1 to the match's version")
+	}
+	step, err := strconv.Atoi(q.Get("step"))
+	if err != nil {
+		return invalidf("step must be an integer from 1 to the match's version, got %q", clip(q.Get("step")))
+	}
+	id := c.Param("id")
+	v, err := s.viewer(c, id)
+	if err != nil {
+		return err
+	}
+	event, view, err := s.svc.Replay(c.Request().Context(), id, v, step)
+	if err != nil {
+		return err // a step out of range is domain.ErrInvalid: 400
+	}
+	recordHeaders(c)
+	return c.JSON(http.StatusOK, ReplayResponse{Step: step, Event: toEvents([]domain.Event{event})[0], Match: toMatchView(view)})
+}
+
+// audit re-verifies a match's stored record.
+//
+//	@Summary		Audit a match
+//	@Description	Re-verifies the stored record and says, check by check, what holds: the hash chain is intact (hash_chain); every event follows from the ones before under the rules, each recorded action re-run through the referee and its events compared with those stored, points and hand ends included (rules); the stored read model agrees with the log (read_model); and once match.ended has revealed the seed, the seed matches the commitment (seed) and every deal re-derives from it (deals). A live match is audited as far as it is public: its deals are checked for consistency only, and a failure's detail never shows tiles the caller may not see. The answer is 200 whether or not the record holds up: ok says which, and first_bad_seq names the first event found at fault.
+//	@Tags			records
+//	@Produce		json
+//	@Produce		application/problem+json
+//	@Security		SeatToken
+//	@Param			id	path		string		true	"match id"
+//	@Success		200	{object}	AuditReport	"the audit ran; ok says whether the record holds up"
+//	@Failure		400	{object}	Problem		"INVALID_REQUEST"
+//	@Failure		401	{object}	Problem		"UNAUTHORIZED: a token that is not this match's"
+//	@Failure		404	{object}	Problem		"MATCH_NOT_FOUND"
+//	@Failure		429	{object}	Problem		"RATE_LIMITED"
+//	@Failure		500	{object}	Problem		"INTERNAL"
+//	@Router			/api/v1/matches/{id}/audit [get]
+func (s *server) audit(c echo.Context) error {
+	if _, err := query(c); err != nil {
+		return err
+	}
+	id := c.Param("id")
+	v, err := s.viewer(c, id)
+	if err != nil {
+		return err
+	}
+	rep, err := s.svc.Audit(c.Request().Context(), id, v)
+	if err != nil {
+		return err
+	}
+	out := AuditReport{OK: rep.OK, Events: rep.Events, HeadHash: rep.HeadHash, FirstBadSeq: rep.FirstBadSeq, Checks: make([]AuditCheck, len(rep.Checks))}
+	for i, ch := range rep.Checks {
+		out.Checks[i] = AuditCheck{Name: ch.Name, OK: ch.OK, Detail: ch.Detail, FirstBadSeq: ch.FirstBadSeq}
+	}
+	recordHeaders(c)
+	return c.JSON(http.StatusOK, out)
+}
+
+// export answers a match's whole record.
+//
+//	@Summary		Export a match
+//	@Description	The whole record as the caller may see it: with format=json (the default) the match and every event, which re-fold to the same state; with format=text the readable notation of docs/notation.md, one line per event. While the match is live a seat token shows that seat's tiles and a spectator sees no hand; a finished match shows everything, the revealed seed included.
+//	@Tags			records
+//	@Produce		json
+//	@Produce		plain
+//	@Produce		application/problem+json
+//	@Security		SeatToken
+//	@Param			id		path		string			true	"match id"
+//	@Param			format	query		string			false	"json or text"	Enums(json, text)	default(json)
+//	@Success		200		{object}	ExportResponse	"format=json: application/json; format=text: text/plain, the notation of docs/notation.md"
+//	@Failure		400		{object}	Problem			"INVALID_REQUEST: a format other than json or text"
+//	@Failure		401		{object}	Problem			"UNAUTHORIZED: a token that is not this match's"
+//	@Failure		404		{object}	Problem			"MATCH_NOT_FOUND"
+//	@Failure		429		{object}	Problem			"RATE_LIMITED"
+//	@Failure		500		{object}	Problem			"INTERNAL"
+//	@Router			/api/v1/matches/{id}/export [get]
+func (s *server) export(c echo.Context) error {
+	q, err := query(c, "format")
+	if err != nil {
+		return err
+	}
+	format := "json"
+	if q.Has("format") {
+		format = q.Get("format")
+	}
+	if format != "json" && format != "text" {
+		return invalidf("format must be json or text, got %q", clip(format))
+	}
+	id := c.Param("id")
+	v, err := s.viewer(c, id)
+	if err != nil {
+		return err
+	}
+	rec, err := s.svc.Export(c.Request().Context(), id, v)
+	if err != nil {
+		return err
+	}
+	recordHeaders(c)
+	if format == "text" {
+		var buf bytes.Buffer
+		if err := domain.WriteNotation(&buf, id, rec.Events); err != nil {
+			return err
+		}
+		return c.Blob(http.StatusOK, echo.MIMETextPlainCharsetUTF8, buf.Bytes())
+	}
+	return c.JSON(http.StatusOK, ExportResponse{Match: toMatchView(rec.Match), Events: toEvents(rec.Events)})
+}
+
+// recordHeaders marks an answer that depends on the caller's token and changes with the match.
+func recordHeaders(c echo.Context) {
+	h := c.Response().Header()
+	h.Set("Cache-Control", "private, no-cache")
+	h.Set("Vary", "Authorization")
+}
+
+// textBodies makes every text/* body of a success a string in the OpenAPI 3 document (called
+// by sharpen). Swagger 2.0 has one schema per response for all of an operation's media types,
+// so GET /export's 200 would otherwise promise the JSON object as text/plain too.
+func textBodies(doc *openapi3.T) {
+	for _, item := range doc.Paths.Map() {
+		for _, op := range item.Operations() {
+			for code, resp := range op.Responses.Map() {
+				if status, err := strconv.Atoi(code); err != nil || status >= 400 || resp.Value == nil {
+					continue
+				}
+				for mt, media := range resp.Value.Content {
+					if strings.HasPrefix(mt, "text/") && media != nil {
+						media.Schema = openapi3.NewSchemaRef("", openapi3.NewStringSchema())
+					}
+				}
+			}
+		}
+	}
+}

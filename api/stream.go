@@ -1,0 +1,244 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/allfives/allfives/domain"
+)
+
+// DefaultHeartbeat is how often an idle stream sends a comment, so that proxies and clients
+// can tell a quiet match from a dead connection.
+const DefaultHeartbeat = 15 * time.Second
+
+// streamWriteGrace is how long one write to a stream may take beyond the heartbeat interval.
+// Before each write the stream moves its connection's write deadline to now + heartbeat +
+// streamWriteGrace: the server's WriteTimeout would otherwise cut every stream after it, and a
+// client that stops reading still loses its stream once its buffers are full for that long.
+const streamWriteGrace = 30 * time.Second
+
+// streams is what the live streams of one server share: the heartbeat interval and, for each
+// http.Server they are served by, a channel closed when that server shuts down.
+//
+// http.Server.Shutdown waits for every request in flight, and a stream never finishes by
+// itself while its match is live, so without this a shutdown would wait out its whole grace
+// period. The first stream served by an http.Server registers (once) a RegisterOnShutdown
+// func that closes the server's channel; every stream ends when it closes, and Shutdown then
+// finds the connections idle. The http.Server comes from the request's context
+// (http.ServerContextKey), so whoever runs the handler needs no extra wiring.
+type streams struct {
+	heartbeat time.Duration
+	mu        sync.Mutex
+	closing   map[*http.Server]chan struct{}
+}
+
+func newStreams(heartbeat time.Duration) *streams {
+	if heartbeat <= 0 {
+		heartbeat = DefaultHeartbeat
+	}
+	return &streams{heartbeat: heartbeat, closing: map[*http.Server]chan struct{}{}}
+}
+
+// shutdown returns a channel closed when the http.Server serving r shuts down; nil (never
+// ready) when r was not served by an http.Server, as in tests calling ServeHTTP directly.
+func (st *streams) shutdown(r *http.Request) <-chan struct{} {
+	srv, _ := r.Context().Value(http.ServerContextKey).(*http.Server)
+	if srv == nil {
+		return nil
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	ch, ok := st.closing[srv]
+	if !ok {
+		ch = make(chan struct{})
+		st.closing[srv] = ch
+		srv.RegisterOnShutdown(func() { close(ch) })
+	}
+	return ch
+}
+
+// stream follows a match live as server-sent events.
+//
+//	@Summary		Follow a match live
+//	@Description	Server-sent events (text/event-stream): every event of the match as the caller may see it, in seq order, then each new one as it happens. Each event is sent as "id: <seq>", "event: <type>" and "data: <the event as JSON, as GET /events shows it>". To resume after a disconnect send Last-Event-ID (EventSource does so by itself) or ?after=N: the stream goes on from the next event, with no gap and no duplicate; Last-Event-ID wins over after. An idle stream sends a comment (": ping") every 15 seconds. The stream ends after match.ended; a stream asked for a finished match with nothing left to send answers 204, which tells EventSource to stop reconnecting. The seat token goes in Authorization or, for EventSource, which cannot send headers, in ?token=; a bad token is 401 before the stream starts. While the match is live no stream carries another seat's tiles.
+//	@Tags			matches
+//	@Produce		event-stream
+//	@Produce		application/problem+json
+//	@Security		SeatToken
+//	@Param			id				path		string	true	"match id"
+//	@Param			after			query		int		false	"start after this seq"	minimum(0)	default(0)
+//	@Param			token			query		string	false	"the seat token, for clients that cannot send Authorization"
+//	@Param			Last-Event-ID	header		string	false	"the id of the last event received; resumes after it"
+//	@Success		200				{string}	string	"the events, as server-sent events"
+//	@Success		204				"the match has finished and every event up to match.ended has been sent"
+//	@Failure		400				{object}	Problem	"INVALID_REQUEST: a bad after or Last-Event-ID, or a token given twice"
+//	@Failure		401				{object}	Problem	"UNAUTHORIZED: a token that is not this match's"
+//	@Failure		404				{object}	Problem	"MATCH_NOT_FOUND"
+//	@Failure		429				{object}	Problem	"RATE_LIMITED"
+//	@Failure		500				{object}	Problem	"INTERNAL"
+//	@Router			/api/v1/matches/{id}/stream [get]
+func (s *server) stream(c echo.Context) error {
+	q, err := query(c, "after", "token")
+	if err != nil {
+		return err
+	}
+	after, err := intParam(q, "after", 0, 0, 1<<31-1)
+	if err != nil {
+		return err
+	}
+	req := c.Request()
+	if h := strings.TrimSpace(req.Header.Get("Last-Event-ID")); h != "" {
+		n, err := strconv.Atoi(h)
+		if err != nil || n < 0 {
+			return invalidf("Last-Event-ID must be the seq of an event received, got %q", clip(h))
+		}
+		after = n
+	}
+	token, err := bearer(c)
+	if err != nil {
+		return err
+	}
+	if q.Has("token") {
+		if token != "" {
+			return invalidf("send the seat token once: in Authorization or in ?token=, not both")
+		}
+		if token = q.Get("token"); token == "" {
+			return fmt.Errorf("%w: ?token= is empty; leave it out to follow as a spectator", domain.ErrUnauthorized)
+		}
+	}
+	ctx := req.Context()
+	id := c.Param("id")
+	v, err := s.svc.Authenticate(ctx, id, token)
+	if err != nil {
+		return err
+	}
+	// Watch before the first read: an append landing between a read and the wait still
+	// leaves a wake-up behind.
+	wake, stop := s.svc.Watch(id)
+	defer stop()
+	// The status before the events: if the match ends in between, match.ended is in them.
+	view, err := s.svc.View(ctx, id, v)
+	if err != nil {
+		return err
+	}
+	events, _, err := s.svc.Events(ctx, id, v, after, domain.MaxEventsPage)
+	if err != nil {
+		return err
+	}
+	if len(events) == 0 && view.Status == domain.StatusFinished {
+		return c.NoContent(http.StatusNoContent)
+	}
+
+	res := c.Response()
+	rc := http.NewResponseController(res)
+	// The request has no body, and a stream lasts longer than the server's ReadTimeout, whose
+	// expiry would cancel the request's context; the write deadline below watches the client.
+	_ = rc.SetReadDeadline(time.Time{})
+	h := res.Header()
+	h.Set(echo.HeaderContentType, "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no") // nginx would otherwise hold the events back
+	h.Set("Vary", "Authorization")
+	sw := &sseWriter{rc: rc, w: res, window: s.streams.heartbeat + streamWriteGrace}
+	res.WriteHeader(http.StatusOK)
+	if err := sw.flush(); err != nil {
+		return nil // the client is gone; nothing is left to tell it
+	}
+
+	heartbeat := time.NewTicker(s.streams.heartbeat)
+	defer heartbeat.Stop()
+	shutdown := s.streams.shutdown(req)
+	last := after
+	for {
+		for len(events) > 0 {
+			for _, e := range events {
+				if err := sw.event(e); err != nil {
+					return nil
+				}
+				last = e.Seq
+				if e.Type == domain.TypeMatchEnded {
+					_ = sw.flush()
+					return nil
+				}
+			}
+			if err := sw.flush(); err != nil {
+				return nil
+			}
+			if events, _, err = s.svc.Events(ctx, id, v, last, domain.MaxEventsPage); err != nil {
+				return s.streamFailed(c, err)
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-shutdown:
+			return nil
+		case <-heartbeat.C:
+			if err := sw.comment("ping"); err != nil {
+				return nil
+			}
+		case <-wake:
+			if events, _, err = s.svc.Events(ctx, id, v, last, domain.MaxEventsPage); err != nil {
+				return s.streamFailed(c, err)
+			}
+		}
+	}
+}
+
+// streamFailed ends a stream whose read failed after it started: the status is sent, so the
+// error can only be logged; a client that left is not an error at all.
+func (s *server) streamFailed(c echo.Context, err error) error {
+	if c.Request().Context().Err() != nil {
+		return nil
+	}
+	return err // handleError logs it and, the response being committed, writes nothing
+}
+
+// sseWriter writes server-sent events, moving the connection's write deadline before each
+// write so that the server's WriteTimeout does not cut the stream.
+type sseWriter struct {
+	rc     *http.ResponseController
+	w      io.Writer
+	window time.Duration
+}
+
+// arm moves the write deadline to now + window. A write never comes later than a heartbeat
+// after the one before, so the deadline cannot pass while the stream is healthy; a client that
+// stops reading loses the stream once a write has waited that long. A writer that cannot set
+// deadlines (a test's recorder) has no timeout to beat, so the error is ignored.
+func (sw *sseWriter) arm() { _ = sw.rc.SetWriteDeadline(time.Now().Add(sw.window)) }
+
+// event writes one event as the caller may see it. The JSON holds no newline, so it is one
+// data line.
+func (sw *sseWriter) event(e domain.Event) error {
+	data, err := json.Marshal(toEvents([]domain.Event{e})[0])
+	if err != nil {
+		return err
+	}
+	sw.arm()
+	_, err = fmt.Fprintf(sw.w, "id: %d\nevent: %s\ndata: %s\n\n", e.Seq, e.Type, data)
+	return err
+}
+
+// comment writes a comment line, which EventSource ignores, and flushes it.
+func (sw *sseWriter) comment(text string) error {
+	sw.arm()
+	if _, err := fmt.Fprintf(sw.w, ": %s\n\n", text); err != nil {
+		return err
+	}
+	return sw.flush()
+}
+
+// flush sends what is written to the client now.
+func (sw *sseWriter) flush() error {
+	sw.arm()
+	return sw.rc.Flush()
+}
