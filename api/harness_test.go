@@ -41,11 +41,15 @@ type options struct {
 	rateLimit float64
 	store     func(domain.EventStore) domain.EventStore // wraps the store, to inject faults
 	ready     api.Pinger
+	sync      string // the store's durability; "" means normal, enough for tests
 }
 
 func newHarness(t testing.TB, opts options) *harness {
 	t.Helper()
-	store, err := repository.Open(context.Background(), filepath.Join(t.TempDir(), "allfives.db"), repository.Options{Sync: "normal"})
+	if opts.sync == "" {
+		opts.sync = "normal"
+	}
+	store, err := repository.Open(context.Background(), filepath.Join(t.TempDir(), "allfives.db"), repository.Options{Sync: opts.sync})
 	if err != nil {
 		t.Fatal(err)
 	}
