@@ -86,8 +86,8 @@ func (r *Report) row(label string) *Row {
 	return row
 }
 
-// sideLabels names each side by its strategy, or by its strategies joined with "+" when
-// partners play differently.
+// sideLabels names each side by its strategy, or by its strategies sorted and joined with "+"
+// when partners play differently (so "expert+greedy" is one row whichever seat is which).
 func sideLabels(c Config, seating []string) []string {
 	sides := c.Players
 	if c.Partnerships {
@@ -102,6 +102,7 @@ func sideLabels(c Config, seating []string) []string {
 	}
 	out := make([]string, sides)
 	for i, l := range labels {
+		slices.Sort(l)
 		out[i] = strings.Join(l, "+")
 	}
 	return out
