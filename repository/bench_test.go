@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/storetest"
@@ -70,54 +71,67 @@ func BenchmarkAppendOneEvent(b *testing.B) {
 func BenchmarkBareInsert(b *testing.B) {
 	for _, mode := range syncModes {
 		b.Run("sync="+mode, func(b *testing.B) {
-			s := openBench(b, mode)
-			db, err := s.w.DB()
-			if err != nil {
-				b.Fatal(err)
-			}
-			ctx := context.Background()
-			if _, err := db.ExecContext(ctx, `CREATE TABLE scratch (match_id TEXT NOT NULL, seq INTEGER NOT NULL,
-				type TEXT NOT NULL, data TEXT NOT NULL, at TEXT NOT NULL, prev_hash BLOB, hash BLOB NOT NULL,
-				PRIMARY KEY (match_id, seq)) WITHOUT ROWID`); err != nil {
-				b.Fatal(err)
-			}
-			// A payload and hashes of the size a real tile.played row carries.
-			data := `{"seat":1,"tile":"3-5","end":"right","total":15,"points":15}`
-			hash := make([]byte, 32)
+			insert := bareInserter(b, openBench(b, mode))
 			b.ResetTimer()
 			for i := range b.N {
-				if _, err := db.ExecContext(ctx, "INSERT INTO scratch VALUES (?, ?, ?, ?, ?, ?, ?)",
-					"bench-0", i+1, "tile.played", data, "2025-03-14T09:26:53.589793238Z", hash, hash); err != nil {
-					b.Fatal(err)
-				}
+				insert(i + 1)
 			}
 		})
 	}
 }
 
-// BenchmarkLoadAndFold500 loads a long match (a 2-player match to 1000 points, played with
-// random legal moves until it has at least 500 events) and folds it with domain.Rebuild.
-func BenchmarkLoadAndFold500(b *testing.B) {
-	s := openBench(b, "normal")
-	ctx := context.Background()
-	f := storetest.NewFixture(b, "long", storetest.Base, 1000)
-	if err := f.Create(ctx, s); err != nil {
+// bareInserter creates a scratch table shaped like events in s and returns a function that
+// inserts row seq into it with one autocommitted statement on the writer connection.
+func bareInserter(b *testing.B, s *Store) func(seq int) {
+	b.Helper()
+	db, err := s.w.DB()
+	if err != nil {
 		b.Fatal(err)
 	}
-	for len(f.Events) < 500 && !f.Match.Finished() {
-		if err := s.Append(ctx, f.Next(b)); err != nil {
+	ctx := context.Background()
+	if _, err := db.ExecContext(ctx, `CREATE TABLE scratch (match_id TEXT NOT NULL, seq INTEGER NOT NULL,
+		type TEXT NOT NULL, data TEXT NOT NULL, at TEXT NOT NULL, prev_hash BLOB, hash BLOB NOT NULL,
+		PRIMARY KEY (match_id, seq)) WITHOUT ROWID`); err != nil {
+		b.Fatal(err)
+	}
+	// A payload and hashes of the size a real tile.played row carries.
+	data := `{"seat":1,"tile":"3-5","end":"right","total":15,"points":15}`
+	hash := make([]byte, 32)
+	return func(seq int) {
+		if _, err := db.ExecContext(ctx, "INSERT INTO scratch VALUES (?, ?, ?, ?, ?, ?, ?)",
+			"bench-0", seq, "tile.played", data, "2025-03-14T09:26:53.589793238Z", hash, hash); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ResetTimer()
-	for range b.N {
-		events, err := s.Events(ctx, "long", 0, 0)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := domain.Rebuild("long", f.Record.Seed, events); err != nil {
-			b.Fatal(err)
-		}
+}
+
+// BenchmarkAppendVsBareInsert alternates a store append and a bare insert on the same store
+// at sync=full and reports each one's mean time and their ratio. Disk flush latency on shared
+// or virtual disks drifts by several times within seconds, which makes the ratio of two
+// benchmarks run one after the other unreliable; alternating exposes both to the same disk.
+func BenchmarkAppendVsBareInsert(b *testing.B) {
+	for _, mode := range []string{"full", "normal", "off"} {
+		b.Run("sync="+mode, func(b *testing.B) {
+			s := openBench(b, mode)
+			appends := oneEventAppends(b, s, b.N)
+			insert := bareInserter(b, s)
+			ctx := context.Background()
+			var tAppend, tBare time.Duration
+			b.ResetTimer()
+			for i := range b.N {
+				t0 := time.Now()
+				if err := s.Append(ctx, appends[i]); err != nil {
+					b.Fatal(err)
+				}
+				t1 := time.Now()
+				insert(i + 1)
+				t2 := time.Now()
+				tAppend += t1.Sub(t0)
+				tBare += t2.Sub(t1)
+			}
+			b.ReportMetric(float64(tAppend.Nanoseconds())/float64(b.N), "append-ns/op")
+			b.ReportMetric(float64(tBare.Nanoseconds())/float64(b.N), "bare-ns/op")
+			b.ReportMetric(float64(tAppend)/float64(tBare), "ratio")
+		})
 	}
-	b.ReportMetric(float64(len(f.Events)), "events")
 }

@@ -124,8 +124,18 @@ func readModel(sum domain.Summary, version int) (matchRow, error) {
 	}, nil
 }
 
-// readModelColumns are the columns readModel fills, which an append updates.
-var readModelColumns = []string{"status", "players", "scores", "winner_side", "hands", "version", "updated_at"}
+// appendColumns are the read-model columns an append rewrites. players never changes after
+// Create. status is written only when it is not in_progress, that is when the append finishes
+// the match (and a finished match takes no more appends): SQLite rewrites an index entry
+// whenever its column is SET, even to the value it had, and the status index page would be one
+// more page to write to disk on every move.
+func appendColumns(sum domain.Summary) []string {
+	cols := []string{"scores", "winner_side", "hands", "version", "updated_at"}
+	if sum.Status != domain.StatusInProgress {
+		cols = append(cols, "status")
+	}
+	return cols
+}
 
 // summary decodes the read model of a matches row.
 func (r matchRow) summary() (domain.Summary, error) {

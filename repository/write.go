@@ -110,7 +110,7 @@ func (s *Store) Append(ctx context.Context, a domain.Append) error {
 			}
 			return err
 		}
-		res := tx.Model(&matchRow{}).Where("id = ?", a.MatchID).Select(readModelColumns).Updates(&m)
+		res := tx.Model(&matchRow{}).Where("id = ?", a.MatchID).Select(appendColumns(a.Summary)).Updates(&m)
 		if res.Error == nil && res.RowsAffected != 1 {
 			res.Error = fmt.Errorf("match %s has events but no matches row", a.MatchID)
 		}
