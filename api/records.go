@@ -188,7 +188,7 @@ func (s *server) export(c echo.Context) error {
 		if err := domain.WriteNotation(&buf, id, rec.Events); err != nil {
 			return err
 		}
-		return c.Blob(http.StatusOK, echo.MIMETextPlainCharsetUTF8, buf.Bytes())
+		return c.Blob(http.StatusOK, "text/plain; charset=utf-8", buf.Bytes())
 	}
 	return c.JSON(http.StatusOK, ExportResponse{Match: toMatchView(rec.Match), Events: toEvents(rec.Events)})
 }
