@@ -135,3 +135,30 @@ func BenchmarkAppendVsBareInsert(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLoadAndFold500 loads a long match (a 2-player match to 1000 points, played with
+// random legal moves until it has at least 500 events) and folds it with domain.Rebuild.
+func BenchmarkLoadAndFold500(b *testing.B) {
+	s := openBench(b, "normal")
+	ctx := context.Background()
+	f := storetest.NewFixture(b, "long", storetest.Base, 1000)
+	if err := f.Create(ctx, s); err != nil {
+		b.Fatal(err)
+	}
+	for len(f.Events) < 500 && !f.Match.Finished() {
+		if err := s.Append(ctx, f.Next(b)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for range b.N {
+		events, err := s.Events(ctx, "long", 0, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := domain.Rebuild("long", f.Record.Seed, events); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(f.Events)), "events")
+}
