@@ -21,7 +21,12 @@ func (r *Report) Format(w io.Writer) error {
 	if c.Duplicate {
 		fmt.Fprintf(&b, " (%d deal sequences x %d seatings, duplicate)", r.Deals, r.Seatings)
 	}
-	fmt.Fprintf(&b, ", %s, target %s, lineup %s\n\n", mode, targetText(c), strings.Join(c.Lineup(), ","))
+	fmt.Fprintf(&b, ", %s, target %s, lineup %s\n", mode, targetText(c), strings.Join(c.Lineup(), ","))
+	sides := c.Players
+	if c.Partnerships {
+		sides = 2
+	}
+	fmt.Fprintf(&b, "each row counts one side per match; with %d sides an equal player would win %.1f%%\n\n", sides, 100/float64(sides))
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "strategy\tmatches\twins\twin rate\t95% CI\tpoints/hand\tmean margin\tchoice p50\tchoice max\t")
 	for _, row := range r.Rows {
