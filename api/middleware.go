@@ -3,6 +3,7 @@ package api
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"log/slog"
 	"net/http"
 	"runtime/debug"
 	"time"
@@ -62,11 +63,23 @@ func (s *server) observe(next echo.HandlerFunc) echo.HandlerFunc {
 			route = "unmatched" // unknown paths share one label, so they cannot explode the series
 		}
 		s.metrics.observe(req.Method, route, res.Status, took)
-		s.logger(c).Log(req.Context(), logAttrLevel(res.Status), "request",
+		s.logger(c).Log(req.Context(), accessLevel(route, res.Status), "request",
 			"method", req.Method, "path", req.URL.Path, "route", route, "status", res.Status,
 			"bytes", res.Size, "duration_ms", float64(took.Microseconds())/1000, "remote", c.RealIP())
 		return nil
 	}
+}
+
+// accessLevel picks the access-log level: server errors are worth a look; probes and scrapes
+// that succeed, every few seconds, are noise outside debugging.
+func accessLevel(route string, status int) slog.Level {
+	switch {
+	case status >= 500:
+		return slog.LevelError
+	case status < 400 && (route == "/healthz" || route == "/readyz" || route == "/metrics"):
+		return slog.LevelDebug
+	}
+	return slog.LevelInfo
 }
 
 // recoverPanics turns a panic into a 500 whose details reach only the log.

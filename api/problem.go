@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
@@ -187,12 +186,4 @@ func (s *server) handleError(err error, c echo.Context) {
 	if wErr := c.Blob(p.Status, "application/problem+json", body); wErr != nil {
 		log.Debug("write problem", "err", wErr)
 	}
-}
-
-// logAttrLevel picks the access-log level of a status: 5xx are errors worth a look.
-func logAttrLevel(status int) slog.Level {
-	if status >= 500 {
-		return slog.LevelError
-	}
-	return slog.LevelInfo
 }
