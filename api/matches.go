@@ -24,6 +24,7 @@ import (
 //	@Failure		413		{object}	Problem		"PAYLOAD_TOO_LARGE"
 //	@Failure		415		{object}	Problem		"UNSUPPORTED_MEDIA_TYPE"
 //	@Failure		429		{object}	Problem		"RATE_LIMITED"
+//	@Header			429		{integer}	Retry-After	"seconds to wait before retrying"
 //	@Failure		500		{object}	Problem		"INTERNAL"
 //	@Router			/api/v1/matches [post]
 func (s *server) createMatch(c echo.Context) error {
@@ -66,9 +67,10 @@ func (s *server) createMatch(c echo.Context) error {
 //	@Param			limit	query		int		false	"page size"							minimum(1)	maximum(100)	default(20)
 //	@Param			cursor	query		string	false	"next_cursor of the previous page"
 //	@Success		200		{object}	HistoryResponse
-//	@Failure		400		{object}	Problem	"INVALID_REQUEST"
-//	@Failure		429		{object}	Problem	"RATE_LIMITED"
-//	@Failure		500		{object}	Problem	"INTERNAL"
+//	@Failure		400		{object}	Problem		"INVALID_REQUEST"
+//	@Failure		429		{object}	Problem		"RATE_LIMITED"
+//	@Header			429		{integer}	Retry-After	"seconds to wait before retrying"
+//	@Failure		500		{object}	Problem		"INTERNAL"
 //	@Router			/api/v1/matches [get]
 func (s *server) listMatches(c echo.Context) error {
 	q, err := query(c, "status", "player", "since", "until", "limit", "cursor")
@@ -125,11 +127,12 @@ func (s *server) listMatches(c echo.Context) error {
 //	@Success		200				{object}	MatchView
 //	@Header			200				{string}	ETag	"this view's tag: the version and the seat (s for a spectator), quoted, like 12-0"
 //	@Success		304				"not modified since the ETag given"
-//	@Failure		400				{object}	Problem	"INVALID_REQUEST"
-//	@Failure		401				{object}	Problem	"UNAUTHORIZED: a token that is not this match's"
-//	@Failure		404				{object}	Problem	"MATCH_NOT_FOUND"
-//	@Failure		429				{object}	Problem	"RATE_LIMITED"
-//	@Failure		500				{object}	Problem	"INTERNAL"
+//	@Failure		400				{object}	Problem		"INVALID_REQUEST"
+//	@Failure		401				{object}	Problem		"UNAUTHORIZED: a token that is not this match's"
+//	@Failure		404				{object}	Problem		"MATCH_NOT_FOUND"
+//	@Failure		429				{object}	Problem		"RATE_LIMITED"
+//	@Header			429				{integer}	Retry-After	"seconds to wait before retrying"
+//	@Failure		500				{object}	Problem		"INTERNAL"
 //	@Router			/api/v1/matches/{id} [get]
 func (s *server) getMatch(c echo.Context) error {
 	if _, err := query(c); err != nil {

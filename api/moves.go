@@ -32,6 +32,7 @@ import (
 //	@Failure		415				{object}	Problem				"UNSUPPORTED_MEDIA_TYPE"
 //	@Failure		422				{object}	Problem				"TILE_NOT_IN_HAND, TILE_DOES_NOT_FIT, END_REQUIRED, MUST_LEAD_DOUBLE, MUST_PLAY, MUST_DRAW, MUST_PASS, IDEMPOTENCY_KEY_REUSED"
 //	@Failure		429				{object}	Problem				"RATE_LIMITED"
+//	@Header			429				{integer}	Retry-After			"seconds to wait before retrying"
 //	@Failure		500				{object}	Problem				"INTERNAL"
 //	@Router			/api/v1/matches/{id}/moves [post]
 func (s *server) move(c echo.Context) error {
@@ -113,11 +114,12 @@ func (b MoveRequest) move() (domain.Move, error) {
 //	@Security		SeatToken
 //	@Param			id	path		string	true	"match id"
 //	@Success		200	{object}	LegalMovesResponse
-//	@Failure		400	{object}	Problem	"INVALID_REQUEST"
-//	@Failure		401	{object}	Problem	"UNAUTHORIZED"
-//	@Failure		404	{object}	Problem	"MATCH_NOT_FOUND"
-//	@Failure		429	{object}	Problem	"RATE_LIMITED"
-//	@Failure		500	{object}	Problem	"INTERNAL"
+//	@Failure		400	{object}	Problem		"INVALID_REQUEST"
+//	@Failure		401	{object}	Problem		"UNAUTHORIZED"
+//	@Failure		404	{object}	Problem		"MATCH_NOT_FOUND"
+//	@Failure		429	{object}	Problem		"RATE_LIMITED"
+//	@Header			429	{integer}	Retry-After	"seconds to wait before retrying"
+//	@Failure		500	{object}	Problem		"INTERNAL"
 //	@Router			/api/v1/matches/{id}/legal-moves [get]
 func (s *server) legalMoves(c echo.Context) error {
 	if _, err := query(c); err != nil {
@@ -147,11 +149,12 @@ func (s *server) legalMoves(c echo.Context) error {
 //	@Param			after	query		int		false	"only events with seq greater than this"	minimum(0)	default(0)
 //	@Param			limit	query		int		false	"page size"									minimum(1)	maximum(1000)	default(500)
 //	@Success		200		{object}	EventsResponse
-//	@Failure		400		{object}	Problem	"INVALID_REQUEST"
-//	@Failure		401		{object}	Problem	"UNAUTHORIZED: a token that is not this match's"
-//	@Failure		404		{object}	Problem	"MATCH_NOT_FOUND"
-//	@Failure		429		{object}	Problem	"RATE_LIMITED"
-//	@Failure		500		{object}	Problem	"INTERNAL"
+//	@Failure		400		{object}	Problem		"INVALID_REQUEST"
+//	@Failure		401		{object}	Problem		"UNAUTHORIZED: a token that is not this match's"
+//	@Failure		404		{object}	Problem		"MATCH_NOT_FOUND"
+//	@Failure		429		{object}	Problem		"RATE_LIMITED"
+//	@Header			429		{integer}	Retry-After	"seconds to wait before retrying"
+//	@Failure		500		{object}	Problem		"INTERNAL"
 //	@Router			/api/v1/matches/{id}/events [get]
 func (s *server) events(c echo.Context) error {
 	q, err := query(c, "after", "limit")

@@ -90,6 +90,12 @@ const docTemplate = `{
                         "description": "RATE_LIMITED",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
                         }
                     },
                     "500": {
@@ -159,6 +165,12 @@ const docTemplate = `{
                         "description": "RATE_LIMITED",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
                         }
                     },
                     "500": {
@@ -239,6 +251,12 @@ const docTemplate = `{
                         "description": "RATE_LIMITED",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
                         }
                     },
                     "500": {
@@ -386,6 +404,12 @@ const docTemplate = `{
                         "description": "RATE_LIMITED",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
                         }
                     },
                     "500": {
@@ -528,6 +552,12 @@ const docTemplate = `{
                         "description": "RATE_LIMITED",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
                         }
                     },
                     "500": {
@@ -651,6 +681,12 @@ const docTemplate = `{
                         "description": "RATE_LIMITED",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
                         }
                     },
                     "500": {
