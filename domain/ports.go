@@ -12,9 +12,13 @@ import (
 // SQLite store in package repository; both pass storetest.Run.
 type EventStore interface {
 	// Create stores a new match: its record, its opening events (seq from 1) and read model.
+	// An id already stored is a *VersionConflictError with Expected 0.
 	Create(ctx context.Context, rec MatchRecord, events []Event, sum Summary) error
 	// Append adds events after a.Expected in one transaction with the read model and the
-	// idempotency record. If the log is not at a.Expected it returns *VersionConflictError.
+	// idempotency record. If the log is not at a.Expected it returns *VersionConflictError
+	// (checked before anything else about the events); a key already recorded for the match
+	// fails the whole append with ErrIdempotencyReuse. The stored version is the log's last
+	// seq, whatever a.Summary.Version says.
 	Append(ctx context.Context, a Append) error
 	// Match returns the stored record and read model, or ErrMatchNotFound.
 	Match(ctx context.Context, id string) (StoredMatch, error)
@@ -84,7 +88,8 @@ type IdempotencyRecord struct {
 	CreatedAt   time.Time
 }
 
-// HistoryQuery filters and pages the match history. Zero fields do not filter.
+// HistoryQuery filters and pages the match history. Zero fields do not filter. Since is
+// inclusive and Until exclusive, both on the creation time; Limit 0 means the store's default.
 type HistoryQuery struct {
 	Status Status
 	Player string
