@@ -139,9 +139,8 @@ func (s *server) stream(c echo.Context) error {
 
 	res := c.Response()
 	rc := http.NewResponseController(res)
-	// The request has no body, and a stream lasts longer than the server's ReadTimeout, whose
-	// expiry would cancel the request's context; the write deadline below watches the client.
-	_ = rc.SetReadDeadline(time.Time{})
+	// The server's ReadTimeout needs nothing: net/http lifts the read deadline once the
+	// request's body is read. Its WriteTimeout does: see sseWriter.arm.
 	h := res.Header()
 	h.Set(echo.HeaderContentType, "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
