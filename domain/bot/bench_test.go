@@ -10,49 +10,22 @@ import (
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/bot"
+	"github.com/allfives/allfives/domain/bot/internal/bottest"
 )
 
 // positions collects real decisions (views with more than one legal move) from matches of
 // expert against greedy at a table.
-func positions(tb testing.TB, c tableCase, matches int) []domain.SeatView {
+func positions(tb testing.TB, c bottest.Table, matches int) []domain.SeatView {
 	var out []domain.SeatView
 	players := []domain.Strategy{bot.NewExpert(2, bot.DefaultRollouts), bot.NewGreedy()}
 	for i := 0; i < matches; i++ {
-		var seed domain.Seed
-		copy(seed[:], fmt.Sprintf("positions/%s/%d", c, i))
-		spec := domain.MatchSpec{Partnerships: c.partnerships}
-		for s := 0; s < c.players; s++ {
-			spec.Players = append(spec.Players, domain.PlayerInfo{Name: fmt.Sprint("p", s), Kind: domain.Bot, Bot: "x"})
-		}
-		at := time.Unix(0, 0)
-		events, err := domain.Start(spec, seed, true, at)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		m, err := domain.Rebuild("x", seed, events)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		for !m.Finished() {
-			seat := m.Turn()
-			v := m.SeatView(seat)
-			if len(v.LegalMoves) > 1 {
+		seed := bottest.Seed(fmt.Sprintf("positions/%s/%d", c, i))
+		bottest.Play(tb, bottest.Spec(c, 0), seed, players, func(m *domain.Match) bool {
+			if v := m.SeatView(m.Turn()); len(v.LegalMoves) > 1 {
 				out = append(out, v)
 			}
-			mv, err := players[seat%2].Choose(context.Background(), v)
-			if err != nil {
-				tb.Fatal(err)
-			}
-			evs, err := m.Decide(seat, mv, at)
-			if err != nil {
-				tb.Fatal(err)
-			}
-			for _, e := range evs {
-				if err := m.Apply(e); err != nil {
-					tb.Fatal(err)
-				}
-			}
-		}
+			return true
+		})
 	}
 	return out
 }
@@ -60,7 +33,7 @@ func positions(tb testing.TB, c tableCase, matches int) []domain.SeatView {
 // BenchmarkExpertChoose times the expert's real decisions (those with a choice to make), one
 // op per decision, cycling through positions from real matches at each table size.
 func BenchmarkExpertChoose(b *testing.B) {
-	for _, c := range tableCases {
+	for _, c := range bottest.Tables() {
 		b.Run(c.String(), func(b *testing.B) {
 			views := positions(b, c, 4)
 			x := bot.NewExpert(1, bot.DefaultRollouts)
@@ -77,7 +50,7 @@ func BenchmarkExpertChoose(b *testing.B) {
 
 // BenchmarkGreedyChoose is the cost of a greedy decision, for scale.
 func BenchmarkGreedyChoose(b *testing.B) {
-	views := positions(b, tableCase{2, false}, 4)
+	views := positions(b, bottest.Table{Players: 2}, 4)
 	g := bot.NewGreedy()
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -98,7 +71,7 @@ func TestExpertDecisionTimes(t *testing.T) {
 		t.Skip("set ALLFIVES_TIMING=1 to measure decision times")
 	}
 	x := bot.NewExpert(1, bot.DefaultRollouts)
-	for _, c := range tableCases {
+	for _, c := range bottest.Tables() {
 		views := positions(t, c, 40)
 		var first, best []time.Duration
 		for _, v := range views {

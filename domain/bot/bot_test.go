@@ -2,38 +2,20 @@ package bot_test
 
 import (
 	"context"
-	"fmt"
-	"os"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/bot"
+	"github.com/allfives/allfives/domain/bot/internal/bottest"
 	"github.com/allfives/allfives/domain/bot/tourney"
 )
-
-func bigRuns() bool { return os.Getenv("ALLFIVES_BIG") != "" }
-
-type tableCase struct {
-	players      int
-	partnerships bool
-}
-
-var tableCases = []tableCase{{2, false}, {3, false}, {4, false}, {4, true}}
-
-func (c tableCase) String() string {
-	if c.partnerships {
-		return "4-partners"
-	}
-	return fmt.Sprintf("%d-alone", c.players)
-}
 
 // quick is the three strategies with a small expert budget, so the tests can afford many
 // matches under the race detector; the expert's code paths are the same at any budget.
 func quick(seed uint64) map[string]domain.Strategy {
 	s := bot.Strategies(seed)
-	if !bigRuns() {
+	if !bottest.Big() {
 		s[bot.NameExpert] = bot.NewExpert(seed, 60)
 	}
 	return s
@@ -44,13 +26,13 @@ func quick(seed uint64) map[string]domain.Strategy {
 // passing means every decision of every match was legal. ALLFIVES_BIG=1 plays thousands.
 func TestBotsOnlyChooseLegalMoves(t *testing.T) {
 	matches := 60
-	if bigRuns() {
+	if bottest.Big() {
 		matches = 2500
 	}
-	for _, c := range tableCases {
+	for _, c := range bottest.Tables() {
 		t.Run(c.String(), func(t *testing.T) {
 			rep, err := tourney.Run(context.Background(), tourney.Config{
-				Matches: matches, Players: c.players, Partnerships: c.partnerships,
+				Matches: matches, Players: c.Players, Partnerships: c.Partnerships,
 				Bots: []string{bot.NameExpert, bot.NameGreedy, bot.NameRandom}, Seed: []byte("legal/" + c.String()),
 				Duplicate: true, Workers: 2, Strategies: quick(11),
 			})
@@ -113,18 +95,8 @@ func TestForcedMoveNeedsNoSearch(t *testing.T) {
 // a function of its seed and the view.
 func TestStrategiesAreRepeatable(t *testing.T) {
 	a, b := quick(9), quick(9)
-	at := time.Unix(0, 0)
-	var seed domain.Seed
-	copy(seed[:], "repeat")
-	events, err := domain.Start(domain.MatchSpec{Players: []domain.PlayerInfo{{Name: "a", Kind: domain.Bot, Bot: "greedy"}, {Name: "b", Kind: domain.Bot, Bot: "greedy"}}}, seed, true, at)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := domain.Rebuild("x", seed, events)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for step := 0; step < 40 && !m.Finished(); step++ {
+	steps := 0
+	bottest.Play(t, bottest.Spec(bottest.Table{Players: 2}, 0), bottest.Seed("repeat"), []domain.Strategy{a[bot.NameRandom]}, func(m *domain.Match) bool {
 		v := m.SeatView(m.Turn())
 		for _, name := range bot.Names() {
 			x, _ := a[name].Choose(context.Background(), v)
@@ -133,16 +105,11 @@ func TestStrategiesAreRepeatable(t *testing.T) {
 				t.Fatalf("%s chose %+v then %+v for the same view", name, x, y)
 			}
 		}
-		mv, _ := a[bot.NameRandom].Choose(context.Background(), v)
-		evs, err := m.Decide(m.Turn(), mv, at)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, e := range evs {
-			if err := m.Apply(e); err != nil {
-				t.Fatal(err)
-			}
-		}
+		steps++
+		return steps < 40
+	})
+	if steps < 40 {
+		t.Fatalf("the match ended after %d moves; the test wants 40 views", steps)
 	}
 }
 

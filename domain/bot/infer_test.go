@@ -1,46 +1,13 @@
 package bot
 
 import (
-	"context"
 	"fmt"
 	"math/bits"
 	"testing"
-	"time"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/bot/internal/bottest"
 )
-
-// playAll plays a match of the given strategies on the aggregate and calls visit before every
-// move with the match as it stands.
-func playAll(t testing.TB, c tableCase, seed domain.Seed, strategies []domain.Strategy, visit func(m *domain.Match)) {
-	t.Helper()
-	at := time.Unix(0, 0)
-	events, err := domain.Start(botSpec(c, 0), seed, true, at)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := domain.Rebuild("x", seed, events)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for !m.Finished() {
-		visit(m)
-		seat := m.Turn()
-		mv, err := strategies[seat%len(strategies)].Choose(context.Background(), m.SeatView(seat))
-		if err != nil {
-			t.Fatal(err)
-		}
-		evs, err := m.Decide(seat, mv, at)
-		if err != nil {
-			t.Fatalf("seat %d move %+v: %v", seat, mv, err)
-		}
-		for _, e := range evs {
-			if err := m.Apply(e); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-}
 
 // TestKnowledgeIsSound checks, from every seat at every turn of many matches, that what a seat
 // infers about the hidden tiles admits the real deal: its counts agree with the view, and each
@@ -48,17 +15,17 @@ func playAll(t testing.TB, c tableCase, seed domain.Seed, strategies []domain.St
 // allow, this is what makes the expert's samples include the truth.
 func TestKnowledgeIsSound(t *testing.T) {
 	matches := 12
-	if bigRuns() {
+	if bottest.Big() {
 		matches = 300
 	}
 	players := []domain.Strategy{NewGreedy(), NewRandom(7)}
 	constrained := 0
-	for _, c := range tableCases {
+	for _, c := range bottest.Tables() {
 		for i := 0; i < matches; i++ {
-			var seed domain.Seed
-			copy(seed[:], fmt.Sprintf("infer/%s/%d", c, i))
-			playAll(t, c, seed, players, func(m *domain.Match) {
+			seed := bottest.Seed(fmt.Sprintf("infer/%s/%d", c, i))
+			bottest.Play(t, bottest.Spec(c, 0), seed, players, func(m *domain.Match) bool {
 				constrained += checkKnowledge(t, m)
+				return true
 			})
 		}
 	}
@@ -133,6 +100,7 @@ func fits(tiles uint32, slots []uint32) bool {
 	return true
 }
 
+// tilesOf lists the tiles of a set, for failure messages.
 func tilesOf(m uint32) []domain.Tile {
 	var out []domain.Tile
 	for ; m != 0; m &= m - 1 {
@@ -147,10 +115,9 @@ func tilesOf(m uint32) []domain.Tile {
 func TestSamplerRespectsKnowledge(t *testing.T) {
 	r := rng{s: 3}
 	positions := 0
-	for _, c := range tableCases {
-		var seed domain.Seed
-		copy(seed[:], "sampler/"+c.String())
-		playAll(t, c, seed, []domain.Strategy{NewGreedy()}, func(m *domain.Match) {
+	for _, c := range bottest.Tables() {
+		seed := bottest.Seed("sampler/" + c.String())
+		bottest.Play(t, bottest.Spec(c, 0), seed, []domain.Strategy{NewGreedy()}, func(m *domain.Match) bool {
 			v := m.SeatView(m.Turn())
 			k := read(v)
 			smp := newSampler(k)
@@ -161,6 +128,7 @@ func TestSamplerRespectsKnowledge(t *testing.T) {
 				smp.deal(&r, &g)
 				checkSample(t, k, &g)
 			}
+			return true
 		})
 	}
 	if positions < 50 {
@@ -168,6 +136,7 @@ func TestSamplerRespectsKnowledge(t *testing.T) {
 	}
 }
 
+// checkSample checks one sampled deal against what the seat knows.
 func checkSample(t *testing.T, k *knowledge, g *sim) {
 	t.Helper()
 	var used uint32

@@ -6,10 +6,10 @@ import (
 	"reflect"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/bot"
+	"github.com/allfives/allfives/domain/bot/internal/bottest"
 )
 
 // A strategy receives a domain.SeatView: the seat's own hand, the line, scores, counts, legal
@@ -21,9 +21,9 @@ import (
 // TestViewsCarryNoHiddenTiles walks every view of every seat through whole matches and checks
 // that no other hand, no boneyard order and no other seat's drawn tile is in it.
 func TestViewsCarryNoHiddenTiles(t *testing.T) {
-	for _, c := range tableCases {
+	for _, c := range bottest.Tables() {
 		m, _ := play(t, c, "views/"+c.String(), func(m *domain.Match) bool {
-			for s := 0; s < c.players; s++ {
+			for s := 0; s < c.Players; s++ {
 				checkRedacted(t, m.SeatView(s))
 			}
 			return true
@@ -34,6 +34,7 @@ func TestViewsCarryNoHiddenTiles(t *testing.T) {
 	}
 }
 
+// checkRedacted fails the test when v's history shows a tile hidden from v's seat.
 func checkRedacted(t *testing.T, v domain.SeatView) {
 	t.Helper()
 	for _, e := range v.History {
@@ -61,7 +62,7 @@ func checkRedacted(t *testing.T, v domain.SeatView) {
 func TestHiddenTilesDoNotChangeDecisions(t *testing.T) {
 	strategies := quick(3)
 	checked := 0
-	for _, c := range tableCases {
+	for _, c := range bottest.Tables() {
 		for game := 0; game < 3; game++ {
 			_, log := play(t, c, fmt.Sprintf("hidden/%s/%d", c, game), func(m *domain.Match) bool { return m.HandsPlayed() == 1 })
 			for n := 2; n <= len(log); n++ {
@@ -137,40 +138,8 @@ func swappedPair(t *testing.T, log []domain.Event) (a, b *domain.Match, ok bool)
 
 // play runs a match of greedy and random bots, calling visit before each move until it says
 // stop, and returns the match and its full log.
-func play(t *testing.T, c tableCase, seedText string, visit func(m *domain.Match) bool) (*domain.Match, []domain.Event) {
+func play(t *testing.T, c bottest.Table, seedText string, visit func(m *domain.Match) bool) (*domain.Match, []domain.Event) {
 	t.Helper()
-	var seed domain.Seed
-	copy(seed[:], seedText)
-	spec := domain.MatchSpec{Partnerships: c.partnerships}
-	for s := 0; s < c.players; s++ {
-		spec.Players = append(spec.Players, domain.PlayerInfo{Name: fmt.Sprint("p", s), Kind: domain.Bot, Bot: "greedy"})
-	}
-	at := time.Unix(0, 0)
-	log, err := domain.Start(spec, seed, true, at)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := domain.Rebuild("x", seed, log)
-	if err != nil {
-		t.Fatal(err)
-	}
 	players := []domain.Strategy{bot.NewGreedy(), bot.NewRandom(1)}
-	for !m.Finished() && visit(m) {
-		seat := m.Turn()
-		mv, err := players[seat%2].Choose(context.Background(), m.SeatView(seat))
-		if err != nil {
-			t.Fatal(err)
-		}
-		evs, err := m.Decide(seat, mv, at)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, e := range evs {
-			if err := m.Apply(e); err != nil {
-				t.Fatal(err)
-			}
-		}
-		log = append(log, evs...)
-	}
-	return m, log
+	return bottest.Play(t, bottest.Spec(c, 0), bottest.Seed(seedText), players, visit)
 }

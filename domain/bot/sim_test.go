@@ -2,54 +2,27 @@ package bot
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/bot/internal/bottest"
 )
-
-// bigRuns says whether the long versions of the tests were asked for (ALLFIVES_BIG=1).
-func bigRuns() bool { return os.Getenv("ALLFIVES_BIG") != "" }
-
-type tableCase struct {
-	players      int
-	partnerships bool
-}
-
-var tableCases = []tableCase{{2, false}, {3, false}, {4, false}, {4, true}}
-
-func (c tableCase) String() string {
-	if c.partnerships {
-		return "4-partners"
-	}
-	return fmt.Sprintf("%d-alone", c.players)
-}
-
-func botSpec(c tableCase, target int) domain.MatchSpec {
-	spec := domain.MatchSpec{Partnerships: c.partnerships, Target: target}
-	for s := 0; s < c.players; s++ {
-		spec.Players = append(spec.Players, domain.PlayerInfo{Name: fmt.Sprint("p", s), Kind: domain.Bot, Bot: NameRandom})
-	}
-	return spec
-}
 
 // TestSimAgreesWithDomain plays matches on domain.Match and on the rollout simulator side by
 // side, from the full deal, and checks that they list the same legal moves with the same
 // points, and agree on every total, hand end, bonus and match end.
 func TestSimAgreesWithDomain(t *testing.T) {
 	matches := 25
-	if bigRuns() {
+	if bottest.Big() {
 		matches = 500
 	}
-	for _, c := range tableCases {
+	for _, c := range bottest.Tables() {
 		t.Run(c.String(), func(t *testing.T) {
 			for i := 0; i < matches; i++ {
 				target := []int{0, 50, 100}[i%3] // small targets end matches mid-hand often
-				var seed domain.Seed
-				copy(seed[:], fmt.Sprintf("sim/%s/%d", c, i))
-				crossCheck(t, c, target, seed, uint64(i))
+				crossCheck(t, c, target, bottest.Seed(fmt.Sprintf("sim/%s/%d", c, i)), uint64(i))
 			}
 		})
 	}
@@ -63,17 +36,10 @@ type lockstep struct {
 	lead *domain.Tile // the double that must be led, when the hand opens on the highest double
 }
 
-func crossCheck(t *testing.T, c tableCase, target int, seed domain.Seed, pick uint64) {
+func crossCheck(t *testing.T, c bottest.Table, target int, seed domain.Seed, pick uint64) {
 	t.Helper()
 	at := time.Unix(0, 0)
-	events, err := domain.Start(botSpec(c, target), seed, true, at)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := domain.Rebuild("x", seed, events)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, events := bottest.Start(t, bottest.Spec(c, target), seed)
 	ls := &lockstep{t: t, m: m}
 	ls.deal(events[len(events)-1].Data.(domain.HandStarted))
 	r := rng{s: pick}

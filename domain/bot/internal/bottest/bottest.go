@@ -1,0 +1,95 @@
+// Package bottest is what the tests of package bot share: the table sizes they cover, and
+// matches played on the aggregate one move at a time, so a test can look at every position.
+// It is a package of its own so that the tests inside package bot and those in bot_test use
+// the same code; it must not import package bot, whose internal tests import it.
+package bottest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/allfives/allfives/domain"
+)
+
+// Big reports whether the long versions of the tests were asked for (ALLFIVES_BIG=1).
+func Big() bool { return os.Getenv("ALLFIVES_BIG") != "" }
+
+// Table is a table size: 2, 3 or 4 players, the 4 alone or in partnerships.
+type Table struct {
+	Players      int
+	Partnerships bool
+}
+
+// Tables returns every table size the rules allow.
+func Tables() []Table { return []Table{{2, false}, {3, false}, {4, false}, {4, true}} }
+
+// String names the table in subtest names and seeds: "2-alone" or "4-partners".
+func (t Table) String() string {
+	if t.Partnerships {
+		return "4-partners"
+	}
+	return fmt.Sprintf("%d-alone", t.Players)
+}
+
+// Spec is a match of bots at table t playing to target (0: the table's default). The bot
+// names are only labels: the tests hand the strategies to Play themselves.
+func Spec(t Table, target int) domain.MatchSpec {
+	spec := domain.MatchSpec{Partnerships: t.Partnerships, Target: target}
+	for s := 0; s < t.Players; s++ {
+		spec.Players = append(spec.Players, domain.PlayerInfo{Name: fmt.Sprint("p", s), Kind: domain.Bot, Bot: "random"})
+	}
+	return spec
+}
+
+// Seed turns text into a deal seed, so that each test's deals are named by what they are for.
+func Seed(text string) domain.Seed {
+	var seed domain.Seed
+	copy(seed[:], text)
+	return seed
+}
+
+// at is the time of every event: the clock plays no part in the rules.
+var at = time.Unix(0, 0)
+
+// Start deals the match and returns it with its opening events.
+func Start(tb testing.TB, spec domain.MatchSpec, seed domain.Seed) (*domain.Match, []domain.Event) {
+	tb.Helper()
+	events, err := domain.Start(spec, seed, true, at)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	m, err := domain.Rebuild("x", seed, events)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return m, events
+}
+
+// Play plays a match until it ends or visit, called before every move with the match as it
+// stands, returns false. The seat to move asks strategies[seat % len(strategies)]. It returns
+// the match and its whole log.
+func Play(tb testing.TB, spec domain.MatchSpec, seed domain.Seed, strategies []domain.Strategy, visit func(m *domain.Match) bool) (*domain.Match, []domain.Event) {
+	tb.Helper()
+	m, log := Start(tb, spec, seed)
+	for !m.Finished() && visit(m) {
+		seat := m.Turn()
+		mv, err := strategies[seat%len(strategies)].Choose(context.Background(), m.SeatView(seat))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		evs, err := m.Decide(seat, mv, at)
+		if err != nil {
+			tb.Fatalf("seat %d move %+v: %v", seat, mv, err)
+		}
+		for _, e := range evs {
+			if err := m.Apply(e); err != nil {
+				tb.Fatal(err)
+			}
+		}
+		log = append(log, evs...)
+	}
+	return m, log
+}
