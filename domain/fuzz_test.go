@@ -58,15 +58,7 @@ func FuzzCommands(f *testing.F) {
 				}
 				continue
 			}
-			for _, e := range evs {
-				before := m.clone()
-				if err := m.Apply(e); err != nil {
-					t.Fatal(err)
-				}
-				checkEvent(t, before, m, e)
-			}
-			log = append(log, evs...)
-			checkCommand(t, m, seed, log)
+			log = applyChecked(t, m, seed, log, evs)
 		}
 	})
 }

@@ -94,16 +94,24 @@ func playRandomMatch(t testing.TB, rng *rand.Rand, players int, partnerships boo
 		if err != nil {
 			t.Fatalf("legal move refused: %v", err)
 		}
-		for _, e := range evs {
-			before := m.clone()
-			if err := m.Apply(e); err != nil {
-				t.Fatal(err)
-			}
-			checkEvent(t, before, m, e)
-		}
-		log = append(log, evs...)
-		checkCommand(t, m, seed, log)
+		log = applyChecked(t, m, seed, log, evs)
 	}
+	return log
+}
+
+// applyChecked applies a command's events one by one, checking the invariants after each and
+// after the whole command, and returns the log with them.
+func applyChecked(t testing.TB, m *Match, seed Seed, log, evs []Event) []Event {
+	t.Helper()
+	for _, e := range evs {
+		before := m.clone()
+		if err := m.Apply(e); err != nil {
+			t.Fatal(err)
+		}
+		checkEvent(t, before, m, e)
+	}
+	log = append(log, evs...)
+	checkCommand(t, m, seed, log)
 	return log
 }
 
