@@ -92,7 +92,7 @@ func TestStoredMatchesMatchDirectOnes(t *testing.T) {
 	}
 }
 
-// illegal always plays the first tile of its hand on the left, legal or not.
+// illegal always plays the last tile of its hand on the right, legal or not.
 type illegal struct{}
 
 func (illegal) Choose(_ context.Context, v domain.SeatView) (domain.Move, error) {
