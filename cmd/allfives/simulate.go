@@ -97,6 +97,9 @@ func parseSimulate(args []string, out io.Writer) (tourney.Config, simulateOption
 		Seed: material, Duplicate: *duplicate, Workers: *workers, Target: *target,
 		Strategies: bot.Strategies(simulationBotSeed(material)),
 	}
+	if err := c.Check(); err != nil {
+		return tourney.Config{}, simulateOptions{}, fmt.Errorf("simulate: %w", err)
+	}
 	return c, simulateOptions{seed: *seed, db: *db, sync: *sync}, nil
 }
 

@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -90,7 +93,10 @@ func TestSimulateStoresMatches(t *testing.T) {
 	}
 }
 
+// TestSimulateRejectsBadFlags: a bad flag is an error before anything is printed, and before
+// the database named by --db is created.
 func TestSimulateRejectsBadFlags(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "never.db")
 	for _, args := range [][]string{
 		{"--players", "5"},
 		{"--players", "3", "--partnerships"},
@@ -102,8 +108,12 @@ func TestSimulateRejectsBadFlags(t *testing.T) {
 		{"--sync", "sometimes"},
 		{"extra"},
 	} {
-		if out, err := simulate(t, args...); err == nil {
-			t.Errorf("%v: no error\n%s", args, out)
+		out, err := simulate(t, append(args, "--db", db)...)
+		if err == nil || out != "" {
+			t.Errorf("%v: error %v, output\n%s", args, err, out)
+		}
+		if _, err := os.Stat(db); !errors.Is(err, fs.ErrNotExist) {
+			t.Fatalf("%v: the database was created (%v)", args, err)
 		}
 	}
 	if out, err := simulate(t, "-h"); err != nil || !strings.Contains(out, "-duplicate") {

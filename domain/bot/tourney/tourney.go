@@ -86,7 +86,10 @@ func DealSeed(seed []byte, d int) domain.Seed {
 	return s
 }
 
-func (c Config) check() error {
+// Check reports the first thing wrong with c: a table the rules do not allow, no matches, a
+// strategy it does not have, or a bad target. Run checks too; a command calls it first so
+// that a mistake is reported before anything is printed or opened.
+func (c Config) Check() error {
 	if _, err := domain.NewTable(c.Players, c.Partnerships); err != nil {
 		return err
 	}
@@ -119,7 +122,7 @@ func names(m map[string]domain.Strategy) []string {
 // Run plays the tournament and reports it. It stops at the first failure: a strategy error or
 // an illegal move is a defect to fix, not a result to average.
 func Run(ctx context.Context, c Config) (*Report, error) {
-	if err := c.check(); err != nil {
+	if err := c.Check(); err != nil {
 		return nil, err
 	}
 	seatings := c.Seatings()
