@@ -3,7 +3,9 @@ package repository
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/allfives/allfives/domain"
@@ -46,5 +48,9 @@ func TestOpenOptions(t *testing.T) {
 		if _, err := Open(ctx, p, Options{}); err == nil {
 			t.Errorf("open %q: want an error", p)
 		}
+	}
+	missing := filepath.Join(dir, "no such dir", "a.db")
+	if _, err := Open(ctx, missing, Options{}); !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "no such dir") {
+		t.Errorf("open %q: got %v, want an error naming the missing directory", missing, err)
 	}
 }

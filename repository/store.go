@@ -13,6 +13,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 
@@ -69,6 +71,10 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		// An in-memory database would be private to each connection, so the read pool would
 		// see another, empty database; a '?' would be read as the start of the DSN options.
 		return nil, fmt.Errorf("open %q: need a file path without '?'", path)
+	}
+	// SQLite would report a missing directory as "out of memory (14)"; name the real cause.
+	if _, err := os.Stat(filepath.Dir(path)); err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	wdsn, err := writerDSN(path, opts.Sync)
 	if err != nil {
