@@ -19,19 +19,20 @@ import (
 //
 // It reads in one transaction on the read pool, so the rows form one snapshot even while
 // appends go on.
-func (s *Store) VerifyChain(ctx context.Context, id string) (domain.ChainReport, error) {
+func (s *Store) VerifyChain(ctx context.Context, id string) (_ domain.ChainReport, err error) {
+	defer wrap(&err, "verify %s", id)
 	var (
 		rows    []eventRow
 		version []int
 	)
-	err := s.r.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err = s.r.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := tx.Model(&matchRow{}).Where("id = ?", id).Pluck("version", &version).Error; err != nil {
 			return err
 		}
 		return tx.Where("match_id = ?", id).Order("seq").Find(&rows).Error
 	})
 	if err != nil {
-		return domain.ChainReport{}, fmt.Errorf("verify %s: %w", id, err)
+		return domain.ChainReport{}, err
 	}
 	if len(version) == 0 {
 		return domain.ChainReport{}, fmt.Errorf("verify %q: %w", id, domain.ErrMatchNotFound)

@@ -19,7 +19,8 @@ const DefaultHistoryLimit = 50
 // ("v1|<created_at>|<id>", base64url), so a page never repeats or skips a match when others are
 // created meanwhile, and each page is one index range scan however deep it is. The seed is
 // never selected.
-func (s *Store) History(ctx context.Context, q domain.HistoryQuery) (domain.HistoryPage, error) {
+func (s *Store) History(ctx context.Context, q domain.HistoryQuery) (_ domain.HistoryPage, err error) {
+	defer wrap(&err, "history")
 	limit := q.Limit
 	if limit <= 0 {
 		limit = DefaultHistoryLimit
@@ -49,7 +50,7 @@ func (s *Store) History(ctx context.Context, q domain.HistoryQuery) (domain.Hist
 	var rows []matchRow
 	// One row more than the page tells whether there is a next page without a COUNT.
 	if err := db.Order("created_at DESC, id DESC").Limit(limit + 1).Find(&rows).Error; err != nil {
-		return domain.HistoryPage{}, fmt.Errorf("history: %w", err)
+		return domain.HistoryPage{}, err
 	}
 	page := domain.HistoryPage{Matches: make([]domain.HistoryItem, 0, min(len(rows), limit))}
 	for i, r := range rows {
@@ -60,11 +61,11 @@ func (s *Store) History(ctx context.Context, q domain.HistoryQuery) (domain.Hist
 		}
 		created, err := parseTime(r.CreatedAt)
 		if err != nil {
-			return domain.HistoryPage{}, err
+			return domain.HistoryPage{}, fmt.Errorf("match %s: %w", r.ID, err)
 		}
 		sum, err := r.summary()
 		if err != nil {
-			return domain.HistoryPage{}, err
+			return domain.HistoryPage{}, fmt.Errorf("match %s: %w", r.ID, err)
 		}
 		page.Matches = append(page.Matches, domain.HistoryItem{ID: r.ID, CreatedAt: created, Summary: sum})
 	}

@@ -2,7 +2,6 @@ package repository
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/pressly/goose/v3"
 
@@ -17,14 +16,15 @@ import (
 // goose runs on the writer's *sql.DB, the one GORM opened: the glebarez driver is registered as
 // "sqlite" and a second SQLite driver in the binary would panic on registration. With the
 // writer's single connection and BEGIN IMMEDIATE, a migration cannot interleave with an append.
-func (s *Store) Migrate(ctx context.Context) ([]string, error) {
+func (s *Store) Migrate(ctx context.Context) (_ []string, err error) {
+	defer wrap(&err, "migrate")
 	p, err := s.migrator()
 	if err != nil {
 		return nil, err
 	}
 	results, err := p.Up(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("migrate: %w", err)
+		return nil, err
 	}
 	applied := make([]string, 0, len(results))
 	for _, r := range results {
@@ -36,6 +36,7 @@ func (s *Store) Migrate(ctx context.Context) ([]string, error) {
 // SchemaVersion returns the version of the newest migration applied to the database and of the
 // newest one this binary knows; they differ when migrations are pending.
 func (s *Store) SchemaVersion(ctx context.Context) (current, known int64, err error) {
+	defer wrap(&err, "schema version")
 	p, err := s.migrator()
 	if err != nil {
 		return 0, 0, err
@@ -48,9 +49,5 @@ func (s *Store) migrator() (*goose.Provider, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := goose.NewProvider(goose.DialectSQLite3, sqlDB, migrations.FS)
-	if err != nil {
-		return nil, fmt.Errorf("migrations: %w", err)
-	}
-	return p, nil
+	return goose.NewProvider(goose.DialectSQLite3, sqlDB, migrations.FS)
 }

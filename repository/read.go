@@ -12,11 +12,12 @@ import (
 
 // Match returns the stored record, with the secret seed the service needs to deal later hands,
 // and the read model. It is the only query that returns the seed.
-func (s *Store) Match(ctx context.Context, id string) (domain.StoredMatch, error) {
+func (s *Store) Match(ctx context.Context, id string) (_ domain.StoredMatch, err error) {
+	defer wrap(&err, "match %s", id)
 	db := s.r.WithContext(ctx)
 	var rows []matchRow
 	if err := db.Where("id = ?", id).Limit(1).Find(&rows).Error; err != nil {
-		return domain.StoredMatch{}, fmt.Errorf("match %s: %w", id, err)
+		return domain.StoredMatch{}, err
 	}
 	if len(rows) == 0 {
 		return domain.StoredMatch{}, fmt.Errorf("match %q: %w", id, domain.ErrMatchNotFound)
@@ -24,7 +25,7 @@ func (s *Store) Match(ctx context.Context, id string) (domain.StoredMatch, error
 	r := rows[0]
 	var seats []seatRow
 	if err := db.Where("match_id = ?", id).Order("seat").Find(&seats).Error; err != nil {
-		return domain.StoredMatch{}, fmt.Errorf("seats of %s: %w", id, err)
+		return domain.StoredMatch{}, fmt.Errorf("seats: %w", err)
 	}
 	seed, err := domain.ParseSeed(r.Seed)
 	if err != nil {
@@ -46,7 +47,8 @@ func (s *Store) Match(ctx context.Context, id string) (domain.StoredMatch, error
 }
 
 // Events returns the events with seq > after in order, at most limit of them (0: all).
-func (s *Store) Events(ctx context.Context, id string, after, limit int) ([]domain.Event, error) {
+func (s *Store) Events(ctx context.Context, id string, after, limit int) (_ []domain.Event, err error) {
+	defer wrap(&err, "events of %s", id)
 	db := s.r.WithContext(ctx)
 	q := db.Select("match_id", "seq", "type", "data", "at").
 		Where("match_id = ? AND seq > ?", id, max(after, 0)).Order("seq")
@@ -55,13 +57,13 @@ func (s *Store) Events(ctx context.Context, id string, after, limit int) ([]doma
 	}
 	var rows []eventRow
 	if err := q.Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("events of %s: %w", id, err)
+		return nil, err
 	}
 	if len(rows) == 0 {
 		// No rows is either the end of the log or no match at all; only the latter is an error.
 		var n int64
 		if err := db.Model(&matchRow{}).Where("id = ?", id).Count(&n).Error; err != nil {
-			return nil, fmt.Errorf("events of %s: %w", id, err)
+			return nil, err
 		}
 		if n == 0 {
 			return nil, fmt.Errorf("events of %q: %w", id, domain.ErrMatchNotFound)
@@ -80,11 +82,11 @@ func (s *Store) Events(ctx context.Context, id string, after, limit int) ([]doma
 
 // Idempotency returns the record stored for (id, key); ok is false when there is none,
 // including when the match does not exist.
-func (s *Store) Idempotency(ctx context.Context, id, key string) (domain.IdempotencyRecord, bool, error) {
+func (s *Store) Idempotency(ctx context.Context, id, key string) (_ domain.IdempotencyRecord, _ bool, err error) {
+	defer wrap(&err, "idempotency %s/%s", id, key)
 	var rows []idempotencyRow
-	err := s.r.WithContext(ctx).Where("match_id = ? AND `key` = ?", id, key).Limit(1).Find(&rows).Error
-	if err != nil {
-		return domain.IdempotencyRecord{}, false, fmt.Errorf("idempotency %s/%s: %w", id, key, err)
+	if err := s.r.WithContext(ctx).Where("match_id = ? AND `key` = ?", id, key).Limit(1).Find(&rows).Error; err != nil {
+		return domain.IdempotencyRecord{}, false, err
 	}
 	if len(rows) == 0 {
 		return domain.IdempotencyRecord{}, false, nil

@@ -141,10 +141,10 @@ func appendColumns(sum domain.Summary) []string {
 func (r matchRow) summary() (domain.Summary, error) {
 	s := domain.Summary{Status: domain.Status(r.Status), Hands: r.Hands, Version: r.Version, WinnerSide: r.WinnerSide}
 	if err := json.Unmarshal([]byte(r.Players), &s.Players); err != nil {
-		return s, fmt.Errorf("match %s players: %w", r.ID, err)
+		return s, fmt.Errorf("stored players: %w", err)
 	}
 	if err := json.Unmarshal([]byte(r.Scores), &s.Scores); err != nil {
-		return s, fmt.Errorf("match %s scores: %w", r.ID, err)
+		return s, fmt.Errorf("stored scores: %w", err)
 	}
 	var err error
 	s.UpdatedAt, err = parseTime(r.UpdatedAt)

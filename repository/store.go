@@ -143,6 +143,15 @@ func openGorm(dsn string, conns int) (*gorm.DB, error) {
 	return db, nil
 }
 
+// wrap prefixes a failure of the storage itself (an error without a domain code) with the
+// operation that met it, as pkgsite's derrors.Wrap does, once per exported method. Domain
+// errors pass unchanged: the API shows their text to clients, who need no SQL context.
+func wrap(errp *error, format string, args ...any) {
+	if *errp != nil && domain.CodeOf(*errp) == domain.CodeInternal {
+		*errp = fmt.Errorf("%s: %w", fmt.Sprintf(format, args...), *errp)
+	}
+}
+
 func closeGorm(db *gorm.DB) error {
 	sqlDB, err := db.DB()
 	if err != nil {
@@ -157,11 +166,12 @@ func (s *Store) Close() error {
 }
 
 // Ping checks that both pools can reach the database, for readiness probes.
-func (s *Store) Ping(ctx context.Context) error {
+func (s *Store) Ping(ctx context.Context) (err error) {
+	defer wrap(&err, "ping database")
 	for _, db := range []*gorm.DB{s.r, s.w} {
 		var one int
 		if err := db.WithContext(ctx).Raw("SELECT 1").Scan(&one).Error; err != nil {
-			return fmt.Errorf("ping database: %w", err)
+			return err
 		}
 	}
 	return nil

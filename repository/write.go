@@ -13,7 +13,8 @@ import (
 // Create stores a new match: its matches row (seed and read model), its seats and its opening
 // events, in one transaction. An id already stored is a *domain.VersionConflictError with
 // Expected 0: creating is appending to an empty log, and the same race rules apply.
-func (s *Store) Create(ctx context.Context, rec domain.MatchRecord, events []domain.Event, sum domain.Summary) error {
+func (s *Store) Create(ctx context.Context, rec domain.MatchRecord, events []domain.Event, sum domain.Summary) (err error) {
+	defer wrap(&err, "create match %s", rec.ID)
 	if rec.ID == "" {
 		return fmt.Errorf("%w: a match needs an id", domain.ErrInvalid)
 	}
@@ -56,86 +57,90 @@ func (s *Store) Create(ctx context.Context, rec domain.MatchRecord, events []dom
 		// lost race can never surface as a raw constraint error.
 		return &domain.VersionConflictError{Expected: 0, Current: s.version(ctx, rec.ID)}
 	}
-	if err != nil {
-		return fmt.Errorf("create match %s: %w", rec.ID, err)
-	}
-	return nil
+	return err
 }
 
 // Append adds a.Events after a.Expected with the read model and the idempotency record, in one
 // BEGIN IMMEDIATE transaction: the head is read under the write lock, so the version check
 // and the insert cannot be split by another writer.
-func (s *Store) Append(ctx context.Context, a domain.Append) error {
+func (s *Store) Append(ctx context.Context, a domain.Append) (err error) {
+	defer wrap(&err, "append to %s at %d", a.MatchID, a.Expected)
 	// Encoding happens before the transaction so the write lock is held only for SQL.
 	rows, err := encodeEvents(a.MatchID, a.Events)
 	if err != nil {
 		return err
 	}
-	last := a.Expected + len(rows)
-	m, err := readModel(a.Summary, last)
+	m, err := readModel(a.Summary, a.Expected+len(rows))
 	if err != nil {
 		return err
 	}
-	var idem *idempotencyRow
-	if r := a.Idempotency; r != nil {
-		idem = &idempotencyRow{
-			MatchID: a.MatchID, Key: r.Key, Seat: r.Seat, Fingerprint: r.Fingerprint,
-			FirstSeq: r.FirstSeq, LastSeq: r.LastSeq, CreatedAt: formatTime(r.CreatedAt),
-		}
-		if idem.FirstSeq == 0 && idem.LastSeq == 0 {
-			idem.FirstSeq, idem.LastSeq = a.Expected+1, last
-		}
-	}
+	idem := idempotencyRowOf(a, len(rows))
 	err = s.w.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		head, found, err := headOf(tx, a.MatchID)
-		switch {
-		case err != nil:
-			return err
-		case !found:
-			return fmt.Errorf("append to %q: %w", a.MatchID, domain.ErrMatchNotFound)
-		case head.Seq != a.Expected:
-			return &domain.VersionConflictError{Expected: a.Expected, Current: head.Seq}
-		}
-		if err := startsAt(rows, head.Seq); err != nil {
-			return err
-		}
-		link(rows, head.Hash)
-		if err := tx.Create(&rows).Error; err != nil {
-			if errors.Is(err, gorm.ErrDuplicatedKey) {
-				// Unreachable under the write lock, but a clash on (match_id, seq) is by
-				// definition a lost race: report it as one, never as a constraint error.
-				if h, _, herr := headOf(tx, a.MatchID); herr == nil {
-					return &domain.VersionConflictError{Expected: a.Expected, Current: h.Seq}
-				}
-			}
-			return err
-		}
-		res := tx.Model(&matchRow{}).Where("id = ?", a.MatchID).Select(appendColumns(a.Summary)).Updates(&m)
-		if res.Error == nil && res.RowsAffected != 1 {
-			res.Error = fmt.Errorf("match %s has events but no matches row", a.MatchID)
-		}
-		if res.Error != nil {
-			return res.Error
-		}
-		if idem != nil {
-			if err := tx.Create(idem).Error; err != nil {
-				if errors.Is(err, gorm.ErrDuplicatedKey) {
-					return fmt.Errorf("%w: key %q is already recorded for match %s", domain.ErrIdempotencyReuse, idem.Key, a.MatchID)
-				}
-				return err
-			}
-		}
-		return nil
+		return appendTx(tx, a, rows, m, idem)
 	})
-	var vc *domain.VersionConflictError
-	if err == nil || errors.As(err, &vc) || errors.Is(err, domain.ErrMatchNotFound) ||
-		errors.Is(err, domain.ErrIdempotencyReuse) || errors.Is(err, domain.ErrInvalid) {
-		return err
-	}
 	if errors.Is(err, gorm.ErrDuplicatedKey) {
 		return &domain.VersionConflictError{Expected: a.Expected, Current: s.version(ctx, a.MatchID)}
 	}
-	return fmt.Errorf("append to %s at %d: %w", a.MatchID, a.Expected, err)
+	return err
+}
+
+// appendTx is the body of Append's transaction: the version check, the events, the read
+// model and the idempotency record, all through tx.
+func appendTx(tx *gorm.DB, a domain.Append, rows []eventRow, m matchRow, idem *idempotencyRow) error {
+	head, found, err := headOf(tx, a.MatchID)
+	switch {
+	case err != nil:
+		return err
+	case !found:
+		return fmt.Errorf("append to %q: %w", a.MatchID, domain.ErrMatchNotFound)
+	case head.Seq != a.Expected:
+		return &domain.VersionConflictError{Expected: a.Expected, Current: head.Seq}
+	}
+	if err := startsAt(rows, head.Seq); err != nil {
+		return err
+	}
+	link(rows, head.Hash)
+	if err := tx.Create(&rows).Error; err != nil {
+		if errors.Is(err, gorm.ErrDuplicatedKey) {
+			// Unreachable under the write lock, but a clash on (match_id, seq) is by
+			// definition a lost race: report it as one, never as a constraint error.
+			if h, _, herr := headOf(tx, a.MatchID); herr == nil {
+				return &domain.VersionConflictError{Expected: a.Expected, Current: h.Seq}
+			}
+		}
+		return err
+	}
+	res := tx.Model(&matchRow{}).Where("id = ?", a.MatchID).Select(appendColumns(a.Summary)).Updates(&m)
+	if res.Error == nil && res.RowsAffected != 1 {
+		res.Error = fmt.Errorf("match %s has events but no matches row", a.MatchID)
+	}
+	if res.Error != nil || idem == nil {
+		return res.Error
+	}
+	if err := tx.Create(idem).Error; err != nil {
+		if errors.Is(err, gorm.ErrDuplicatedKey) {
+			return fmt.Errorf("%w: key %q is already recorded for match %s", domain.ErrIdempotencyReuse, idem.Key, a.MatchID)
+		}
+		return err
+	}
+	return nil
+}
+
+// idempotencyRowOf is a's idempotency record as a row, nil when it has none. Zero seqs are
+// filled with the seqs of the n events the append writes.
+func idempotencyRowOf(a domain.Append, n int) *idempotencyRow {
+	r := a.Idempotency
+	if r == nil {
+		return nil
+	}
+	row := &idempotencyRow{
+		MatchID: a.MatchID, Key: r.Key, Seat: r.Seat, Fingerprint: r.Fingerprint,
+		FirstSeq: r.FirstSeq, LastSeq: r.LastSeq, CreatedAt: formatTime(r.CreatedAt),
+	}
+	if row.FirstSeq == 0 && row.LastSeq == 0 {
+		row.FirstSeq, row.LastSeq = a.Expected+1, a.Expected+n
+	}
+	return row
 }
 
 // head is the last event of a log: its seq is the match's version, its hash the next prev.
