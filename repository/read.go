@@ -29,7 +29,9 @@ func (s *Store) Match(ctx context.Context, id string) (_ domain.StoredMatch, err
 	}
 	seed, err := domain.ParseSeed(r.Seed)
 	if err != nil {
-		return domain.StoredMatch{}, fmt.Errorf("match %s: stored seed: %w", id, err)
+		// %v, not %w: a seed the store cannot read back is damage to the store, an internal
+		// error, not the client's bad seed.
+		return domain.StoredMatch{}, fmt.Errorf("stored seed: %v", err)
 	}
 	created, err := parseTime(r.CreatedAt)
 	if err != nil {

@@ -167,3 +167,46 @@ func rehash(t *testing.T, raw *sql.DB, id string, seq int) {
 		t.Fatal(err)
 	}
 }
+
+// TestUnreadableRowIsInternal: a row the store cannot read back (a payload naming a tile that
+// does not exist, a seed that is not hex) is an internal error naming the match and the row,
+// never the client's INVALID_REQUEST, although the decoders behind it report domain errors.
+func TestUnreadableRowIsInternal(t *testing.T) {
+	s, path := openStore(t, repository.Options{})
+	f := storetest.NewFixture(t, "u-0", storetest.Base, 0)
+	if err := f.Create(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	f.PlayToEnd(t, s, 20)
+	raw, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	var seq int
+	if err := raw.QueryRowContext(ctx, "SELECT min(seq) FROM events WHERE match_id = 'u-0' AND type = 'tile.played'").Scan(&seq); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		"DROP TRIGGER events_no_update",
+		fmt.Sprintf(`UPDATE events SET data = json_set(data, '$.tile', '9-9') WHERE match_id = 'u-0' AND seq = %d`, seq),
+		"UPDATE matches SET seed = 'not hex' WHERE id = 'u-0'",
+	} {
+		if _, err := raw.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	_, eventsErr := s.Events(ctx, "u-0", 0, 0)
+	_, matchErr := s.Match(ctx, "u-0")
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{eventsErr, fmt.Sprintf("events of u-0: seq %d: ", seq)},
+		{matchErr, "match u-0: stored seed: "},
+	} {
+		if tc.err == nil || domain.CodeOf(tc.err) != domain.CodeInternal || !strings.Contains(tc.err.Error(), tc.want) {
+			t.Errorf("got %v (code %s), want an internal error containing %q", tc.err, domain.CodeOf(tc.err), tc.want)
+		}
+	}
+}

@@ -155,7 +155,9 @@ func (r matchRow) summary() (domain.Summary, error) {
 func (r eventRow) event() (domain.Event, error) {
 	data, err := domain.DecodeEventData(domain.EventType(r.Type), []byte(r.Data))
 	if err != nil {
-		return domain.Event{}, fmt.Errorf("match %s seq %d: %w", r.MatchID, r.Seq, err)
+		// %v, not %w: a stored payload that does not decode (a bad tile, say) is damage to
+		// the store, an internal error, not the client's invalid request.
+		return domain.Event{}, fmt.Errorf("seq %d: %v", r.Seq, err)
 	}
 	at, err := parseTime(r.At)
 	if err != nil {
