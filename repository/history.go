@@ -59,15 +59,11 @@ func (s *Store) History(ctx context.Context, q domain.HistoryQuery) (_ domain.Hi
 			page.NextCursor = encodeCursor(last.CreatedAt, last.ID)
 			break
 		}
-		created, err := parseTime(r.CreatedAt)
+		it, err := r.item()
 		if err != nil {
 			return domain.HistoryPage{}, fmt.Errorf("match %s: %w", r.ID, err)
 		}
-		sum, err := r.summary()
-		if err != nil {
-			return domain.HistoryPage{}, fmt.Errorf("match %s: %w", r.ID, err)
-		}
-		page.Matches = append(page.Matches, domain.HistoryItem{ID: r.ID, CreatedAt: created, Summary: sum})
+		page.Matches = append(page.Matches, it)
 	}
 	return page, nil
 }

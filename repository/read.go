@@ -33,19 +33,15 @@ func (s *Store) Match(ctx context.Context, id string) (_ domain.StoredMatch, err
 		// error, not the client's bad seed.
 		return domain.StoredMatch{}, fmt.Errorf("stored seed: %v", err)
 	}
-	created, err := parseTime(r.CreatedAt)
+	it, err := r.item()
 	if err != nil {
 		return domain.StoredMatch{}, err
 	}
-	sum, err := r.summary()
-	if err != nil {
-		return domain.StoredMatch{}, err
-	}
-	rec := domain.MatchRecord{ID: r.ID, Seed: seed, CreatedAt: created, Seats: make([]domain.SeatRecord, len(seats))}
+	rec := domain.MatchRecord{ID: r.ID, Seed: seed, CreatedAt: it.CreatedAt, Seats: make([]domain.SeatRecord, len(seats))}
 	for i, st := range seats {
 		rec.Seats[i] = domain.SeatRecord{Seat: st.Seat, Name: st.Name, Kind: domain.PlayerKind(st.Kind), Bot: st.Bot, TokenHash: []byte(st.TokenHash)}
 	}
-	return domain.StoredMatch{Record: rec, Summary: sum}, nil
+	return domain.StoredMatch{Record: rec, Summary: it.Summary}, nil
 }
 
 // Events returns the events with seq > after in order, at most limit of them (0: all).

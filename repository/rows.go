@@ -137,6 +137,19 @@ func appendColumns(sum domain.Summary) []string {
 	return cols
 }
 
+// item decodes what the history lists of a matches row: its id, creation time and read model.
+func (r matchRow) item() (domain.HistoryItem, error) {
+	created, err := parseTime(r.CreatedAt)
+	if err != nil {
+		return domain.HistoryItem{}, err
+	}
+	sum, err := r.summary()
+	if err != nil {
+		return domain.HistoryItem{}, err
+	}
+	return domain.HistoryItem{ID: r.ID, CreatedAt: created, Summary: sum}, nil
+}
+
 // summary decodes the read model of a matches row.
 func (r matchRow) summary() (domain.Summary, error) {
 	s := domain.Summary{Status: domain.Status(r.Status), Hands: r.Hands, Version: r.Version, WinnerSide: r.WinnerSide}
