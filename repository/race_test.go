@@ -27,95 +27,32 @@ func TestRacingAppends(t *testing.T) {
 	}
 	defer b.Close()
 	stores := []*repository.Store{a, b}
-
 	hot := storetest.NewFixture(t, "hot", storetest.Base, 1000, "ann", "bob")
 	if err := hot.Create(ctx, a); err != nil {
 		t.Fatal(err)
 	}
-	var others []*storetest.Fixture
-	for i := range 4 {
-		f := storetest.NewFixture(t, fmt.Sprintf("cold-%d", i), storetest.Base.Add(time.Duration(i)*time.Second), 0)
-		if err := f.Create(ctx, a); err != nil {
-			t.Fatal(err)
-		}
-		f.PlayToEnd(t, a, 10)
-		others = append(others, f)
-	}
+	others := coldMatches(t, a, 4)
 
 	const racers, goal = 16, 40
-	var (
-		mu    sync.Mutex
-		wins  = map[int][]domain.Event{} // expected version -> the winner's events
-		lost  atomic.Int64
-		done  atomic.Bool
-		wg    sync.WaitGroup
-		fails = make(chan error, racers+8)
-	)
-	for i := range racers {
-		s := stores[i%2]
+	r := &race{hot: hot, goal: goal, wins: map[int][]domain.Event{}}
+	fails := make(chan error, racers+len(others))
+	var wg sync.WaitGroup
+	// Any failure ends the race for everyone, so no goroutine waits for a goal never reached.
+	start := func(f func() error) {
 		wg.Go(func() {
-			for !done.Load() {
-				events, err := s.Events(ctx, "hot", 0, 0)
-				if err != nil {
-					fails <- err
-					return
-				}
-				m, err := domain.Rebuild("hot", hot.Record.Seed, events)
-				if err != nil {
-					fails <- err
-					return
-				}
-				if m.Version() >= goal || m.Finished() {
-					done.Store(true)
-					return
-				}
-				expected := m.Version()
-				next, err := storetest.Step(m, nil, storetest.Base.Add(time.Duration(expected)*time.Second))
-				if err != nil {
-					fails <- err
-					return
-				}
-				err = s.Append(ctx, domain.Append{MatchID: "hot", Expected: expected, Events: next, Summary: m.Summary()})
-				var vc *domain.VersionConflictError
-				switch {
-				case err == nil:
-					mu.Lock()
-					if _, dup := wins[expected]; dup {
-						fails <- fmt.Errorf("two appends won version %d", expected)
-					}
-					wins[expected] = next
-					mu.Unlock()
-				case errors.As(err, &vc) && vc.Expected == expected && vc.Current > expected:
-					lost.Add(1)
-				default:
-					fails <- fmt.Errorf("racer at version %d: %w", expected, err)
-					return
-				}
+			if err := f(); err != nil {
+				fails <- err
+				r.done.Store(true)
 			}
 		})
 	}
-
-	// Readers of other matches go on while the race runs, through both stores.
-	var reads atomic.Int64
-	for i := range 4 {
-		s, f := stores[i%2], others[i]
-		wg.Go(func() {
-			for !done.Load() {
-				if _, err := s.Events(ctx, f.Record.ID, 0, 0); err != nil {
-					fails <- err
-					return
-				}
-				if _, err := s.History(ctx, domain.HistoryQuery{Limit: 3}); err != nil {
-					fails <- err
-					return
-				}
-				if rep, err := s.VerifyChain(ctx, f.Record.ID); err != nil || !rep.OK {
-					fails <- fmt.Errorf("verify %s: %+v %v", f.Record.ID, rep, err)
-					return
-				}
-				reads.Add(1)
-			}
-		})
+	for i := range racers {
+		s := stores[i%2]
+		start(func() error { return r.appendUntilGoal(s) })
+	}
+	for i, f := range others {
+		s := stores[i%2]
+		start(func() error { return r.readUntilDone(s, f.Record.ID) })
 	}
 	wg.Wait()
 	close(fails)
@@ -126,7 +63,112 @@ func TestRacingAppends(t *testing.T) {
 		return
 	}
 
-	// The log is exactly the winners' events, each version once, in order, with a sound chain.
+	checkRacedLog(t, a, b, hot, r.wins)
+	t.Logf("%d versions won, %d appends lost the race, %d reads of other matches meanwhile", len(r.wins), r.lost.Load(), r.reads.Load())
+	if r.lost.Load() == 0 {
+		t.Error("no append ever lost a race: the test did not race")
+	}
+	if r.reads.Load() == 0 {
+		t.Error("no reads of other matches happened during the race")
+	}
+}
+
+// coldMatches stores n matches of ten moves each, a second apart, for the readers.
+func coldMatches(t *testing.T, s *repository.Store, n int) []*storetest.Fixture {
+	t.Helper()
+	var out []*storetest.Fixture
+	for i := range n {
+		f := storetest.NewFixture(t, fmt.Sprintf("cold-%d", i), storetest.Base.Add(time.Duration(i)*time.Second), 0)
+		if err := f.Create(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+		f.PlayToEnd(t, s, 10)
+		out = append(out, f)
+	}
+	return out
+}
+
+// race is what the goroutines of TestRacingAppends share.
+type race struct {
+	hot   *storetest.Fixture
+	goal  int // the version at which the racers stop
+	mu    sync.Mutex
+	wins  map[int][]domain.Event // expected version -> the winner's events
+	lost  atomic.Int64
+	reads atomic.Int64
+	done  atomic.Bool
+}
+
+// appendUntilGoal is one racer: it reads the hot match, decides its next move and appends it
+// at the version it read, until the log reaches the goal.
+func (r *race) appendUntilGoal(s *repository.Store) error {
+	for !r.done.Load() {
+		events, err := s.Events(ctx, "hot", 0, 0)
+		if err != nil {
+			return err
+		}
+		m, err := domain.Rebuild("hot", r.hot.Record.Seed, events)
+		if err != nil {
+			return err
+		}
+		if m.Version() >= r.goal || m.Finished() {
+			r.done.Store(true)
+			return nil
+		}
+		expected := m.Version()
+		next, err := storetest.Step(m, nil, storetest.Base.Add(time.Duration(expected)*time.Second))
+		if err != nil {
+			return err
+		}
+		err = s.Append(ctx, domain.Append{MatchID: "hot", Expected: expected, Events: next, Summary: m.Summary()})
+		var vc *domain.VersionConflictError
+		switch {
+		case err == nil:
+			if err := r.won(expected, next); err != nil {
+				return err
+			}
+		case errors.As(err, &vc) && vc.Expected == expected && vc.Current > expected:
+			r.lost.Add(1)
+		default:
+			return fmt.Errorf("racer at version %d: %w", expected, err)
+		}
+	}
+	return nil
+}
+
+// won records the winner of a version; a second winner is the failure the test looks for.
+func (r *race) won(expected int, events []domain.Event) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, dup := r.wins[expected]; dup {
+		return fmt.Errorf("two appends won version %d", expected)
+	}
+	r.wins[expected] = events
+	return nil
+}
+
+// readUntilDone reads another match's log, the history and the match's chain while the race
+// goes on.
+func (r *race) readUntilDone(s *repository.Store, id string) error {
+	for !r.done.Load() {
+		if _, err := s.Events(ctx, id, 0, 0); err != nil {
+			return err
+		}
+		if _, err := s.History(ctx, domain.HistoryQuery{Limit: 3}); err != nil {
+			return err
+		}
+		if rep, err := s.VerifyChain(ctx, id); err != nil || !rep.OK {
+			return fmt.Errorf("verify %s: %+v %v", id, rep, err)
+		}
+		r.reads.Add(1)
+	}
+	return nil
+}
+
+// checkRacedLog checks that the hot match's log is exactly the winners' events, each version
+// once, in order, with a sound chain as either store sees it, and that it folds.
+func checkRacedLog(t *testing.T, a, b *repository.Store, hot *storetest.Fixture, wins map[int][]domain.Event) {
+	t.Helper()
 	events, err := a.Events(ctx, "hot", 0, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -146,12 +188,5 @@ func TestRacingAppends(t *testing.T) {
 	}
 	if _, err := domain.Rebuild("hot", hot.Record.Seed, events); err != nil {
 		t.Fatalf("the raced log does not fold: %v", err)
-	}
-	t.Logf("%d versions won, %d appends lost the race, %d reads of other matches meanwhile", len(wins), lost.Load(), reads.Load())
-	if lost.Load() == 0 {
-		t.Error("no append ever lost a race: the test did not race")
-	}
-	if reads.Load() == 0 {
-		t.Error("no reads of other matches happened during the race")
 	}
 }
