@@ -31,7 +31,7 @@ func TestRacingAppends(t *testing.T) {
 	if err := hot.Create(ctx, a); err != nil {
 		t.Fatal(err)
 	}
-	others := coldMatches(t, a, 4)
+	others := playedMatches(t, a, "cold-", 4, 10)
 
 	const racers, goal = 16, 40
 	r := &race{hot: hot, goal: goal, wins: map[int][]domain.Event{}}
@@ -71,21 +71,6 @@ func TestRacingAppends(t *testing.T) {
 	if r.reads.Load() == 0 {
 		t.Error("no reads of other matches happened during the race")
 	}
-}
-
-// coldMatches stores n matches of ten moves each, a second apart, for the readers.
-func coldMatches(t *testing.T, s *repository.Store, n int) []*storetest.Fixture {
-	t.Helper()
-	var out []*storetest.Fixture
-	for i := range n {
-		f := storetest.NewFixture(t, fmt.Sprintf("cold-%d", i), storetest.Base.Add(time.Duration(i)*time.Second), 0)
-		if err := f.Create(ctx, s); err != nil {
-			t.Fatal(err)
-		}
-		f.PlayToEnd(t, s, 10)
-		out = append(out, f)
-	}
-	return out
 }
 
 // race is what the goroutines of TestRacingAppends share.

@@ -2,8 +2,10 @@ package repository_test
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/storetest"
@@ -28,6 +30,23 @@ func openStore(tb testing.TB, opts repository.Options) (*repository.Store, strin
 	return s, path
 }
 
+// playedMatches stores n matches with ids prefix0, prefix1, ..., a second apart, each
+// with up to moves random legal moves appended one by one.
+func playedMatches(tb testing.TB, s *repository.Store, prefix string, n, moves int) []*storetest.Fixture {
+	tb.Helper()
+	out := make([]*storetest.Fixture, n)
+	for i := range out {
+		f := storetest.NewFixture(tb, fmt.Sprintf("%s%d", prefix, i), storetest.Base.Add(time.Duration(i)*time.Second), 0)
+		if err := f.Create(ctx, s); err != nil {
+			tb.Fatal(err)
+		}
+		f.PlayToEnd(tb, s, moves)
+		out[i] = f
+	}
+	return out
+}
+
+// TestConformance runs the EventStore contract that memstore passes too.
 func TestConformance(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) domain.EventStore {
 		s, _ := openStore(t, repository.Options{})
