@@ -32,6 +32,8 @@ func testRejectsBrokenSequence(t *testing.T, s domain.EventStore) {
 	}
 }
 
+// testIdempotency: a record is stored with its append and only then, a key is used once per
+// match, and zero seqs are filled with the seqs the append wrote.
 func testIdempotency(t *testing.T, s domain.EventStore) {
 	f := NewFixture(t, "m-idem", Base, 0)
 	mustCreate(t, s, f)
@@ -44,14 +46,7 @@ func testIdempotency(t *testing.T, s domain.EventStore) {
 	if err := s.Append(ctx, a); err != nil {
 		t.Fatal(err)
 	}
-	got, ok, err := s.Idempotency(ctx, f.Record.ID, "key-1")
-	if err != nil || !ok {
-		t.Fatalf("idempotency: ok %v err %v", ok, err)
-	}
-	if got.Key != rec.Key || got.Seat != rec.Seat || got.Fingerprint != rec.Fingerprint ||
-		got.FirstSeq != rec.FirstSeq || got.LastSeq != rec.LastSeq || !got.CreatedAt.Equal(rec.CreatedAt) {
-		t.Fatalf("idempotency record %+v, want %+v", got, rec)
-	}
+	sameIdempotency(t, s, f.Record.ID, rec)
 	if _, ok, err := s.Idempotency(ctx, f.Record.ID, "key-2"); ok || err != nil {
 		t.Fatalf("unknown key: ok %v err %v", ok, err)
 	}
@@ -79,21 +74,45 @@ func testIdempotency(t *testing.T, s domain.EventStore) {
 	}
 
 	// Zero FirstSeq and LastSeq are filled with the seqs the append produced.
-	next.Idempotency = &domain.IdempotencyRecord{Key: "key-3", Seat: 1, Fingerprint: "y"}
+	next.Idempotency = &domain.IdempotencyRecord{Key: "key-3", Seat: 1, Fingerprint: "y", CreatedAt: Base}
 	if err := s.Append(ctx, next); err != nil {
 		t.Fatal(err)
 	}
-	got, ok, err = s.Idempotency(ctx, f.Record.ID, "key-3")
-	if err != nil || !ok || got.FirstSeq != next.Expected+1 || got.LastSeq != next.Expected+len(next.Events) || got.Seat != 1 {
-		t.Fatalf("record with seqs filled in: %+v ok %v err %v", got, ok, err)
+	filled := *next.Idempotency
+	filled.FirstSeq, filled.LastSeq = next.Expected+1, next.Expected+len(next.Events)
+	sameIdempotency(t, s, f.Record.ID, filled)
+}
+
+// testIdempotencyPerMatch: keys are per match, so another match may use the same key.
+func testIdempotencyPerMatch(t *testing.T, s domain.EventStore) {
+	var appends []domain.Append
+	for _, id := range []string{"m-idem-1", "m-idem-2"} {
+		f := NewFixture(t, id, Base, 0)
+		mustCreate(t, s, f)
+		a := f.Next(t)
+		a.Idempotency = &domain.IdempotencyRecord{Key: "key-1", Fingerprint: id, CreatedAt: Base}
+		if err := s.Append(ctx, a); err != nil {
+			t.Fatalf("key-1 on %s: %v", id, err)
+		}
+		appends = append(appends, a)
 	}
-	// Keys are per match: another match may use the same key.
-	g := NewFixture(t, "m-idem-2", Base, 0)
-	mustCreate(t, s, g)
-	b := g.Next(t)
-	b.Idempotency = &domain.IdempotencyRecord{Key: "key-1", Fingerprint: "z"}
-	if err := s.Append(ctx, b); err != nil {
-		t.Fatalf("same key on another match: %v", err)
+	for _, a := range appends {
+		want := *a.Idempotency
+		want.FirstSeq, want.LastSeq = a.Expected+1, a.Expected+len(a.Events)
+		sameIdempotency(t, s, a.MatchID, want)
+	}
+}
+
+// sameIdempotency fails the test unless s holds exactly want for (id, want.Key).
+func sameIdempotency(t *testing.T, s domain.EventStore, id string, want domain.IdempotencyRecord) {
+	t.Helper()
+	got, ok, err := s.Idempotency(ctx, id, want.Key)
+	if err != nil || !ok {
+		t.Fatalf("idempotency %s/%s: ok %v err %v", id, want.Key, ok, err)
+	}
+	if got.Key != want.Key || got.Seat != want.Seat || got.Fingerprint != want.Fingerprint ||
+		got.FirstSeq != want.FirstSeq || got.LastSeq != want.LastSeq || !got.CreatedAt.Equal(want.CreatedAt) {
+		t.Fatalf("idempotency record %+v, want %+v", got, want)
 	}
 }
 
@@ -130,17 +149,11 @@ func testCopies(t *testing.T, s domain.EventStore) {
 	SameEvents(t, mustEvents(t, s, "m-copy", 0, 0), f.Events)
 }
 
+// testVerifyChain: a sound log verifies, and its head is the hash chain computed apart.
 func testVerifyChain(t *testing.T, s domain.EventStore) {
 	f := NewFixture(t, "m-chain", Base, 0)
 	mustCreate(t, s, f)
-	for range 25 {
-		if f.Match.Finished() {
-			break
-		}
-		if err := s.Append(ctx, f.Next(t)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	f.PlayToEnd(t, s, 25)
 	rep, err := s.VerifyChain(ctx, f.Record.ID)
 	if err != nil {
 		t.Fatal(err)

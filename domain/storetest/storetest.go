@@ -35,6 +35,7 @@ func Run(t *testing.T, open func(t *testing.T) domain.EventStore) {
 		{"NotFound", testNotFound},
 		{"RejectsBrokenSequence", testRejectsBrokenSequence},
 		{"Idempotency", testIdempotency},
+		{"IdempotencyPerMatch", testIdempotencyPerMatch},
 		{"Copies", testCopies},
 		{"VerifyChain", testVerifyChain},
 		{"HistoryOrderAndPaging", testHistoryPaging},
