@@ -1,0 +1,149 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/domain"
+)
+
+// renderStep writes the table as it was right after event step: the event, the scores, and
+// while a hand is on, the line, its ends and count, whose turn it is, each seat's tiles (the
+// tiles themselves when the view shows them) and the boneyard.
+func renderStep(step int, e domain.Event, v api.MatchView) string {
+	var b sheet
+	fmt.Fprintf(&b, "All Fives match %s at step %d\n", v.ID, step)
+	lead := v.Hand != nil && len(v.Hand.Line) == 1
+	b.field("event", "%d. %s", e.Seq, describe(e, lead))
+	sides := make([]string, len(v.Scores))
+	for i, s := range v.Scores {
+		sides[i] = fmt.Sprintf("side %d %d", i, s)
+	}
+	b.field("scores", "%s (target %d)", strings.Join(sides, ", "), v.Target)
+	switch {
+	case v.Hand != nil:
+		b.hand(v.Hand)
+	case v.WinnerSide != nil:
+		b.field("result", "side %d wins", *v.WinnerSide)
+	}
+	b.seats(v)
+	if v.You != nil {
+		b.field("you", "S%d", v.You.Seat)
+	}
+	return b.String()
+}
+
+// sheet is the text of one step: lines of a label, padded to a column, and a value.
+type sheet struct{ strings.Builder }
+
+func (b *sheet) field(label, format string, args ...any) {
+	fmt.Fprintf(b, "%-10s %s\n", label, fmt.Sprintf(format, args...))
+}
+
+// hand writes the hand in play: its number and turn, the line and its count, the boneyard.
+func (b *sheet) hand(h *api.Hand) {
+	b.field("hand", "%d, S%d to move", h.Number, h.Turn)
+	if len(h.Line) == 0 {
+		b.field("line", "(empty)")
+	} else {
+		b.field("line", "%s", strings.Join(h.Line, " "))
+		b.field("ends", "%s = %d", endsText(h), h.Total)
+	}
+	if h.BoneyardTiles != nil {
+		b.field("boneyard", "%s: %s", tiles(h.Boneyard), strings.Join(h.BoneyardTiles, " "))
+	} else {
+		b.field("boneyard", "%s", tiles(h.Boneyard))
+	}
+}
+
+// seats writes a line per seat, with its tiles where the view shows them: the hands the view
+// reveals (all of them once the match is over), else the viewer's own.
+func (b *sheet) seats(v api.MatchView) {
+	for i, s := range v.Seats {
+		label := ""
+		if i == 0 {
+			label = "seats"
+		}
+		kind := s.Kind
+		if s.Bot != "" {
+			kind += " (" + s.Bot + ")"
+		}
+		held := tiles(s.Tiles)
+		switch {
+		case v.Hand != nil && s.Seat < len(v.Hand.Hands):
+			held += ": " + strings.Join(v.Hand.Hands[s.Seat], " ")
+		case v.You != nil && v.You.Seat == s.Seat && v.Hand != nil:
+			held += ": " + strings.Join(v.You.Tiles, " ")
+		}
+		b.field(label, "S%d %s, %s, side %d, %s", s.Seat, s.Name, kind, s.Side, held)
+	}
+}
+
+// endsText writes the ends as left|right, an end whose outermost tile is a double as that
+// double (it counts twice); a lone double is written once, as the count takes it once.
+func endsText(h *api.Hand) string {
+	if len(h.Line) == 1 && h.Left.Double {
+		return h.Line[0]
+	}
+	end := func(e api.OpenEnd) string {
+		if e.Double {
+			return fmt.Sprintf("%d-%d", e.Pip, e.Pip)
+		}
+		return strconv.Itoa(e.Pip)
+	}
+	return end(h.Left) + "|" + end(h.Right)
+}
+
+// tiles counts tiles in words: "1 tile", "5 tiles".
+func tiles(n int) string {
+	if n == 1 {
+		return "1 tile"
+	}
+	return fmt.Sprintf("%d tiles", n)
+}
+
+// describe says in a few words what an event did; lead says whether a play was the hand's
+// first, which reads "leads" rather than "plays".
+func describe(e domain.Event, lead bool) string {
+	switch d := e.Data.(type) {
+	case domain.MatchCreated:
+		return fmt.Sprintf("match created: %d players, target %d", len(d.Players), d.Target)
+	case domain.HandStarted:
+		why := "won the last hand"
+		if d.Lead == domain.LeadHighestDouble {
+			why = "highest double"
+		}
+		return fmt.Sprintf("hand %d dealt: S%d leads (%s)", d.Hand, d.Leader, why)
+	case domain.TilePlayed:
+		text := fmt.Sprintf("S%d plays %s %s: the ends count %d", d.Seat, d.Tile, d.End, d.Total)
+		if lead {
+			text = fmt.Sprintf("S%d leads %s: the ends count %d", d.Seat, d.Tile, d.Total)
+		}
+		if d.Points > 0 {
+			text += fmt.Sprintf(", +%d", d.Points)
+		}
+		return text
+	case domain.TileDrawn:
+		if d.Tile == nil {
+			return fmt.Sprintf("S%d draws (hidden)", d.Seat)
+		}
+		return fmt.Sprintf("S%d draws %s", d.Seat, *d.Tile)
+	case domain.TurnPassed:
+		return fmt.Sprintf("S%d passes", d.Seat)
+	case domain.HandEnded:
+		how := "blocked"
+		if d.Outcome == domain.OutcomeDomino && d.Seat != nil {
+			how = fmt.Sprintf("domino by S%d", *d.Seat)
+		}
+		who := "a tie: nobody scores"
+		if d.WinnerSide != nil {
+			who = fmt.Sprintf("side %d scores %d", *d.WinnerSide, d.Points)
+		}
+		return fmt.Sprintf("hand %d ends, %s; %s", d.Hand, how, who)
+	case domain.MatchEnded:
+		return fmt.Sprintf("match over: side %d wins", d.WinnerSide)
+	}
+	return string(e.Type)
+}
