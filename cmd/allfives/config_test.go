@@ -62,10 +62,15 @@ func TestBadConfigIsAnError(t *testing.T) {
 	}
 }
 
+// TestCommands: help, -h and --help print the commands; an unknown command is an error; -h
+// after a command prints that command's flags.
 func TestCommands(t *testing.T) {
 	var out bytes.Buffer
-	if err := run(context.Background(), []string{"help"}, envOf(nil), &out); err != nil || !strings.Contains(out.String(), "migrate") {
-		t.Fatalf("help: %v %q", err, out.String())
+	for _, help := range []string{"help", "-h", "--help"} {
+		out.Reset()
+		if err := run(context.Background(), []string{help}, envOf(nil), &out); err != nil || !strings.Contains(out.String(), "simulate   play matches") {
+			t.Fatalf("%s: %v %q", help, err, out.String())
+		}
 	}
 	if err := run(context.Background(), []string{"frobnicate"}, envOf(nil), io.Discard); err == nil || !strings.Contains(err.Error(), "unknown command") {
 		t.Fatalf("unknown command: %v", err)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -20,15 +21,23 @@ commands:
   replay     print a stored match's record as text
   help       show this text
 
-Run allfives <command> -h for a command's flags. Every serve and migrate flag can also be
-set in the environment (ALLFIVES_ADDR, ALLFIVES_DB, ...); a flag wins over the environment.
+Run allfives <command> -h for a command's flags. A flag whose help names a variable
+($ALLFIVES_ADDR, $ALLFIVES_DB, ...) can also be set in the environment; the flag wins.
 `
+
+// helpFlags ask for the program's help when they come first.
+var helpFlags = []string{"-h", "-help", "--help"}
 
 // run is the whole program: main only wires it to the process, so tests can call it with
 // their own arguments, environment and output.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+	// Flags without a command are serve's, but -h first asks for the program's help.
 	cmd, rest := "serve", args
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+	switch {
+	case len(args) == 0:
+	case slices.Contains(helpFlags, args[0]):
+		cmd, rest = "help", args[1:]
+	case !strings.HasPrefix(args[0], "-"):
 		cmd, rest = args[0], args[1:]
 	}
 	switch cmd {
@@ -40,7 +49,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return runSimulate(ctx, rest, getenv, stdout)
 	case "replay":
 		return runReplay(ctx, rest, getenv, stdout)
-	case "help", "-h", "--help":
+	case "help":
 		_, err := io.WriteString(stdout, usage)
 		return err
 	}
