@@ -22,6 +22,7 @@ import (
 
 var syncModes = []string{"full", "normal"}
 
+// openBench opens a store with the given sync mode on a file in b's temp dir.
 func openBench(b *testing.B, sync string) *Store {
 	b.Helper()
 	s, err := Open(context.Background(), filepath.Join(b.TempDir(), "bench.db"), Options{Sync: sync})
@@ -52,6 +53,7 @@ func oneEventAppends(b *testing.B, s *Store, n int) []domain.Append {
 	return out
 }
 
+// BenchmarkAppendOneEvent is a whole store append of one real event per op.
 func BenchmarkAppendOneEvent(b *testing.B) {
 	for _, mode := range syncModes {
 		b.Run("sync="+mode, func(b *testing.B) {
@@ -68,6 +70,8 @@ func BenchmarkAppendOneEvent(b *testing.B) {
 	}
 }
 
+// BenchmarkBareInsert is one autocommitted INSERT of an events-shaped row per op, the floor
+// under BenchmarkAppendOneEvent.
 func BenchmarkBareInsert(b *testing.B) {
 	for _, mode := range syncModes {
 		b.Run("sync="+mode, func(b *testing.B) {

@@ -26,6 +26,7 @@ type matchRow struct {
 	UpdatedAt  string `gorm:"column:updated_at"`
 }
 
+// TableName tells GORM the table, which migrations/ names.
 func (matchRow) TableName() string { return "matches" }
 
 // seatRow is a row of seats.
@@ -38,6 +39,7 @@ type seatRow struct {
 	TokenHash blob   `gorm:"column:token_hash"`
 }
 
+// TableName tells GORM the table, which migrations/ names.
 func (seatRow) TableName() string { return "seats" }
 
 // eventRow is a row of events. Data is the payload JSON exactly as hashed.
@@ -51,6 +53,7 @@ type eventRow struct {
 	Hash     blob   `gorm:"column:hash"`
 }
 
+// TableName tells GORM the table, which migrations/ names.
 func (eventRow) TableName() string { return "events" }
 
 // idempotencyRow is a row of idempotency_keys.
@@ -64,6 +67,7 @@ type idempotencyRow struct {
 	CreatedAt   string `gorm:"column:created_at"`
 }
 
+// TableName tells GORM the table, which migrations/ names.
 func (idempotencyRow) TableName() string { return "idempotency_keys" }
 
 // blob is a BLOB column that stores an empty value as NULL, so that "no hash" (seq 1's

@@ -12,6 +12,7 @@ func envOf(m map[string]string) func(string) string {
 	return func(k string) string { return m[k] }
 }
 
+// TestServeConfigPrecedence: a flag wins over its variable, a variable over the default.
 func TestServeConfigPrecedence(t *testing.T) {
 	cases := []struct {
 		name string
@@ -38,6 +39,8 @@ func TestServeConfigPrecedence(t *testing.T) {
 	}
 }
 
+// TestBadConfigIsAnError: a bad flag or variable is an error that names it, never a silent
+// fallback to the default.
 func TestBadConfigIsAnError(t *testing.T) {
 	cases := []struct {
 		args []string

@@ -20,12 +20,14 @@ type syncBuffer struct {
 	b  bytes.Buffer
 }
 
+// Write appends p under the lock.
 func (s *syncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.Write(p)
 }
 
+// String is everything written so far.
 func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -126,6 +128,8 @@ func TestServeSwaggerUI(t *testing.T) {
 	}
 }
 
+// TestMigrate: migrate applies the schema to a new file named by ALLFIVES_DB, and a second
+// run, named by --db, has nothing to apply.
 func TestMigrate(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "m.db")
 	env := func(k string) string { return map[string]string{"ALLFIVES_DB": db}[k] }

@@ -14,6 +14,7 @@ import (
 	"github.com/allfives/allfives/repository"
 )
 
+// simulate runs allfives simulate with args and no environment.
 func simulate(t *testing.T, args ...string) (string, error) {
 	t.Helper()
 	var out bytes.Buffer
@@ -21,6 +22,8 @@ func simulate(t *testing.T, args ...string) (string, error) {
 	return out.String(), err
 }
 
+// TestSimulateReportsPerStrategy: the header, the progress lines, the table and the footer
+// are all in the output.
 func TestSimulateReportsPerStrategy(t *testing.T) {
 	out, err := simulate(t, "--matches", "8", "--bots", "greedy,random", "--duplicate", "--workers", "2", "--seed", "0x2a")
 	if err != nil {
@@ -121,6 +124,8 @@ func TestSimulateRejectsBadFlags(t *testing.T) {
 	}
 }
 
+// TestParseSeed: integers become 8 bytes, written in decimal or hex alike; hex strings
+// become their bytes.
 func TestParseSeed(t *testing.T) {
 	for in, want := range map[string]int{"1": 8, "0x1": 8, "18446744073709551615": 8, "deadbeefdeadbeefdeadbeef": 12} {
 		b, err := parseSeed(in)

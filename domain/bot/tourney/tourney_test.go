@@ -15,12 +15,14 @@ import (
 	"github.com/allfives/allfives/domain/memstore"
 )
 
+// strategies are the three bots by name.
 func strategies() map[string]domain.Strategy {
 	s := bot.Strategies(1)
 	s[bot.NameExpert] = bot.NewExpert(1, 40) // cheap: these tests are about the engine
 	return s
 }
 
+// config is a duplicate 3-player tournament of the three bots.
 func config(matches, workers int) tourney.Config {
 	return tourney.Config{
 		Matches: matches, Players: 3, Bots: []string{"expert", "greedy", "random"},
@@ -39,6 +41,8 @@ func results(r *tourney.Report) []tourney.Row {
 	return out
 }
 
+// TestSameResultsWhateverTheWorkers: the number of workers changes how long a tournament
+// takes, never its results.
 func TestSameResultsWhateverTheWorkers(t *testing.T) {
 	one, err := tourney.Run(context.Background(), config(12, 1))
 	if err != nil {
@@ -95,10 +99,13 @@ func TestStoredMatchesMatchDirectOnes(t *testing.T) {
 // illegal always plays the last tile of its hand on the right, legal or not.
 type illegal struct{}
 
+// Choose ignores the legal moves.
 func (illegal) Choose(_ context.Context, v domain.SeatView) (domain.Move, error) {
 	return domain.Play(v.Hand[len(v.Hand)-1], domain.Right), nil
 }
 
+// TestIllegalMovesStopTheTournament: an illegal move fails the run, on the aggregate and
+// through the service alike (the service would otherwise quietly replace it).
 func TestIllegalMovesStopTheTournament(t *testing.T) {
 	for _, store := range []domain.EventStore{nil, memstore.New()} {
 		c := tourney.Config{
@@ -111,6 +118,7 @@ func TestIllegalMovesStopTheTournament(t *testing.T) {
 	}
 }
 
+// TestSeatings: duplicate mode plays each distinct rotation of the lineup once.
 func TestSeatings(t *testing.T) {
 	for _, tc := range []struct {
 		players      int
@@ -133,6 +141,7 @@ func TestSeatings(t *testing.T) {
 	}
 }
 
+// TestWilson checks the interval against published values.
 func TestWilson(t *testing.T) {
 	for _, tc := range []struct {
 		k, n   int
@@ -149,6 +158,7 @@ func TestWilson(t *testing.T) {
 	}
 }
 
+// TestFormat: the report names the mode, the columns and every strategy.
 func TestFormat(t *testing.T) {
 	rep, err := tourney.Run(context.Background(), config(3, 1))
 	if err != nil {
@@ -165,6 +175,8 @@ func TestFormat(t *testing.T) {
 	}
 }
 
+// TestBadConfig: a configuration the rules or the strategies cannot serve is an error, and
+// so is a cancelled context.
 func TestBadConfig(t *testing.T) {
 	for _, c := range []tourney.Config{
 		{Matches: 1, Players: 5, Bots: []string{"greedy"}},
