@@ -1,10 +1,7 @@
 package api_test
 
 import (
-	"encoding/json"
-	"fmt"
 	"net/http"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -13,120 +10,74 @@ import (
 )
 
 // TestNoHiddenInformationLeaks plays a seeded match to its end and, before every turn, reads
-// everything seat 0, seat 1 and a spectator can read: state, legal moves, events, and the
-// answers to seat 0's moves. While the match is live, no answer may name a tile its reader
-// cannot know (one never dealt to, nor drawn by, the reader's seat and not yet played), show
-// another hand or the boneyard order, or contain the seed.
+// everything seat 0, seat 1 and a spectator can read: state (with every viewer's ETag), legal
+// moves, events; and at checkpoints (the start, after draws, every few turns) the replays of
+// several steps, the audit, both exports, the history, the metrics, each reader's stream, and
+// moves that must be refused. Seat 0 moves with an Idempotency-Key, retried at once and later,
+// and seat 1 tries its keys. While the match is live no answer may name a tile its reader
+// cannot know (judged hand by hand against deals the test derives from the seed itself), show
+// another hand or the boneyard order, or contain the seed or a token. Once it has ended,
+// everything is open.
 func TestNoHiddenInformationLeaks(t *testing.T) {
-	h := newHarness(t, options{})
-	tb := h.create(seed1, false, "human", "human")
-	readers := []int{0, 1, -1}
-	after := map[int]int{} // events already checked, per reader: a live log's old events do not change
-	reads := 0
+	h, srv := streamServer(t, nil)
+	// A target of 150 takes the match through several hands, with draws, in fewer turns.
+	tb := h.createMatch(api.CreateMatchRequest{Seed: seed1, Target: 150, Players: []api.PlayerRequest{{Name: "p0", Kind: "human"}, {Name: "p1", Kind: "human"}}})
+	sw := newSweep(t, tb, srv)
+	last, checkpoints := -10, 0
 	tb.playOut(func(turn, seat int, moves []api.LegalMove) bool {
-		log := tb.fullLog()
-		for _, who := range readers {
-			hdr := []string{}
-			if who >= 0 {
-				hdr = auth(tb.tokens[who])
-			}
-			for _, path := range []string{"", fmt.Sprintf("/events?after=%d", after[who]), "/legal-moves"} {
-				if path == "/legal-moves" && who < 0 {
-					continue
-				}
-				r := h.do(http.MethodGet, tb.path(path), nil, hdr...)
-				checkSecrets(t, who, log, r.body)
-				reads++
-			}
-			after[who] = len(log)
+		o := newOracle(t, tb)
+		version := len(o.handAt)
+		tags := sw.cheap(o)
+		drew := o.log[version-1].Type == domain.TypeTileDrawn
+		if turn == 0 || turn-last >= 15 || drew && turn-last >= 6 {
+			sw.full(o, version, tags)
+			last = turn
+			checkpoints++
 		}
 		if seat != 0 {
 			return false
 		}
-		r := tb.move(0, asMove(pick(moves, turn)))
-		if r.status != 200 {
-			t.Fatalf("move: %d %s", r.status, r.body)
-		}
-		var res api.MoveResponse
-		r.decode(t, &res)
-		if res.Match.Status == "in_progress" {
-			checkSecrets(t, 0, tb.fullLog(), r.body)
-		}
+		sw.keyedMove(asMove(pick(moves, turn)), turn)
 		return true
 	})
-	// Once finished, everything is open: the seed and every deal.
-	body := string(h.do(http.MethodGet, tb.path("/events?limit=1000"), nil).body)
-	if !strings.Contains(body, seed1) || !strings.Contains(body, `"boneyard":[`) {
-		t.Fatalf("a finished match's log should show the seed and the boneyards")
-	}
-	t.Logf("%d reads checked", reads)
-}
-
-var tileString = regexp.MustCompile(`"([0-6])-([0-6])"`)
-
-// checkSecrets judges one answer to reader (a seat, or -1 for a spectator) against the full
-// log of the live match.
-func checkSecrets(t *testing.T, reader int, log []domain.Event, body []byte) {
-	t.Helper()
-	if strings.Contains(string(body), seed1) || strings.Contains(string(body), `"seed"`) {
-		t.Fatalf("the seed reached reader %d of a live match: %s", reader, body)
-	}
-	known := map[domain.Tile]bool{}
-	for _, e := range log {
+	hands, draws := 0, map[int]int{}
+	for _, e := range tb.fullLog() {
 		switch d := e.Data.(type) {
 		case domain.HandStarted:
-			if reader >= 0 {
-				for _, tile := range d.Hands[reader] {
-					known[tile] = true
-				}
-			}
+			hands++
 		case domain.TileDrawn:
-			if d.Seat == reader {
-				known[*d.Tile] = true
-			}
-		case domain.TilePlayed:
-			known[d.Tile] = true
+			draws[d.Seat]++
 		}
 	}
-	for _, m := range tileString.FindAllStringSubmatch(string(body), -1) {
-		tile := domain.MustTile(m[1] + "-" + m[2])
-		if !known[tile] {
-			t.Fatalf("reader %d was shown %s, which it cannot know: %s", reader, tile, body)
-		}
+	if checkpoints < 6 || hands < 2 || draws[0] == 0 || draws[1] == 0 {
+		t.Fatalf("too little judged: %d checkpoints, %d hands, draws %v", checkpoints, hands, draws)
 	}
-	checkShapes(t, reader, body)
-}
 
-// checkShapes checks the redaction structurally: no boneyard list, other seats' hands null,
-// other seats' draws without a tile, and "you" only for the reader's own seat.
-func checkShapes(t *testing.T, reader int, body []byte) {
-	t.Helper()
-	var doc struct {
-		Events []api.Event    `json:"events"`
-		Match  *api.MatchView `json:"match"`
-		You    *api.You       `json:"you"`
-	}
-	if err := json.Unmarshal(body, &doc); err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(string(body), `"boneyard":[`) {
-		t.Fatalf("a boneyard order reached reader %d", reader)
-	}
-	you := doc.You
-	if doc.Match != nil {
-		you = doc.Match.You
-	}
-	if you != nil && you.Seat != reader {
-		t.Fatalf("reader %d was shown seat %d's tiles", reader, you.Seat)
-	}
-	for _, e := range doc.Events {
-		for s, hand := range e.Data.Hands {
-			if s != reader && hand != nil {
-				t.Fatalf("reader %d was shown seat %d's hand in %+v", reader, s, e)
+	// Once finished, everything is open: the seed, every deal, the draws, every stream's end.
+	for _, who := range readers {
+		for _, path := range []string{"/events?limit=1000", "/export", "/export?format=text", "/replay?step=2"} {
+			body := string(sw.get(who, tb.path(path), http.StatusOK).body)
+			if path != "/replay?step=2" && !strings.Contains(body, seed1) {
+				t.Fatalf("%s as %d of a finished match lacks the seed", path, who)
+			}
+			if path == "/replay?step=2" && !strings.Contains(body, `"boneyard_tiles":[`) {
+				t.Fatalf("%s as %d of a finished match hides the deal: %s", path, who, body)
 			}
 		}
-		if e.Type == "tile.drawn" && *e.Data.Seat != reader && e.Data.Tile != "" {
-			t.Fatalf("reader %d was shown seat %d's draw: %s", reader, *e.Data.Seat, fmt.Sprint(e.Data))
+		s := sw.streams[who]
+		for {
+			f, ok := s.nextEvent()
+			if !ok {
+				t.Fatalf("reader %d's stream ended before match.ended", who)
+			}
+			if f.event == "match.ended" {
+				if !strings.Contains(f.data, seed1) {
+					t.Fatalf("match.ended without the seed: %s", f.data)
+				}
+				break
+			}
 		}
+		s.ended()
 	}
+	t.Logf("%d reads judged at %d checkpoints over %d hands, draws %v", sw.reads, checkpoints, hands, draws)
 }

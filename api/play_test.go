@@ -26,6 +26,12 @@ func (h *harness) create(seed string, partnerships bool, players ...string) *tab
 		}
 		req.Players = append(req.Players, pr)
 	}
+	return h.createMatch(req)
+}
+
+// createMatch makes the match req asks for.
+func (h *harness) createMatch(req api.CreateMatchRequest) *table {
+	h.t.Helper()
 	r := h.do(http.MethodPost, "/api/v1/matches", req)
 	if r.status != http.StatusCreated {
 		h.t.Fatalf("create: %d %s", r.status, r.body)
