@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -17,8 +18,9 @@ import (
 	"github.com/allfives/allfives/domain"
 )
 
-// decodeJSON reads the body into dst strictly: JSON only, no unknown fields, one value and
-// nothing after it. A typo in a field name is an error the client hears about, not a default.
+// decodeJSON reads the body into dst strictly: JSON only, no unknown fields, names spelt
+// exactly and given once, one value and nothing after it. A typo in a field name is an error
+// the client hears about, not a default.
 func decodeJSON(c echo.Context, dst any) error {
 	req := c.Request()
 	if ct := req.Header.Get(echo.HeaderContentType); ct != "" {
@@ -41,6 +43,9 @@ func decodeJSON(c echo.Context, dst any) error {
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return invalidf("malformed JSON body: data after the JSON value")
+	}
+	if err := strictKeys(body, reflect.TypeOf(dst)); err != nil {
+		return invalidf("malformed JSON body: %s", err)
 	}
 	return nil
 }
