@@ -25,10 +25,7 @@ func quick(seed uint64) map[string]domain.Strategy {
 // seat. The tournament fails on the first error or move not among the view's legal moves, so
 // passing means every decision of every match was legal. ALLFIVES_BIG=1 plays thousands.
 func TestBotsOnlyChooseLegalMoves(t *testing.T) {
-	matches := 60
-	if bottest.Big() {
-		matches = 2500
-	}
+	matches := bottest.Size(60, 2500)
 	for _, c := range bottest.Tables() {
 		t.Run(c.String(), func(t *testing.T) {
 			rep, err := tourney.Run(context.Background(), tourney.Config{

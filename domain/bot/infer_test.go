@@ -14,10 +14,7 @@ import (
 // other seat's real tiles fit its slots. Since the sampler draws only from what the slots
 // allow, this is what makes the expert's samples include the truth.
 func TestKnowledgeIsSound(t *testing.T) {
-	matches := 12
-	if bottest.Big() {
-		matches = 300
-	}
+	matches := bottest.Size(12, 300)
 	players := []domain.Strategy{NewGreedy(), NewRandom(7)}
 	constrained := 0
 	for _, c := range bottest.Tables() {

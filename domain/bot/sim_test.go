@@ -14,10 +14,7 @@ import (
 // side, from the full deal, and checks that they list the same legal moves with the same
 // points, and agree on every total, hand end, bonus and match end.
 func TestSimAgreesWithDomain(t *testing.T) {
-	matches := 25
-	if bottest.Big() {
-		matches = 500
-	}
+	matches := bottest.Size(25, 500)
 	for _, c := range bottest.Tables() {
 		t.Run(c.String(), func(t *testing.T) {
 			for i := 0; i < matches; i++ {

@@ -17,6 +17,14 @@ import (
 // Big reports whether the long versions of the tests were asked for (ALLFIVES_BIG=1).
 func Big() bool { return os.Getenv("ALLFIVES_BIG") != "" }
 
+// Size is normal, or big when the long versions were asked for: how many matches a test plays.
+func Size(normal, big int) int {
+	if Big() {
+		return big
+	}
+	return normal
+}
+
 // Table is a table size: 2, 3 or 4 players, the 4 alone or in partnerships.
 type Table struct {
 	Players      int
