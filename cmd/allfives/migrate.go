@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -22,11 +21,7 @@ func runMigrate(ctx context.Context, args []string, getenv func(string) string, 
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if cErr := store.Close(); cErr != nil {
-			err = errors.Join(err, fmt.Errorf("close database: %w", cErr))
-		}
-	}()
+	defer closeStore(store, &err)
 	applied, err := store.Migrate(ctx)
 	if err != nil {
 		return err

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/allfives/allfives/repository"
 )
 
 const usage = `usage: allfives [command] [flags]
@@ -110,6 +112,14 @@ func newLogger(out io.Writer, level string) (*slog.Logger, error) {
 		return nil, fmt.Errorf("log level must be debug, info, warn or error, not %q", level)
 	}
 	return slog.New(slog.NewJSONHandler(out, &slog.HandlerOptions{Level: l})), nil
+}
+
+// closeStore closes the database for a deferred call, adding a failure to close (the last
+// WAL checkpoint, which a full disk can refuse) to the command's error.
+func closeStore(s *repository.Store, errp *error) {
+	if err := s.Close(); err != nil {
+		*errp = errors.Join(*errp, fmt.Errorf("close database: %w", err))
+	}
 }
 
 // helpOK turns the -h "error" into a clean exit.

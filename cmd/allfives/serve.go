@@ -83,11 +83,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if cErr := store.Close(); cErr != nil {
-			err = errors.Join(err, fmt.Errorf("close database: %w", cErr))
-		}
-	}()
+	defer closeStore(store, &err)
 	svc := domain.NewMatchService(domain.ServiceConfig{Store: store, Bots: bot.Strategies(botSeed())})
 	handler := api.New(api.Config{Service: svc, Ready: store, Logger: log, RateLimit: cfg.rateLimit})
 	ln, err := net.Listen("tcp", cfg.addr)

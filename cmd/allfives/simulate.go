@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -29,15 +28,12 @@ func runSimulate(ctx context.Context, args []string, _ func(string) string, stdo
 		return helpOK(err)
 	}
 	if opts.db != "" {
-		store, err := repository.Open(ctx, opts.db, repository.Options{Sync: opts.sync})
-		if err != nil {
+		// Not store, err := ...: a shadowed err would swallow the error of closing.
+		var store *repository.Store
+		if store, err = repository.Open(ctx, opts.db, repository.Options{Sync: opts.sync}); err != nil {
 			return err
 		}
-		defer func() {
-			if cErr := store.Close(); cErr != nil {
-				err = errors.Join(err, fmt.Errorf("close database: %w", cErr))
-			}
-		}()
+		defer closeStore(store, &err)
 		c.Store = store
 	}
 	fmt.Fprintf(stdout, "allfives simulate: seed %s, %d workers", opts.seed, c.Workers)
