@@ -31,14 +31,14 @@ func (d *dbSource) open(ctx context.Context, id, token string) (*domain.MatchSer
 	if err != nil {
 		return nil, domain.Viewer{}, nil, err
 	}
-	closeStore := func() { _ = store.Close() } // read only: nothing to lose
+	release := func() { _ = store.Close() } // read only: nothing to lose
 	svc := domain.NewMatchService(domain.ServiceConfig{Store: store})
 	v, err := svc.Authenticate(ctx, id, token)
 	if err != nil {
-		closeStore()
+		release()
 		return nil, domain.Viewer{}, nil, dbError(id, err)
 	}
-	return svc, v, closeStore, nil
+	return svc, v, release, nil
 }
 
 func (d *dbSource) record(ctx context.Context, id, token string) ([]byte, error) {
