@@ -25,6 +25,7 @@ type CreateMatchRequest struct {
 
 // PlayerRequest is one seat in a create request.
 type PlayerRequest struct {
+	// Name is shown to everyone: no control characters, line separators or bidirectional marks.
 	Name string `json:"name" validate:"required" minLength:"1" maxLength:"64" example:"Ada"`
 	Kind string `json:"kind" validate:"required" enums:"human,bot" example:"human"`
 	// Bot names the strategy of a bot seat.

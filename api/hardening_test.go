@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/allfives/allfives/api"
 )
 
 // TestJSONKeysAreExact: encoding/json alone would match "Action" to action and let the last of
@@ -30,5 +32,24 @@ func TestJSONKeysAreExact(t *testing.T) {
 	}
 	if v := tb.view(-1); v.Version != 2 {
 		t.Fatalf("an ambiguous body moved: version %d", v.Version)
+	}
+}
+
+// TestNamesWithoutControlCharacters: a name is printed in the text export, logs and clients;
+// one holding a line break could forge a line of the record, and bidirectional marks can make
+// one name read as another. Such names are refused; other Unicode is welcome.
+func TestNamesWithoutControlCharacters(t *testing.T) {
+	h := newHarness(t, options{})
+	for _, name := range []string{"Ada\nseed          00", "Ada\r", "A\tB", "A\u0000", "\u001b[31mRed", "A\u007f", "A\u0085",
+		"\u202eadA", "A\u2066B\u2069", "A\u200fB", "A\u2028B", "A\u2029"} {
+		req := api.CreateMatchRequest{Players: []api.PlayerRequest{{Name: name, Kind: "human"}, {Name: "Bo", Kind: "human"}}}
+		p := h.do(http.MethodPost, "/api/v1/matches", req).problem(t, 400, "INVALID_REQUEST")
+		if !strings.Contains(p.Detail, "players[0].name") {
+			t.Errorf("%q: detail %q", name, p.Detail)
+		}
+	}
+	tb := h.createMatch(api.CreateMatchRequest{Players: []api.PlayerRequest{{Name: "Zoë 🂡 ♦", Kind: "human"}, {Name: "李 小龍", Kind: "human"}}})
+	if v := tb.view(-1); v.Seats[0].Name != "Zoë 🂡 ♦" || v.Seats[1].Name != "李 小龍" {
+		t.Fatalf("names: %+v", v.Seats)
 	}
 }

@@ -3,6 +3,7 @@ package api
 import (
 	"net/http"
 	"time"
+	"unicode"
 
 	"github.com/labstack/echo/v4"
 
@@ -33,6 +34,9 @@ func (s *server) createMatch(c echo.Context) error {
 	}
 	var body CreateMatchRequest
 	if err := decodeJSON(c, &body); err != nil {
+		return err
+	}
+	if err := checkNames(body.Players); err != nil {
 		return err
 	}
 	req := domain.CreateRequest{Partnerships: body.Partnerships, Target: body.Target, Seed: body.Seed}
@@ -156,4 +160,19 @@ func (s *server) getMatch(c echo.Context) error {
 		return c.NoContent(http.StatusNotModified)
 	}
 	return c.JSON(http.StatusOK, toMatchView(view))
+}
+
+// checkNames refuses names that could forge or garble whatever shows them: control characters
+// (a line break would start a line of its own in the text export, where it could pass for the
+// referee's; a NUL or an escape garbles terminals) and the invisible marks that reorder text
+// (bidirectional overrides and isolates), which can make one name read as another.
+func checkNames(players []PlayerRequest) error {
+	for i, p := range players {
+		for _, r := range p.Name {
+			if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == '\u2028' || r == '\u2029' {
+				return invalidf("players[%d].name must not hold control characters, line separators or bidirectional marks, found U+%04X", i, r)
+			}
+		}
+	}
+	return nil
 }

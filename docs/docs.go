@@ -1657,6 +1657,7 @@ const docTemplate = `{
                     "example": "human"
                 },
                 "name": {
+                    "description": "Name is shown to everyone: no control characters, line separators or bidirectional marks.",
                     "type": "string",
                     "maxLength": 64,
                     "minLength": 1,
