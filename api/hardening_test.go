@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -52,4 +53,29 @@ func TestNamesWithoutControlCharacters(t *testing.T) {
 	if v := tb.view(-1); v.Seats[0].Name != "Zoë 🂡 ♦" || v.Seats[1].Name != "李 小龍" {
 		t.Fatalf("names: %+v", v.Seats)
 	}
+}
+
+// TestIfMatchIsOneVersion: If-Match names the one version a move expects. A list of tags, a
+// tag with junk after the version, or an empty one is refused, not read as its first digits.
+func TestIfMatchIsOneVersion(t *testing.T) {
+	h := newHarness(t, options{})
+	tb := h.create(seed1, false, "human", "human")
+	for _, m := range []string{`"2-0", "3-0"`, `"1-0", "2-0"`, `"2-x"`, `"2-0-0"`, `"2-"`, `"2-01"`, `2-0`, `"2`, `""`, `"-2"`,
+		`2 2`, `+2`, `"99999999999999999999"`, `0`} {
+		tb.move(0, play("5-5", ""), "If-Match", m).problem(t, 400, "INVALID_REQUEST")
+	}
+	req := httptest.NewRequest(http.MethodPost, tb.path("/moves"), strings.NewReader(`{"action":"play","tile":"5-5"}`))
+	req.Header.Set("Authorization", "Bearer "+tb.tokens[0])
+	req.Header.Add("If-Match", `"2-0"`)
+	req.Header.Add("If-Match", `"2-1"`)
+	h.serve(req).problem(t, 400, "INVALID_REQUEST")
+	if v := tb.view(-1); v.Version != 2 {
+		t.Fatalf("a move with a bad If-Match was made: version %d", v.Version)
+	}
+	for _, m := range []string{`"2-s"`, ` "2-1" `, `2`, `"2"`, `*`} {
+		if r := tb.move(1, api.MoveRequest{Action: "draw"}, "If-Match", m); r.status != 409 {
+			t.Fatalf("If-Match %s: %d %s", m, r.status, r.body) // accepted, then not seat 1's turn
+		}
+	}
+	tb.mustMove(0, play("5-5", ""), "If-Match", `"2-0"`)
 }

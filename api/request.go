@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -184,23 +185,35 @@ func notModified(r *http.Request, tag string) bool {
 }
 
 // ifMatchVersion reads If-Match as the version a move expects: an ETag from GET ("12-0"), a
-// quoted or bare version ("12", 12), or * for any. 0 means no precondition.
+// quoted or bare version ("12", 12), or * for any. 0 means no precondition. Anything else is
+// refused, a list of tags included: a move expects one version, and reading only the first
+// tag of a list, or the digits before some junk, would make it conditional on something
+// other than what the client wrote.
 func ifMatchVersion(r *http.Request) (int, error) {
-	h := strings.TrimSpace(r.Header.Get("If-Match"))
-	if h == "" || h == "*" {
+	vals := r.Header.Values("If-Match")
+	h := ""
+	if len(vals) == 1 {
+		h = strings.TrimSpace(vals[0])
+	}
+	if len(vals) == 0 || h == "*" {
 		return 0, nil
 	}
 	if strings.HasPrefix(h, "W/") {
 		return 0, invalidf("If-Match takes a strong ETag or a version, not a weak ETag")
 	}
-	s := strings.TrimSuffix(strings.TrimPrefix(h, `"`), `"`)
-	s, _, _ = strings.Cut(s, "-")
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 1 || strings.Count(h, `"`)%2 != 0 {
-		return 0, invalidf("If-Match must be the match's ETag or version, like \"12-0\" or 12; got %q", clip(h))
+	m := ifMatchForm.FindStringSubmatch(h)
+	if m == nil || len(vals) > 1 {
+		return 0, invalidf("If-Match must be one ETag of the match or its version, like \"12-0\" or 12; got %q", clip(h))
+	}
+	n, err := strconv.Atoi(m[1] + m[2])
+	if err != nil || n < 1 {
+		return 0, invalidf("If-Match must name a version from 1 up, got %q", clip(h))
 	}
 	return n, nil
 }
+
+// ifMatchForm is a bare version or a quoted one, with the viewer part of an ETag (etag).
+var ifMatchForm = regexp.MustCompile(`^(?:([0-9]{1,9})|"([0-9]{1,9})(?:-(?:s|[0-9]))?")$`)
 
 // idempotencyKey reads Idempotency-Key: 1 to 200 visible ASCII characters.
 func idempotencyKey(r *http.Request) (string, error) {
