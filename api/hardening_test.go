@@ -79,3 +79,25 @@ func TestIfMatchIsOneVersion(t *testing.T) {
 	}
 	tb.mustMove(0, play("5-5", ""), "If-Match", `"2-0"`)
 }
+
+// TestSwaggerUI: Swagger UI's files are served, /swagger/ leads to its page, and any other
+// path under /swagger/ is the NOT_FOUND problem every unknown path gets.
+func TestSwaggerUI(t *testing.T) {
+	h := newHarness(t, options{})
+	raw := func(p string) *httptest.ResponseRecorder { // Swagger UI is outside the contract
+		rec := httptest.NewRecorder()
+		h.e.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, p, nil))
+		return rec
+	}
+	for _, p := range []string{"/swagger/index.html", "/swagger/doc.json", "/swagger/swagger-ui.css", "/swagger/index.html?x=1"} {
+		if r := raw(p); r.Code != 200 || r.Body.Len() == 0 {
+			t.Errorf("%s: %d", p, r.Code)
+		}
+	}
+	if r := raw("/swagger/"); r.Code != 301 || r.Header().Get("Location") != "/swagger/index.html" {
+		t.Errorf("/swagger/: %d to %q", r.Code, r.Header().Get("Location"))
+	}
+	for _, p := range []string{"/swagger/nope", "/swagger/../../go.mod", "/swagger/x/../../openapi.yaml", "/swagger/%2e%2e/go.mod", "/swagger/.", "/swagger/./index.html"} {
+		h.serve(httptest.NewRequest(http.MethodGet, p, nil)).problem(t, 404, "NOT_FOUND")
+	}
+}

@@ -3,10 +3,13 @@ package api
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"time"
 
 	"github.com/labstack/echo/v4"
+	echoSwagger "github.com/swaggo/echo-swagger"
+	swaggerFiles "github.com/swaggo/files/v2"
 )
 
 // readyTimeout bounds the database ping of /readyz: a probe that hangs is worse than one
@@ -70,4 +73,34 @@ func (s *server) openAPI(c echo.Context) error {
 		return fmt.Errorf("openapi document: %w", err)
 	}
 	return c.Blob(http.StatusOK, "application/yaml", doc)
+}
+
+// swaggerUI serves Swagger UI under /swagger/. echo-swagger alone answers a missing file with
+// the file server's text/plain 404, not a problem, and redirects /swagger/ to
+// /swagger//index.html; this serves only what it has and answers the rest as any unknown path.
+func swaggerUI() echo.HandlerFunc {
+	ui := echoSwagger.WrapHandler
+	return func(c echo.Context) error {
+		name := c.Param("*")
+		switch {
+		case name == "":
+			return c.Redirect(http.StatusMovedPermanently, "/swagger/index.html")
+		case name == "index.html" || name == "doc.json" || name == "doc.yaml":
+		case !fs.ValidPath(name):
+			return echo.ErrNotFound
+		default:
+			if info, err := fs.Stat(swaggerFiles.FS, name); err != nil || info.IsDir() {
+				return echo.ErrNotFound
+			}
+		}
+		// echo-swagger takes the file name from RequestURI, query string included, and
+		// rewrites URL.Path: give it a copy holding the bare path, so that the access log
+		// still sees the request as it came.
+		req := c.Request()
+		cp := req.Clone(req.Context())
+		cp.RequestURI = req.URL.Path
+		c.SetRequest(cp)
+		defer c.SetRequest(req)
+		return ui(c)
+	}
 }

@@ -4,7 +4,6 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
-	echoSwagger "github.com/swaggo/echo-swagger"
 
 	_ "github.com/allfives/allfives/docs" // registers the Swagger document that /swagger/ serves
 )
@@ -38,5 +37,5 @@ func (s *server) routes(e *echo.Echo, reg *prometheus.Registry) {
 	e.GET("/readyz", s.readyz)
 	e.GET("/metrics", s.metricsEndpoint(promhttp.HandlerFor(reg, promhttp.HandlerOpts{})))
 	e.GET("/openapi.yaml", s.openAPI)
-	e.GET("/swagger/*", echoSwagger.WrapHandler)
+	e.GET("/swagger/*", swaggerUI())
 }
