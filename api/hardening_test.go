@@ -101,3 +101,19 @@ func TestSwaggerUI(t *testing.T) {
 		h.serve(httptest.NewRequest(http.MethodGet, p, nil)).problem(t, 404, "NOT_FOUND")
 	}
 }
+
+// TestBodiesOnlyWherePosted: only POST routes read a body. A stray body on another method is
+// ignored, whatever its size, so each route gives its documented answer; a POST body over the
+// limit is still 413.
+func TestBodiesOnlyWherePosted(t *testing.T) {
+	h := newHarness(t, options{})
+	tb := h.create(seed1, false, "human", "human")
+	big := strings.Repeat("x", api.DefaultBodyLimit+1)
+	for _, p := range []string{tb.path(""), tb.path("/events"), "/api/v1/matches", "/healthz"} {
+		if r := h.do(http.MethodGet, p, big); r.status != 200 {
+			t.Errorf("GET %s with a stray body: %d %s", p, r.status, r.body)
+		}
+	}
+	h.do(http.MethodPut, tb.path(""), big).problem(t, 405, "METHOD_NOT_ALLOWED")
+	h.do(http.MethodPost, tb.path("/moves"), big, auth(tb.tokens[0])...).problem(t, 413, "PAYLOAD_TOO_LARGE")
+}

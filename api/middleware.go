@@ -98,10 +98,16 @@ func recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // bodyLimit refuses a declared oversize body at once and caps what a handler can read of an
-// undeclared (chunked) one.
+// undeclared (chunked) one. Only POST routes read a body: another method's body is ignored
+// (net/http drops the connection rather than drain a large one), so a GET with a stray body
+// gets its documented answer, not a 413 its route never promised.
 func (s *server) bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		req := c.Request()
+		if req.Method != http.MethodPost {
+			req.Body = http.NoBody
+			return next(c)
+		}
 		if req.ContentLength > s.limit {
 			return &apiError{code: CodePayloadTooLarge, detail: "the request body is larger than " + itoa(s.limit) + " bytes"}
 		}
