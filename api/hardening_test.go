@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -116,4 +117,28 @@ func TestBodiesOnlyWherePosted(t *testing.T) {
 	}
 	h.do(http.MethodPut, tb.path(""), big).problem(t, 405, "METHOD_NOT_ALLOWED")
 	h.do(http.MethodPost, tb.path("/moves"), big, auth(tb.tokens[0])...).problem(t, 413, "PAYLOAD_TOO_LARGE")
+}
+
+// TestMetricsLabelsAreBounded: whatever methods and paths clients invent, the metrics get no
+// series of their own for them: methods outside the standard ones share OTHER, unknown paths
+// share unmatched, and no label holds a match id.
+func TestMetricsLabelsAreBounded(t *testing.T) {
+	h := newHarness(t, options{})
+	tb := h.create(seed1, false, "human", "human")
+	for i := range 20 {
+		for _, m := range []string{fmt.Sprintf("X%d", i), "get", "BREW"} {
+			h.do(m, tb.path(""), nil).problem(t, 405, "METHOD_NOT_ALLOWED")
+		}
+		h.do(http.MethodGet, fmt.Sprintf("/made/up/%d", i), nil).problem(t, 404, "NOT_FOUND")
+	}
+	body := string(h.do(http.MethodGet, "/metrics", nil).body)
+	want := `allfives_http_requests_total{method="OTHER",route="/api/v1/matches/:id",status="405"} 60`
+	if !strings.Contains(body, want) || !strings.Contains(body, `route="unmatched",status="404"} 20`) {
+		t.Fatalf("metrics lack %s or the unmatched 404s", want)
+	}
+	for _, bad := range []string{`method="X1"`, `method="get"`, `method="BREW"`, "/made/up", tb.id} {
+		if strings.Contains(body, bad) {
+			t.Errorf("a label holds %s", bad)
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"net/http"
 	"strconv"
 	"time"
 
@@ -51,6 +52,18 @@ func newMetrics(reg *prometheus.Registry, svc *domain.MatchService) *metrics {
 }
 
 func (m *metrics) observe(method, route string, status int, took time.Duration) {
+	method = methodLabel(method)
 	m.requests.WithLabelValues(method, route, strconv.Itoa(status)).Inc()
 	m.latency.WithLabelValues(method, route).Observe(took.Seconds())
+}
+
+// methodLabel is the method as a label: net/http accepts any token as a method, and a series
+// per invented method would let any client grow the metrics without bound.
+func methodLabel(method string) string {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodOptions, http.MethodConnect, http.MethodTrace:
+		return method
+	}
+	return "OTHER"
 }
