@@ -2,8 +2,6 @@ package domain
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/binary"
 	"encoding/json"
 	"time"
 )
@@ -139,19 +137,6 @@ func (SystemClock) Now() time.Time { return time.Now().UTC() }
 
 // EncodeData is the durable JSON of an event's payload: what stores keep and hash.
 func EncodeData(d EventData) ([]byte, error) { return json.Marshal(d) }
-
-// ChainHash links an event to its predecessor: sha256(prev || seq as 8 bytes big-endian ||
-// type || data). prev is the previous event's hash, or nil for seq 1.
-func ChainHash(prev []byte, seq int, t EventType, data []byte) []byte {
-	h := sha256.New()
-	h.Write(prev)
-	var n [8]byte
-	binary.BigEndian.PutUint64(n[:], uint64(seq))
-	h.Write(n[:])
-	h.Write([]byte(t))
-	h.Write(data)
-	return h.Sum(nil)
-}
 
 // Summary is the read model of the match as it stands.
 func (m *Match) Summary() Summary {

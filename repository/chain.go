@@ -1,9 +1,7 @@
 package repository
 
 import (
-	"bytes"
 	"context"
-	"encoding/hex"
 	"fmt"
 
 	"gorm.io/gorm"
@@ -37,28 +35,13 @@ func (s *Store) VerifyChain(ctx context.Context, id string) (_ domain.ChainRepor
 	if len(version) == 0 {
 		return domain.ChainReport{}, fmt.Errorf("verify %q: %w", id, domain.ErrMatchNotFound)
 	}
-	rep := domain.ChainReport{OK: true, Events: len(rows)}
-	var prev []byte
+	links := make([]domain.ChainLink, len(rows))
 	for i, r := range rows {
-		want := domain.ChainHash(prev, r.Seq, domain.EventType(r.Type), []byte(r.Data))
-		switch {
-		case r.Seq != i+1:
-			return broken(rep, i+1, fmt.Sprintf("seq %d is missing: the next stored event is seq %d", i+1, r.Seq)), nil
-		case !bytes.Equal(r.PrevHash, prev):
-			return broken(rep, r.Seq, "prev_hash is not the previous event's hash"), nil
-		case !bytes.Equal(r.Hash, want):
-			return broken(rep, r.Seq, "hash does not match the stored type and data"), nil
-		}
-		prev = want
+		links[i] = domain.ChainLink{Seq: r.Seq, Type: domain.EventType(r.Type), Data: []byte(r.Data), PrevHash: r.PrevHash, Hash: r.Hash}
 	}
-	rep.HeadHash = hex.EncodeToString(prev)
-	if v := version[0]; v != len(rows) {
-		return broken(rep, min(v, len(rows))+1, fmt.Sprintf("the log holds %d events but the match is at version %d", len(rows), v)), nil
+	rep := domain.VerifyLinks(links)
+	if v := version[0]; rep.OK && v != len(rows) {
+		return rep.Broken(min(v, len(rows))+1, fmt.Sprintf("the log holds %d events but the match is at version %d", len(rows), v)), nil
 	}
 	return rep, nil
-}
-
-func broken(rep domain.ChainReport, seq int, detail string) domain.ChainReport {
-	rep.OK, rep.FirstBadSeq, rep.Detail = false, seq, detail
-	return rep
 }

@@ -7,7 +7,6 @@ package memstore
 
 import (
 	"context"
-	"encoding/hex"
 	"fmt"
 	"slices"
 	"sync"
@@ -185,27 +184,11 @@ func (s *Store) VerifyChain(ctx context.Context, id string) (domain.ChainReport,
 	if !ok {
 		return domain.ChainReport{}, fmt.Errorf("verify %q: %w", id, domain.ErrMatchNotFound)
 	}
-	rep := domain.ChainReport{OK: true, Events: len(m.log)}
-	var prev []byte
+	links := make([]domain.ChainLink, len(m.log))
 	for i, r := range m.log {
-		want := domain.ChainHash(prev, r.seq, r.typ, r.data)
-		switch {
-		case r.seq != i+1:
-			return bad(rep, i+1, fmt.Sprintf("expected seq %d, found %d", i+1, r.seq)), nil
-		case !slices.Equal(r.prev, prev):
-			return bad(rep, r.seq, "prev_hash does not match the previous event's hash"), nil
-		case !slices.Equal(r.hash, want):
-			return bad(rep, r.seq, "hash does not match the event's contents"), nil
-		}
-		prev = want
+		links[i] = domain.ChainLink{Seq: r.seq, Type: r.typ, Data: r.data, PrevHash: r.prev, Hash: r.hash}
 	}
-	rep.HeadHash = hex.EncodeToString(prev)
-	return rep, nil
-}
-
-func bad(rep domain.ChainReport, seq int, detail string) domain.ChainReport {
-	rep.OK, rep.FirstBadSeq, rep.Detail = false, seq, detail
-	return rep
+	return domain.VerifyLinks(links), nil
 }
 
 // chain checks that events continue a log at version after, encodes their payloads and links
