@@ -142,3 +142,18 @@ func TestMetricsLabelsAreBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestTokenDependentAnswersSaySo: every read whose answer depends on the caller's token says
+// so (Vary: Authorization) and is private to the caller, so no cache hands one seat's copy,
+// with its tiles, to another seat or a spectator.
+func TestTokenDependentAnswersSaySo(t *testing.T) {
+	h := newHarness(t, options{})
+	tb := h.create(seed1, false, "human", "human")
+	for _, p := range []string{"", "/events", "/legal-moves", "/replay?step=2", "/audit", "/export", "/export?format=text"} {
+		r := h.do(http.MethodGet, tb.path(p), nil, auth(tb.tokens[0])...)
+		cc := r.header.Get("Cache-Control")
+		if r.status != 200 || !strings.Contains(r.header.Get("Vary"), "Authorization") || !strings.Contains(cc, "private") || !strings.Contains(cc, "no-cache") {
+			t.Errorf("GET %s: %d, Vary %q, Cache-Control %q", p, r.status, r.header.Get("Vary"), cc)
+		}
+	}
+}

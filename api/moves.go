@@ -134,6 +134,7 @@ func (s *server) legalMoves(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	recordHeaders(c)
 	return c.JSON(http.StatusOK, LegalMovesResponse{Seat: seat, Version: version, LegalMoves: toLegalMoves(moves)})
 }
 
@@ -178,5 +179,6 @@ func (s *server) events(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	recordHeaders(c)
 	return c.JSON(http.StatusOK, EventsResponse{Events: toEvents(list), Version: version})
 }
