@@ -157,3 +157,16 @@ func TestTokenDependentAnswersSaySo(t *testing.T) {
 		}
 	}
 }
+
+// TestRoutingProblemsSayWhatToDo: an unknown path or method gets a detail that points the
+// client somewhere, not Echo's bare "Not Found".
+func TestRoutingProblemsSayWhatToDo(t *testing.T) {
+	h := newHarness(t, options{})
+	if p := h.do(http.MethodGet, "/api/v2/matches", nil).problem(t, 404, "NOT_FOUND"); !strings.Contains(p.Detail, "/openapi.yaml") {
+		t.Errorf("404 detail %q", p.Detail)
+	}
+	r := h.do(http.MethodHead, "/healthz", nil)
+	if p := r.problem(t, 405, "METHOD_NOT_ALLOWED"); !strings.Contains(p.Detail, "Allow") || !strings.Contains(r.header.Get("Allow"), "GET") {
+		t.Errorf("405 detail %q, Allow %q", p.Detail, r.header.Get("Allow"))
+	}
+}

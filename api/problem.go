@@ -145,8 +145,16 @@ func problemFor(err error) (p Problem, retryAfter int, ok bool) {
 	return p, retryAfter, ok
 }
 
+// echoMessage words an error Echo raised itself. Its own messages are bare status texts
+// ("Not Found"), which tell a client nothing it can act on.
 func echoMessage(he *echo.HTTPError) string {
-	if s, ok := he.Message.(string); ok && s != "" {
+	switch he.Code {
+	case http.StatusNotFound:
+		return "no route matches this path; /openapi.yaml lists the API's routes"
+	case http.StatusMethodNotAllowed:
+		return "this route does not take this method; the Allow header lists those it takes"
+	}
+	if s, ok := he.Message.(string); ok && s != "" && s != http.StatusText(he.Code) {
 		return strings.ToLower(s[:1]) + s[1:]
 	}
 	return strings.ToLower(http.StatusText(he.Code))
