@@ -170,3 +170,29 @@ func TestRoutingProblemsSayWhatToDo(t *testing.T) {
 		t.Errorf("405 detail %q, Allow %q", p.Detail, r.header.Get("Allow"))
 	}
 }
+
+// TestRateLimitBucketsIPv6ByPrefix: an IPv6 host usually holds a whole /64 and can send each
+// request from a new address in it; the limit is per /64, so that buys it nothing. An
+// IPv4-mapped address is the IPv4 address.
+func TestRateLimitBucketsIPv6ByPrefix(t *testing.T) {
+	h := newHarness(t, options{rateLimit: 0.001}) // one request per 1000 s: the second is refused
+	from := func(addr string) *reply {
+		req := httptest.NewRequest(http.MethodGet, "/api/v1/matches", nil)
+		req.RemoteAddr = addr
+		return h.serve(req)
+	}
+	if r := from("[2001:db8:1:2::1]:1000"); r.status != 200 {
+		t.Fatalf("first request: %d", r.status)
+	}
+	from("[2001:db8:1:2:ffff::7]:2000").problem(t, 429, "RATE_LIMITED")
+	if r := from("[2001:db8:1:3::1]:1000"); r.status != 200 {
+		t.Fatalf("another /64: %d", r.status)
+	}
+	if r := from("198.51.100.7:1"); r.status != 200 {
+		t.Fatalf("an IPv4 client: %d", r.status)
+	}
+	from("[::ffff:198.51.100.7]:2").problem(t, 429, "RATE_LIMITED")
+	if r := from("198.51.100.8:1"); r.status != 200 {
+		t.Fatalf("the next IPv4 address: %d", r.status)
+	}
+}

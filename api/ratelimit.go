@@ -2,6 +2,7 @@ package api
 
 import (
 	"math"
+	"net/netip"
 	"sync"
 	"time"
 
@@ -73,7 +74,7 @@ func (l *rateLimiter) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 		case "/healthz", "/readyz", "/metrics":
 			return next(c) // probes and scrapes must never be throttled into a false alarm
 		}
-		if d := l.wait(c.RealIP()); d > 0 {
+		if d := l.wait(bucketOf(c.RealIP())); d > 0 {
 			secs := int(math.Ceil(d.Seconds()))
 			return &apiError{
 				code:       CodeRateLimited,
@@ -83,4 +84,20 @@ func (l *rateLimiter) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		return next(c)
 	}
+}
+
+// bucketOf names the bucket of a client address: an IPv4 address (IPv4-mapped IPv6 included)
+// is its own, an IPv6 address shares one with its /64. A single IPv6 host is usually given a
+// whole /64 and can pick any address in it, so a bucket per address would not limit it at all,
+// and would let it fill the table with buckets.
+func bucketOf(ip string) string {
+	addr, err := netip.ParseAddr(ip)
+	if err != nil {
+		return ip
+	}
+	addr = addr.Unmap()
+	if addr.Is4() {
+		return addr.String()
+	}
+	return netip.PrefixFrom(addr.WithZone(""), 64).Masked().String()
 }

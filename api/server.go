@@ -31,7 +31,8 @@ type Config struct {
 	Ready Pinger
 	// Logger receives the access log and errors; nil discards them.
 	Logger *slog.Logger
-	// RateLimit is the requests per second allowed per client address; 0 turns it off.
+	// RateLimit is the requests per second allowed per client address (per /64 for IPv6, see
+	// bucketOf); 0 turns it off.
 	RateLimit float64
 	// BodyLimit is the largest request body in bytes; 0 means DefaultBodyLimit.
 	BodyLimit int64
