@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -194,5 +195,28 @@ func TestRateLimitBucketsIPv6ByPrefix(t *testing.T) {
 	from("[::ffff:198.51.100.7]:2").problem(t, 429, "RATE_LIMITED")
 	if r := from("198.51.100.8:1"); r.status != 200 {
 		t.Fatalf("the next IPv4 address: %d", r.status)
+	}
+}
+
+// TestOneAuthorization: two Authorization headers are refused, on reads and moves alike, even
+// when one of them is a good token: which one counts must not be a guess.
+func TestOneAuthorization(t *testing.T) {
+	h := newHarness(t, options{})
+	tb := h.create(seed1, false, "human", "human")
+	for _, second := range []string{"Bearer " + tb.tokens[1], "Bearer " + tb.tokens[0], "Basic eDp5"} {
+		for _, method := range []string{http.MethodGet, http.MethodPost} {
+			p := tb.path("")
+			var body io.Reader
+			if method == http.MethodPost {
+				p, body = tb.path("/moves"), strings.NewReader(`{"action":"play","tile":"5-5"}`)
+			}
+			req := httptest.NewRequest(method, p, body)
+			req.Header.Add("Authorization", "Bearer "+tb.tokens[0])
+			req.Header.Add("Authorization", second)
+			h.serve(req).problem(t, 401, "UNAUTHORIZED")
+		}
+	}
+	if v := tb.view(-1); v.Version != 2 {
+		t.Fatalf("a move with two Authorization headers was made: version %d", v.Version)
 	}
 }

@@ -88,7 +88,14 @@ func jsonKind(goKind string) string {
 // bearer returns the token of an "Authorization: Bearer <token>" header, or "" without one.
 // Any other Authorization is refused rather than ignored: a client sending one meant to be
 // somebody, and silently treating it as a spectator would hide its mistake.
+//
+// Two Authorization headers are refused too: which one a proxy and the server would each act
+// on is anyone's guess.
 func bearer(c echo.Context) (string, error) {
+	vals := c.Request().Header.Values(echo.HeaderAuthorization)
+	if len(vals) > 1 {
+		return "", fmt.Errorf("%w: send one Authorization header", domain.ErrUnauthorized)
+	}
 	h := c.Request().Header.Get(echo.HeaderAuthorization)
 	if h == "" {
 		return "", nil
