@@ -220,3 +220,13 @@ func TestOneAuthorization(t *testing.T) {
 		t.Fatalf("a move with two Authorization headers was made: version %d", v.Version)
 	}
 }
+
+// TestHistoryPlayerCountsCharacters: the player filter takes a name of up to 64 characters,
+// as the contract says, however many bytes they take.
+func TestHistoryPlayerCountsCharacters(t *testing.T) {
+	h := newHarness(t, options{})
+	if r := h.do(http.MethodGet, "/api/v1/matches?player="+strings.Repeat("%C3%A9", 64), nil); r.status != 200 {
+		t.Fatalf("64 characters: %d %s", r.status, r.body)
+	}
+	h.do(http.MethodGet, "/api/v1/matches?player="+strings.Repeat("%C3%A9", 65), nil).problem(t, 400, "INVALID_REQUEST")
+}

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
@@ -85,7 +86,8 @@ func (s *server) listMatches(c echo.Context) error {
 	if q.Has("status") && hq.Status != domain.StatusInProgress && hq.Status != domain.StatusFinished {
 		return invalidf("status must be in_progress or finished, got %q", clip(q.Get("status")))
 	}
-	if q.Has("player") && (hq.Player == "" || len(hq.Player) > 64) {
+	// Characters, not bytes, as the contract's maxLength counts them.
+	if q.Has("player") && (hq.Player == "" || utf8.RuneCountInString(hq.Player) > 64) {
 		return invalidf("player must be a name of 1 to 64 characters")
 	}
 	if q.Has("cursor") && hq.Cursor == "" {
