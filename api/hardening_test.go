@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -229,4 +230,28 @@ func TestHistoryPlayerCountsCharacters(t *testing.T) {
 		t.Fatalf("64 characters: %d %s", r.status, r.body)
 	}
 	h.do(http.MethodGet, "/api/v1/matches?player="+strings.Repeat("%C3%A9", 65), nil).problem(t, 400, "INVALID_REQUEST")
+}
+
+// TestClientHangingUpIsNoServerError: a request abandoned by its client is logged and counted
+// as 499, not as the 500 that would page someone.
+func TestClientHangingUpIsNoServerError(t *testing.T) {
+	h := newHarness(t, options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	req := httptest.NewRequest(http.MethodGet, "/api/v1/matches/0123456789abcdef0123456789abcdef", nil).WithContext(ctx)
+	h.e.ServeHTTP(httptest.NewRecorder(), req) // nobody reads the answer
+	body := string(h.do(http.MethodGet, "/metrics", nil).body)
+	if !strings.Contains(body, `route="/api/v1/matches/:id",status="499"} 1`) || strings.Contains(body, `status="500"`) {
+		t.Fatalf("an abandoned request was counted as a server error:\n%s", grepLines(body, "allfives_http_requests_total"))
+	}
+}
+
+func grepLines(text, prefix string) string {
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(l, prefix) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
 }

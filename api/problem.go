@@ -25,6 +25,10 @@ const (
 	CodeNotReady             domain.Code = "NOT_READY"
 )
 
+// statusClientClosed is the status logged, never sent, for a request whose client hung up
+// before the answer was ready (nginx's 499).
+const statusClientClosed = 499
+
 // problemKind is the status and the fixed title of one code.
 type problemKind struct {
 	status int
@@ -168,8 +172,14 @@ func (s *server) handleError(err error, c echo.Context) {
 	p.Instance = c.Request().URL.Path
 	log := s.logger(c)
 	switch {
-	case !ok && errors.Is(err, context.Canceled):
+	case !ok && errors.Is(err, context.Canceled) && c.Request().Context().Err() != nil:
 		log.Info("request abandoned by the client", "err", err)
+		if !c.Response().Committed {
+			// Nobody is left to read an answer. The status is only for the access log and the
+			// metrics, which must not count a client hanging up as a server error.
+			c.Response().Status = statusClientClosed
+		}
+		return
 	case !ok:
 		attrs := []any{"err", err}
 		var pe *panicError
