@@ -18,7 +18,7 @@ import (
 //	@Produce		application/problem+json
 //	@Security		SeatToken
 //	@Param			id				path		string		true	"match id"
-//	@Param			If-Match		header		string		false	"the version the move expects: an ETag from GET, or the bare version such as 12"
+//	@Param			If-Match		header		string		false	"the one version the move expects: an ETag from GET, or the bare version such as 12 (not a list)"
 //	@Param			Idempotency-Key	header		string		false	"1 to 200 visible ASCII characters"
 //	@Param			body			body		MoveRequest	true	"the move"
 //	@Success		200				{object}	MoveResponse

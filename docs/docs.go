@@ -598,7 +598,7 @@ const docTemplate = `{
                     },
                     {
                         "type": "string",
-                        "description": "the version the move expects: an ETag from GET, or the bare version such as 12",
+                        "description": "the one version the move expects: an ETag from GET, or the bare version such as 12 (not a list)",
                         "name": "If-Match",
                         "in": "header"
                     },
