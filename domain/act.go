@@ -25,18 +25,27 @@ type ActResult struct {
 }
 
 // Act runs a move for the viewer's seat, then bot turns until a human is to move or the match
-// ends, and stores every resulting event in one append.
+// ends, and stores every resulting event in one append. A move that asked for no particular
+// version and lost a race to another copy of the match (one evicted from the cache while in
+// use, or another process) is tried once more on the match as stored.
 func (s *MatchService) Act(ctx context.Context, id string, v Viewer, req ActRequest) (ActResult, error) {
 	seat, ok := v.Seat()
 	if !ok {
 		return ActResult{}, ErrUnauthorized
 	}
-	e, err := s.load(ctx, id)
+	res, err := s.act(ctx, id, v, seat, req)
+	if req.ExpectedVersion == 0 && errors.Is(err, ErrVersionConflict) {
+		res, err = s.act(ctx, id, v, seat, req)
+	}
+	return res, err
+}
+
+func (s *MatchService) act(ctx context.Context, id string, v Viewer, seat int, req ActRequest) (ActResult, error) {
+	e, err := s.acquire(ctx, id)
 	if err != nil {
 		return ActResult{}, err
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	defer s.release(e)
 	fp := fingerprint(seat, req.Move)
 	if req.IdempotencyKey != "" {
 		rec, found, err := s.store.Idempotency(ctx, id, req.IdempotencyKey)
@@ -74,8 +83,9 @@ func (s *MatchService) Act(ctx context.Context, id string, v Viewer, req ActRequ
 	}
 	if err := s.store.Append(ctx, a); err != nil {
 		if errors.Is(err, ErrVersionConflict) {
-			// Another writer got there first: our copy is stale, reload it next time.
-			s.cache.drop(id)
+			// Another writer got there first: this copy is stale. Forget it, unless the cache
+			// already holds a newer one.
+			s.cache.drop(e)
 		}
 		return ActResult{}, err
 	}

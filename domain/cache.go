@@ -14,6 +14,7 @@ type entry struct {
 	match  *Match
 	record MatchRecord
 	elem   *list.Element
+	pins   int         // requests using the entry, guarded by matchCache.mu
 	live   atomic.Bool // mirrors !match.Finished() for metrics, readable without mu
 }
 
@@ -24,6 +25,8 @@ func (e *entry) set(m *Match) {
 }
 
 // matchCache keeps the most recently used matches, so a state read does not replay the log.
+// An entry in use is pinned and never evicted: were it evicted mid-move, the next request
+// would load a second copy, and whichever copy moved last would leave the other stale.
 type matchCache struct {
 	mu    sync.Mutex
 	max   int
@@ -35,47 +38,87 @@ func newMatchCache(max int) *matchCache {
 	return &matchCache{max: max, byID: make(map[string]*entry), order: list.New()}
 }
 
+// get returns the cached entry for id, pinned, or nil.
 func (c *matchCache) get(id string) *entry {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e := c.byID[id]
 	if e != nil {
 		c.order.MoveToFront(e.elem)
+		e.pins++
 	}
 	return e
 }
 
-// put adds e unless the match is already cached, and returns the entry that is cached, so two
-// loads racing for one match end up sharing one entry and one lock.
+// put adds e unless the match is already cached, and returns the entry that is cached, pinned,
+// so two loads racing for one match end up sharing one entry and one lock.
 func (c *matchCache) put(e *entry) *entry {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	id := e.match.ID()
 	if old := c.byID[id]; old != nil {
 		c.order.MoveToFront(old.elem)
+		old.pins++
 		return old
 	}
 	e.elem = c.order.PushFront(id)
+	e.pins++
 	c.byID[id] = e
-	for c.order.Len() > c.max {
-		last := c.order.Back()
-		delete(c.byID, last.Value.(string))
-		c.order.Remove(last)
-	}
+	c.evict()
 	return e
 }
 
-// drop forgets a match, after the store showed the cached copy is stale.
-func (c *matchCache) drop(id string) {
+// evict drops the least recently used unpinned entries while the cache is over its size; with
+// every entry pinned it may stay over until they are released.
+func (c *matchCache) evict() {
+	for el := c.order.Back(); el != nil && c.order.Len() > c.max; {
+		prev := el.Prev()
+		if id := el.Value.(string); c.byID[id].pins == 0 {
+			delete(c.byID, id)
+			c.order.Remove(el)
+		}
+		el = prev
+	}
+}
+
+// unpin releases an entry got from get or put.
+func (c *matchCache) unpin(e *entry) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if e := c.byID[id]; e != nil {
+	e.pins--
+	if e.pins == 0 {
+		c.evict()
+	}
+}
+
+// drop forgets a cached entry shown to be stale; a newer entry for the same match stays.
+func (c *matchCache) drop(e *entry) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	id := e.match.ID()
+	if c.byID[id] == e {
 		c.order.Remove(e.elem)
 		delete(c.byID, id)
 	}
 }
 
-// load returns the cached match, or reads and folds it from the store.
+// acquire returns the match's entry pinned and locked; release it when done.
+func (s *MatchService) acquire(ctx context.Context, id string) (*entry, error) {
+	e, err := s.load(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	return e, nil
+}
+
+// release unlocks and unpins an entry from acquire.
+func (s *MatchService) release(e *entry) {
+	e.mu.Unlock()
+	s.cache.unpin(e)
+}
+
+// load returns the match's entry, pinned, from the cache or read and folded from the store.
 func (s *MatchService) load(ctx context.Context, id string) (*entry, error) {
 	if e := s.cache.get(id); e != nil {
 		return e, nil

@@ -7,12 +7,11 @@ const MaxEventsPage = 1000
 
 // View returns the match as v may see it.
 func (s *MatchService) View(ctx context.Context, id string, v Viewer) (MatchView, error) {
-	e, err := s.load(ctx, id)
+	e, err := s.acquire(ctx, id)
 	if err != nil {
 		return MatchView{}, err
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	defer s.release(e)
 	return e.match.View(v), nil
 }
 
@@ -23,12 +22,11 @@ func (s *MatchService) LegalMoves(ctx context.Context, id string, v Viewer) (sea
 	if !ok {
 		return 0, 0, nil, ErrUnauthorized
 	}
-	e, err := s.load(ctx, id)
+	e, err := s.acquire(ctx, id)
 	if err != nil {
 		return 0, 0, nil, err
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	defer s.release(e)
 	return seat, e.match.version, e.match.LegalMoves(seat), nil
 }
 
@@ -40,15 +38,14 @@ func (s *MatchService) Events(ctx context.Context, id string, v Viewer, after, l
 	if limit < 1 || limit > MaxEventsPage {
 		return nil, 0, invalidf("limit must be 1 to %d", MaxEventsPage)
 	}
-	e, err := s.load(ctx, id)
+	e, err := s.acquire(ctx, id)
 	if err != nil {
 		return nil, 0, err
 	}
 	// Read the status before the log: if the match ends in between, the events are redacted
 	// more than needed, never less.
-	e.mu.Lock()
 	finished, version := e.match.finished, e.match.version
-	e.mu.Unlock()
+	s.release(e)
 	events, err := s.store.Events(ctx, id, after, limit)
 	if err != nil {
 		return nil, 0, err

@@ -16,13 +16,12 @@ type ExportRecord struct {
 // for v. Reading the log only up to the view's version keeps the two consistent while moves
 // land.
 func (s *MatchService) Export(ctx context.Context, id string, v Viewer) (ExportRecord, error) {
-	e, err := s.load(ctx, id)
+	e, err := s.acquire(ctx, id)
 	if err != nil {
 		return ExportRecord{}, err
 	}
-	e.mu.Lock()
 	view, finished, version := e.match.View(v), e.match.finished, e.match.version
-	e.mu.Unlock()
+	s.release(e)
 	events, err := s.store.Events(ctx, id, 0, version)
 	if err != nil {
 		return ExportRecord{}, err
@@ -36,31 +35,37 @@ func (s *MatchService) Export(ctx context.Context, id string, v Viewer) (ExportR
 // damaged record is a failed check, not an error; errors are for a missing match or a store
 // that cannot answer.
 func (s *MatchService) Audit(ctx context.Context, id string, v Viewer) (AuditReport, error) {
-	release, err := s.hold(ctx, id)
-	if err != nil {
-		return AuditReport{}, err
-	}
-	defer release()
-	stored, err := s.store.Match(ctx, id)
-	if err != nil {
-		return AuditReport{}, err
-	}
-	chain, err := s.store.VerifyChain(ctx, id)
-	if err != nil {
-		return AuditReport{}, err
-	}
-	log, err := s.readLog(ctx, id)
+	stored, chain, log, err := s.readForAudit(ctx, id)
 	if err != nil {
 		return AuditReport{}, err
 	}
 	return auditStored(id, chain, stored.Summary, log, v), nil
 }
 
+// readForAudit reads the read model, the chain and the log under the match's lock, so that no
+// move lands between the three reads. The checks then run without the lock: re-running a long
+// log takes a while, and an audit, which anyone may ask for, must not hold up the players.
+func (s *MatchService) readForAudit(ctx context.Context, id string) (stored StoredMatch, chain ChainReport, log LogRead, err error) {
+	release, err := s.hold(ctx, id)
+	if err != nil {
+		return stored, chain, log, err
+	}
+	defer release()
+	if stored, err = s.store.Match(ctx, id); err != nil {
+		return stored, chain, log, err
+	}
+	if chain, err = s.store.VerifyChain(ctx, id); err != nil {
+		return stored, chain, log, err
+	}
+	log, err = s.readLog(ctx, id)
+	return stored, chain, log, err
+}
+
 // hold takes the match's lock, so that no move lands between an audit's reads of the read model,
 // the chain and the log. A log that does not fold cannot be loaded, and cannot take a move
 // either: it is audited as stored, without the lock.
 func (s *MatchService) hold(ctx context.Context, id string) (release func(), err error) {
-	e, err := s.load(ctx, id)
+	e, err := s.acquire(ctx, id)
 	switch {
 	case errors.Is(err, ErrMatchNotFound):
 		return nil, err
@@ -69,8 +74,7 @@ func (s *MatchService) hold(ctx context.Context, id string) (release func(), err
 	case err != nil:
 		return func() {}, nil
 	}
-	e.mu.Lock()
-	return e.mu.Unlock, nil
+	return func() { s.release(e) }, nil
 }
 
 // readPage is how many events readLog asks for at once once a read has failed.

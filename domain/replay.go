@@ -45,11 +45,10 @@ func (s *MatchService) Replay(ctx context.Context, id string, v Viewer, step int
 
 // status returns the match's version and whether it has finished.
 func (s *MatchService) status(ctx context.Context, id string) (version int, finished bool, err error) {
-	e, err := s.load(ctx, id)
+	e, err := s.acquire(ctx, id)
 	if err != nil {
 		return 0, false, err
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	defer s.release(e)
 	return e.match.version, e.match.finished, nil
 }

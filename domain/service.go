@@ -10,7 +10,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // MaxBotSteps bounds the bot actions run after one command: far more than any match needs
@@ -52,13 +56,27 @@ func NewMatchService(cfg ServiceConfig) *MatchService {
 	return &MatchService{store: cfg.Store, clock: cfg.Clock, random: cfg.Random, bots: cfg.Bots, cache: newMatchCache(cfg.CacheSize)}
 }
 
-// BotNames lists the strategies a seat may name.
+// BotNames lists the strategies a seat may name, in order.
 func (s *MatchService) BotNames() []string {
-	names := make([]string, 0, len(s.bots))
-	for n := range s.bots {
-		names = append(names, n)
+	return slices.Sorted(maps.Keys(s.bots))
+}
+
+// MaxNameLength is the most characters (not bytes) a player's name may have.
+const MaxNameLength = 64
+
+// checkName refuses names that are empty, too long, not UTF-8, or that hold characters that
+// would let a name forge lines or reorder text where it is printed (the text export, logs):
+// control characters, line and paragraph separators, and bidirectional controls.
+func checkName(name string) error {
+	if n := utf8.RuneCountInString(name); n == 0 || n > MaxNameLength || !utf8.ValidString(name) {
+		return fmt.Errorf("must be 1 to %d characters of UTF-8", MaxNameLength)
 	}
-	return names
+	for _, r := range name {
+		if unicode.IsControl(r) || unicode.In(r, unicode.Zl, unicode.Zp, unicode.Bidi_Control) {
+			return fmt.Errorf("must not hold control characters, line separators or bidirectional marks (found %U)", r)
+		}
+	}
+	return nil
 }
 
 // SeatToken is a human seat's secret, returned once at creation.
@@ -130,7 +148,7 @@ func (s *MatchService) Create(ctx context.Context, req CreateRequest) (_ Created
 	}
 	fresh := &entry{record: rec}
 	fresh.set(m)
-	s.cache.put(fresh)
+	s.cache.unpin(s.cache.put(fresh))
 	return Created{Match: m.View(Spectator()), Tokens: tokens}, nil
 }
 
@@ -141,8 +159,8 @@ func (s *MatchService) checkPlayers(in []PlayerInfo) ([]PlayerInfo, error) {
 	out := make([]PlayerInfo, len(in))
 	for i, p := range in {
 		p.Seat, p.Name = i, strings.TrimSpace(p.Name)
-		if p.Name == "" || len(p.Name) > 64 {
-			return nil, invalidf("players[%d].name must be 1 to 64 characters", i)
+		if err := checkName(p.Name); err != nil {
+			return nil, invalidf("players[%d].name %s", i, err)
 		}
 		switch p.Kind {
 		case Human:
@@ -184,6 +202,7 @@ func (s *MatchService) Authenticate(ctx context.Context, id, token string) (View
 	if err != nil {
 		return Viewer{}, err
 	}
+	defer s.cache.unpin(e) // the seat records never change: no lock needed
 	if token == "" {
 		return Spectator(), nil
 	}

@@ -105,10 +105,24 @@ func TestCreateRejectsBadRequests(t *testing.T) {
 		"empty name":           {Players: []domain.PlayerInfo{h, {Name: " ", Kind: domain.Human}}},
 		"unknown kind":         {Players: []domain.PlayerInfo{h, {Name: "z", Kind: "alien"}}},
 		"human with a bot set": {Players: []domain.PlayerInfo{h, {Name: "z", Kind: domain.Human, Bot: "first"}}},
+		"65 characters":        {Players: []domain.PlayerInfo{h, {Name: strings.Repeat("é", 65), Kind: domain.Human}}},
+		"a line break":         {Players: []domain.PlayerInfo{h, {Name: "A\nseed: 00", Kind: domain.Human}}},
+		"a bidi override":      {Players: []domain.PlayerInfo{h, {Name: "abc\u202edcb", Kind: domain.Human}}},
+		"a line separator":     {Players: []domain.PlayerInfo{h, {Name: "a\u2028b", Kind: domain.Human}}},
+		"invalid UTF-8":        {Players: []domain.PlayerInfo{h, {Name: "a\xffb", Kind: domain.Human}}},
 	} {
 		if _, err := svc.Create(context.Background(), req); domain.CodeOf(err) != domain.CodeInvalidRequest {
 			t.Errorf("%s: %v, want INVALID_REQUEST", name, err)
 		}
+	}
+}
+
+func TestNamesCountCharacters(t *testing.T) {
+	svc := newService(t, memstore.New(), 16)
+	req := twoHumans("")
+	req.Players[1].Name = strings.Repeat("é", 64) // 128 bytes, 64 characters
+	if _, err := svc.Create(context.Background(), req); err != nil {
+		t.Fatalf("64 characters refused: %v", err)
 	}
 }
 
