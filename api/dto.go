@@ -61,9 +61,10 @@ type OpenEnd struct {
 type Hand struct {
 	Number int `json:"number"`
 	// Line left to right, each tile oriented as it lies.
-	Line     []string `json:"line" example:"3-6,6-6,6-2"`
-	Left     OpenEnd  `json:"left"`
-	Right    OpenEnd  `json:"right"`
+	Line []string `json:"line" example:"3-6,6-6,6-2"`
+	// Left and Right are null before the lead, when the line has no ends yet.
+	Left     *OpenEnd `json:"left" extensions:"x-nullable"`
+	Right    *OpenEnd `json:"right" extensions:"x-nullable"`
 	Total    int      `json:"total"`
 	Boneyard int      `json:"boneyard"`
 	Turn     int      `json:"turn"`
@@ -195,8 +196,7 @@ func toMatchView(v domain.MatchView) MatchView {
 		}
 		out.Hand = &Hand{
 			Number: h.Number, Line: line, Total: h.Total, Boneyard: h.Boneyard, Turn: h.Turn,
-			Left:  OpenEnd{Pip: h.Left.Pip, Double: h.Left.Double},
-			Right: OpenEnd{Pip: h.Right.Pip, Double: h.Right.Double},
+			Left: toOpenEnd(h.Left), Right: toOpenEnd(h.Right),
 		}
 		for _, tiles := range h.Hands {
 			out.Hand.Hands = append(out.Hand.Hands, domain.TileNames(tiles))
@@ -207,6 +207,13 @@ func toMatchView(v domain.MatchView) MatchView {
 		out.You = &You{Seat: v.You.Seat, Tiles: domain.TileNames(v.You.Tiles)}
 	}
 	return out
+}
+
+func toOpenEnd(e *domain.OpenEnd) *OpenEnd {
+	if e == nil {
+		return nil
+	}
+	return &OpenEnd{Pip: e.Pip, Double: e.Double}
 }
 
 func toLegalMoves(in []domain.LegalMove) []LegalMove {

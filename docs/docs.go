@@ -1309,7 +1309,13 @@ const docTemplate = `{
                     }
                 },
                 "left": {
-                    "$ref": "#/definitions/api.OpenEnd"
+                    "description": "Left and Right are null before the lead, when the line has no ends yet.",
+                    "allOf": [
+                        {
+                            "$ref": "#/definitions/api.OpenEnd"
+                        }
+                    ],
+                    "x-nullable": true
                 },
                 "line": {
                     "description": "Line left to right, each tile oriented as it lies.",
@@ -1327,7 +1333,12 @@ const docTemplate = `{
                     "type": "integer"
                 },
                 "right": {
-                    "$ref": "#/definitions/api.OpenEnd"
+                    "allOf": [
+                        {
+                            "$ref": "#/definitions/api.OpenEnd"
+                        }
+                    ],
+                    "x-nullable": true
                 },
                 "total": {
                     "type": "integer"

@@ -65,6 +65,9 @@ func TestCreateAndAuthenticate(t *testing.T) {
 	if len(c.Tokens) != 2 || c.Tokens[0].Seat != 0 || c.Tokens[1].Seat != 1 || c.Tokens[0].Token == c.Tokens[1].Token {
 		t.Fatalf("tokens %+v", c.Tokens)
 	}
+	if h := c.Match.Hand; h == nil || h.Left != nil || h.Right != nil || h.Total != 0 || len(h.Line) != 0 {
+		t.Fatalf("before the lead the line has no ends: %+v", c.Match.Hand)
+	}
 	if c.Match.Version != 2 || !c.Match.Seeded || c.Match.Commitment != "86cfd62e1714b92439d8cfdbd84d04f06828a16a3833352918cb61bf2ce733bb" || c.Match.You != nil {
 		t.Fatalf("created view %+v", c.Match)
 	}

@@ -46,13 +46,13 @@ type SeatState struct {
 
 // HandView is the hand in play as everyone sees it.
 type HandView struct {
-	Number   int     `json:"number"`
-	Line     []Laid  `json:"line"`
-	Left     OpenEnd `json:"left"`
-	Right    OpenEnd `json:"right"`
-	Total    int     `json:"total"`
-	Boneyard int     `json:"boneyard"`
-	Turn     int     `json:"turn"`
+	Number   int      `json:"number"`
+	Line     []Laid   `json:"line"`
+	Left     *OpenEnd `json:"left"` // null before the lead: the line has no ends yet
+	Right    *OpenEnd `json:"right"`
+	Total    int      `json:"total"`
+	Boneyard int      `json:"boneyard"`
+	Turn     int      `json:"turn"`
 	// Hands and BoneyardTiles are shown only to an opened viewer (a finished match's replay).
 	Hands         [][]Tile `json:"hands,omitempty"`
 	BoneyardTiles []Tile   `json:"boneyard_tiles,omitempty"`
@@ -111,7 +111,8 @@ func (m *Match) handView(v Viewer) *HandView {
 	h := &m.hand
 	hv := &HandView{Number: h.number, Line: h.line.Tiles(), Boneyard: len(h.boneyard), Turn: h.turn}
 	if h.line.Len() > 0 {
-		hv.Left, hv.Right, hv.Total = h.line.End(Left), h.line.End(Right), h.line.Total()
+		left, right := h.line.End(Left), h.line.End(Right)
+		hv.Left, hv.Right, hv.Total = &left, &right, h.line.Total()
 	}
 	if v.open && h.hands != nil {
 		hv.Hands = make([][]Tile, len(h.hands))

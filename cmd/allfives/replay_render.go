@@ -49,7 +49,11 @@ func (b *sheet) hand(h *api.Hand) {
 		b.field("line", "(empty)")
 	} else {
 		b.field("line", "%s", strings.Join(h.Line, " "))
-		b.field("ends", "%s = %d", endsText(h), h.Total)
+		if h.Left == nil || h.Right == nil {
+			b.field("ends", "none yet: the lead is to come")
+		} else {
+			b.field("ends", "%s = %d", endsText(h), h.Total)
+		}
 	}
 	if h.BoneyardTiles != nil {
 		b.field("boneyard", "%s: %s", tiles(h.Boneyard), strings.Join(h.BoneyardTiles, " "))
@@ -87,7 +91,7 @@ func endsText(h *api.Hand) string {
 	if len(h.Line) == 1 && h.Left.Double {
 		return h.Line[0]
 	}
-	end := func(e api.OpenEnd) string {
+	end := func(e *api.OpenEnd) string {
 		if e.Double {
 			return fmt.Sprintf("%d-%d", e.Pip, e.Pip)
 		}
