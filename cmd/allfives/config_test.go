@@ -3,7 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -62,6 +66,11 @@ func TestBadConfigIsAnError(t *testing.T) {
 	err := run(context.Background(), []string{"serve", "--log-level", "loud", "--db", t.TempDir() + "/x.db"}, envOf(nil), io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "log level") {
 		t.Errorf("bad log level: %v", err)
+	}
+	db := filepath.Join(t.TempDir(), "x.db")
+	err = run(context.Background(), []string{"serve", "--addr", "bad:addr:1", "--db", db}, envOf(nil), io.Discard)
+	if _, statErr := os.Stat(db); err == nil || !errors.Is(statErr, fs.ErrNotExist) {
+		t.Errorf("bad address: %v; the database must not be created (%v)", err, statErr)
 	}
 }
 

@@ -79,17 +79,19 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
+	// Listen before opening the database, so a bad address leaves no new database file behind.
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return err
+	}
 	store, err := repository.Open(ctx, cfg.db, repository.Options{Sync: cfg.sync})
 	if err != nil {
+		ln.Close()
 		return err
 	}
 	defer closeStore(store, &err)
 	svc := domain.NewMatchService(domain.ServiceConfig{Store: store, Bots: bot.Strategies(botSeed())})
 	handler := api.New(api.Config{Service: svc, Ready: store, Logger: log, RateLimit: cfg.rateLimit})
-	ln, err := net.Listen("tcp", cfg.addr)
-	if err != nil {
-		return err
-	}
 	srv := &http.Server{
 		Handler:           handler,
 		ReadHeaderTimeout: readHeaderTimeout,
