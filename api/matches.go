@@ -141,11 +141,7 @@ func (s *server) listMatches(c echo.Context) error {
 //	@Failure		500				{object}	Problem		"INTERNAL"
 //	@Router			/api/v1/matches/{id} [get]
 func (s *server) getMatch(c echo.Context) error {
-	if _, err := query(c); err != nil {
-		return err
-	}
-	id := c.Param("id")
-	v, err := s.viewer(c, id)
+	id, v, err := s.matchCaller(c, s.viewer)
 	if err != nil {
 		return err
 	}

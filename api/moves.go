@@ -36,11 +36,7 @@ import (
 //	@Failure		500				{object}	Problem				"INTERNAL"
 //	@Router			/api/v1/matches/{id}/moves [post]
 func (s *server) move(c echo.Context) error {
-	if _, err := query(c); err != nil {
-		return err
-	}
-	id := c.Param("id")
-	v, err := s.seatViewer(c, id)
+	id, v, err := s.matchCaller(c, s.seatViewer)
 	if err != nil {
 		return err
 	}
@@ -122,11 +118,7 @@ func (b MoveRequest) move() (domain.Move, error) {
 //	@Failure		500	{object}	Problem		"INTERNAL"
 //	@Router			/api/v1/matches/{id}/legal-moves [get]
 func (s *server) legalMoves(c echo.Context) error {
-	if _, err := query(c); err != nil {
-		return err
-	}
-	id := c.Param("id")
-	v, err := s.seatViewer(c, id)
+	id, v, err := s.matchCaller(c, s.seatViewer)
 	if err != nil {
 		return err
 	}

@@ -123,11 +123,7 @@ func (s *server) replay(c echo.Context) error {
 //	@Failure		500	{object}	Problem		"INTERNAL"
 //	@Router			/api/v1/matches/{id}/audit [get]
 func (s *server) audit(c echo.Context) error {
-	if _, err := query(c); err != nil {
-		return err
-	}
-	id := c.Param("id")
-	v, err := s.viewer(c, id)
+	id, v, err := s.matchCaller(c, s.viewer)
 	if err != nil {
 		return err
 	}

@@ -129,6 +129,18 @@ func (s *server) seatViewer(c echo.Context, id string) (domain.Viewer, error) {
 	return s.svc.Authenticate(c.Request().Context(), id, token)
 }
 
+// matchCaller starts every call on one match that takes no query parameters, so that each
+// refuses a stray parameter (400) before it looks at the token (401), in the same order.
+// authenticate is s.viewer, or s.seatViewer for the calls only a seat may make.
+func (s *server) matchCaller(c echo.Context, authenticate func(echo.Context, string) (domain.Viewer, error)) (string, domain.Viewer, error) {
+	if _, err := query(c); err != nil {
+		return "", domain.Viewer{}, err
+	}
+	id := c.Param("id")
+	v, err := authenticate(c, id)
+	return id, v, err
+}
+
 // query checks that the request's query has only the allowed names, each at most once, so
 // that a misspelt filter is an error instead of silently matching everything.
 func query(c echo.Context, allowed ...string) (url.Values, error) {
