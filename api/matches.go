@@ -150,10 +150,8 @@ func (s *server) getMatch(c echo.Context) error {
 		return err
 	}
 	tag := etag(view.Version, v)
-	h := c.Response().Header()
-	h.Set("ETag", tag)
-	h.Set("Cache-Control", "private, no-cache") // per token, and stale after any move
-	h.Set("Vary", "Authorization")
+	c.Response().Header().Set("ETag", tag)
+	recordHeaders(c)
 	if notModified(c.Request(), tag) {
 		return c.NoContent(http.StatusNotModified)
 	}
