@@ -3,7 +3,6 @@ package api_test
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -30,23 +29,6 @@ func newFileHarness(t testing.TB, cfg func(*api.Config)) (*harness, string) {
 		cfg(&c)
 	}
 	return &harness{t: t, e: api.New(c), svc: svc, store: store}, path
-}
-
-// fetch reads path as seat (seat < 0: a spectator) and decodes a 200 answer into out.
-func (tb *table) fetch(path string, seat int, out any) *reply {
-	tb.h.t.Helper()
-	var hdr []string
-	if seat >= 0 {
-		hdr = auth(tb.tokens[seat])
-	}
-	r := tb.h.do(http.MethodGet, tb.path(path), nil, hdr...)
-	if r.status != http.StatusOK {
-		tb.h.t.Fatalf("GET %s: %d %s", path, r.status, r.body)
-	}
-	if out != nil {
-		r.decode(tb.h.t, out)
-	}
-	return r
 }
 
 // jsonOf is v's JSON, for comparing answers decoded into different types.

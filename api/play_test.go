@@ -53,29 +53,34 @@ func (tb *table) path(suffix string) string { return "/api/v1/matches/" + tb.id 
 // view reads the match as seat sees it (seat < 0: a spectator).
 func (tb *table) view(seat int) api.MatchView {
 	tb.h.t.Helper()
-	var hdr []string
-	if seat >= 0 {
-		hdr = auth(tb.tokens[seat])
-	}
-	r := tb.h.do(http.MethodGet, tb.path(""), nil, hdr...)
-	if r.status != http.StatusOK {
-		tb.h.t.Fatalf("view: %d %s", r.status, r.body)
-	}
 	var v api.MatchView
-	r.decode(tb.h.t, &v)
+	tb.fetch("", seat, &v)
 	return v
 }
 
 // legal reads seat's legal moves.
 func (tb *table) legal(seat int) api.LegalMovesResponse {
 	tb.h.t.Helper()
-	r := tb.h.do(http.MethodGet, tb.path("/legal-moves"), nil, auth(tb.tokens[seat])...)
-	if r.status != http.StatusOK {
-		tb.h.t.Fatalf("legal moves: %d %s", r.status, r.body)
-	}
 	var out api.LegalMovesResponse
-	r.decode(tb.h.t, &out)
+	tb.fetch("/legal-moves", seat, &out)
 	return out
+}
+
+// fetch reads path as seat (seat < 0: a spectator) and decodes a 200 answer into out.
+func (tb *table) fetch(path string, seat int, out any) *reply {
+	tb.h.t.Helper()
+	var hdr []string
+	if seat >= 0 {
+		hdr = auth(tb.tokens[seat])
+	}
+	r := tb.h.do(http.MethodGet, tb.path(path), nil, hdr...)
+	if r.status != http.StatusOK {
+		tb.h.t.Fatalf("GET %s: %d %s", tb.path(path), r.status, r.body)
+	}
+	if out != nil {
+		r.decode(tb.h.t, out)
+	}
+	return r
 }
 
 // move sends a move for seat and returns the raw reply.
@@ -99,16 +104,8 @@ func (tb *table) mustMove(seat int, m api.MoveRequest, hdr ...string) api.MoveRe
 // events reads the whole log as seat sees it (seat < 0: a spectator).
 func (tb *table) events(seat int) api.EventsResponse {
 	tb.h.t.Helper()
-	var hdr []string
-	if seat >= 0 {
-		hdr = auth(tb.tokens[seat])
-	}
-	r := tb.h.do(http.MethodGet, tb.path("/events?limit=1000"), nil, hdr...)
-	if r.status != http.StatusOK {
-		tb.h.t.Fatalf("events: %d %s", r.status, r.body)
-	}
 	var out api.EventsResponse
-	r.decode(tb.h.t, &out)
+	tb.fetch("/events?limit=1000", seat, &out)
 	return out
 }
 
