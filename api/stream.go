@@ -1,10 +1,12 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -90,31 +92,15 @@ func (s *server) stream(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	after, err := intParam(q, "after", 0, 0, 1<<31-1)
+	after, err := resumePoint(c, q)
 	if err != nil {
 		return err
 	}
-	req := c.Request()
-	if h := strings.TrimSpace(req.Header.Get("Last-Event-ID")); h != "" {
-		n, err := strconv.Atoi(h)
-		if err != nil || n < 0 {
-			return invalidf("Last-Event-ID must be the seq of an event received, got %q", clip(h))
-		}
-		after = n
-	}
-	token, err := bearer(c)
+	token, err := streamToken(c, q)
 	if err != nil {
 		return err
 	}
-	if q.Has("token") {
-		if token != "" {
-			return invalidf("send the seat token once: in Authorization or in ?token=, not both")
-		}
-		if token = q.Get("token"); token == "" {
-			return fmt.Errorf("%w: ?token= is empty; leave it out to follow as a spectator", domain.ErrUnauthorized)
-		}
-	}
-	ctx := req.Context()
+	ctx := c.Request().Context()
 	id := c.Param("id")
 	v, err := s.svc.Authenticate(ctx, id, token)
 	if err != nil {
@@ -124,21 +110,82 @@ func (s *server) stream(c echo.Context) error {
 	// leaves a wake-up behind.
 	wake, stop := s.svc.Watch(id)
 	defer stop()
+	f := feed{svc: s.svc, id: id, v: v, wake: wake}
 	// The status before the events: if the match ends in between, match.ended is in them.
 	view, err := s.svc.View(ctx, id, v)
 	if err != nil {
 		return err
 	}
-	events, _, err := s.svc.Events(ctx, id, v, after, domain.MaxEventsPage)
+	events, err := f.after(ctx, after)
 	if err != nil {
 		return err
 	}
 	if len(events) == 0 && view.Status == domain.StatusFinished {
 		return c.NoContent(http.StatusNoContent)
 	}
+	sw, err := s.startSSE(c)
+	if err != nil {
+		return nil // the client is gone; nothing is left to tell it
+	}
+	return s.follow(c, sw, f, events, after)
+}
 
+// resumePoint is the seq a stream goes on after. Last-Event-ID wins over ?after=: EventSource
+// sends the header when it reconnects, but keeps the URL it started with.
+func resumePoint(c echo.Context, q url.Values) (int, error) {
+	after, err := intParam(q, "after", 0, 0, 1<<31-1)
+	if err != nil {
+		return 0, err
+	}
+	if h := strings.TrimSpace(c.Request().Header.Get("Last-Event-ID")); h != "" {
+		n, err := strconv.Atoi(h)
+		if err != nil || n < 0 {
+			return 0, invalidf("Last-Event-ID must be the seq of an event received, got %q", clip(h))
+		}
+		after = n
+	}
+	return after, nil
+}
+
+// streamToken is the seat token from Authorization or from ?token=, since EventSource cannot
+// send headers. Given both ways it is refused rather than one of them silently chosen.
+func streamToken(c echo.Context, q url.Values) (string, error) {
+	token, err := bearer(c)
+	if err != nil {
+		return "", err
+	}
+	if !q.Has("token") {
+		return token, nil
+	}
+	if token != "" {
+		return "", invalidf("send the seat token once: in Authorization or in ?token=, not both")
+	}
+	if token = q.Get("token"); token == "" {
+		return "", fmt.Errorf("%w: ?token= is empty; leave it out to follow as a spectator", domain.ErrUnauthorized)
+	}
+	return token, nil
+}
+
+// feed is what a stream follows: one match's events as its caller may see them, and a wake-up
+// after every append.
+type feed struct {
+	svc  *domain.MatchService
+	id   string
+	v    domain.Viewer
+	wake <-chan struct{}
+}
+
+// after reads the events after seq, a page at a time so that a long log does not sit in memory
+// whole.
+func (f feed) after(ctx context.Context, seq int) ([]domain.Event, error) {
+	events, _, err := f.svc.Events(ctx, f.id, f.v, seq, domain.MaxEventsPage)
+	return events, err
+}
+
+// startSSE sends the 200 and the stream's headers at once rather than with the first event,
+// which on a quiet match may be a long time coming.
+func (s *server) startSSE(c echo.Context) (*sseWriter, error) {
 	res := c.Response()
-	rc := http.NewResponseController(res)
 	// The server's ReadTimeout needs nothing: net/http lifts the read deadline once the
 	// request's body is read. Its WriteTimeout does: see sseWriter.arm.
 	h := res.Header()
@@ -146,32 +193,26 @@ func (s *server) stream(c echo.Context) error {
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no") // nginx would otherwise hold the events back
 	h.Set("Vary", "Authorization")
-	sw := &sseWriter{rc: rc, w: res, window: s.streams.heartbeat + streamWriteGrace}
+	sw := &sseWriter{rc: http.NewResponseController(res), w: res, window: s.streams.heartbeat + streamWriteGrace}
 	res.WriteHeader(http.StatusOK)
-	if err := sw.flush(); err != nil {
-		return nil // the client is gone; nothing is left to tell it
-	}
+	return sw, sw.flush()
+}
 
+// follow sends events, which come after seq last, then every new one, until match.ended has
+// been sent, the client leaves or the server shuts down. An idle stream sends heartbeats.
+func (s *server) follow(c echo.Context, sw *sseWriter, f feed, events []domain.Event, last int) error {
+	ctx := c.Request().Context()
 	heartbeat := time.NewTicker(s.streams.heartbeat)
 	defer heartbeat.Stop()
-	shutdown := s.streams.shutdown(req)
-	last := after
+	shutdown := s.streams.shutdown(c.Request())
+	var err error
 	for {
 		for len(events) > 0 {
-			for _, e := range events {
-				if err := sw.event(e); err != nil {
-					return nil
-				}
-				last = e.Seq
-				if e.Type == domain.TypeMatchEnded {
-					_ = sw.flush()
-					return nil
-				}
-			}
-			if err := sw.flush(); err != nil {
+			var done bool
+			if last, done = sw.send(events); done {
 				return nil
 			}
-			if events, _, err = s.svc.Events(ctx, id, v, last, domain.MaxEventsPage); err != nil {
+			if events, err = f.after(ctx, last); err != nil {
 				return s.streamFailed(c, err)
 			}
 		}
@@ -184,8 +225,8 @@ func (s *server) stream(c echo.Context) error {
 			if err := sw.comment("ping"); err != nil {
 				return nil
 			}
-		case <-wake:
-			if events, _, err = s.svc.Events(ctx, id, v, last, domain.MaxEventsPage); err != nil {
+		case <-f.wake:
+			if events, err = f.after(ctx, last); err != nil {
 				return s.streamFailed(c, err)
 			}
 		}
@@ -225,6 +266,22 @@ func (sw *sseWriter) event(e domain.Event) error {
 	sw.arm()
 	_, err = fmt.Fprintf(sw.w, "id: %d\nevent: %s\ndata: %s\n\n", e.Seq, e.Type, data)
 	return err
+}
+
+// send writes events and flushes them. done says the stream is over: match.ended is sent, or
+// the client is gone.
+func (sw *sseWriter) send(events []domain.Event) (last int, done bool) {
+	for _, e := range events {
+		if err := sw.event(e); err != nil {
+			return last, true
+		}
+		last = e.Seq
+		if e.Type == domain.TypeMatchEnded {
+			_ = sw.flush()
+			return last, true
+		}
+	}
+	return last, sw.flush() != nil
 }
 
 // comment writes a comment line, which EventSource ignores, and flushes it.
