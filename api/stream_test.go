@@ -40,23 +40,7 @@ func TestStreamEveryEventOnce(t *testing.T) {
 	var got []domain.Event
 	s, conns := first, 1
 	for {
-		var (
-			f  frame
-			ok bool
-		)
-		for range 25 {
-			if f, ok = s.nextEvent(); !ok {
-				t.Fatalf("connection %d ended before match.ended, after seq %d", conns, len(got))
-			}
-			e := decodeFrame(t, f)
-			if e.Seq != len(got)+1 {
-				t.Fatalf("connection %d: seq %d after seq %d", conns, e.Seq, len(got))
-			}
-			got = append(got, e)
-			if e.Type == domain.TypeMatchEnded {
-				break
-			}
-		}
+		got = readSome(t, s, conns, got)
 		if got[len(got)-1].Type == domain.TypeMatchEnded {
 			s.ended()
 			break
@@ -67,18 +51,7 @@ func TestStreamEveryEventOnce(t *testing.T) {
 			<-gap
 		}
 		conns++
-		last := strconv.Itoa(len(got))
-		switch conns % 3 {
-		case 0:
-			s, _ = openStream(t, url, "Last-Event-ID", last)
-		case 1:
-			s, _ = openStream(t, url+"?after="+last)
-		case 2: // EventSource keeps the URL it started with: Last-Event-ID wins over it
-			s, _ = openStream(t, url+"?after=0", "Last-Event-ID", last)
-		}
-		if s == nil {
-			t.Fatalf("reconnect %d after seq %s was not a stream", conns, last)
-		}
+		s = reconnect(t, url, conns, strconv.Itoa(len(got)))
 	}
 	<-moved
 	full := tb.fullLog()
@@ -95,6 +68,46 @@ func TestStreamEveryEventOnce(t *testing.T) {
 	if _, r := openStream(t, url, "Last-Event-ID", strconv.Itoa(len(full))); r == nil || r.status != http.StatusNoContent {
 		t.Fatalf("a reconnect after match.ended: %+v", r)
 	}
+}
+
+// readSome reads up to 25 events from connection number conns onto got, each the one after
+// the last, stopping early at match.ended; a short read leaves the resume something to do.
+func readSome(t *testing.T, s *sse, conns int, got []domain.Event) []domain.Event {
+	t.Helper()
+	for range 25 {
+		f, ok := s.nextEvent()
+		if !ok {
+			t.Fatalf("connection %d ended before match.ended, after seq %d", conns, len(got))
+		}
+		e := decodeFrame(t, f)
+		if e.Seq != len(got)+1 {
+			t.Fatalf("connection %d: seq %d after seq %d", conns, e.Seq, len(got))
+		}
+		got = append(got, e)
+		if e.Type == domain.TypeMatchEnded {
+			break
+		}
+	}
+	return got
+}
+
+// reconnect opens connection number conns after seq last, taking in turn each way a client
+// may resume.
+func reconnect(t *testing.T, url string, conns int, last string) *sse {
+	t.Helper()
+	var s *sse
+	switch conns % 3 {
+	case 0:
+		s, _ = openStream(t, url, "Last-Event-ID", last)
+	case 1:
+		s, _ = openStream(t, url+"?after="+last)
+	case 2: // EventSource keeps the URL it started with: Last-Event-ID wins over it
+		s, _ = openStream(t, url+"?after=0", "Last-Event-ID", last)
+	}
+	if s == nil {
+		t.Fatalf("reconnect %d after seq %s was not a stream", conns, last)
+	}
+	return s
 }
 
 // TestStreamOfFinishedMatch: a finished match streams its whole log, open, and ends; after
