@@ -68,11 +68,30 @@ func TestAuditPassesOnBotMatches(t *testing.T) {
 func TestAuditNamesTheTamperedEvent(t *testing.T) {
 	h, path := newFileHarness(t, nil)
 	tp := newTamperer(t, path)
-	cases := []struct {
-		name   string
-		tamper func(id string, log []domain.Event) (bad int)
-		check  string // the check that must fail
-	}{
+	for i, tc := range tamperCases(t, tp) {
+		t.Run(tc.name, func(t *testing.T) {
+			tb := h.botMatch(2, false, i)
+			if rep := tb.audit(-1); !rep.OK {
+				t.Fatalf("before the change: %s", jsonOf(t, rep))
+			}
+			bad := tc.tamper(tb.id, tb.fullLogRaw(t))
+			checkBlame(t, tb.audit(-1), bad, tc.check)
+		})
+	}
+}
+
+// tamperCase is one change made to a finished match's file: tamper makes it and returns the
+// seq of the first event at fault (0: none), and check is the check that must fail.
+type tamperCase struct {
+	name   string
+	tamper func(id string, log []domain.Event) (bad int)
+	check  string
+}
+
+// tamperCases reach each check in turn, every change made as anyone with write access to the
+// file could, some re-hashing the chain so that only the later checks can tell.
+func tamperCases(t *testing.T, tp *tamperer) []tamperCase {
+	return []tamperCase{
 		{"data edited", func(id string, log []domain.Event) int {
 			k := firstPlays(t, log)
 			typ, data := tp.row(id, k)
@@ -119,36 +138,32 @@ func TestAuditNamesTheTamperedEvent(t *testing.T) {
 			return 0
 		}, "read_model"},
 	}
-	for i, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			tb := h.botMatch(2, false, i)
-			if rep := tb.audit(-1); !rep.OK {
-				t.Fatalf("before the change: %s", jsonOf(t, rep))
-			}
-			bad := tc.tamper(tb.id, tb.fullLogRaw(t))
-			rep := tb.audit(-1)
-			if rep.OK {
-				t.Fatalf("the audit passes a tampered record: %s", jsonOf(t, rep))
-			}
-			if bad == 0 {
-				if rep.FirstBadSeq != nil {
-					t.Fatalf("first_bad_seq %d, want null: %s", *rep.FirstBadSeq, jsonOf(t, rep))
-				}
-			} else if rep.FirstBadSeq == nil || *rep.FirstBadSeq != bad {
-				t.Fatalf("first_bad_seq %v, want %d: %s", rep.FirstBadSeq, bad, jsonOf(t, rep))
-			}
-			for _, c := range rep.Checks {
-				if c.Name != tc.check {
-					continue
-				}
-				if c.OK || (bad != 0 && (c.FirstBadSeq == nil || *c.FirstBadSeq != bad)) || c.Detail == "" {
-					t.Fatalf("check %s: %s", c.Name, jsonOf(t, c))
-				}
-				return
-			}
-			t.Fatalf("no %s check: %s", tc.check, jsonOf(t, rep))
-		})
+}
+
+// checkBlame checks that the audit rep fails, blaming event bad (0: none) in its verdict and in
+// the check named check.
+func checkBlame(t *testing.T, rep api.AuditReport, bad int, check string) {
+	t.Helper()
+	if rep.OK {
+		t.Fatalf("the audit passes a tampered record: %s", jsonOf(t, rep))
 	}
+	if bad == 0 {
+		if rep.FirstBadSeq != nil {
+			t.Fatalf("first_bad_seq %d, want null: %s", *rep.FirstBadSeq, jsonOf(t, rep))
+		}
+	} else if rep.FirstBadSeq == nil || *rep.FirstBadSeq != bad {
+		t.Fatalf("first_bad_seq %v, want %d: %s", rep.FirstBadSeq, bad, jsonOf(t, rep))
+	}
+	for _, c := range rep.Checks {
+		if c.Name != check {
+			continue
+		}
+		if c.OK || (bad != 0 && (c.FirstBadSeq == nil || *c.FirstBadSeq != bad)) || c.Detail == "" {
+			t.Fatalf("check %s: %s", c.Name, jsonOf(t, c))
+		}
+		return
+	}
+	t.Fatalf("no %s check: %s", check, jsonOf(t, rep))
 }
 
 // fullLogRaw is the stored log, read before any tampering.
