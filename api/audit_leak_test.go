@@ -53,21 +53,7 @@ func TestAuditFailuresHideLiveTiles(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			tb := h.create(seed1, false, "human", "human")
-			m := &mover{t: t, tb: tb}
-			deal, draw := 0, 0
-			var dealt domain.HandStarted
-			for draw == 0 && m.play(1) {
-				for _, e := range tb.fullLog() {
-					switch d := e.Data.(type) {
-					case domain.HandStarted:
-						deal, dealt = e.Seq, d
-					case domain.TileDrawn:
-						if d.Seat == 1 && draw == 0 {
-							draw = e.Seq
-						}
-					}
-				}
-			}
+			deal, dealt, draw := untilSeat1Draws(t, tb)
 			o := newOracle(t, tb) // what each reader may know, judged from the untouched record
 			if draw == 0 || o.current != 1 {
 				t.Fatalf("seat 1 did not draw in hand 1 (draw at %d, hand %d)", draw, o.current)
@@ -86,4 +72,25 @@ func TestAuditFailuresHideLiveTiles(t *testing.T) {
 			}
 		})
 	}
+}
+
+// untilSeat1Draws plays until seat 1 has drawn, so that its hand and the boneyard hold tiles
+// the others may not know. It returns the latest deal (seq and data) and the seq of seat 1's
+// first draw, 0 if the match ended before it.
+func untilSeat1Draws(t *testing.T, tb *table) (deal int, dealt domain.HandStarted, draw int) {
+	t.Helper()
+	m := &mover{t: t, tb: tb}
+	for draw == 0 && m.play(1) {
+		for _, e := range tb.fullLog() {
+			switch d := e.Data.(type) {
+			case domain.HandStarted:
+				deal, dealt = e.Seq, d
+			case domain.TileDrawn:
+				if d.Seat == 1 && draw == 0 {
+					draw = e.Seq
+				}
+			}
+		}
+	}
+	return deal, dealt, draw
 }
