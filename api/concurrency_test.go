@@ -27,34 +27,7 @@ func TestConcurrentClients(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				// Up to 25 moves each; a goroutine whose seat is not to move reads again, a bounded
-				// number of times, so the test cannot spin forever once the match has ended.
-				for i, tries := 0, 0; i < 25 && tries < 400; tries++ {
-					var lm api.LegalMovesResponse
-					r := h.do(http.MethodGet, tb.path("/legal-moves"), nil, auth(tb.tokens[seat])...)
-					if err := json.Unmarshal(r.body, &lm); r.status != 200 || err != nil {
-						fail("legal moves: %d %s", r.status, r.body)
-						return
-					}
-					if len(lm.LegalMoves) == 0 {
-						runtime.Gosched()
-						continue
-					}
-					i++
-					var hdr []string
-					switch i % 3 {
-					case 0:
-						hdr = []string{"If-Match", fmt.Sprint(lm.Version)}
-					case 1:
-						hdr = []string{"Idempotency-Key", fmt.Sprintf("k-%d-%d", g, i)} // the other seat's goroutine g uses it too
-					}
-					r = tb.move(seat, asMove(pick(lm.LegalMoves, i+g)), hdr...)
-					switch r.status {
-					case 200, 409, 422: // moved; raced (another goroutine moved first); or now illegal, or a key the other seat used
-					default:
-						fail("move by seat %d: %d %s", seat, r.status, r.body)
-					}
-				}
+				raceMoves(h, tb, seat, g, fail)
 			}()
 		}
 	}
@@ -100,4 +73,37 @@ func TestConcurrentClients(t *testing.T) {
 		t.Fatalf("the record does not hold up after the race: %s", jsonOf(t, rep))
 	}
 	t.Logf("%d events after the race", len(log))
+}
+
+// raceMoves is goroutine g of seat's movers: up to 25 moves, some conditional, some keyed,
+// each racing the other goroutines. fail reports anything but a refusal a race can cause.
+func raceMoves(h *harness, tb *table, seat, g int, fail func(format string, args ...any)) {
+	// Up to 25 moves each; a goroutine whose seat is not to move reads again, a bounded
+	// number of times, so the test cannot spin forever once the match has ended.
+	for i, tries := 0, 0; i < 25 && tries < 400; tries++ {
+		var lm api.LegalMovesResponse
+		r := h.do(http.MethodGet, tb.path("/legal-moves"), nil, auth(tb.tokens[seat])...)
+		if err := json.Unmarshal(r.body, &lm); r.status != 200 || err != nil {
+			fail("legal moves: %d %s", r.status, r.body)
+			return
+		}
+		if len(lm.LegalMoves) == 0 {
+			runtime.Gosched()
+			continue
+		}
+		i++
+		var hdr []string
+		switch i % 3 {
+		case 0:
+			hdr = []string{"If-Match", fmt.Sprint(lm.Version)}
+		case 1:
+			hdr = []string{"Idempotency-Key", fmt.Sprintf("k-%d-%d", g, i)} // the other seat's goroutine g uses it too
+		}
+		r = tb.move(seat, asMove(pick(lm.LegalMoves, i+g)), hdr...)
+		switch r.status {
+		case 200, 409, 422: // moved; raced (another goroutine moved first); or now illegal, or a key the other seat used
+		default:
+			fail("move by seat %d: %d %s", seat, r.status, r.body)
+		}
+	}
 }
