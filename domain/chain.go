@@ -59,3 +59,28 @@ func (r ChainReport) Broken(seq int, detail string) ChainReport {
 	r.OK, r.FirstBadSeq, r.Detail = false, seq, detail
 	return r
 }
+
+// EncodeBatch checks that events form one batch a store may append (at least one event,
+// consecutive seqs, each payload of its event's type) and returns each payload's durable JSON:
+// the bytes a store keeps and hashes. Whether the batch starts right after the log's head is
+// the store's to check, under its own lock.
+func EncodeBatch(events []Event) ([][]byte, error) {
+	if len(events) == 0 {
+		return nil, fmt.Errorf("%w: nothing to append", ErrInvalid)
+	}
+	out := make([][]byte, len(events))
+	for i, e := range events {
+		if want := events[0].Seq + i; e.Seq != want {
+			return nil, fmt.Errorf("%w: event %d has seq %d, want %d", ErrInvalid, i, e.Seq, want)
+		}
+		if e.Data == nil || e.Data.EventType() != e.Type {
+			return nil, fmt.Errorf("%w: seq %d: payload does not match type %q", ErrInvalid, e.Seq, e.Type)
+		}
+		data, err := EncodeData(e.Data)
+		if err != nil {
+			return nil, fmt.Errorf("encode seq %d: %w", e.Seq, err)
+		}
+		out[i] = data
+	}
+	return out, nil
+}

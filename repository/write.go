@@ -171,22 +171,13 @@ func (s *Store) version(ctx context.Context, id string) int {
 // the write lock (startsAt), after the version check, so that a stale caller hears of the
 // conflict rather than of its seqs.
 func encodeEvents(id string, events []domain.Event) ([]eventRow, error) {
-	if len(events) == 0 {
-		return nil, fmt.Errorf("%w: nothing to append", domain.ErrInvalid)
+	payloads, err := domain.EncodeBatch(events)
+	if err != nil {
+		return nil, err
 	}
 	rows := make([]eventRow, len(events))
 	for i, e := range events {
-		if want := events[0].Seq + i; e.Seq != want {
-			return nil, fmt.Errorf("%w: event %d has seq %d, want %d", domain.ErrInvalid, i, e.Seq, want)
-		}
-		if e.Data == nil || e.Data.EventType() != e.Type {
-			return nil, fmt.Errorf("%w: seq %d: payload does not match type %q", domain.ErrInvalid, e.Seq, e.Type)
-		}
-		data, err := domain.EncodeData(e.Data)
-		if err != nil {
-			return nil, fmt.Errorf("encode seq %d: %w", e.Seq, err)
-		}
-		rows[i] = eventRow{MatchID: id, Seq: e.Seq, Type: string(e.Type), Data: string(data), At: formatTime(e.At)}
+		rows[i] = eventRow{MatchID: id, Seq: e.Seq, Type: string(e.Type), Data: string(payloads[i]), At: formatTime(e.At)}
 	}
 	return rows, nil
 }

@@ -194,23 +194,17 @@ func (s *Store) VerifyChain(ctx context.Context, id string) (domain.ChainReport,
 // chain checks that events continue a log at version after, encodes their payloads and links
 // each to the previous hash.
 func chain(prev []byte, after int, events []domain.Event) ([]stored, error) {
-	if len(events) == 0 {
-		return nil, fmt.Errorf("%w: nothing to append", domain.ErrInvalid)
+	payloads, err := domain.EncodeBatch(events)
+	if err != nil {
+		return nil, err
+	}
+	if events[0].Seq != after+1 {
+		return nil, fmt.Errorf("%w: the first event has seq %d, want %d", domain.ErrInvalid, events[0].Seq, after+1)
 	}
 	out := make([]stored, len(events))
 	for i, e := range events {
-		if want := after + i + 1; e.Seq != want {
-			return nil, fmt.Errorf("%w: event %d has seq %d, want %d", domain.ErrInvalid, i, e.Seq, want)
-		}
-		if e.Data == nil || e.Data.EventType() != e.Type {
-			return nil, fmt.Errorf("%w: seq %d: payload does not match type %q", domain.ErrInvalid, e.Seq, e.Type)
-		}
-		data, err := domain.EncodeData(e.Data)
-		if err != nil {
-			return nil, fmt.Errorf("encode seq %d: %w", e.Seq, err)
-		}
-		h := domain.ChainHash(prev, e.Seq, e.Type, data)
-		out[i] = stored{seq: e.Seq, typ: e.Type, at: e.At.UTC(), data: data, prev: prev, hash: h}
+		h := domain.ChainHash(prev, e.Seq, e.Type, payloads[i])
+		out[i] = stored{seq: e.Seq, typ: e.Type, at: e.At.UTC(), data: payloads[i], prev: prev, hash: h}
 		prev = h
 	}
 	return out, nil
