@@ -4,11 +4,12 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/referee"
 )
 
-// The wire types of DESIGN section 5. They are separate from the domain's types so that what
+// The wire types of the API (docs/api.md). They are separate from the domain's types so that what
 // the API promises (and documents through swag) changes only when this file does. The field
-// names are the DESIGN's; swag marks every field without omitempty as required
+// names are the API's (docs/api.md); swag marks every field without omitempty as required
 // (--requiredByDefault), which lets the contract tests catch a missing field.
 
 // CreateMatchRequest is the body of POST /api/v1/matches.
@@ -176,7 +177,8 @@ type Status struct {
 	Status string `json:"status" example:"ok"`
 }
 
-func toMatchView(v domain.MatchView) MatchView {
+// ToMatchView is the wire form of a domain view: the one place a view becomes JSON.
+func ToMatchView(v domain.MatchView) MatchView {
 	out := MatchView{
 		ID: v.ID, Status: string(v.Status), Version: v.Version, Target: v.Target,
 		Partnerships: v.Partnerships, Seeded: v.Seeded, Commitment: v.Commitment,
@@ -228,7 +230,7 @@ func toLegalMoves(in []domain.LegalMove) []LegalMove {
 	return out
 }
 
-func toHistoryItem(h domain.HistoryItem) HistoryItem {
+func toHistoryItem(h referee.HistoryItem) HistoryItem {
 	s := h.Summary
 	players := make([]Player, len(s.Players))
 	for i, p := range s.Players {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/referee"
 )
 
 const twoHumans = `{"players":[{"name":"Ada","kind":"human"},{"name":"Bo","kind":"human"}]`
@@ -158,20 +158,20 @@ func TestPanicIsInternalWithoutDetails(t *testing.T) {
 
 // failing wraps a store and fails its reads on demand.
 type failing struct {
-	domain.EventStore
+	referee.EventStore
 	fail bool
 }
 
-func (f *failing) Match(ctx context.Context, id string) (domain.StoredMatch, error) {
+func (f *failing) Match(ctx context.Context, id string) (referee.StoredMatch, error) {
 	if f.fail {
-		return domain.StoredMatch{}, errors.New("disk on fire at /var/lib/allfives")
+		return referee.StoredMatch{}, errors.New("disk on fire at /var/lib/allfives")
 	}
 	return f.EventStore.Match(ctx, id)
 }
 
 func TestFailingStoreIsInternal(t *testing.T) {
 	f := &failing{fail: true}
-	h := newHarness(t, options{store: func(s domain.EventStore) domain.EventStore { f.EventStore = s; return f }})
+	h := newHarness(t, options{store: func(s referee.EventStore) referee.EventStore { f.EventStore = s; return f }})
 	r := h.do(http.MethodGet, "/api/v1/matches/0123456789abcdef0123456789abcdef", nil)
 	r.problem(t, 500, "INTERNAL")
 	if strings.Contains(string(r.body), "fire") {

@@ -8,7 +8,7 @@ import (
 	"github.com/allfives/allfives/domain"
 )
 
-// Event is one fact of a match's log (DESIGN 4) as the caller may see it.
+// Event is one fact of a match's log (docs/design.md, "Events") as the caller may see it.
 type Event struct {
 	Seq  int       `json:"seq" minimum:"1"`
 	Type string    `json:"type" enums:"match.created,hand.started,tile.played,tile.drawn,turn.passed,hand.ended,match.ended"`
@@ -16,8 +16,8 @@ type Event struct {
 	Data EventData `json:"data"`
 }
 
-// EventData is the union of every event's payload: each type carries its own fields of DESIGN
-// section 4 and no others. Swagger 2.0 has no oneOf, so one schema lists them all; the
+// EventData is the union of every event's payload: each type carries its own fields (docs/design.md,
+// "Events") and no others. Swagger 2.0 has no oneOf, so one schema lists them all; the
 // descriptions say which type carries which field.
 type EventData struct {
 	// match.created
@@ -102,7 +102,8 @@ func (o *OptionalSide) UnmarshalJSON(b []byte) error {
 	return json.Unmarshal(b, &o.side)
 }
 
-func toEvents(in []domain.Event) []Event {
+// ToEvents is the wire form of events, each as the domain redacted it for the caller.
+func ToEvents(in []domain.Event) []Event {
 	out := make([]Event, len(in))
 	for i, e := range in {
 		out[i] = Event{Seq: e.Seq, Type: string(e.Type), At: e.At, Data: eventData(e.Data)}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/allfives/allfives/api"
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/notation"
 )
 
 // TestExportJSONRefolds: the JSON export of finished matches of every table size folds back,
@@ -26,7 +27,7 @@ func TestExportJSONRefolds(t *testing.T) {
 		if ct := r.header.Get("Content-Type"); ct != "application/json" {
 			t.Fatalf("Content-Type %q", ct)
 		}
-		m, err := domain.Rebuild(tb.id, domain.Seed{}, raw.Events)
+		m, err := domain.Rebuild(tb.id, raw.Events)
 		if err != nil {
 			t.Fatalf("the export does not fold: %v", err)
 		}
@@ -78,7 +79,7 @@ func TestExportText(t *testing.T) {
 		t.Fatalf("Content-Type %q", ct)
 	}
 	var want strings.Builder
-	if err := domain.WriteNotation(&want, done.id, done.fullLog()); err != nil {
+	if err := notation.Write(&want, done.id, done.fullLog()); err != nil {
 		t.Fatal(err)
 	}
 	if string(r.body) != want.String() {
@@ -97,7 +98,7 @@ func TestExportText(t *testing.T) {
 			v = domain.SeatViewer(seat)
 		}
 		want.Reset()
-		if err := domain.WriteNotation(&want, live.id, v.RedactAll(live.fullLog(), false)); err != nil {
+		if err := notation.Write(&want, live.id, v.RedactAll(live.fullLog(), false)); err != nil {
 			t.Fatal(err)
 		}
 		if string(r.body) != want.String() {

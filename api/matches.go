@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/referee"
 )
 
 // createMatch starts a match.
@@ -40,7 +41,7 @@ func (s *server) createMatch(c echo.Context) error {
 	if err := checkNames(body.Players); err != nil {
 		return err
 	}
-	req := domain.CreateRequest{Partnerships: body.Partnerships, Target: body.Target, Seed: body.Seed}
+	req := referee.CreateRequest{Partnerships: body.Partnerships, Target: body.Target, Seed: body.Seed}
 	for _, p := range body.Players {
 		req.Players = append(req.Players, domain.PlayerInfo{Name: p.Name, Kind: domain.PlayerKind(p.Kind), Bot: p.Bot})
 	}
@@ -48,7 +49,7 @@ func (s *server) createMatch(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := CreateMatchResponse{Match: toMatchView(created.Match), Tokens: make([]SeatToken, len(created.Tokens))}
+	out := CreateMatchResponse{Match: ToMatchView(created.Match), Tokens: make([]SeatToken, len(created.Tokens))}
 	for i, t := range created.Tokens {
 		out.Tokens[i] = SeatToken{Seat: t.Seat, Token: t.Token}
 	}
@@ -82,16 +83,16 @@ func (s *server) listMatches(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	hq := domain.HistoryQuery{Status: domain.Status(q.Get("status")), Player: q.Get("player"), Cursor: q.Get("cursor")}
+	hq := referee.HistoryQuery{Status: domain.Status(q.Get("status")), Player: q.Get("player"), Cursor: q.Get("cursor")}
 	if q.Has("status") && hq.Status != domain.StatusInProgress && hq.Status != domain.StatusFinished {
-		return invalidf("status must be in_progress or finished, got %q", clip(q.Get("status")))
+		return Invalidf("status must be in_progress or finished, got %q", clip(q.Get("status")))
 	}
 	// Characters, not bytes, as the contract's maxLength counts them.
 	if q.Has("player") && (hq.Player == "" || utf8.RuneCountInString(hq.Player) > 64) {
-		return invalidf("player must be a name of 1 to 64 characters")
+		return Invalidf("player must be a name of 1 to 64 characters")
 	}
 	if q.Has("cursor") && hq.Cursor == "" {
-		return invalidf("cursor must not be empty; leave it out for the first page")
+		return Invalidf("cursor must not be empty; leave it out for the first page")
 	}
 	for name, dst := range map[string]*time.Time{"since": &hq.Since, "until": &hq.Until} {
 		if !q.Has(name) {
@@ -99,7 +100,7 @@ func (s *server) listMatches(c echo.Context) error {
 		}
 		t, err := time.Parse(time.RFC3339Nano, q.Get(name))
 		if err != nil {
-			return invalidf("%s must be an RFC 3339 time like 2025-01-31T12:00:00Z, got %q", name, clip(q.Get(name)))
+			return Invalidf("%s must be an RFC 3339 time like 2025-01-31T12:00:00Z, got %q", name, clip(q.Get(name)))
 		}
 		*dst = t.UTC()
 	}
@@ -155,7 +156,7 @@ func (s *server) getMatch(c echo.Context) error {
 	if notModified(c.Request(), tag) {
 		return c.NoContent(http.StatusNotModified)
 	}
-	return c.JSON(http.StatusOK, toMatchView(view))
+	return c.JSON(http.StatusOK, ToMatchView(view))
 }
 
 // checkNames refuses names that could forge or garble whatever shows them: control characters
@@ -166,7 +167,7 @@ func checkNames(players []PlayerRequest) error {
 	for i, p := range players {
 		for _, r := range p.Name {
 			if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == '\u2028' || r == '\u2029' {
-				return invalidf("players[%d].name must not hold control characters, line separators or bidirectional marks, found U+%04X", i, r)
+				return Invalidf("players[%d].name must not hold control characters, line separators or bidirectional marks, found U+%04X", i, r)
 			}
 		}
 	}

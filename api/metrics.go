@@ -8,7 +8,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
-	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/referee"
 )
 
 // metrics are the server's Prometheus series. Routes are labelled by their template
@@ -19,7 +19,7 @@ type metrics struct {
 	moves    *prometheus.CounterVec
 }
 
-func newMetrics(reg *prometheus.Registry, svc *domain.MatchService) *metrics {
+func newMetrics(reg *prometheus.Registry, svc *referee.MatchService) *metrics {
 	m := &metrics{
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "allfives_http_requests_total",

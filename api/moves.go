@@ -6,6 +6,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/referee"
 )
 
 // move plays one action for the caller's seat.
@@ -57,7 +58,7 @@ func (s *server) move(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	res, err := s.svc.Act(req.Context(), id, v, domain.ActRequest{Move: mv, ExpectedVersion: expected, IdempotencyKey: key})
+	res, err := s.svc.Act(req.Context(), id, v, referee.ActRequest{Move: mv, ExpectedVersion: expected, IdempotencyKey: key})
 	if err != nil {
 		return err
 	}
@@ -68,7 +69,7 @@ func (s *server) move(c echo.Context) error {
 	} else {
 		s.metrics.moves.WithLabelValues(mv.Action.String()).Inc()
 	}
-	return c.JSON(http.StatusOK, MoveResponse{Events: toEvents(res.Events), Match: toMatchView(res.Match)})
+	return c.JSON(http.StatusOK, MoveResponse{Events: ToEvents(res.Events), Match: ToMatchView(res.Match)})
 }
 
 // move checks the body's shape and turns it into the domain's command.
@@ -79,12 +80,12 @@ func (b MoveRequest) move() (domain.Move, error) {
 	}
 	if action != domain.ActionPlay {
 		if b.Tile != nil || b.End != nil {
-			return domain.Move{}, invalidf("%s takes no tile and no end", action)
+			return domain.Move{}, Invalidf("%s takes no tile and no end", action)
 		}
 		return domain.Move{Action: action}, nil
 	}
 	if b.Tile == nil {
-		return domain.Move{}, invalidf("play needs a tile, like \"tile\": \"4-6\"")
+		return domain.Move{}, Invalidf("play needs a tile, like \"tile\": \"4-6\"")
 	}
 	tile, err := domain.ParseTile(*b.Tile)
 	if err != nil {
@@ -158,7 +159,7 @@ func (s *server) events(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	limit, err := intParam(q, "limit", 500, 1, domain.MaxEventsPage)
+	limit, err := intParam(q, "limit", 500, 1, referee.MaxEventsPage)
 	if err != nil {
 		return err
 	}
@@ -172,5 +173,5 @@ func (s *server) events(c echo.Context) error {
 		return err
 	}
 	recordHeaders(c)
-	return c.JSON(http.StatusOK, EventsResponse{Events: toEvents(list), Version: version})
+	return c.JSON(http.StatusOK, EventsResponse{Events: ToEvents(list), Version: version})
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/allfives/allfives/domain"
 )
 
-// The codes the HTTP layer adds to the domain's (DESIGN 5 lists the domain's; these cover
+// The codes the HTTP layer adds to the domain's (docs/api.md lists the domain's; these cover
 // what only HTTP can get wrong).
 const (
 	CodeNotFound             domain.Code = "NOT_FOUND"
@@ -72,7 +72,7 @@ var codeByStatus = map[int]domain.Code{
 	http.StatusTooManyRequests:       CodeRateLimited,
 }
 
-// Problem is an RFC 9457 problem detail with the stable code of DESIGN 5.
+// Problem is an RFC 9457 problem detail with a stable code (docs/design.md, "Errors").
 type Problem struct {
 	// Type is a URI naming the kind of problem: urn:allfives:problem:<CODE>.
 	Type   string `json:"type" example:"urn:allfives:problem:NOT_YOUR_TURN"`
@@ -97,7 +97,7 @@ type apiError struct {
 
 func (e *apiError) Error() string { return e.detail }
 
-func invalidf(format string, args ...any) error {
+func Invalidf(format string, args ...any) error {
 	return &apiError{code: domain.CodeInvalidRequest, detail: fmt.Sprintf(format, args...)}
 }
 

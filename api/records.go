@@ -10,9 +10,10 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/notation"
 )
 
-// The records of a match (DESIGN 5, issue 6): replay to any step, audit, export. Each reads
+// The records of a match (docs/api.md, "Replay, audit and export"): replay to any step, audit, export. Each reads
 // the match as the caller may see it, like GET /matches/{id}: a seat token shows that seat's
 // tiles while the match is live, no token shows a spectator's view, and a finished match shows
 // everything to everyone.
@@ -87,11 +88,11 @@ func (s *server) replay(c echo.Context) error {
 		return err
 	}
 	if !q.Has("step") {
-		return invalidf("step is required: the seq of the event to replay to, from 1 to the match's version")
+		return Invalidf("step is required: the seq of the event to replay to, from 1 to the match's version")
 	}
 	step, err := strconv.Atoi(q.Get("step"))
 	if err != nil {
-		return invalidf("step must be an integer from 1 to the match's version, got %q", clip(q.Get("step")))
+		return Invalidf("step must be an integer from 1 to the match's version, got %q", clip(q.Get("step")))
 	}
 	id := c.Param("id")
 	v, err := s.viewer(c, id)
@@ -103,7 +104,7 @@ func (s *server) replay(c echo.Context) error {
 		return err // a step out of range is domain.ErrInvalid: 400
 	}
 	recordHeaders(c)
-	return c.JSON(http.StatusOK, ReplayResponse{Step: step, Event: toEvents([]domain.Event{event})[0], Match: toMatchView(view)})
+	return c.JSON(http.StatusOK, ReplayResponse{Step: step, Event: ToEvents([]domain.Event{event})[0], Match: ToMatchView(view)})
 }
 
 // audit re-verifies a match's stored record.
@@ -167,7 +168,7 @@ func (s *server) export(c echo.Context) error {
 		format = q.Get("format")
 	}
 	if format != "json" && format != "text" {
-		return invalidf("format must be json or text, got %q", clip(format))
+		return Invalidf("format must be json or text, got %q", clip(format))
 	}
 	id := c.Param("id")
 	v, err := s.viewer(c, id)
@@ -181,12 +182,12 @@ func (s *server) export(c echo.Context) error {
 	recordHeaders(c)
 	if format == "text" {
 		var buf bytes.Buffer
-		if err := domain.WriteNotation(&buf, id, rec.Events); err != nil {
+		if err := notation.Write(&buf, id, rec.Events); err != nil {
 			return err
 		}
 		return c.Blob(http.StatusOK, "text/plain; charset=utf-8", buf.Bytes())
 	}
-	return c.JSON(http.StatusOK, ExportResponse{Match: toMatchView(rec.Match), Events: toEvents(rec.Events)})
+	return c.JSON(http.StatusOK, ExportResponse{Match: ToMatchView(rec.Match), Events: ToEvents(rec.Events)})
 }
 
 // recordHeaders marks an answer that depends on the caller's token and changes with the match.

@@ -1,6 +1,3 @@
-// Package api is the HTTP face of the referee: an Echo server exposing the MatchService under
-// /api/v1 (DESIGN section 5), with one error mapping to application/problem+json, seat-token
-// authentication, metrics, and the Swagger and OpenAPI 3 documents.
 package api
 
 import (
@@ -12,7 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/referee"
 )
 
 // DefaultBodyLimit is the largest request body accepted: a create request for four players
@@ -26,7 +23,7 @@ type Pinger interface {
 
 // Config wires the HTTP server.
 type Config struct {
-	Service *domain.MatchService
+	Service *referee.MatchService
 	// Ready is pinged by /readyz; nil means always ready.
 	Ready Pinger
 	// Logger receives the access log and errors; nil discards them.
@@ -46,7 +43,7 @@ type Config struct {
 
 // server holds what handlers share.
 type server struct {
-	svc     *domain.MatchService
+	svc     *referee.MatchService
 	ready   Pinger
 	log     *slog.Logger
 	metrics *metrics

@@ -27,7 +27,7 @@ func (sw *sseWriter) arm() { _ = sw.rc.SetWriteDeadline(time.Now().Add(sw.window
 // event writes one event as the caller may see it. The JSON holds no newline, so it is one
 // data line.
 func (sw *sseWriter) event(e domain.Event) error {
-	data, err := json.Marshal(toEvents([]domain.Event{e})[0])
+	data, err := json.Marshal(ToEvents([]domain.Event{e})[0])
 	if err != nil {
 		return err
 	}

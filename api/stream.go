@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/referee"
 )
 
 // DefaultHeartbeat is how often an idle stream sends a comment, so that proxies and clients
@@ -138,7 +139,7 @@ func resumePoint(c echo.Context, q url.Values) (int, error) {
 	if h := strings.TrimSpace(c.Request().Header.Get("Last-Event-ID")); h != "" {
 		n, err := strconv.Atoi(h)
 		if err != nil || n < 0 {
-			return 0, invalidf("Last-Event-ID must be the seq of an event received, got %q", clip(h))
+			return 0, Invalidf("Last-Event-ID must be the seq of an event received, got %q", clip(h))
 		}
 		after = n
 	}
@@ -156,7 +157,7 @@ func streamToken(c echo.Context, q url.Values) (string, error) {
 		return token, nil
 	}
 	if token != "" {
-		return "", invalidf("send the seat token once: in Authorization or in ?token=, not both")
+		return "", Invalidf("send the seat token once: in Authorization or in ?token=, not both")
 	}
 	if token = q.Get("token"); token == "" {
 		return "", fmt.Errorf("%w: ?token= is empty; leave it out to follow as a spectator", domain.ErrUnauthorized)
@@ -167,7 +168,7 @@ func streamToken(c echo.Context, q url.Values) (string, error) {
 // feed is what a stream follows: one match's events as its caller may see them, and a wake-up
 // after every append.
 type feed struct {
-	svc  *domain.MatchService
+	svc  *referee.MatchService
 	id   string
 	v    domain.Viewer
 	wake <-chan struct{}
@@ -176,7 +177,7 @@ type feed struct {
 // after reads the events after seq, a page at a time so that a long log does not sit in memory
 // whole.
 func (f feed) after(ctx context.Context, seq int) ([]domain.Event, error) {
-	events, _, err := f.svc.Events(ctx, f.id, f.v, seq, domain.MaxEventsPage)
+	events, _, err := f.svc.Events(ctx, f.id, f.v, seq, referee.MaxEventsPage)
 	return events, err
 }
 

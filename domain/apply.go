@@ -42,7 +42,6 @@ func (m *Match) Apply(e Event) error {
 	}
 	m.version = e.Seq
 	m.updatedAt = e.At
-	m.recordHandLog(e)
 	return nil
 }
 
@@ -83,7 +82,7 @@ func (m *Match) applyHandStarted(d HandStarted) error {
 		turn:     d.Leader,
 	}
 	if d.Lead == LeadHighestDouble {
-		_, double, ok := Deal{Hands: hands}.highestDouble()
+		_, double, ok := Deal{Hands: hands}.HighestDouble()
 		if !ok {
 			return fmt.Errorf("highest-double lead with no double dealt")
 		}

@@ -23,7 +23,7 @@ func BenchmarkFold(b *testing.B) {
 	log := playRandomMatch(b, rng, 4, false, false)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Rebuild("m", seed, log); err != nil {
+		if _, err := Resume("m", seed, log); err != nil {
 			b.Fatal(err)
 		}
 	}

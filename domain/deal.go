@@ -11,7 +11,7 @@ import (
 	"strconv"
 )
 
-// Seed is the secret a match's deals derive from (DESIGN 1.12).
+// Seed is the secret a match's deals derive from (docs/rules.md, rule 12).
 type Seed [32]byte
 
 // NewSeed reads 32 bytes from r, which in production is crypto/rand.Reader.
@@ -87,8 +87,8 @@ func DealDeck(deck []Tile, players, handSize int) Deal {
 	return d
 }
 
-// highestDouble returns the seat holding the highest double and that double, or ok=false.
-func (d Deal) highestDouble() (seat int, double Tile, ok bool) {
+// HighestDouble returns the seat holding the highest double and that double, or ok=false.
+func (d Deal) HighestDouble() (seat int, double Tile, ok bool) {
 	best := -1
 	for s, hand := range d.Hands {
 		for _, t := range hand {

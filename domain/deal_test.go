@@ -23,7 +23,7 @@ func TestDealTestVector(t *testing.T) {
 	if got := strings.Join(TileNames(Deck(seed, 1, 0)), " "); got != want {
 		t.Fatalf("deck\n got  %s\n want %s", got, want)
 	}
-	evs, err := Start(MatchSpec{Players: []PlayerInfo{{Name: "a", Kind: Human}, {Name: "b", Kind: Human}}}, seed, true, testAt)
+	evs, err := Start(MatchSpec{Players: []PlayerInfo{{Name: "a", Kind: Human}, {Name: "b", Kind: Human}}, Seeded: true}, seed, testAt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func TestDealTestVector(t *testing.T) {
 	if hs.Leader != 0 || hs.Lead != LeadHighestDouble || hs.Redeals != 0 || len(hs.Boneyard) != 14 {
 		t.Errorf("hand.started %+v", hs)
 	}
-	m, _ := Rebuild("m", seed, evs)
+	m, _ := Resume("m", seed, evs)
 	got, err := when(t, m, play(0, "5-5", Left))
 	if err != nil {
 		t.Fatal(err)
@@ -73,11 +73,11 @@ func TestRedealWhenNoDouble(t *testing.T) {
 		var seed Seed
 		seed[0], seed[1] = byte(i), byte(i>>8)
 		d := DealDeck(Deck(seed, 1, 0), 3, 5)
-		if _, _, ok := d.highestDouble(); ok {
+		if _, _, ok := d.HighestDouble(); ok {
 			continue
 		}
 		players := []PlayerInfo{{Name: "a", Kind: Human}, {Name: "b", Kind: Human}, {Name: "c", Kind: Human}}
-		evs, err := Start(MatchSpec{Players: players}, seed, true, testAt)
+		evs, err := Start(MatchSpec{Players: players, Seeded: true}, seed, testAt)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -30,19 +30,7 @@ func (m *Match) Decide(seat int, mv Move, at time.Time) ([]Event, error) {
 	if err := m.checkTurn(seat); err != nil {
 		return nil, err
 	}
-	scratch := m.clone()
-	scratch.noLog, scratch.handLog = true, nil
-	return scratch.execute(seat, mv, at)
-}
-
-// Execute is Decide and Apply in one step, for hot paths that own the match (the service's
-// working copy, simulations): it saves the copy Decide makes. On error m is unchanged, because
-// every rule is checked before the first event is raised.
-func (m *Match) Execute(seat int, mv Move, at time.Time) ([]Event, error) {
-	if err := m.checkTurn(seat); err != nil {
-		return nil, err
-	}
-	return m.execute(seat, mv, at)
+	return m.Clone().execute(seat, mv, at)
 }
 
 func (m *Match) checkTurn(seat int) error {
@@ -50,9 +38,9 @@ func (m *Match) checkTurn(seat int) error {
 	case m.finished:
 		return ErrMatchFinished
 	case seat < 0 || seat >= m.table.players:
-		return invalidf("there is no seat %d", seat)
+		return Invalidf("there is no seat %d", seat)
 	case m.hand.hands == nil || m.hand.over:
-		return invalidf("no hand is in play")
+		return Invalidf("no hand is in play")
 	case seat != m.hand.turn:
 		return fmt.Errorf("%w: seat %d is to move", ErrNotYourTurn, m.hand.turn)
 	}
@@ -70,7 +58,7 @@ func (m *Match) execute(seat int, mv Move, at time.Time) ([]Event, error) {
 	case ActionPass:
 		err = r.pass(seat)
 	default:
-		err = invalidf("unknown action")
+		err = Invalidf("unknown action")
 	}
 	if err != nil {
 		return nil, err
@@ -121,7 +109,7 @@ func (r *recorder) play(seat int, mv Move) error {
 	return nil
 }
 
-// chooseEnd applies the lead and end rules of DESIGN 1.5 and 1.7 to a play.
+// chooseEnd applies the lead and end rules of docs/rules.md (rules 5 and 7) to a play.
 func chooseEnd(h *handState, mv Move) (End, error) {
 	if h.line.Len() == 0 {
 		if h.mustLead != nil && mv.Tile != *h.mustLead {

@@ -9,7 +9,7 @@ import (
 // changes once published.
 type Code string
 
-// The codes of DESIGN section 5.
+// The codes clients see (docs/api.md and the README's error table).
 const (
 	CodeInvalidRequest   Code = "INVALID_REQUEST"
 	CodeUnauthorized     Code = "UNAUTHORIZED"
@@ -61,7 +61,7 @@ var (
 	ErrMustPlay         = newError(CodeMustPlay, "you hold a tile that fits: you must play")
 	ErrMustDraw         = newError(CodeMustDraw, "you cannot play and the boneyard has tiles: you must draw")
 	ErrMustPass         = newError(CodeMustPass, "you cannot play and the boneyard is empty: you must pass")
-	ErrIdempotencyReuse = newError(CodeIdempotencyReuse, "that Idempotency-Key was used with another request")
+	ErrIdempotencyReuse = newError(CodeIdempotencyReuse, "that idempotency key was used with another request")
 )
 
 // CodeOf returns the stable code of err, or CodeInternal when err carries none.
@@ -86,6 +86,25 @@ func (e *VersionConflictError) Error() string {
 // Unwrap lets errors.Is(err, ErrVersionConflict) and errors.As(err, **Error) hold.
 func (e *VersionConflictError) Unwrap() error { return ErrVersionConflict }
 
-func invalidf(format string, args ...any) error {
+// ErrNoSeed is what a match rebuilt without its seed answers a command that would deal or
+// reveal the seed: it can be read, not played. It carries no code, so a client sees INTERNAL.
+var ErrNoSeed = errors.New("the match was rebuilt without its seed and cannot deal")
+
+// Invalidf is ErrInvalid with a formatted detail: the one way to say a request is malformed.
+func Invalidf(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...)
+}
+
+// Wrap adds context to *errp, in the manner of pkgsite's derrors.Wrap: call it deferred with
+// the operation's name. A domain error (any *Error) already says what went wrong in the
+// client's words and is left as it is; errors.Is and errors.As see through the wrapping.
+func Wrap(errp *error, format string, args ...any) {
+	if *errp == nil {
+		return
+	}
+	var de *Error
+	if errors.As(*errp, &de) {
+		return
+	}
+	*errp = fmt.Errorf("%s: %w", fmt.Sprintf(format, args...), *errp)
 }

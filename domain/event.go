@@ -10,7 +10,7 @@ import (
 // rename one, never derive one from a Go type name.
 type EventType string
 
-// The event types of DESIGN section 4.
+// The event types (docs/design.md, "Events"): stable names, never derived from Go types.
 const (
 	TypeMatchCreated EventType = "match.created"
 	TypeHandStarted  EventType = "hand.started"

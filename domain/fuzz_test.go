@@ -44,11 +44,11 @@ func FuzzCommands(f *testing.F) {
 		for i := range seed {
 			seed[i] = byte(rng.UintN(256))
 		}
-		log, err := Start(MatchSpec{Players: humans(n), Partnerships: partnerships, Target: 50}, seed, true, testAt)
+		log, err := Start(MatchSpec{Players: humans(n), Partnerships: partnerships, Target: 50, Seeded: true}, seed, testAt)
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, _ := Rebuild("m", seed, log)
+		m, _ := Resume("m", seed, log)
 		for i := 0; i+2 < len(cmds) && !m.Finished(); i += 3 {
 			seat, mv := fuzzCommand(m, cmds[i], cmds[i+1], cmds[i+2])
 			evs, err := m.Decide(seat, mv, testAt)

@@ -98,7 +98,7 @@ func TestBlockedHands(t *testing.T) {
 			if next.Lead != LeadHighestDouble {
 				t.Errorf("after a block the lead rule is %s, want highest_double", next.Lead)
 			}
-			_, double, _ := Deal{Hands: next.Hands}.highestDouble()
+			_, double, _ := Deal{Hands: next.Hands}.HighestDouble()
 			if err := playLead(m, next.Leader, double); err != nil {
 				t.Errorf("leading the highest double %s: %v", double, err)
 			}

@@ -5,20 +5,20 @@ import (
 	"time"
 )
 
-// maxRedeals bounds the search for a deal with a double. With 10 or more tiles dealt the chance
+// MaxRedeals bounds the search for a deal with a double. With 10 or more tiles dealt the chance
 // of no double is below 1 in 20; reaching this bound means the seed or deck code is broken.
-const maxRedeals = 1000
+const MaxRedeals = 1000
 
 // MatchSpec is what a new match is made of.
 type MatchSpec struct {
 	Players      []PlayerInfo
 	Partnerships bool
-	Target       int // 0 means the default for the table
+	Target       int  // 0 means the default for the table
+	Seeded       bool // the client chose the seed, for reproducible or duplicate play
 }
 
 // Start returns the opening events of a new match: match.created and the first hand.started.
-// seeded says the client supplied the seed.
-func Start(spec MatchSpec, seed Seed, seeded bool, at time.Time) ([]Event, error) {
+func Start(spec MatchSpec, seed Seed, at time.Time) ([]Event, error) {
 	table, err := NewTable(len(spec.Players), spec.Partnerships)
 	if err != nil {
 		return nil, err
@@ -34,7 +34,7 @@ func Start(spec MatchSpec, seed Seed, seeded bool, at time.Time) ([]Event, error
 		p.Seat = i
 		players[i] = p
 	}
-	r := &recorder{m: &Match{seed: seed}, at: at}
+	r := &recorder{m: NewMatch("", seed), at: at}
 	err = r.raise(MatchCreated{
 		Players:      players,
 		Partnerships: spec.Partnerships,
@@ -42,7 +42,7 @@ func Start(spec MatchSpec, seed Seed, seeded bool, at time.Time) ([]Event, error
 		HandSize:     table.HandSize(),
 		Rules:        RulesVersion,
 		Commitment:   seed.Commitment(),
-		Seeded:       seeded,
+		Seeded:       spec.Seeded,
 	})
 	if err != nil {
 		return nil, err
@@ -59,11 +59,14 @@ func (r *recorder) startHand(rule LeadRule, winner int) error {
 	m := r.m
 	number := m.hands + 1
 	k := m.table.HandSize()
-	for attempt := 0; attempt < maxRedeals; attempt++ {
-		deal := DealDeck(Deck(m.seed, number, attempt), m.table.players, k)
+	if m.seed == nil {
+		return ErrNoSeed
+	}
+	for attempt := 0; attempt < MaxRedeals; attempt++ {
+		deal := DealDeck(Deck(*m.seed, number, attempt), m.table.players, k)
 		leader := winner
 		if rule == LeadHighestDouble {
-			seat, _, ok := deal.highestDouble()
+			seat, _, ok := deal.HighestDouble()
 			if !ok {
 				continue
 			}
@@ -78,7 +81,7 @@ func (r *recorder) startHand(rule LeadRule, winner int) error {
 			Hands: deal.Hands, HandSizes: sizes, Boneyard: deal.Boneyard, BoneyardCount: len(deal.Boneyard),
 		})
 	}
-	return fmt.Errorf("internal: no double in %d deals of hand %d", maxRedeals, number)
+	return fmt.Errorf("internal: no double in %d deals of hand %d", MaxRedeals, number)
 }
 
 // reachedTarget says whether some side has reached the target.
@@ -99,6 +102,9 @@ func (r *recorder) endMatch() error {
 		if s > r.m.scores[best] {
 			best = side
 		}
+	}
+	if r.m.seed == nil {
+		return ErrNoSeed
 	}
 	return r.raise(MatchEnded{WinnerSide: best, Scores: r.m.Scores(), Seed: r.m.seed.String()})
 }

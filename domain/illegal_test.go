@@ -33,7 +33,7 @@ func TestIllegalActions(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			m := given(t, createdEvent(two), dealEvent(1, c.deal))
-			before := m.clone()
+			before := m.Clone()
 			_, err := when(t, m, c.cmds...)
 			thenError(t, err, c.want)
 			if CodeOf(err) == CodeInternal {

@@ -1,7 +1,5 @@
 package domain
 
-import "encoding/json"
-
 // LegalMove is one action the seat to move may take, a play with the points it scores.
 type LegalMove struct {
 	Action Action
@@ -16,22 +14,6 @@ func (l LegalMove) Move() Move {
 		return Play(l.Tile, l.End)
 	}
 	return Move{Action: l.Action}
-}
-
-// MarshalJSON writes {"action":"play","tile":"4-6","end":"left","points":10}, or just the
-// action for a draw or a pass.
-func (l LegalMove) MarshalJSON() ([]byte, error) {
-	if l.Action != ActionPlay {
-		return json.Marshal(struct {
-			Action Action `json:"action"`
-		}{l.Action})
-	}
-	return json.Marshal(struct {
-		Action Action `json:"action"`
-		Tile   Tile   `json:"tile"`
-		End    End    `json:"end"`
-		Points int    `json:"points"`
-	}{l.Action, l.Tile, l.End, l.Points})
 }
 
 // legalMoves lists what the seat to move may do. A lead is listed on the left end; a tile

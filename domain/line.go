@@ -1,7 +1,5 @@
 package domain
 
-import "encoding/json"
-
 // Laid is a tile as it lies in the line, read left to right: Left touches the tile before it.
 type Laid struct {
 	Left, Right int
@@ -12,16 +10,13 @@ func (l Laid) String() string {
 	return string([]byte{'0' + byte(l.Left), '-', '0' + byte(l.Right)})
 }
 
-// MarshalJSON writes the oriented name.
-func (l Laid) MarshalJSON() ([]byte, error) { return json.Marshal(l.String()) }
-
 // IsDouble says whether the tile is a double (laid crosswise).
 func (l Laid) IsDouble() bool { return l.Left == l.Right }
 
 // OpenEnd is one end of the line: its pip and whether the tile there is a double.
 type OpenEnd struct {
-	Pip    int  `json:"pip"`
-	Double bool `json:"double"`
+	Pip    int
+	Double bool
 }
 
 // Value is what the end counts: its pip, or twice it for a double laid crosswise.

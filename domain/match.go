@@ -21,7 +21,7 @@ const (
 type Match struct {
 	id         string
 	version    int
-	seed       Seed
+	seed       *Seed // nil: rebuilt for reading; the match cannot deal (ErrNoSeed)
 	info       MatchCreated
 	table      Table
 	scores     []int
@@ -31,8 +31,6 @@ type Match struct {
 	createdAt  time.Time
 	updatedAt  time.Time
 	hand       handState
-	handLog    []Event // this hand's stored events, for seat views
-	noLog      bool    // a scratch copy in Decide keeps no hand log: nobody views it
 }
 
 // handState is the hand in play.
@@ -46,10 +44,23 @@ type handState struct {
 	over     bool  // hand.ended applied; the next hand.started or match.ended follows
 }
 
-// Rebuild folds a match's full event log. The seed is needed only to deal later hands; pass the
-// zero Seed when only reading a match.
-func Rebuild(id string, seed Seed, events []Event) (*Match, error) {
-	m := &Match{id: id, seed: seed}
+// NewMatch is a match with no events yet that deals from seed: Apply match.created to begin.
+// The audit uses it to re-run the rules over a recorded log.
+func NewMatch(id string, seed Seed) *Match { return &Match{id: id, seed: &seed} }
+
+// Rebuild folds a match's event log for reading. Without its seed the match cannot deal, so a
+// command that would start a hand fails with ErrNoSeed: use Resume to play on.
+func Rebuild(id string, events []Event) (*Match, error) {
+	return fold(&Match{id: id}, events)
+}
+
+// Resume folds a match's event log so that it can be played on, dealing later hands from seed.
+func Resume(id string, seed Seed, events []Event) (*Match, error) {
+	return fold(NewMatch(id, seed), events)
+}
+
+func fold(m *Match, events []Event) (*Match, error) {
+	id := m.id
 	for _, e := range events {
 		if err := m.Apply(e); err != nil {
 			return nil, err
@@ -116,9 +127,9 @@ func (m *Match) Commitment() string { return m.info.Commitment }
 // Seeded says whether the client chose the seed.
 func (m *Match) Seeded() bool { return m.info.Seeded }
 
-// clone copies the state deeply enough that applying events to the copy leaves m untouched.
+// Clone copies the state deeply enough that applying events to the copy leaves m untouched.
 // info is never changed after match.created, so its slices are shared.
-func (m *Match) clone() *Match {
+func (m *Match) Clone() *Match {
 	c := *m
 	c.scores = slices.Clone(m.scores)
 	c.hand.hands = make([][]Tile, len(m.hand.hands))
@@ -126,7 +137,6 @@ func (m *Match) clone() *Match {
 		c.hand.hands[i] = slices.Clone(h)
 	}
 	c.hand.boneyard = slices.Clone(m.hand.boneyard)
-	c.handLog = slices.Clip(m.handLog) // appends to the copy must not write into m's array
 	return &c
 }
 

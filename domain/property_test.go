@@ -66,11 +66,11 @@ func playRandomMatch(t testing.TB, rng *rand.Rand, players int, partnerships boo
 	for i := range seed {
 		seed[i] = byte(rng.UintN(256))
 	}
-	log, err := Start(MatchSpec{Players: humans(players), Partnerships: partnerships}, seed, false, testAt)
+	log, err := Start(MatchSpec{Players: humans(players), Partnerships: partnerships}, seed, testAt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := Rebuild("m", seed, log)
+	m, err := Resume("m", seed, log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func playRandomMatch(t testing.TB, rng *rand.Rand, players int, partnerships boo
 		mv := legal[rng.IntN(len(legal))].Move()
 		if !check {
 			// The fast path a simulation takes: decide and apply in one step.
-			evs, err := m.Execute(seat, mv, testAt)
+			evs, err := decideApply(m, seat, mv, testAt)
 			if err != nil {
 				t.Fatalf("legal move refused: %v", err)
 			}
@@ -104,19 +104,19 @@ func playRandomMatch(t testing.TB, rng *rand.Rand, players int, partnerships boo
 func applyChecked(t testing.TB, m *Match, seed Seed, log, evs []Event) []Event {
 	t.Helper()
 	for _, e := range evs {
-		before := m.clone()
+		before := m.Clone()
 		if err := m.Apply(e); err != nil {
 			t.Fatal(err)
 		}
-		checkEvent(t, before, m, e)
+		log = append(log, e)
+		checkEvent(t, before, m, e, log)
 	}
-	log = append(log, evs...)
 	checkCommand(t, m, seed, log)
 	return log
 }
 
 // checkEvent verifies what must hold after each event.
-func checkEvent(t testing.TB, before, m *Match, e Event) {
+func checkEvent(t testing.TB, before, m *Match, e Event, log []Event) {
 	t.Helper()
 	if m.hand.hands != nil {
 		checkTilesAccounted(t, m)
@@ -146,7 +146,7 @@ func checkEvent(t testing.TB, before, m *Match, e Event) {
 		}
 	}
 	if !m.finished && m.hand.hands != nil && !m.hand.over {
-		checkViews(t, m)
+		checkViews(t, m, log)
 	}
 }
 
@@ -177,8 +177,10 @@ func checkTilesAccounted(t testing.TB, m *Match) {
 
 // checkViews verifies that no view shows a tile the viewer may not see: for each seat, every
 // other hand and the boneyard; for a spectator, every hand.
-func checkViews(t testing.TB, m *Match) {
+func checkViews(t testing.TB, m *Match, log []Event) {
 	t.Helper()
+	var hands HandLog
+	hands.Record(log...)
 	n := m.table.players
 	for viewer := -1; viewer < n; viewer++ {
 		var hidden []Tile
@@ -192,10 +194,13 @@ func checkViews(t testing.TB, m *Match) {
 		var shown []any
 		if viewer >= 0 {
 			v = SeatViewer(viewer)
-			sv := m.SeatView(viewer)
-			shown = append(shown, sv.Hand, sv.LegalMoves, sv.History)
+			sv := m.SeatView(viewer, hands)
+			shown = append(shown, sv.Hand, playsOf(sv.LegalMoves), sv.History)
 		}
-		shown = append(shown, m.View(v), v.RedactAll(m.handLog, false))
+		view := m.View(v)
+		plays := playsOf(view.LegalMoves)
+		view.LegalMoves = nil
+		shown = append(shown, view, plays, v.RedactAll(hands.events, false))
 		b, err := json.Marshal(shown)
 		if err != nil {
 			t.Fatal(err)
@@ -221,11 +226,23 @@ func checkCommand(t testing.TB, m *Match, seed Seed, log []Event) {
 	if reached != m.finished {
 		t.Fatalf("version %d: scores %v, target %d, finished %v", m.version, m.scores, m.info.Target, m.finished)
 	}
-	fresh, err := Rebuild("m", seed, log)
+	fresh, err := Resume("m", seed, log)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(fresh, m) {
 		t.Fatalf("version %d: a fresh fold differs from the live state", m.version)
 	}
+}
+
+// playsOf names the tiles of the plays among moves: a draw or pass carries no tile, though its
+// zero Tile field would print as 0-0.
+func playsOf(moves []LegalMove) []string {
+	var out []string
+	for _, l := range moves {
+		if l.Action == ActionPlay {
+			out = append(out, l.Tile.String())
+		}
+	}
+	return out
 }

@@ -22,7 +22,7 @@ func ParseEnd(s string) (End, error) {
 	case "right":
 		return Right, nil
 	}
-	return Left, fmt.Errorf("%w: %q is not an end; use left or right", ErrBadEnd, truncate(s, 16))
+	return Left, fmt.Errorf("%w: %q is not an end; use left or right", ErrBadEnd, Truncate(s, 16))
 }
 
 // String is "left" or "right".
@@ -33,7 +33,7 @@ func (e End) String() string {
 	return "left"
 }
 
-// MarshalJSON writes the end's name.
+// MarshalJSON writes the end's name: event payloads (tile.played) are durable JSON.
 func (e End) MarshalJSON() ([]byte, error) { return json.Marshal(e.String()) }
 
 // UnmarshalJSON reads "left" or "right".
@@ -62,7 +62,7 @@ const (
 // LeadRule says why the leader of a hand leads.
 type LeadRule string
 
-// The lead rules of DESIGN 1.5.
+// The lead rules (docs/rules.md, rule 5).
 const (
 	LeadHighestDouble LeadRule = "highest_double"
 	LeadWinner        LeadRule = "winner"
@@ -97,7 +97,7 @@ func ParseAction(s string) (Action, error) {
 	case "pass":
 		return ActionPass, nil
 	}
-	return 0, invalidf("%q is not an action; use play, draw or pass", truncate(s, 16))
+	return 0, Invalidf("%q is not an action; use play, draw or pass", Truncate(s, 16))
 }
 
 // String is the action's name.
@@ -112,9 +112,6 @@ func (a Action) String() string {
 	}
 	return "none"
 }
-
-// MarshalJSON writes the action's name.
-func (a Action) MarshalJSON() ([]byte, error) { return json.Marshal(a.String()) }
 
 // Round5 rounds pips to the nearest five, halves up: 2 -> 0, 3 -> 5, 12 -> 10, 13 -> 15.
 func Round5(x int) int {
@@ -138,10 +135,10 @@ type Table struct {
 // NewTable checks the seat count (2, 3 or 4) and that partnerships have four players.
 func NewTable(players int, partnerships bool) (Table, error) {
 	if players < 2 || players > 4 {
-		return Table{}, invalidf("a match has 2, 3 or 4 players, not %d", players)
+		return Table{}, Invalidf("a match has 2, 3 or 4 players, not %d", players)
 	}
 	if partnerships && players != 4 {
-		return Table{}, invalidf("partnerships need exactly 4 players")
+		return Table{}, Invalidf("partnerships need exactly 4 players")
 	}
 	return Table{players: players, partnerships: partnerships}, nil
 }
@@ -187,7 +184,7 @@ func (t Table) DefaultTarget() int {
 // ValidateTarget checks a requested target: a multiple of 5 from 5 to 1000.
 func ValidateTarget(target int) error {
 	if target < 5 || target > 1000 || target%5 != 0 {
-		return invalidf("target must be a multiple of 5 from 5 to 1000, not %d", target)
+		return Invalidf("target must be a multiple of 5 from 5 to 1000, not %d", target)
 	}
 	return nil
 }

@@ -1,5 +1,7 @@
 package domain
 
+import "slices"
+
 // SeatView is everything one seat may know while the match is live: what a computer player
 // decides from. It is built only through Match.SeatView, which copies the seat's own tiles and
 // redacts the hand's history for that seat, so a strategy cannot reach another hand.
@@ -18,9 +20,8 @@ type SeatView struct {
 	History []Event
 }
 
-// SeatView returns what seat may know now.
-func (m *Match) SeatView(seat int) SeatView {
-	v := SeatViewer(seat)
+// SeatView returns what seat may know now, with this hand's history from log.
+func (m *Match) SeatView(seat int, log HandLog) SeatView {
 	sv := SeatView{
 		Seat: seat, Table: m.table, Target: m.info.Target, Scores: m.Scores(),
 		HandNumber: m.hand.number, Hand: m.handOf(seat), Line: m.hand.line,
@@ -30,20 +31,32 @@ func (m *Match) SeatView(seat int) SeatView {
 	for s := range sv.HandSizes {
 		sv.HandSizes[s] = m.tilesHeld(s)
 	}
-	sv.History = v.RedactAll(m.handLog, false)
+	sv.History = SeatViewer(seat).RedactAll(log.events, false)
 	return sv
 }
 
-// recordHandLog keeps the current hand's events for seat views; a new deal starts a new log.
-func (m *Match) recordHandLog(e Event) {
-	if m.noLog {
-		return
-	}
-	switch e.Type {
-	case TypeMatchCreated:
-		return
-	case TypeHandStarted:
-		m.handLog = nil
-	}
-	m.handLog = append(m.handLog, e)
+// HandLog is the current hand's events, kept by whoever serves computer players (the match
+// itself keeps no history: folding a log for a read should not pay for it). Record every event
+// the match applies, in order; a new deal starts a new log.
+type HandLog struct {
+	events []Event
 }
+
+// Record adds events to the log.
+func (l *HandLog) Record(events ...Event) {
+	for _, e := range events {
+		switch e.Type {
+		case TypeMatchCreated:
+			continue
+		case TypeHandStarted:
+			l.events = nil
+		}
+		l.events = append(l.events, e)
+	}
+}
+
+// Clone is a copy that records on its own without writing into l's events.
+func (l HandLog) Clone() HandLog { return HandLog{events: slices.Clip(l.events)} }
+
+// Len is the number of events in the log.
+func (l HandLog) Len() int { return len(l.events) }

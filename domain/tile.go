@@ -1,6 +1,3 @@
-// Package domain is the All Fives (Muggins) referee: the rules, the deal, the event-sourced
-// Match aggregate, the views each seat may see, and the MatchService use case with its ports.
-// It imports nothing but the standard library.
 package domain
 
 import (
@@ -44,7 +41,7 @@ func MustTile(s string) Tile {
 func ParseTile(s string) (Tile, error) {
 	s = strings.TrimSpace(s)
 	if len(s) != 3 || s[1] != '-' || s[0] < '0' || s[0] > '0'+MaxPip || s[2] < '0' || s[2] > '0'+MaxPip {
-		return Tile{}, fmt.Errorf("%w: %q is not a tile; write it as a-b with pips 0 to %d, like 4-6", ErrBadTile, truncate(s, 16), MaxPip)
+		return Tile{}, fmt.Errorf("%w: %q is not a tile; write it as a-b with pips 0 to %d, like 4-6", ErrBadTile, Truncate(s, 16), MaxPip)
 	}
 	return NewTile(int(s[0]-'0'), int(s[2]-'0'))
 }
@@ -132,7 +129,8 @@ func TileNames(tiles []Tile) []string {
 	return names
 }
 
-func truncate(s string, n int) string {
+// Truncate cuts s to n bytes with "..." after, so a client's text quoted in an error stays short.
+func Truncate(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}

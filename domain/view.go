@@ -29,57 +29,57 @@ func (v Viewer) Opened() Viewer {
 // Seat returns the viewer's seat, or ok=false for a spectator.
 func (v Viewer) Seat() (int, bool) { return v.seat, v.isSeat }
 
-// sees says whether the viewer may see seat's tiles, given whether the match has ended.
-func (v Viewer) sees(seat int, finished bool) bool {
+// Sees says whether the viewer may see seat's tiles, given whether the match has ended.
+func (v Viewer) Sees(seat int, finished bool) bool {
 	return finished || v.open || (v.isSeat && v.seat == seat)
 }
 
 // SeatState is a seat as everyone sees it.
 type SeatState struct {
-	Seat  int        `json:"seat"`
-	Name  string     `json:"name"`
-	Kind  PlayerKind `json:"kind"`
-	Bot   string     `json:"bot,omitempty"`
-	Side  int        `json:"side"`
-	Tiles int        `json:"tiles"`
+	Seat  int
+	Name  string
+	Kind  PlayerKind
+	Bot   string
+	Side  int
+	Tiles int
 }
 
 // HandView is the hand in play as everyone sees it.
 type HandView struct {
-	Number   int      `json:"number"`
-	Line     []Laid   `json:"line"`
-	Left     *OpenEnd `json:"left"` // null before the lead: the line has no ends yet
-	Right    *OpenEnd `json:"right"`
-	Total    int      `json:"total"`
-	Boneyard int      `json:"boneyard"`
-	Turn     int      `json:"turn"`
+	Number   int
+	Line     []Laid
+	Left     *OpenEnd // null before the lead: the line has no ends yet
+	Right    *OpenEnd
+	Total    int
+	Boneyard int
+	Turn     int
 	// Hands and BoneyardTiles are shown only to an opened viewer (a finished match's replay).
-	Hands         [][]Tile `json:"hands,omitempty"`
-	BoneyardTiles []Tile   `json:"boneyard_tiles,omitempty"`
+	Hands         [][]Tile
+	BoneyardTiles []Tile
 }
 
 // YouView is the viewer's own seat and tiles.
 type YouView struct {
-	Seat  int    `json:"seat"`
-	Tiles []Tile `json:"tiles"`
+	Seat  int
+	Tiles []Tile
 }
 
-// MatchView is the match as one viewer may see it (DESIGN 5, "Match view").
+// MatchView is the match as one viewer may see it (docs/api.md, "Reading a match").
 type MatchView struct {
-	ID           string      `json:"id"`
-	Status       Status      `json:"status"`
-	Version      int         `json:"version"`
-	Target       int         `json:"target"`
-	Partnerships bool        `json:"partnerships"`
-	Seeded       bool        `json:"seeded"`
-	Commitment   string      `json:"commitment"`
-	CreatedAt    time.Time   `json:"created_at"`
-	Seats        []SeatState `json:"seats"`
-	Scores       []int       `json:"scores"`
-	Hand         *HandView   `json:"hand"`
-	You          *YouView    `json:"you,omitempty"`
-	LegalMoves   []LegalMove `json:"legal_moves,omitempty"`
-	WinnerSide   *int        `json:"winner_side,omitempty"`
+	ID           string
+	Status       Status
+	Version      int
+	Target       int
+	Partnerships bool
+	Seeded       bool
+	Commitment   string
+	CreatedAt    time.Time
+	Seats        []SeatState
+	Scores       []int
+	Hand         *HandView
+	You          *YouView
+	LegalMoves   []LegalMove
+	WinnerSide   *int
 }
 
 // View is the match as v may see it.
@@ -149,14 +149,14 @@ func (v Viewer) Redact(e Event, finished bool) Event {
 	case HandStarted:
 		hands := make([][]Tile, len(d.Hands))
 		for s := range d.Hands {
-			if v.sees(s, false) {
+			if v.Sees(s, false) {
 				hands[s] = slices.Clone(d.Hands[s])
 			}
 		}
 		d.Hands, d.Boneyard = hands, nil
 		e.Data = d
 	case TileDrawn:
-		if !v.sees(d.Seat, false) {
+		if !v.Sees(d.Seat, false) {
 			d.Tile = nil
 			e.Data = d
 		}

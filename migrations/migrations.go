@@ -1,6 +1,6 @@
 // Package migrations holds the versioned SQL schema of the SQLite store, in goose's format
 // (-- +goose Up / -- +goose Down), embedded so the binary needs no files beside it. The
-// runner lives in package repository; nothing here ever uses GORM's AutoMigrate, so the schema
+// runner lives in package repository/sqlite; nothing here ever uses GORM's AutoMigrate, so the schema
 // is exactly what these files say and every change is a new numbered file.
 package migrations
 

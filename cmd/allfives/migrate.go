@@ -6,18 +6,18 @@ import (
 	"io"
 	"strings"
 
-	"github.com/allfives/allfives/repository"
+	"github.com/allfives/allfives/repository/sqlite"
 )
 
 // runMigrate applies the pending migrations and says what it did. serve migrates at start-up
 // too; this is for deployments that migrate in a separate step.
 func runMigrate(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) (err error) {
 	f := newEnvFlags("migrate", getenv, stdout)
-	db := f.string("db", "ALLFIVES_DB", repository.DefaultPath, "SQLite database file")
+	db := f.string("db", "ALLFIVES_DB", sqlite.DefaultPath, "SQLite database file")
 	if err := f.parse(args); err != nil {
 		return helpOK(err)
 	}
-	store, err := repository.Open(ctx, *db, repository.Options{NoMigrate: true})
+	store, err := sqlite.Open(ctx, *db, sqlite.Options{NoMigrate: true})
 	if err != nil {
 		return err
 	}

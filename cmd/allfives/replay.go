@@ -12,8 +12,7 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/api"
-	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/repository"
+	"github.com/allfives/allfives/repository/sqlite"
 )
 
 const replayUsage = `usage: allfives replay <match id> [flags]
@@ -38,7 +37,7 @@ type replayConfig struct {
 func parseReplay(args []string, getenv func(string) string, out io.Writer) (replayConfig, error) {
 	var c replayConfig
 	f := newEnvFlags("replay", getenv, out)
-	db := f.string("db", "ALLFIVES_DB", repository.DefaultPath, "SQLite database file to read")
+	db := f.string("db", "ALLFIVES_DB", sqlite.DefaultPath, "SQLite database file to read")
 	token := f.string("token", "ALLFIVES_TOKEN", "", "a seat token: show that seat's tiles while the match is live")
 	server := f.fs.String("server", "", "base URL of a running server to ask instead of the database, like http://localhost:8080")
 	step := f.fs.Int("step", 0, "print the table as it was right after event N (1 to the match's version) instead of the record")
@@ -113,5 +112,5 @@ type replaySource interface {
 	// record is the text notation of the whole record as the token's holder may see it.
 	record(ctx context.Context, id, token string) ([]byte, error)
 	// replay is event step and the match right after it.
-	replay(ctx context.Context, id, token string, step int) (domain.Event, api.MatchView, error)
+	replay(ctx context.Context, id, token string, step int) (api.Event, api.MatchView, error)
 }

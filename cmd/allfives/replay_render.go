@@ -12,7 +12,7 @@ import (
 // renderStep writes the table as it was right after event step: the event, the scores, and
 // while a hand is on, the line, its ends and count, whose turn it is, each seat's tiles (the
 // tiles themselves when the view shows them) and the boneyard.
-func renderStep(step int, e domain.Event, v api.MatchView) string {
+func renderStep(step int, e api.Event, v api.MatchView) string {
 	var b sheet
 	fmt.Fprintf(&b, "All Fives match %s at step %d\n", v.ID, step)
 	lead := v.Hand != nil && len(v.Hand.Line) == 1
@@ -110,44 +110,52 @@ func tiles(n int) string {
 
 // describe says in a few words what an event did; lead says whether a play was the hand's
 // first, which reads "leads" rather than "plays".
-func describe(e domain.Event, lead bool) string {
-	switch d := e.Data.(type) {
-	case domain.MatchCreated:
-		return fmt.Sprintf("match created: %d players, target %d", len(d.Players), d.Target)
-	case domain.HandStarted:
+func describe(e api.Event, lead bool) string {
+	d := e.Data
+	switch domain.EventType(e.Type) {
+	case domain.TypeMatchCreated:
+		return fmt.Sprintf("match created: %d players, target %d", len(d.Players), deref(d.Target))
+	case domain.TypeHandStarted:
 		why := "won the last hand"
-		if d.Lead == domain.LeadHighestDouble {
+		if d.Lead == string(domain.LeadHighestDouble) {
 			why = "highest double"
 		}
-		return fmt.Sprintf("hand %d dealt: S%d leads (%s)", d.Hand, d.Leader, why)
-	case domain.TilePlayed:
-		text := fmt.Sprintf("S%d plays %s %s: the ends count %d", d.Seat, d.Tile, d.End, d.Total)
+		return fmt.Sprintf("hand %d dealt: S%d leads (%s)", deref(d.Hand), deref(d.Leader), why)
+	case domain.TypeTilePlayed:
+		text := fmt.Sprintf("S%d plays %s %s: the ends count %d", deref(d.Seat), d.Tile, d.End, deref(d.Total))
 		if lead {
-			text = fmt.Sprintf("S%d leads %s: the ends count %d", d.Seat, d.Tile, d.Total)
+			text = fmt.Sprintf("S%d leads %s: the ends count %d", deref(d.Seat), d.Tile, deref(d.Total))
 		}
-		if d.Points > 0 {
-			text += fmt.Sprintf(", +%d", d.Points)
+		if p := deref(d.Points); p > 0 {
+			text += fmt.Sprintf(", +%d", p)
 		}
 		return text
-	case domain.TileDrawn:
-		if d.Tile == nil {
-			return fmt.Sprintf("S%d draws (hidden)", d.Seat)
+	case domain.TypeTileDrawn:
+		if d.Tile == "" {
+			return fmt.Sprintf("S%d draws (hidden)", deref(d.Seat))
 		}
-		return fmt.Sprintf("S%d draws %s", d.Seat, *d.Tile)
-	case domain.TurnPassed:
-		return fmt.Sprintf("S%d passes", d.Seat)
-	case domain.HandEnded:
+		return fmt.Sprintf("S%d draws %s", deref(d.Seat), d.Tile)
+	case domain.TypeTurnPassed:
+		return fmt.Sprintf("S%d passes", deref(d.Seat))
+	case domain.TypeHandEnded:
 		how := "blocked"
-		if d.Outcome == domain.OutcomeDomino && d.Seat != nil {
+		if d.Outcome == string(domain.OutcomeDomino) && d.Seat != nil {
 			how = fmt.Sprintf("domino by S%d", *d.Seat)
 		}
 		who := "a tie: nobody scores"
-		if d.WinnerSide != nil {
-			who = fmt.Sprintf("side %d scores %d", *d.WinnerSide, d.Points)
+		if w := d.WinnerSide.Side(); w != nil {
+			who = fmt.Sprintf("side %d scores %d", *w, deref(d.Points))
 		}
-		return fmt.Sprintf("hand %d ends, %s; %s", d.Hand, how, who)
-	case domain.MatchEnded:
-		return fmt.Sprintf("match over: side %d wins", d.WinnerSide)
+		return fmt.Sprintf("hand %d ends, %s; %s", deref(d.Hand), how, who)
+	case domain.TypeMatchEnded:
+		return fmt.Sprintf("match over: side %d wins", deref(d.WinnerSide.Side()))
 	}
-	return string(e.Type)
+	return e.Type
+}
+
+func deref(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
 }

@@ -14,7 +14,9 @@ import (
 
 	"github.com/allfives/allfives/api"
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/repository"
+	"github.com/allfives/allfives/domain/notation"
+	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/repository/sqlite"
 )
 
 // dbSource reads a database file through the same service the server uses, so what it shows
@@ -23,16 +25,16 @@ type dbSource struct{ path string }
 
 // open opens an existing database without migrating it: a command that only reads must not
 // create a file where there was none, nor change the schema of one a server is using.
-func (d *dbSource) open(ctx context.Context, id, token string) (*domain.MatchService, domain.Viewer, func(), error) {
+func (d *dbSource) open(ctx context.Context, id, token string) (*referee.MatchService, domain.Viewer, func(), error) {
 	if _, err := os.Stat(d.path); err != nil {
 		return nil, domain.Viewer{}, nil, fmt.Errorf("replay: no database at %s (set --db or ALLFIVES_DB): %w", d.path, err)
 	}
-	store, err := repository.Open(ctx, d.path, repository.Options{NoMigrate: true})
+	store, err := sqlite.Open(ctx, d.path, sqlite.Options{NoMigrate: true})
 	if err != nil {
 		return nil, domain.Viewer{}, nil, err
 	}
 	release := func() { _ = store.Close() } // read only: nothing to lose
-	svc := domain.NewMatchService(domain.ServiceConfig{Store: store})
+	svc := referee.NewMatchService(referee.ServiceConfig{Store: store})
 	v, err := svc.Authenticate(ctx, id, token)
 	if err != nil {
 		release()
@@ -52,32 +54,24 @@ func (d *dbSource) record(ctx context.Context, id, token string) ([]byte, error)
 		return nil, dbError(id, err)
 	}
 	var b strings.Builder
-	if err := domain.WriteNotation(&b, id, rec.Events); err != nil {
+	if err := notation.Write(&b, id, rec.Events); err != nil {
 		return nil, err
 	}
 	return []byte(b.String()), nil
 }
 
-func (d *dbSource) replay(ctx context.Context, id, token string, step int) (domain.Event, api.MatchView, error) {
+func (d *dbSource) replay(ctx context.Context, id, token string, step int) (api.Event, api.MatchView, error) {
 	svc, v, done, err := d.open(ctx, id, token)
 	if err != nil {
-		return domain.Event{}, api.MatchView{}, err
+		return api.Event{}, api.MatchView{}, err
 	}
 	defer done()
 	event, view, err := svc.Replay(ctx, id, v, step)
 	if err != nil {
-		return domain.Event{}, api.MatchView{}, dbError(id, err)
+		return api.Event{}, api.MatchView{}, dbError(id, err)
 	}
-	// The API's view is the domain's in its wire form: one renderer serves both sources.
-	js, err := json.Marshal(view)
-	if err != nil {
-		return domain.Event{}, api.MatchView{}, err
-	}
-	var out api.MatchView
-	if err := json.Unmarshal(js, &out); err != nil {
-		return domain.Event{}, api.MatchView{}, err
-	}
-	return event, out, nil
+	// The API's wire form: one renderer serves both sources.
+	return api.ToEvents([]domain.Event{event})[0], api.ToMatchView(view), nil
 }
 
 // dbError words the domain's errors for the command line.
@@ -128,17 +122,14 @@ func (s *serverSource) record(ctx context.Context, id, token string) ([]byte, er
 	return s.get(ctx, "/api/v1/matches/"+url.PathEscape(id)+"/export?format=text", token)
 }
 
-func (s *serverSource) replay(ctx context.Context, id, token string, step int) (domain.Event, api.MatchView, error) {
+func (s *serverSource) replay(ctx context.Context, id, token string, step int) (api.Event, api.MatchView, error) {
 	body, err := s.get(ctx, "/api/v1/matches/"+url.PathEscape(id)+"/replay?step="+strconv.Itoa(step), token)
 	if err != nil {
-		return domain.Event{}, api.MatchView{}, err
+		return api.Event{}, api.MatchView{}, err
 	}
-	var out struct {
-		Event domain.Event  `json:"event"` // the API's event JSON is the domain's wire form
-		Match api.MatchView `json:"match"`
-	}
+	var out api.ReplayResponse
 	if err := json.Unmarshal(body, &out); err != nil {
-		return domain.Event{}, api.MatchView{}, fmt.Errorf("replay: the server's answer does not read as a replay: %w", err)
+		return api.Event{}, api.MatchView{}, fmt.Errorf("replay: the server's answer does not read as a replay: %w", err)
 	}
 	return out.Event, out.Match, nil
 }

@@ -13,15 +13,17 @@ import (
 	"github.com/allfives/allfives/api"
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/repository"
+	"github.com/allfives/allfives/domain/notation"
+	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/repository/sqlite"
 )
 
 // replayFixture is a database file holding a finished match of bots and a live match of two
 // humans with one move made, and the service over it.
 type replayFixture struct {
 	path        string
-	svc         *domain.MatchService
-	store       *repository.Store
+	svc         *referee.MatchService
+	store       *sqlite.Store
 	done, live  string
 	liveTokens  []string
 	doneLog     []domain.Event
@@ -36,20 +38,20 @@ func newReplayFixture(t *testing.T) *replayFixture {
 	t.Helper()
 	ctx := context.Background()
 	f := &replayFixture{path: filepath.Join(t.TempDir(), "allfives.db")}
-	store, err := repository.Open(ctx, f.path, repository.Options{Sync: "normal"})
+	store, err := sqlite.Open(ctx, f.path, sqlite.Options{Sync: "normal"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
 	f.store = store
-	f.svc = domain.NewMatchService(domain.ServiceConfig{Store: store, Bots: bot.Strategies(3)})
-	done, err := f.svc.Create(ctx, domain.CreateRequest{Seed: replaySeed, Players: []domain.PlayerInfo{
+	f.svc = referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(3)})
+	done, err := f.svc.Create(ctx, referee.CreateRequest{Seed: replaySeed, Players: []domain.PlayerInfo{
 		{Name: "Ann", Kind: domain.Bot, Bot: "greedy"}, {Name: "Bob", Kind: domain.Bot, Bot: "random"}, {Name: "Cy", Kind: domain.Bot, Bot: "greedy"},
 	}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	live, err := f.svc.Create(ctx, domain.CreateRequest{Seed: replaySeed, Players: []domain.PlayerInfo{
+	live, err := f.svc.Create(ctx, referee.CreateRequest{Seed: replaySeed, Players: []domain.PlayerInfo{
 		{Name: "Ada", Kind: domain.Human}, {Name: "Bo", Kind: domain.Human},
 	}})
 	if err != nil {
@@ -60,7 +62,7 @@ func newReplayFixture(t *testing.T) *replayFixture {
 		f.liveTokens = append(f.liveTokens, tk.Token)
 	}
 	// seed1 deals seat 0 the 5-5, which it must lead.
-	if _, err := f.svc.Act(ctx, f.live, domain.SeatViewer(0), domain.ActRequest{Move: domain.Play(domain.MustTile("5-5"), domain.Left)}); err != nil {
+	if _, err := f.svc.Act(ctx, f.live, domain.SeatViewer(0), referee.ActRequest{Move: domain.Play(domain.MustTile("5-5"), domain.Left)}); err != nil {
 		t.Fatal(err)
 	}
 	if f.doneLog, err = store.Events(ctx, f.done, 0, 0); err != nil {
@@ -93,10 +95,10 @@ func mustReplay(t *testing.T, env map[string]string, args ...string) string {
 	return out
 }
 
-func notation(t *testing.T, id string, events []domain.Event) string {
+func notationOf(t *testing.T, id string, events []domain.Event) string {
 	t.Helper()
 	var b strings.Builder
-	if err := domain.WriteNotation(&b, id, events); err != nil {
+	if err := notation.Write(&b, id, events); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
@@ -107,7 +109,7 @@ func notation(t *testing.T, id string, events []domain.Event) string {
 // the id before or after the flags.
 func TestReplayFromDatabase(t *testing.T) {
 	f := newReplayFixture(t)
-	want := notation(t, f.done, f.doneLog)
+	want := notationOf(t, f.done, f.doneLog)
 	if out := mustReplay(t, nil, f.done, "--db", f.path); out != want {
 		t.Fatalf("finished match:\n%s\nwant:\n%s", out, want)
 	}
@@ -121,11 +123,11 @@ func TestReplayFromDatabase(t *testing.T) {
 		t.Fatalf("a finished match's record hides its seed:\n%s", want)
 	}
 
-	spectator := notation(t, f.live, domain.Spectator().RedactAll(f.liveLog, false))
+	spectator := notationOf(t, f.live, domain.Spectator().RedactAll(f.liveLog, false))
 	if out := mustReplay(t, nil, f.live, "--db", f.path); out != spectator {
 		t.Fatalf("live match as a spectator:\n%s\nwant:\n%s", out, spectator)
 	}
-	seat1 := notation(t, f.live, domain.SeatViewer(1).RedactAll(f.liveLog, false))
+	seat1 := notationOf(t, f.live, domain.SeatViewer(1).RedactAll(f.liveLog, false))
 	if out := mustReplay(t, map[string]string{"ALLFIVES_TOKEN": f.liveTokens[1]}, f.live, "--db", f.path); out != seat1 {
 		t.Fatalf("live match as seat 1:\n%s\nwant:\n%s", out, seat1)
 	}

@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/api"
-	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/repository"
+	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/repository/sqlite"
 )
 
 // The server's timeouts: a client that is slow to send its headers or body, or to read the
@@ -43,7 +43,7 @@ func parseServe(args []string, getenv func(string) string, out io.Writer) (serve
 	var c serveConfig
 	f := newEnvFlags("serve", getenv, out)
 	addr := f.string("addr", "ALLFIVES_ADDR", ":8080", "address to listen on")
-	db := f.string("db", "ALLFIVES_DB", repository.DefaultPath, "SQLite database file")
+	db := f.string("db", "ALLFIVES_DB", sqlite.DefaultPath, "SQLite database file")
 	sync := f.string("sync", "ALLFIVES_SYNC", "full", "durability: full, normal or off (see README)")
 	level := f.string("log-level", "ALLFIVES_LOG_LEVEL", "info", "log level: debug, info, warn or error")
 	limit := f.float("rate-limit", "ALLFIVES_RATE_LIMIT", 0, "requests per second per client address; 0 turns the limit off")
@@ -84,13 +84,13 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
-	store, err := repository.Open(ctx, cfg.db, repository.Options{Sync: cfg.sync})
+	store, err := sqlite.Open(ctx, cfg.db, sqlite.Options{Sync: cfg.sync})
 	if err != nil {
 		ln.Close()
 		return err
 	}
 	defer closeStore(store, &err)
-	svc := domain.NewMatchService(domain.ServiceConfig{Store: store, Bots: bot.Strategies(botSeed())})
+	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(botSeed())})
 	handler := api.New(api.Config{Service: svc, Ready: store, Logger: log, RateLimit: cfg.rateLimit})
 	srv := &http.Server{
 		Handler:           handler,

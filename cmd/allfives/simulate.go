@@ -16,7 +16,7 @@ import (
 
 	"github.com/allfives/allfives/domain/bot"
 	"github.com/allfives/allfives/domain/bot/tourney"
-	"github.com/allfives/allfives/repository"
+	"github.com/allfives/allfives/repository/sqlite"
 )
 
 // runSimulate plays matches between bots in-process and prints a table per strategy. Without
@@ -29,8 +29,8 @@ func runSimulate(ctx context.Context, args []string, _ func(string) string, stdo
 	}
 	if opts.db != "" {
 		// Not store, err := ...: a shadowed err would swallow the error of closing.
-		var store *repository.Store
-		if store, err = repository.Open(ctx, opts.db, repository.Options{Sync: opts.sync}); err != nil {
+		var store *sqlite.Store
+		if store, err = sqlite.Open(ctx, opts.db, sqlite.Options{Sync: opts.sync}); err != nil {
 			return err
 		}
 		defer closeStore(store, &err)

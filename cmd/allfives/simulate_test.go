@@ -11,7 +11,8 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/repository"
+	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/repository/sqlite"
 )
 
 // simulate runs allfives simulate with args and no environment.
@@ -72,12 +73,12 @@ func TestSimulateStoresMatches(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	ctx := context.Background()
-	store, err := repository.Open(ctx, db, repository.Options{})
+	store, err := sqlite.Open(ctx, db, sqlite.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	page, err := store.History(ctx, domain.HistoryQuery{Limit: 100})
+	page, err := store.History(ctx, referee.HistoryQuery{Limit: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +90,7 @@ func TestSimulateStoresMatches(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := domain.Rebuild(item.ID, domain.Seed{}, events)
+		m, err := domain.Rebuild(item.ID, events)
 		if err != nil || !m.Finished() || item.Summary.Status != domain.StatusFinished {
 			t.Fatalf("match %s: %v, finished %v, status %s", item.ID, err, m != nil && m.Finished(), item.Summary.Status)
 		}

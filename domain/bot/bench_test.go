@@ -10,17 +10,18 @@ import (
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/bot"
 	"github.com/allfives/allfives/domain/bot/internal/bottest"
+	"github.com/allfives/allfives/domain/referee"
 )
 
 // positions collects at least n real decisions (views with more than one legal move) from
 // matches of expert against greedy at a table, the same ones on every call.
 func positions(tb testing.TB, c bottest.Table, n int) []domain.SeatView {
 	var out []domain.SeatView
-	players := []domain.Strategy{bot.NewExpert(2, bot.DefaultRollouts), bot.NewGreedy()}
+	players := []referee.Strategy{bot.NewExpert(2, bot.DefaultRollouts), bot.NewGreedy()}
 	for i := 0; len(out) < n; i++ {
 		seed := bottest.Seed(fmt.Sprintf("positions/%s/%d", c, i))
-		bottest.Play(tb, bottest.Spec(c, 0), seed, players, func(m *domain.Match) bool {
-			if v := m.SeatView(m.Turn()); len(v.LegalMoves) > 1 {
+		bottest.Play(tb, bottest.Spec(c, 0), seed, players, func(m *domain.Match, hands domain.HandLog) bool {
+			if v := m.SeatView(m.Turn(), hands); len(v.LegalMoves) > 1 {
 				out = append(out, v)
 			}
 			return true

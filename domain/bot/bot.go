@@ -1,11 +1,3 @@
-// Package bot holds the computer players: strategies that implement domain.Strategy and decide
-// from a domain.SeatView alone. A SeatView carries only what its seat may know (its own hand,
-// the line, the counts and the public history), so no strategy here can see a hidden tile: the
-// types make peeking impossible, and the tests check it.
-//
-// Every strategy is deterministic: its randomness is derived from the seed it was built with
-// and a hash of the view, so the same view always gets the same move. None keeps state between
-// calls, so one value may serve any number of matches at once.
 package bot
 
 import (
@@ -13,9 +5,10 @@ import (
 	"errors"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/referee"
 )
 
-// The strategy names a seat may ask for (DESIGN 7).
+// The strategy names a seat may ask for (README, "Bots").
 const (
 	NameRandom = "random"
 	NameGreedy = "greedy"
@@ -27,9 +20,9 @@ const (
 var errNoMoves = errors.New("bot: the view has no legal moves; it is not this seat's turn")
 
 // Strategies returns the three strategies by name, each seeded from seed, for
-// domain.ServiceConfig.Bots.
-func Strategies(seed uint64) map[string]domain.Strategy {
-	return map[string]domain.Strategy{
+// referee.ServiceConfig.Bots.
+func Strategies(seed uint64) map[string]referee.Strategy {
+	return map[string]referee.Strategy{
 		NameRandom: NewRandom(seed),
 		NameGreedy: NewGreedy(),
 		NameExpert: NewExpert(seed, DefaultRollouts),

@@ -9,11 +9,12 @@ import (
 	"github.com/allfives/allfives/domain/bot"
 	"github.com/allfives/allfives/domain/bot/internal/bottest"
 	"github.com/allfives/allfives/domain/bot/tourney"
+	"github.com/allfives/allfives/domain/referee"
 )
 
 // quick is the three strategies with a small expert budget, so the tests can afford many
 // matches under the race detector; the expert's code paths are the same at any budget.
-func quick(seed uint64) map[string]domain.Strategy {
+func quick(seed uint64) map[string]referee.Strategy {
 	s := bot.Strategies(seed)
 	if !bottest.Big() {
 		s[bot.NameExpert] = bot.NewExpert(seed, 60)
@@ -57,7 +58,7 @@ func TestExpertBeatsGreedy(t *testing.T) {
 	assertBeats(t, bot.NameExpert, bot.NameGreedy, 60, 0.6, s)
 }
 
-func assertBeats(t *testing.T, a, b string, matches int, rate float64, s map[string]domain.Strategy) {
+func assertBeats(t *testing.T, a, b string, matches int, rate float64, s map[string]referee.Strategy) {
 	t.Helper()
 	rep, err := tourney.Run(context.Background(), tourney.Config{
 		Matches: matches, Players: 2, Bots: []string{a, b}, Seed: []byte("strength"),
@@ -93,8 +94,8 @@ func TestForcedMoveNeedsNoSearch(t *testing.T) {
 func TestStrategiesAreRepeatable(t *testing.T) {
 	a, b := quick(9), quick(9)
 	steps := 0
-	bottest.Play(t, bottest.Spec(bottest.Table{Players: 2}, 0), bottest.Seed("repeat"), []domain.Strategy{a[bot.NameRandom]}, func(m *domain.Match) bool {
-		v := m.SeatView(m.Turn())
+	bottest.Play(t, bottest.Spec(bottest.Table{Players: 2}, 0), bottest.Seed("repeat"), []referee.Strategy{a[bot.NameRandom]}, func(m *domain.Match, hands domain.HandLog) bool {
+		v := m.SeatView(m.Turn(), hands)
 		for _, name := range bot.Names() {
 			x, _ := a[name].Choose(context.Background(), v)
 			y, _ := b[name].Choose(context.Background(), v)

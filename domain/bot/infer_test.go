@@ -7,6 +7,7 @@ import (
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/bot/internal/bottest"
+	"github.com/allfives/allfives/domain/referee"
 )
 
 // TestKnowledgeIsSound checks, from every seat at every turn of many matches, that what a seat
@@ -15,13 +16,13 @@ import (
 // allow, this is what makes the expert's samples include the truth.
 func TestKnowledgeIsSound(t *testing.T) {
 	matches := bottest.Size(12, 300)
-	players := []domain.Strategy{NewGreedy(), NewRandom(7)}
+	players := []referee.Strategy{NewGreedy(), NewRandom(7)}
 	constrained := 0
 	for _, c := range bottest.Tables() {
 		for i := 0; i < matches; i++ {
 			seed := bottest.Seed(fmt.Sprintf("infer/%s/%d", c, i))
-			bottest.Play(t, bottest.Spec(c, 0), seed, players, func(m *domain.Match) bool {
-				constrained += checkKnowledge(t, m)
+			bottest.Play(t, bottest.Spec(c, 0), seed, players, func(m *domain.Match, hands domain.HandLog) bool {
+				constrained += checkKnowledge(t, m, hands)
 				return true
 			})
 		}
@@ -33,16 +34,16 @@ func TestKnowledgeIsSound(t *testing.T) {
 
 // checkKnowledge checks every seat's inference against the true hands, and counts the slots
 // that carry a constraint.
-func checkKnowledge(t *testing.T, m *domain.Match) int {
+func checkKnowledge(t *testing.T, m *domain.Match, hands domain.HandLog) int {
 	t.Helper()
 	n := m.Table().Players()
 	truth := make([]uint32, n)
 	for s := range truth {
-		truth[s] = maskOf(m.SeatView(s).Hand)
+		truth[s] = maskOf(m.SeatView(s, hands).Hand)
 	}
 	constrained := 0
 	for me := 0; me < n; me++ {
-		v := m.SeatView(me)
+		v := m.SeatView(me, hands)
 		k := read(v)
 		if k.patched {
 			t.Fatalf("seat %d: history disagrees with the counts: slots %v, view sizes %v, boneyard %d", me, k.slots, v.HandSizes, v.Boneyard)
@@ -114,8 +115,8 @@ func TestSamplerRespectsKnowledge(t *testing.T) {
 	positions := 0
 	for _, c := range bottest.Tables() {
 		seed := bottest.Seed("sampler/" + c.String())
-		bottest.Play(t, bottest.Spec(c, 0), seed, []domain.Strategy{NewGreedy()}, func(m *domain.Match) bool {
-			v := m.SeatView(m.Turn())
+		bottest.Play(t, bottest.Spec(c, 0), seed, []referee.Strategy{NewGreedy()}, func(m *domain.Match, hands domain.HandLog) bool {
+			v := m.SeatView(m.Turn(), hands)
 			k := read(v)
 			smp := newSampler(k)
 			base := simFromView(v, k)

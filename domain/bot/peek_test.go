@@ -10,6 +10,7 @@ import (
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/bot"
 	"github.com/allfives/allfives/domain/bot/internal/bottest"
+	"github.com/allfives/allfives/domain/referee"
 )
 
 // A strategy receives a domain.SeatView: the seat's own hand, the line, scores, counts, legal
@@ -22,9 +23,9 @@ import (
 // that no other hand, no boneyard order and no other seat's drawn tile is in it.
 func TestViewsCarryNoHiddenTiles(t *testing.T) {
 	for _, c := range bottest.Tables() {
-		m, _ := play(t, c, "views/"+c.String(), func(m *domain.Match) bool {
+		m, _ := play(t, c, "views/"+c.String(), func(m *domain.Match, hands domain.HandLog) bool {
 			for s := 0; s < c.Players; s++ {
-				checkRedacted(t, m.SeatView(s))
+				checkRedacted(t, m.SeatView(s, hands))
 			}
 			return true
 		})
@@ -64,14 +65,14 @@ func TestHiddenTilesDoNotChangeDecisions(t *testing.T) {
 	checked := 0
 	for _, c := range bottest.Tables() {
 		for game := 0; game < 3; game++ {
-			_, log := play(t, c, fmt.Sprintf("hidden/%s/%d", c, game), func(m *domain.Match) bool { return m.HandsPlayed() == 1 })
+			_, log := play(t, c, fmt.Sprintf("hidden/%s/%d", c, game), func(m *domain.Match, hands domain.HandLog) bool { return m.HandsPlayed() == 1 })
 			for n := 2; n <= len(log); n++ {
-				a, b, ok := swappedPair(t, log[:n])
+				a, b, hands, swappedHands, ok := swappedPair(t, log[:n])
 				if !ok || a.Finished() || len(a.LegalMoves(a.Turn())) < 2 {
 					continue
 				}
 				seat := a.Turn()
-				va, vb := a.SeatView(seat), b.SeatView(seat)
+				va, vb := a.SeatView(seat, hands), b.SeatView(seat, swappedHands)
 				if !reflect.DeepEqual(va, vb) {
 					t.Fatalf("views differ after swapping hidden tiles:\n%+v\n%+v", va, vb)
 				}
@@ -93,24 +94,24 @@ func TestHiddenTilesDoNotChangeDecisions(t *testing.T) {
 
 // swappedPair rebuilds the log twice: as played, and with a tile an opponent of the seat to
 // move still holds from the deal swapped for a tile not yet drawn from the boneyard.
-func swappedPair(t *testing.T, log []domain.Event) (a, b *domain.Match, ok bool) {
+func swappedPair(t *testing.T, log []domain.Event) (a, b *domain.Match, hands, swappedHands domain.HandLog, ok bool) {
 	t.Helper()
-	a, err := domain.Rebuild("a", domain.Seed{}, log)
+	a, err := domain.Rebuild("a", log)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if a.Finished() || a.HandsPlayed() != 1 {
-		return a, nil, false
+		return a, nil, hands, swappedHands, false
 	}
 	seat := a.Turn()
 	start := slices.IndexFunc(log, func(e domain.Event) bool { return e.Type == domain.TypeHandStarted })
 	deal := log[start].Data.(domain.HandStarted)
-	remaining := a.SeatView(seat).Boneyard
+	remaining := a.SeatView(seat, hands).Boneyard
 	if remaining == 0 {
-		return a, nil, false
+		return a, nil, hands, swappedHands, false
 	}
 	for opp := range deal.Hands {
-		held := a.SeatView(opp).Hand
+		held := a.SeatView(opp, hands).Hand
 		for i, tile := range deal.Hands[opp] {
 			if opp == seat || !slices.Contains(held, tile) {
 				continue
@@ -123,23 +124,25 @@ func swappedPair(t *testing.T, log []domain.Event) (a, b *domain.Match, ok bool)
 			d.Hands[opp][i], d.Boneyard[j] = d.Boneyard[j], tile
 			swapped := slices.Clone(log)
 			swapped[start].Data = d
-			b, err := domain.Rebuild("b", domain.Seed{}, swapped)
+			b, err := domain.Rebuild("b", swapped)
 			if err != nil {
 				continue // the swap broke the highest-double lead; try another tile
 			}
-			if reflect.DeepEqual(a.SeatView(opp).Hand, b.SeatView(opp).Hand) {
+			if reflect.DeepEqual(a.SeatView(opp, hands).Hand, b.SeatView(opp, hands).Hand) {
 				t.Fatal("the swap changed no hidden hand")
 			}
-			return a, b, true
+			hands.Record(log...)
+			swappedHands.Record(swapped...)
+			return a, b, hands, swappedHands, true
 		}
 	}
-	return a, nil, false
+	return a, nil, hands, swappedHands, false
 }
 
 // play runs a match of greedy and random bots, calling visit before each move until it says
 // stop, and returns the match and its full log.
-func play(t *testing.T, c bottest.Table, seedText string, visit func(m *domain.Match) bool) (*domain.Match, []domain.Event) {
+func play(t *testing.T, c bottest.Table, seedText string, visit func(m *domain.Match, hands domain.HandLog) bool) (*domain.Match, []domain.Event) {
 	t.Helper()
-	players := []domain.Strategy{bot.NewGreedy(), bot.NewRandom(1)}
+	players := []referee.Strategy{bot.NewGreedy(), bot.NewRandom(1)}
 	return bottest.Play(t, bottest.Spec(c, 0), bottest.Seed(seedText), players, visit)
 }

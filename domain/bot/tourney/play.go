@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/referee"
 )
 
 // errIllegal marks a strategy answering a move its view did not list.
@@ -34,19 +35,19 @@ type result struct {
 // tournament would notice: the service quietly replaces an illegal move.
 type player struct {
 	c       Config
-	probes  map[string]domain.Strategy
+	probes  map[string]referee.Strategy
 	timings map[string][]uint32 // choice durations in ns, per strategy
 	fault   error               // first strategy failure seen through a probe
-	service *domain.MatchService
+	service *referee.MatchService
 }
 
 func newPlayer(c Config) *player {
-	p := &player{c: c, probes: map[string]domain.Strategy{}, timings: map[string][]uint32{}}
+	p := &player{c: c, probes: map[string]referee.Strategy{}, timings: map[string][]uint32{}}
 	for name, s := range c.Strategies {
 		p.probes[name] = &probe{name: name, inner: s, p: p}
 	}
 	if c.Store != nil {
-		p.service = domain.NewMatchService(domain.ServiceConfig{Store: c.Store, Bots: p.probes, CacheSize: 16})
+		p.service = referee.NewMatchService(referee.ServiceConfig{Store: c.Store, Bots: p.probes, CacheSize: 16})
 	}
 	return p
 }
@@ -89,20 +90,23 @@ func (p *player) play(ctx context.Context, j job) result {
 // direct plays on the aggregate: the same Decide and Apply as the service, without the store.
 func (p *player) direct(ctx context.Context, spec domain.MatchSpec, seed domain.Seed) ([]int, int, int, error) {
 	at := time.Unix(0, 0).UTC() // the clock plays no part in the rules
-	events, err := domain.Start(spec, seed, true, at)
+	spec.Seeded = true
+	events, err := domain.Start(spec, seed, at)
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	m, err := domain.Rebuild("simulated", seed, events)
+	m, err := domain.Resume("simulated", seed, events)
 	if err != nil {
 		return nil, 0, 0, err
 	}
+	var hands domain.HandLog
+	hands.Record(events...)
 	for step := 0; !m.Finished(); step++ {
-		if step > domain.MaxBotSteps {
+		if step > referee.MaxBotSteps {
 			return nil, 0, 0, fmt.Errorf("no end after %d moves", step)
 		}
 		seat := m.Turn()
-		mv, err := p.probes[spec.Players[seat].Bot].Choose(ctx, m.SeatView(seat))
+		mv, err := p.probes[spec.Players[seat].Bot].Choose(ctx, m.SeatView(seat, hands))
 		if err != nil {
 			return nil, 0, 0, err
 		}
@@ -115,6 +119,7 @@ func (p *player) direct(ctx context.Context, spec domain.MatchSpec, seed domain.
 				return nil, 0, 0, err
 			}
 		}
+		hands.Record(evs...)
 	}
 	w, _ := m.WinnerSide()
 	return m.Scores(), w, m.HandsPlayed(), nil
@@ -123,7 +128,7 @@ func (p *player) direct(ctx context.Context, spec domain.MatchSpec, seed domain.
 // viaService creates the match through the service, which plays its bots to the end inside
 // Create and stores every event.
 func (p *player) viaService(ctx context.Context, spec domain.MatchSpec, seed domain.Seed) ([]int, int, int, error) {
-	created, err := p.service.Create(ctx, domain.CreateRequest{
+	created, err := p.service.Create(ctx, referee.CreateRequest{
 		Players: spec.Players, Partnerships: spec.Partnerships, Target: spec.Target, Seed: seed.String(),
 	})
 	if err != nil {
@@ -143,7 +148,7 @@ func (p *player) viaService(ctx context.Context, spec domain.MatchSpec, seed dom
 // probe times a strategy's real choices (more than one legal move) and checks its answers.
 type probe struct {
 	name  string
-	inner domain.Strategy
+	inner referee.Strategy
 	p     *player
 }
 

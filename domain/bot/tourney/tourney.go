@@ -1,10 +1,3 @@
-// Package tourney plays many matches between strategies and reports how each fared: the
-// engine behind `allfives simulate`. Matches run in-process, straight on the domain aggregate,
-// or through a MatchService over a given store when they should be kept and replayable.
-//
-// A tournament is deterministic: every match's deal seed derives from the tournament seed and
-// the match's deal number, and the strategies are deterministic, so the same configuration
-// gives the same results whatever the number of workers. Only the timings differ.
 package tourney
 
 import (
@@ -18,6 +11,7 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/referee"
 )
 
 // Config describes a tournament.
@@ -30,10 +24,10 @@ type Config struct {
 	Duplicate    bool     // play each deal sequence once per distinct rotation of the seats
 	Workers      int      // matches played at once; 0 means 1
 	Target       int      // 0 means the table's default
-	Strategies   map[string]domain.Strategy
-	// Store, when set, receives every match through a domain.MatchService, so the matches can
+	Strategies   map[string]referee.Strategy
+	// Store, when set, receives every match through a referee.MatchService, so the matches can
 	// be replayed through the API; when nil, matches run on the aggregate and are discarded.
-	Store domain.EventStore
+	Store referee.EventStore
 	// Progress, when set, is called after each match from a single goroutine.
 	Progress func(done, total int)
 }
@@ -110,7 +104,7 @@ func (c Config) Check() error {
 	return nil
 }
 
-func names(m map[string]domain.Strategy) []string {
+func names(m map[string]referee.Strategy) []string {
 	out := make([]string, 0, len(m))
 	for n := range m {
 		out = append(out, n)

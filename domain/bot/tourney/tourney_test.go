@@ -12,11 +12,12 @@ import (
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/bot"
 	"github.com/allfives/allfives/domain/bot/tourney"
-	"github.com/allfives/allfives/domain/memstore"
+	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/repository/memstore"
 )
 
 // strategies are the three bots by name.
-func strategies() map[string]domain.Strategy {
+func strategies() map[string]referee.Strategy {
 	s := bot.Strategies(1)
 	s[bot.NameExpert] = bot.NewExpert(1, 40) // cheap: these tests are about the engine
 	return s
@@ -77,7 +78,7 @@ func TestStoredMatchesMatchDirectOnes(t *testing.T) {
 	if !reflect.DeepEqual(results(direct), results(stored)) {
 		t.Fatalf("direct: %+v\nstored: %+v", results(direct), results(stored))
 	}
-	page, err := store.History(context.Background(), domain.HistoryQuery{Limit: 100})
+	page, err := store.History(context.Background(), referee.HistoryQuery{Limit: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +90,7 @@ func TestStoredMatchesMatchDirectOnes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := domain.Rebuild(item.ID, domain.Seed{}, events)
+		m, err := domain.Rebuild(item.ID, events)
 		if err != nil || !m.Finished() {
 			t.Fatalf("match %s does not replay to its end: %v", item.ID, err)
 		}
@@ -107,10 +108,10 @@ func (illegal) Choose(_ context.Context, v domain.SeatView) (domain.Move, error)
 // TestIllegalMovesStopTheTournament: an illegal move fails the run, on the aggregate and
 // through the service alike (the service would otherwise quietly replace it).
 func TestIllegalMovesStopTheTournament(t *testing.T) {
-	for _, store := range []domain.EventStore{nil, memstore.New()} {
+	for _, store := range []referee.EventStore{nil, memstore.New()} {
 		c := tourney.Config{
 			Matches: 4, Players: 2, Bots: []string{"cheat", "greedy"}, Seed: []byte("x"),
-			Strategies: map[string]domain.Strategy{"cheat": illegal{}, "greedy": bot.NewGreedy()}, Store: store,
+			Strategies: map[string]referee.Strategy{"cheat": illegal{}, "greedy": bot.NewGreedy()}, Store: store,
 		}
 		if _, err := tourney.Run(context.Background(), c); err == nil || !strings.Contains(err.Error(), "illegal move") {
 			t.Errorf("store %T: got %v, want an illegal move error", store, err)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/referee"
 )
 
 // Big reports whether the long versions of the tests were asked for (ALLFIVES_BIG=1).
@@ -65,11 +66,12 @@ var at = time.Unix(0, 0)
 // Start deals the match and returns it with its opening events.
 func Start(tb testing.TB, spec domain.MatchSpec, seed domain.Seed) (*domain.Match, []domain.Event) {
 	tb.Helper()
-	events, err := domain.Start(spec, seed, true, at)
+	spec.Seeded = true
+	events, err := domain.Start(spec, seed, at)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	m, err := domain.Rebuild("x", seed, events)
+	m, err := domain.Resume("x", seed, events)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -77,14 +79,16 @@ func Start(tb testing.TB, spec domain.MatchSpec, seed domain.Seed) (*domain.Matc
 }
 
 // Play plays a match until it ends or visit, called before every move with the match as it
-// stands, returns false. The seat to move asks strategies[seat % len(strategies)]. It returns
+// stands and its hand log, returns false. The seat to move asks strategies[seat % len(strategies)]. It returns
 // the match and its whole log.
-func Play(tb testing.TB, spec domain.MatchSpec, seed domain.Seed, strategies []domain.Strategy, visit func(m *domain.Match) bool) (*domain.Match, []domain.Event) {
+func Play(tb testing.TB, spec domain.MatchSpec, seed domain.Seed, strategies []referee.Strategy, visit func(m *domain.Match, hands domain.HandLog) bool) (*domain.Match, []domain.Event) {
 	tb.Helper()
 	m, log := Start(tb, spec, seed)
-	for !m.Finished() && visit(m) {
+	var hands domain.HandLog
+	hands.Record(log...)
+	for !m.Finished() && visit(m, hands) {
 		seat := m.Turn()
-		mv, err := strategies[seat%len(strategies)].Choose(context.Background(), m.SeatView(seat))
+		mv, err := strategies[seat%len(strategies)].Choose(context.Background(), m.SeatView(seat, hands))
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -97,6 +101,7 @@ func Play(tb testing.TB, spec domain.MatchSpec, seed domain.Seed, strategies []d
 				tb.Fatal(err)
 			}
 		}
+		hands.Record(evs...)
 		log = append(log, evs...)
 	}
 	return m, log

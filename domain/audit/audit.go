@@ -1,0 +1,159 @@
+package audit
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/allfives/allfives/domain"
+)
+
+// The names of the audit's checks, stable like event types: clients may switch on them.
+const (
+	CheckHashChain = "hash_chain"
+	CheckRules     = "rules"
+	CheckReadModel = "read_model"
+	CheckSeed      = "seed"
+	CheckDeals     = "deals"
+)
+
+// Report says, check by check, whether a match's stored record holds up (docs/api.md,
+// "Replay, audit and export"). FirstBadSeq is the earliest event any check found at fault; it is nil when every
+// event holds, including when only the read model is wrong, which is no event's fault.
+//
+// A live match is audited as far as it is public: the hash chain, the rules and the read model
+// are checked, but its deals are checked only for consistency (each is a shuffle of the 28
+// tiles, dealt in the right sizes, led by the right seat), because re-deriving them needs the
+// secret seed. The seed and deals checks appear once match.ended has revealed the seed.
+type Report struct {
+	OK          bool
+	Events      int
+	HeadHash    string
+	FirstBadSeq *int
+	Checks      []Check
+}
+
+// Check is one check of an audit. FirstBadSeq names the first event the check found at
+// fault, when the fault lies in an event.
+type Check struct {
+	Name        string
+	OK          bool
+	Detail      string
+	FirstBadSeq *int
+}
+
+// LogRead is a match's log as a store gave it: the events it could decode, in order, and
+// when it stopped, the seq it could not read and why. An audit reports an unreadable event as
+// a fault at that seq rather than failing, since a damaged record is what audits look for.
+type LogRead struct {
+	Events     []domain.Event
+	Unreadable int // 0 when every event was read
+	Err        error
+}
+
+// Events checks what a log shows on its own: that it follows the rules and, once the seed
+// is revealed, that the seed matches its commitment and every deal re-derives from it. Anyone
+// holding a finished match's exported events can run it. v decides how much of a live match's
+// hidden tiles a failure's detail may show.
+func Events(id string, log LogRead, v domain.Viewer) []Check {
+	checks, _ := auditLog(id, log, v)
+	return checks
+}
+
+// auditLog runs the log's own checks and returns the fold of the whole log, or nil when it
+// does not follow the rules.
+func auditLog(id string, log LogRead, v domain.Viewer) ([]Check, *domain.Match) {
+	ended := endOf(log.Events)
+	finished := ended >= 0
+	rules, fold := auditRules(id, log, v, finished)
+	checks := []Check{rules}
+	if finished {
+		seed, seedCheck := auditSeed(log.Events, ended)
+		checks = append(checks, seedCheck, auditDeals(log.Events, seed, seedCheck.OK))
+	}
+	return checks, fold
+}
+
+// endOf returns the index of the first match.ended in events, or -1.
+func endOf(events []domain.Event) int {
+	return slices.IndexFunc(events, func(e domain.Event) bool { return e.Type == domain.TypeMatchEnded })
+}
+
+// auditStored assembles the full report of a stored match: the store's chain report, the log's
+// own checks and the read model against the fold.
+func Stored(id string, chain ChainReport, stored domain.Summary, log LogRead, v domain.Viewer) Report {
+	checks, fold := auditLog(id, log, v)
+	all := append([]Check{chainCheck(chain)}, checks[0], readModelCheck(stored, fold, checks[0]))
+	all = append(all, checks[1:]...)
+	return newReport(chain, all)
+}
+
+// newReport sums checks up: OK when all hold, FirstBadSeq the earliest event any names.
+func newReport(chain ChainReport, checks []Check) Report {
+	r := Report{OK: true, Events: chain.Events, HeadHash: chain.HeadHash, Checks: checks}
+	for _, c := range checks {
+		r.OK = r.OK && c.OK
+		if c.FirstBadSeq != nil && (r.FirstBadSeq == nil || *c.FirstBadSeq < *r.FirstBadSeq) {
+			seq := *c.FirstBadSeq
+			r.FirstBadSeq = &seq
+		}
+	}
+	return r
+}
+
+func chainCheck(c ChainReport) Check {
+	if c.OK {
+		return passed(CheckHashChain, fmt.Sprintf("%d events, each linked by hash to the one before", c.Events))
+	}
+	return failed(CheckHashChain, c.FirstBadSeq, fmt.Sprintf("seq %d: %s", c.FirstBadSeq, c.Detail))
+}
+
+// readModelCheck compares the stored summary with the summary of the folded log. Every field
+// of a summary is public, so the detail may name them all.
+func readModelCheck(stored domain.Summary, fold *domain.Match, rules Check) Check {
+	if fold == nil {
+		where := "the log breaks the rules"
+		if rules.FirstBadSeq != nil {
+			where += fmt.Sprintf(" at seq %d", *rules.FirstBadSeq)
+		}
+		return failed(CheckReadModel, 0, "not checked: "+where+", so there is no state to compare the read model with")
+	}
+	want := fold.Summary()
+	var diffs []string
+	diff := func(field string, equal bool, got, want any) {
+		if !equal {
+			diffs = append(diffs, fmt.Sprintf("%s is %v, the log gives %v", field, got, want))
+		}
+	}
+	diff("status", stored.Status == want.Status, stored.Status, want.Status)
+	diff("version", stored.Version == want.Version, stored.Version, want.Version)
+	diff("hands", stored.Hands == want.Hands, stored.Hands, want.Hands)
+	diff("scores", slices.Equal(stored.Scores, want.Scores), stored.Scores, want.Scores)
+	diff("winner_side", sameSide(stored.WinnerSide, want.WinnerSide), sideText(stored.WinnerSide), sideText(want.WinnerSide))
+	diff("players", slices.Equal(stored.Players, want.Players), stored.Players, want.Players)
+	diff("updated_at", stored.UpdatedAt.Equal(want.UpdatedAt), stored.UpdatedAt, want.UpdatedAt)
+	if len(diffs) > 0 {
+		return failed(CheckReadModel, 0, "the stored read model disagrees with the log: "+strings.Join(diffs, "; "))
+	}
+	return passed(CheckReadModel, fmt.Sprintf("the stored read model agrees with the log (version %d, %d hands, scores %v)", want.Version, want.Hands, want.Scores))
+}
+
+func sameSide(a, b *int) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
+
+func sideText(s *int) string {
+	if s == nil {
+		return "none"
+	}
+	return fmt.Sprint(*s)
+}
+
+func passed(name, detail string) Check { return Check{Name: name, OK: true, Detail: detail} }
+
+// failed is a failing check; seq 0 means the fault lies in no single event.
+func failed(name string, seq int, detail string) Check {
+	c := Check{Name: name, Detail: detail}
+	if seq > 0 {
+		c.FirstBadSeq = &seq
+	}
+	return c
+}

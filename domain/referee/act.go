@@ -1,0 +1,169 @@
+package referee
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/allfives/allfives/domain"
+)
+
+// ActRequest is one move by the caller's seat. ExpectedVersion, when positive, must equal the
+// match's version. IdempotencyKey, when set, makes a retry return the first
+// answer instead of moving again.
+type ActRequest struct {
+	Move            domain.Move
+	ExpectedVersion int
+	IdempotencyKey  string
+}
+
+// ActResult is the events the move caused (bots' included) and the match after them, both as
+// the caller may see them. Replayed says the answer came from an earlier request with the
+// same idempotency key.
+type ActResult struct {
+	Events   []domain.Event
+	Match    domain.MatchView
+	Replayed bool
+}
+
+// Act runs a move for the viewer's seat, then bot turns until a human is to move or the match
+// ends, and stores every resulting event in one append. A move that asked for no particular
+// version and lost a race to another copy of the match (one evicted from the cache while in
+// use, or another process) is tried once more on the match as stored.
+func (s *MatchService) Act(ctx context.Context, id string, v domain.Viewer, req ActRequest) (ActResult, error) {
+	seat, ok := v.Seat()
+	if !ok {
+		return ActResult{}, domain.ErrUnauthorized
+	}
+	res, err := s.act(ctx, id, v, seat, req)
+	if req.ExpectedVersion == 0 && errors.Is(err, domain.ErrVersionConflict) {
+		res, err = s.act(ctx, id, v, seat, req)
+	}
+	return res, err
+}
+
+func (s *MatchService) act(ctx context.Context, id string, v domain.Viewer, seat int, req ActRequest) (ActResult, error) {
+	e, err := s.acquire(ctx, id)
+	if err != nil {
+		return ActResult{}, err
+	}
+	defer s.release(e)
+	fp := fingerprint(seat, req.Move)
+	if req.IdempotencyKey != "" {
+		rec, found, err := s.store.Idempotency(ctx, id, req.IdempotencyKey)
+		if err != nil {
+			return ActResult{}, err
+		}
+		if found {
+			if rec.Seat != seat || rec.Fingerprint != fp {
+				return ActResult{}, domain.ErrIdempotencyReuse
+			}
+			return s.replayAnswer(ctx, e, v, rec)
+		}
+	}
+	m := e.match
+	if req.ExpectedVersion > 0 && req.ExpectedVersion != m.Version() {
+		return ActResult{}, &domain.VersionConflictError{Expected: req.ExpectedVersion, Current: m.Version()}
+	}
+	now := s.clock.Now()
+	work := e.working()
+	events, err := work.play(seat, req.Move, now)
+	if err != nil {
+		return ActResult{}, err
+	}
+	more, err := s.runBots(ctx, work)
+	if err != nil {
+		return ActResult{}, err
+	}
+	events = append(events, more...)
+	a := Append{MatchID: id, Expected: m.Version(), Events: events, Summary: work.match.Summary()}
+	if req.IdempotencyKey != "" {
+		a.Idempotency = &IdempotencyRecord{
+			Key: req.IdempotencyKey, Seat: seat, Fingerprint: fp,
+			FirstSeq: events[0].Seq, LastSeq: events[len(events)-1].Seq, CreatedAt: now,
+		}
+	}
+	if err := s.store.Append(ctx, a); err != nil {
+		if errors.Is(err, domain.ErrVersionConflict) {
+			// Another writer got there first: this copy is stale. Forget it, unless the cache
+			// already holds a newer one.
+			s.cache.drop(e)
+		}
+		return ActResult{}, err
+	}
+	e.set(work)
+	s.watch.wake(id)
+	return ActResult{Events: v.RedactAll(events, work.match.Finished()), Match: work.match.View(v)}, nil
+}
+
+// replayAnswer rebuilds the answer an earlier keyed request got: its events and the match as
+// it stood right after them.
+func (s *MatchService) replayAnswer(ctx context.Context, e *entry, v domain.Viewer, rec IdempotencyRecord) (ActResult, error) {
+	events, err := s.store.Events(ctx, e.match.ID(), 0, rec.LastSeq)
+	if err != nil {
+		return ActResult{}, err
+	}
+	then, err := domain.Rebuild(e.match.ID(), events)
+	if err != nil {
+		return ActResult{}, err
+	}
+	finished := e.match.Finished()
+	return ActResult{
+		Events:   v.RedactAll(events[rec.FirstSeq-1:], finished),
+		Match:    then.View(v),
+		Replayed: true,
+	}, nil
+}
+
+// fingerprint names a move canonically, so "6-4" and "4-6" are the same request.
+func fingerprint(seat int, mv domain.Move) string {
+	switch {
+	case mv.Action != domain.ActionPlay:
+		return fmt.Sprintf("%d %s", seat, mv.Action)
+	case mv.EndGiven:
+		return fmt.Sprintf("%d play %s %s", seat, mv.Tile, mv.End)
+	}
+	return fmt.Sprintf("%d play %s", seat, mv.Tile)
+}
+
+// runBots lets bot seats act on t until a human is to move or the match ends.
+func (s *MatchService) runBots(ctx context.Context, t *table) ([]domain.Event, error) {
+	var out []domain.Event
+	for step := 0; !t.match.Finished(); step++ {
+		seat := t.match.Turn()
+		p := t.match.Players()[seat]
+		if p.Kind != domain.Bot {
+			break
+		}
+		if step >= MaxBotSteps {
+			return nil, fmt.Errorf("bots took more than %d steps", MaxBotSteps)
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		events, err := s.botTurn(ctx, t, seat, p.Bot)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, events...)
+	}
+	return out, nil
+}
+
+// botTurn asks the seat's strategy for a move and plays it on t. A strategy that fails or
+// answers an illegal move must not stall the match, so the seat then takes its first legal move.
+func (s *MatchService) botTurn(ctx context.Context, t *table, seat int, name string) ([]domain.Event, error) {
+	now := s.clock.Now()
+	if strategy, ok := s.bots[name]; ok {
+		if mv, err := strategy.Choose(ctx, t.match.SeatView(seat, t.hands)); err == nil {
+			if events, err := t.play(seat, mv, now); err == nil {
+				return events, nil
+			}
+		}
+	}
+	legal := t.match.LegalMoves(seat)
+	if len(legal) == 0 {
+		return nil, fmt.Errorf("bot seat %d has no legal move", seat)
+	}
+	return t.play(seat, legal[0].Move(), now)
+}

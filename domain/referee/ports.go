@@ -1,0 +1,118 @@
+package referee
+
+import (
+	"context"
+	"time"
+
+	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/audit"
+)
+
+// EventStore is the port for durable match logs. Implementations: memstore (tests) and the
+// SQLite store in package repository/sqlite; both pass storetest.Run.
+type EventStore interface {
+	// Create stores a new match: its record, its opening events (seq from 1) and read model.
+	// An id already stored is a *VersionConflictError with Expected 0.
+	Create(ctx context.Context, rec MatchRecord, events []domain.Event, sum domain.Summary) error
+	// Append adds events after a.Expected in one transaction with the read model and the
+	// idempotency record. If the log is not at a.Expected it returns *VersionConflictError
+	// (checked before anything else about the events); a key already recorded for the match
+	// fails the whole append with ErrIdempotencyReuse. The stored version is the log's last
+	// seq, whatever a.Summary.Version says.
+	Append(ctx context.Context, a Append) error
+	// Match returns the stored record and read model, or ErrMatchNotFound.
+	Match(ctx context.Context, id string) (StoredMatch, error)
+	// Events returns the events with seq > after in order, at most limit (0: all), or
+	// ErrMatchNotFound.
+	Events(ctx context.Context, id string, after, limit int) ([]domain.Event, error)
+	// Idempotency returns the record stored for (id, key), with ok=false when there is none.
+	Idempotency(ctx context.Context, id, key string) (rec IdempotencyRecord, ok bool, err error)
+	// History lists matches newest first, filtered and paged by q.
+	History(ctx context.Context, q HistoryQuery) (HistoryPage, error)
+	// VerifyChain recomputes the hash chain of a match's stored events.
+	VerifyChain(ctx context.Context, id string) (audit.ChainReport, error)
+}
+
+// MatchRecord is what is stored once when a match is created. Seed stays secret until the
+// match ends: no store query for clients may return it while the match is live.
+type MatchRecord struct {
+	ID        string
+	Seed      domain.Seed
+	Seats     []SeatRecord
+	CreatedAt time.Time
+}
+
+// SeatRecord is a seat with the SHA-256 of its token (nil for bots).
+type SeatRecord struct {
+	Seat      int
+	Name      string
+	Kind      domain.PlayerKind
+	Bot       string
+	TokenHash []byte
+}
+
+// StoredMatch is a match's record and read model as stored.
+type StoredMatch struct {
+	Record  MatchRecord
+	Summary domain.Summary
+}
+
+// Append is one atomic append to a match's log.
+type Append struct {
+	MatchID     string
+	Expected    int
+	Events      []domain.Event
+	Summary     domain.Summary
+	Idempotency *IdempotencyRecord
+}
+
+// IdempotencyRecord remembers which events a keyed request produced, so a retry gets the
+// same answer and changes nothing.
+type IdempotencyRecord struct {
+	Key         string
+	Seat        int
+	Fingerprint string
+	FirstSeq    int
+	LastSeq     int
+	CreatedAt   time.Time
+}
+
+// HistoryQuery filters and pages the match history. Zero fields do not filter. Since is
+// inclusive and Until exclusive, both on the creation time; Limit 0 means the store's default.
+type HistoryQuery struct {
+	Status domain.Status
+	Player string
+	Since  time.Time
+	Until  time.Time
+	Limit  int
+	Cursor string
+}
+
+// HistoryItem is one match in the history.
+type HistoryItem struct {
+	ID        string
+	CreatedAt time.Time
+	Summary   domain.Summary
+}
+
+// HistoryPage is one page of history; NextCursor is empty on the last page.
+type HistoryPage struct {
+	Matches    []HistoryItem
+	NextCursor string
+}
+
+// Strategy is the port for computer players. It sees only its seat's view.
+type Strategy interface {
+	Choose(ctx context.Context, view domain.SeatView) (domain.Move, error)
+}
+
+// Clock is the port for time, so tests can fix it.
+type Clock interface {
+	Now() time.Time
+}
+
+// SystemClock is the wall clock in UTC.
+type SystemClock struct{}
+
+// Now returns the current time in UTC.
+func (SystemClock) Now() time.Time { return time.Now().UTC() }

@@ -1,0 +1,78 @@
+package referee
+
+import (
+	"context"
+
+	"github.com/allfives/allfives/domain"
+)
+
+// MaxEventsPage is the most events one Events call returns.
+const MaxEventsPage = 1000
+
+// View returns the match as v may see it.
+func (s *MatchService) View(ctx context.Context, id string, v domain.Viewer) (domain.MatchView, error) {
+	e, err := s.acquire(ctx, id)
+	if err != nil {
+		return domain.MatchView{}, err
+	}
+	defer s.release(e)
+	return e.match.View(v), nil
+}
+
+// LegalMoves returns the viewer's seat, the match version and the seat's legal moves now
+// (empty when it is not the seat's turn). A spectator has no legal moves: ErrUnauthorized.
+func (s *MatchService) LegalMoves(ctx context.Context, id string, v domain.Viewer) (seat, version int, moves []domain.LegalMove, err error) {
+	seat, ok := v.Seat()
+	if !ok {
+		return 0, 0, nil, domain.ErrUnauthorized
+	}
+	e, err := s.acquire(ctx, id)
+	if err != nil {
+		return 0, 0, nil, err
+	}
+	defer s.release(e)
+	return seat, e.match.Version(), e.match.LegalMoves(seat), nil
+}
+
+// Events returns up to limit events with seq > after, as v may see them, and the version.
+func (s *MatchService) Events(ctx context.Context, id string, v domain.Viewer, after, limit int) ([]domain.Event, int, error) {
+	if after < 0 {
+		return nil, 0, domain.Invalidf("after must be 0 or more")
+	}
+	if limit < 1 || limit > MaxEventsPage {
+		return nil, 0, domain.Invalidf("limit must be 1 to %d", MaxEventsPage)
+	}
+	e, err := s.acquire(ctx, id)
+	if err != nil {
+		return nil, 0, err
+	}
+	// Read the status before the log: if the match ends in between, the events are redacted
+	// more than needed, never less.
+	finished, version := e.match.Finished(), e.match.Version()
+	s.release(e)
+	events, err := s.store.Events(ctx, id, after, limit)
+	if err != nil {
+		return nil, 0, err
+	}
+	if n := len(events); n > 0 && events[n-1].Seq > version {
+		version = events[n-1].Seq
+	}
+	return v.RedactAll(events, finished), version, nil
+}
+
+// History lists matches newest first. Limit is 1 to 100 (0: 20).
+func (s *MatchService) History(ctx context.Context, q HistoryQuery) (HistoryPage, error) {
+	if q.Limit == 0 {
+		q.Limit = 20
+	}
+	if q.Limit < 1 || q.Limit > 100 {
+		return HistoryPage{}, domain.Invalidf("limit must be 1 to 100")
+	}
+	if q.Status != "" && q.Status != domain.StatusInProgress && q.Status != domain.StatusFinished {
+		return HistoryPage{}, domain.Invalidf("status must be in_progress or finished")
+	}
+	if !q.Since.IsZero() && !q.Until.IsZero() && q.Until.Before(q.Since) {
+		return HistoryPage{}, domain.Invalidf("until is before since")
+	}
+	return s.store.History(ctx, q)
+}

@@ -1,0 +1,116 @@
+package referee
+
+import (
+	"context"
+	"errors"
+
+	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/audit"
+)
+
+// ExportRecord is a match's whole record as one viewer may see it (docs/api.md, "Replay, audit and export"): the
+// match view and every event, redacted as the events endpoint redacts them.
+type ExportRecord struct {
+	Match  domain.MatchView
+	Events []domain.Event
+}
+
+// Export returns the match as v may see it and every event up to the view's version, redacted
+// for v. Reading the log only up to the view's version keeps the two consistent while moves
+// land.
+func (s *MatchService) Export(ctx context.Context, id string, v domain.Viewer) (ExportRecord, error) {
+	e, err := s.acquire(ctx, id)
+	if err != nil {
+		return ExportRecord{}, err
+	}
+	view, finished, version := e.match.View(v), e.match.Finished(), e.match.Version()
+	s.release(e)
+	events, err := s.store.Events(ctx, id, 0, version)
+	if err != nil {
+		return ExportRecord{}, err
+	}
+	return ExportRecord{Match: view, Events: v.RedactAll(events, finished)}, nil
+}
+
+// Audit re-verifies a stored match: its hash chain, every event against the rules, its read
+// model against the log and, once the seed is revealed, the seed and every deal (see
+// audit.Report). It reads the store, not the cache: the durable record is what is audited. A
+// damaged record is a failed check, not an error; errors are for a missing match or a store
+// that cannot answer.
+func (s *MatchService) Audit(ctx context.Context, id string, v domain.Viewer) (audit.Report, error) {
+	stored, chain, log, err := s.readForAudit(ctx, id)
+	if err != nil {
+		return audit.Report{}, err
+	}
+	return audit.Stored(id, chain, stored.Summary, log, v), nil
+}
+
+// readForAudit reads the read model, the chain and the log under the match's lock, so that no
+// move lands between the three reads. The checks then run without the lock: re-running a long
+// log takes a while, and an audit, which anyone may ask for, must not hold up the players.
+func (s *MatchService) readForAudit(ctx context.Context, id string) (stored StoredMatch, chain audit.ChainReport, log audit.LogRead, err error) {
+	release, err := s.hold(ctx, id)
+	if err != nil {
+		return stored, chain, log, err
+	}
+	defer release()
+	if stored, err = s.store.Match(ctx, id); err != nil {
+		return stored, chain, log, err
+	}
+	if chain, err = s.store.VerifyChain(ctx, id); err != nil {
+		return stored, chain, log, err
+	}
+	log, err = s.readLog(ctx, id)
+	return stored, chain, log, err
+}
+
+// hold takes the match's lock, so that no move lands between an audit's reads of the read model,
+// the chain and the log. A log that does not fold cannot be loaded, and cannot take a move
+// either: it is audited as stored, without the lock.
+func (s *MatchService) hold(ctx context.Context, id string) (release func(), err error) {
+	e, err := s.acquire(ctx, id)
+	switch {
+	case errors.Is(err, domain.ErrMatchNotFound):
+		return nil, err
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case err != nil:
+		return func() {}, nil
+	}
+	return func() { s.release(e) }, nil
+}
+
+// readPage is how many events readLog asks for at once once a read has failed.
+const readPage = 100
+
+// readLog reads a match's whole log. When the store cannot decode an event, it reads again page
+// by page, then event by event, to return every event before the unreadable one and its seq.
+func (s *MatchService) readLog(ctx context.Context, id string) (audit.LogRead, error) {
+	events, err := s.store.Events(ctx, id, 0, 0)
+	if err == nil || errors.Is(err, domain.ErrMatchNotFound) || ctx.Err() != nil {
+		return audit.LogRead{Events: events}, err
+	}
+	var read audit.LogRead
+	last := func() int {
+		if n := len(read.Events); n > 0 {
+			return read.Events[n-1].Seq
+		}
+		return 0
+	}
+	for size := readPage; ; {
+		page, err := s.store.Events(ctx, id, last(), size)
+		switch {
+		case ctx.Err() != nil:
+			return audit.LogRead{}, ctx.Err()
+		case err != nil && size > 1:
+			size = 1 // the bad event is in this page: find it
+		case err != nil:
+			read.Unreadable, read.Err = last()+1, err
+			return read, nil
+		case len(page) == 0 || page[0].Seq <= last():
+			return read, nil // the end, or a store going backwards, which the checks will catch
+		default:
+			read.Events = append(read.Events, page...)
+		}
+	}
+}

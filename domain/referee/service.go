@@ -1,0 +1,222 @@
+package referee
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/allfives/allfives/domain"
+)
+
+// MaxBotSteps bounds the bot actions run after one command: far more than any match needs
+// (a match ends within a few thousand events), so reaching it means a strategy is broken.
+const MaxBotSteps = 100_000
+
+// MatchService is the use case layer: it creates matches, authenticates seats, runs commands
+// and bot turns, and reads matches as a viewer may see them. It is safe for concurrent use;
+// commands on one match are serialized.
+type MatchService struct {
+	store  EventStore
+	clock  Clock
+	random io.Reader
+	bots   map[string]Strategy
+	cache  *matchCache
+	watch  watchers
+}
+
+// ServiceConfig wires a MatchService. Zero fields take the production defaults.
+type ServiceConfig struct {
+	Store     EventStore
+	Clock     Clock               // default SystemClock
+	Random    io.Reader           // default crypto/rand.Reader: seeds, ids and tokens
+	Bots      map[string]Strategy // strategies by name
+	CacheSize int                 // matches kept in memory; default 4096
+}
+
+// NewMatchService returns a service over cfg.Store.
+func NewMatchService(cfg ServiceConfig) *MatchService {
+	if cfg.Clock == nil {
+		cfg.Clock = SystemClock{}
+	}
+	if cfg.Random == nil {
+		cfg.Random = rand.Reader
+	}
+	if cfg.CacheSize <= 0 {
+		cfg.CacheSize = 4096
+	}
+	return &MatchService{store: cfg.Store, clock: cfg.Clock, random: cfg.Random, bots: cfg.Bots, cache: newMatchCache(cfg.CacheSize)}
+}
+
+// BotNames lists the strategies a seat may name, in order.
+func (s *MatchService) BotNames() []string {
+	return slices.Sorted(maps.Keys(s.bots))
+}
+
+// MaxNameLength is the most characters (not bytes) a player's name may have.
+const MaxNameLength = 64
+
+// checkName refuses names that are empty, too long, not UTF-8, or that hold characters that
+// would let a name forge lines or reorder text where it is printed (the text export, logs):
+// control characters, line and paragraph separators, and bidirectional controls.
+func checkName(name string) error {
+	if n := utf8.RuneCountInString(name); n == 0 || n > MaxNameLength || !utf8.ValidString(name) {
+		return fmt.Errorf("must be 1 to %d characters of UTF-8", MaxNameLength)
+	}
+	for _, r := range name {
+		if unicode.IsControl(r) || unicode.In(r, unicode.Zl, unicode.Zp, unicode.Bidi_Control) {
+			return fmt.Errorf("must not hold control characters, line separators or bidirectional marks (found %U)", r)
+		}
+	}
+	return nil
+}
+
+// SeatToken is a human seat's secret, returned once at creation.
+type SeatToken struct {
+	Seat  int
+	Token string
+}
+
+// CreateRequest asks for a new match. Seed, when set, is 64 hex characters.
+type CreateRequest struct {
+	Players      []domain.PlayerInfo
+	Partnerships bool
+	Target       int
+	Seed         string
+}
+
+// Created is a new match as its creator sees it (a spectator's view) and its seat tokens.
+type Created struct {
+	Match  domain.MatchView
+	Tokens []SeatToken
+}
+
+// Create starts a match, stores it, and lets bots play until a human is to move.
+func (s *MatchService) Create(ctx context.Context, req CreateRequest) (_ Created, err error) {
+	defer domain.Wrap(&err, "create match")
+	players, err := s.checkPlayers(req.Players)
+	if err != nil {
+		return Created{}, err
+	}
+	seed, seeded, err := s.seedFor(req.Seed)
+	if err != nil {
+		return Created{}, err
+	}
+	id, err := s.randomText(16, hex.EncodeToString)
+	if err != nil {
+		return Created{}, err
+	}
+	now := s.clock.Now()
+	events, err := domain.Start(domain.MatchSpec{Players: players, Partnerships: req.Partnerships, Target: req.Target, Seeded: seeded}, seed, now)
+	if err != nil {
+		return Created{}, err
+	}
+	t, err := newTable(id, seed, events)
+	if err != nil {
+		return Created{}, err
+	}
+	more, err := s.runBots(ctx, t)
+	if err != nil {
+		return Created{}, err
+	}
+	events = append(events, more...)
+	rec := MatchRecord{ID: id, Seed: seed, CreatedAt: now}
+	var tokens []SeatToken
+	for _, p := range players {
+		sr := SeatRecord{Seat: p.Seat, Name: p.Name, Kind: p.Kind, Bot: p.Bot}
+		if p.Kind == domain.Human {
+			tok, err := s.randomText(32, base64.RawURLEncoding.EncodeToString)
+			if err != nil {
+				return Created{}, err
+			}
+			sum := sha256.Sum256([]byte(tok))
+			sr.TokenHash = sum[:]
+			tokens = append(tokens, SeatToken{Seat: p.Seat, Token: tok})
+		}
+		rec.Seats = append(rec.Seats, sr)
+	}
+	if err := s.store.Create(ctx, rec, events, t.match.Summary()); err != nil {
+		return Created{}, err
+	}
+	fresh := &entry{record: rec}
+	fresh.set(t)
+	s.cache.unpin(s.cache.put(fresh))
+	return Created{Match: t.match.View(domain.Spectator()), Tokens: tokens}, nil
+}
+
+func (s *MatchService) checkPlayers(in []domain.PlayerInfo) ([]domain.PlayerInfo, error) {
+	if len(in) < 2 || len(in) > 4 {
+		return nil, domain.Invalidf("a match has 2, 3 or 4 players, not %d", len(in))
+	}
+	out := make([]domain.PlayerInfo, len(in))
+	for i, p := range in {
+		p.Seat, p.Name = i, strings.TrimSpace(p.Name)
+		if err := checkName(p.Name); err != nil {
+			return nil, domain.Invalidf("players[%d].name %s", i, err)
+		}
+		switch p.Kind {
+		case domain.Human:
+			if p.Bot != "" {
+				return nil, domain.Invalidf("players[%d] is human and cannot name a bot strategy", i)
+			}
+		case domain.Bot:
+			if _, ok := s.bots[p.Bot]; !ok {
+				return nil, domain.Invalidf("players[%d].bot %q is not a strategy; choose one of %s", i, domain.Truncate(p.Bot, 32), strings.Join(s.BotNames(), ", "))
+			}
+		default:
+			return nil, domain.Invalidf("players[%d].kind must be human or bot", i)
+		}
+		out[i] = p
+	}
+	return out, nil
+}
+
+func (s *MatchService) seedFor(h string) (domain.Seed, bool, error) {
+	if h != "" {
+		seed, err := domain.ParseSeed(strings.ToLower(h))
+		return seed, true, err
+	}
+	seed, err := domain.NewSeed(s.random)
+	return seed, false, err
+}
+
+func (s *MatchService) randomText(n int, enc func([]byte) string) (string, error) {
+	b := make([]byte, n)
+	if _, err := io.ReadFull(s.random, b); err != nil {
+		return "", fmt.Errorf("random: %w", err)
+	}
+	return enc(b), nil
+}
+
+// Authenticate maps a bearer token to its seat in match id; the empty token is a spectator.
+func (s *MatchService) Authenticate(ctx context.Context, id, token string) (domain.Viewer, error) {
+	e, err := s.load(ctx, id)
+	if err != nil {
+		return domain.Viewer{}, err
+	}
+	defer s.cache.unpin(e) // the seat records never change: no lock needed
+	if token == "" {
+		return domain.Spectator(), nil
+	}
+	sum := sha256.Sum256([]byte(token))
+	seat := -1
+	for _, sr := range e.record.Seats {
+		// Compare against every seat so the time taken does not say which seat matched.
+		if len(sr.TokenHash) == len(sum) && subtle.ConstantTimeCompare(sr.TokenHash, sum[:]) == 1 {
+			seat = sr.Seat
+		}
+	}
+	if seat < 0 {
+		return domain.Viewer{}, domain.ErrUnauthorized
+	}
+	return domain.SeatViewer(seat), nil
+}

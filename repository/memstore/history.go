@@ -1,0 +1,78 @@
+package memstore
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/repository"
+)
+
+// History lists matches newest first (created_at, then id, both descending), filtered by q.
+// Since is inclusive and Until exclusive. The cursor names the last match of the previous
+// page, so pages stay put when newer matches arrive.
+func (s *Store) History(ctx context.Context, q referee.HistoryQuery) (referee.HistoryPage, error) {
+	if err := ctx.Err(); err != nil {
+		return referee.HistoryPage{}, err
+	}
+	var (
+		after    repository.Cursor
+		hasAfter bool
+	)
+	if q.Cursor != "" {
+		k, err := repository.DecodeCursor(q.Cursor)
+		if err != nil {
+			return referee.HistoryPage{}, err
+		}
+		after, hasAfter = k, true
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = repository.DefaultHistoryLimit
+	}
+
+	s.mu.RLock()
+	var items []referee.HistoryItem
+	for _, m := range s.matches {
+		k := repository.Cursor{CreatedAt: m.rec.CreatedAt, ID: m.rec.ID}
+		if matches(m, q) && (!hasAfter || k.Before(after)) {
+			items = append(items, referee.HistoryItem{ID: m.rec.ID, CreatedAt: m.rec.CreatedAt, Summary: copySummary(m.sum)})
+		}
+	}
+	s.mu.RUnlock()
+
+	slices.SortFunc(items, func(a, b referee.HistoryItem) int {
+		if c := b.CreatedAt.Compare(a.CreatedAt); c != 0 {
+			return c
+		}
+		return strings.Compare(b.ID, a.ID)
+	})
+	page := referee.HistoryPage{Matches: items}
+	if len(items) > limit {
+		page.Matches = items[:limit]
+		last := page.Matches[limit-1]
+		page.NextCursor = repository.Cursor{CreatedAt: last.CreatedAt, ID: last.ID}.Encode()
+	}
+	if page.Matches == nil {
+		page.Matches = []referee.HistoryItem{}
+	}
+	return page, nil
+}
+
+// matches applies the filters of q; zero fields do not filter.
+func matches(m *match, q referee.HistoryQuery) bool {
+	if q.Status != "" && m.sum.Status != q.Status {
+		return false
+	}
+	if !q.Since.IsZero() && m.rec.CreatedAt.Before(q.Since) {
+		return false
+	}
+	if !q.Until.IsZero() && !m.rec.CreatedAt.Before(q.Until) {
+		return false
+	}
+	if q.Player != "" {
+		return slices.ContainsFunc(m.rec.Seats, func(s referee.SeatRecord) bool { return s.Name == q.Player })
+	}
+	return true
+}

@@ -1,0 +1,161 @@
+package sqlite
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/glebarez/sqlite"
+	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
+
+	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/referee"
+)
+
+// DefaultPath is the database file used when Open is given an empty path.
+const DefaultPath = "allfives.db"
+
+// busyTimeoutMS is how long a connection waits for another process's lock before SQLITE_BUSY.
+// Within one process writes never contend (one writer connection), so this only matters when
+// two processes share the file, e.g. `allfives migrate` beside a running server.
+const busyTimeoutMS = 10000
+
+// Options tune Open. The zero value is the safe default.
+type Options struct {
+	// Sync is SQLite's synchronous setting for the writer: "full" (the default, also for ""),
+	// "normal" or "off".
+	//
+	//   - full: a commit returns only once it is on disk; an acknowledged move survives a crash
+	//     of the process, the OS or the machine.
+	//   - normal: in WAL mode the database stays consistent, and a process crash loses nothing,
+	//     but a power loss or OS crash may roll back the last moves that were already
+	//     acknowledged to players (their commits were in the OS cache, not on disk).
+	//   - off: SQLite never waits for the disk; a power loss or OS crash may lose recent moves
+	//     and can corrupt the database file. For throwaway data and benchmarks only.
+	Sync string
+	// ReadConns is the size of the read pool; 0 means max(4, GOMAXPROCS).
+	ReadConns int
+	// NoMigrate skips running the migrations in Open, for `allfives migrate`, which calls
+	// Migrate itself to report what it applied.
+	NoMigrate bool
+}
+
+// Store is the SQLite event store. It is safe for concurrent use.
+type Store struct {
+	w *gorm.DB // the one writer connection; transactions begin IMMEDIATE
+	r *gorm.DB // the read pool; query_only, so a stray write fails loudly
+}
+
+var _ referee.EventStore = (*Store)(nil)
+
+// Open opens (creating if needed) the database at path, sets up the writer and the read pool,
+// and, unless opts.NoMigrate, runs the migrations.
+func Open(ctx context.Context, path string, opts Options) (*Store, error) {
+	if path == "" {
+		path = DefaultPath
+	}
+	if path == ":memory:" || strings.Contains(path, "?") {
+		// An in-memory database would be private to each connection, so the read pool would
+		// see another, empty database; a '?' would be read as the start of the DSN options.
+		return nil, fmt.Errorf("open %q: need a file path without '?'", path)
+	}
+	// SQLite would report a missing directory as "out of memory (14)"; name the real cause.
+	if _, err := os.Stat(filepath.Dir(path)); err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	wdsn, err := writerDSN(path, opts.Sync)
+	if err != nil {
+		return nil, err
+	}
+	// The writer opens first: it switches the file to WAL before any reader looks at it.
+	w, err := openGorm(wdsn, 1)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	readers := opts.ReadConns
+	if readers <= 0 {
+		readers = max(4, runtime.GOMAXPROCS(0))
+	}
+	r, err := openGorm(readerDSN(path), readers)
+	if err != nil {
+		closeGorm(w)
+		return nil, fmt.Errorf("open %s for reading: %w", path, err)
+	}
+	s := &Store{w: w, r: r}
+	if !opts.NoMigrate {
+		if _, err := s.Migrate(ctx); err != nil {
+			s.Close()
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// writerDSN is the glebarez/go-sqlite DSN of the writer: each _pragma runs on every new
+// connection, and _txlock=immediate makes every transaction BEGIN IMMEDIATE, so an append takes
+// the write lock before it reads the version it checks. busy_timeout comes first so that the
+// pragmas after it wait for a lock instead of failing.
+func writerDSN(path, sync string) (string, error) {
+	level := map[string]string{"": "FULL", "full": "FULL", "normal": "NORMAL", "off": "OFF"}[strings.ToLower(sync)]
+	if level == "" {
+		return "", domain.Invalidf("sync must be full, normal or off, not %q", sync)
+	}
+	return fmt.Sprintf("%s?_pragma=busy_timeout(%d)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)"+
+		"&_pragma=synchronous(%s)&_txlock=immediate", path, busyTimeoutMS, level), nil
+}
+
+// readerDSN is the read pool's DSN: query_only makes any write on it an error.
+func readerDSN(path string) string {
+	return fmt.Sprintf("%s?_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)&_pragma=query_only(1)", path, busyTimeoutMS)
+}
+
+// openGorm opens one pool. TranslateError turns constraint violations into gorm's
+// ErrDuplicatedKey, which the append maps to a version conflict; SkipDefaultTransaction
+// because every write here already runs in an explicit transaction.
+func openGorm(dsn string, conns int) (*gorm.DB, error) {
+	db, err := gorm.Open(sqlite.Open(dsn), &gorm.Config{
+		TranslateError:         true,
+		SkipDefaultTransaction: true,
+		Logger:                 logger.Discard,
+	})
+	if err != nil {
+		return nil, err
+	}
+	sqlDB, err := db.DB()
+	if err != nil {
+		return nil, err
+	}
+	sqlDB.SetMaxOpenConns(conns)
+	sqlDB.SetMaxIdleConns(conns) // keep them: each new connection re-runs the pragmas
+	return db, nil
+}
+
+func closeGorm(db *gorm.DB) error {
+	sqlDB, err := db.DB()
+	if err != nil {
+		return err
+	}
+	return sqlDB.Close()
+}
+
+// Close closes both pools. The last connection to close checkpoints the WAL into the file.
+func (s *Store) Close() error {
+	return errors.Join(closeGorm(s.r), closeGorm(s.w))
+}
+
+// Ping checks that both pools can reach the database, for readiness probes.
+func (s *Store) Ping(ctx context.Context) (err error) {
+	defer domain.Wrap(&err, "ping database")
+	for _, db := range []*gorm.DB{s.r, s.w} {
+		var one int
+		if err := db.WithContext(ctx).Raw("SELECT 1").Scan(&one).Error; err != nil {
+			return err
+		}
+	}
+	return nil
+}
