@@ -31,6 +31,10 @@ type EventStore interface {
 	History(ctx context.Context, q HistoryQuery) (HistoryPage, error)
 	// VerifyChain recomputes the hash chain of a match's stored events.
 	VerifyChain(ctx context.Context, id string) (audit.ChainReport, error)
+	// Links returns a match's stored log as the hash chain sees it, in seq order: each
+	// event's payload exactly as it was hashed and the prev_hash and hash stored beside it,
+	// or ErrMatchNotFound. The payloads are the full record: callers redact.
+	Links(ctx context.Context, id string) ([]audit.ChainLink, error)
 }
 
 // MatchRecord is what is stored once when a match is created. Seed stays secret until the

@@ -173,20 +173,30 @@ func (s *Store) Idempotency(ctx context.Context, id, key string) (referee.Idempo
 
 // VerifyChain re-hashes the stored payloads and checks every link.
 func (s *Store) VerifyChain(ctx context.Context, id string) (audit.ChainReport, error) {
+	links, err := s.Links(ctx, id)
+	if err != nil {
+		return audit.ChainReport{}, fmt.Errorf("verify: %w", err)
+	}
+	return audit.VerifyLinks(links), nil
+}
+
+// Links returns the stored log as the chain sees it, in seq order: copies of the bytes that
+// were hashed and the hashes stored beside them.
+func (s *Store) Links(ctx context.Context, id string) ([]audit.ChainLink, error) {
 	if err := ctx.Err(); err != nil {
-		return audit.ChainReport{}, err
+		return nil, err
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	m, ok := s.matches[id]
 	if !ok {
-		return audit.ChainReport{}, fmt.Errorf("verify %q: %w", id, domain.ErrMatchNotFound)
+		return nil, fmt.Errorf("links %q: %w", id, domain.ErrMatchNotFound)
 	}
 	links := make([]audit.ChainLink, len(m.log))
 	for i, r := range m.log {
-		links[i] = audit.ChainLink{Seq: r.seq, Type: r.typ, Data: r.data, PrevHash: r.prev, Hash: r.hash}
+		links[i] = audit.ChainLink{Seq: r.seq, Type: r.typ, Data: slices.Clone(r.data), PrevHash: slices.Clone(r.prev), Hash: slices.Clone(r.hash)}
 	}
-	return audit.VerifyLinks(links), nil
+	return links, nil
 }
 
 // chain checks that events continue a log at version after, encodes their payloads and links

@@ -36,13 +36,41 @@ func (s *Store) VerifyChain(ctx context.Context, id string) (_ audit.ChainReport
 	if len(version) == 0 {
 		return audit.ChainReport{}, fmt.Errorf("verify %q: %w", id, domain.ErrMatchNotFound)
 	}
-	links := make([]audit.ChainLink, len(rows))
-	for i, r := range rows {
-		links[i] = audit.ChainLink{Seq: r.Seq, Type: domain.EventType(r.Type), Data: []byte(r.Data), PrevHash: r.PrevHash, Hash: r.Hash}
-	}
+	links := toLinks(rows)
 	rep := audit.VerifyLinks(links)
 	if v := version[0]; rep.OK && v != len(rows) {
 		return rep.Broken(min(v, len(rows))+1, fmt.Sprintf("the log holds %d events but the match is at version %d", len(rows), v)), nil
 	}
 	return rep, nil
+}
+
+// Links returns a match's stored log as the chain sees it, in seq order: the payload bytes
+// that were hashed and the hashes stored beside them (docs/api.md, "Verifying an export").
+func (s *Store) Links(ctx context.Context, id string) (_ []audit.ChainLink, err error) {
+	defer domain.Wrap(&err, "links of %s", id)
+	var (
+		rows  []eventRow
+		found int64
+	)
+	err = s.r.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Model(&matchRow{}).Where("id = ?", id).Count(&found).Error; err != nil {
+			return err
+		}
+		return tx.Where("match_id = ?", id).Order("seq").Find(&rows).Error
+	})
+	if err != nil {
+		return nil, err
+	}
+	if found == 0 {
+		return nil, fmt.Errorf("links %q: %w", id, domain.ErrMatchNotFound)
+	}
+	return toLinks(rows), nil
+}
+
+func toLinks(rows []eventRow) []audit.ChainLink {
+	links := make([]audit.ChainLink, len(rows))
+	for i, r := range rows {
+		links[i] = audit.ChainLink{Seq: r.Seq, Type: domain.EventType(r.Type), Data: []byte(r.Data), PrevHash: r.PrevHash, Hash: r.Hash}
+	}
+	return links
 }

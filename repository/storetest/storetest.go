@@ -36,6 +36,7 @@ func Run(t *testing.T, open func(t *testing.T) referee.EventStore) {
 		{"IdempotencyPerMatch", testIdempotencyPerMatch},
 		{"Copies", testCopies},
 		{"VerifyChain", testVerifyChain},
+		{"Links", testLinks},
 		{"HistoryOrderAndPaging", testHistoryPaging},
 		{"HistoryFilters", testHistoryFilters},
 		{"HistoryStableCursor", testHistoryStableCursor},
