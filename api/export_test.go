@@ -40,8 +40,13 @@ func TestExportJSONRefolds(t *testing.T) {
 		}
 		var exported api.ExportResponse
 		r.decode(t, &exported)
-		if jsonOf(t, exported.Match) != jsonOf(t, tb.view(-1)) || jsonOf(t, exported.Events) != jsonOf(t, tb.events(-1).Events) {
+		if jsonOf(t, exported.Match) != jsonOf(t, tb.view(-1)) || jsonOf(t, plainEvents(exported.Events)) != jsonOf(t, tb.events(-1).Events) {
 			t.Fatal("the export's match or events differ from GET match and GET events")
+		}
+		for _, e := range exported.Events {
+			if e.PrevHash == nil || e.Hash == nil || e.RawData == nil {
+				t.Fatalf("seq %d of a finished match's export has no chain link", e.Seq)
+			}
 		}
 		if jsonOf(t, raw.Events) != jsonOf(t, tb.fullLog()) {
 			t.Fatal("a finished match's export is not the whole stored log")
@@ -58,8 +63,13 @@ func TestExportJSONRefolds(t *testing.T) {
 	for _, seat := range []int{-1, 0, 1} {
 		var exported api.ExportResponse
 		live.fetch("/export", seat, &exported)
-		if jsonOf(t, exported.Events) != jsonOf(t, live.events(seat).Events) || jsonOf(t, exported.Match) != jsonOf(t, live.view(seat)) {
+		if jsonOf(t, plainEvents(exported.Events)) != jsonOf(t, live.events(seat).Events) || jsonOf(t, exported.Match) != jsonOf(t, live.view(seat)) {
 			t.Fatalf("seat %d: the export differs from GET events and GET match", seat)
+		}
+		// A live export carries no chain: raw payloads hold every hand, and a draw's hash gives
+		// its tile away to anyone trying the 28 candidates (docs/api.md, "Verifying an export").
+		if body := string(live.fetch("/export", seat, nil).body); strings.Contains(body, "hash") || strings.Contains(body, "raw_data") {
+			t.Fatalf("seat %d: a live match's export carries chain links: %s", seat, body)
 		}
 	}
 	for _, q := range []string{"?format=xml", "?format=", "?format=json&format=text", "?as=text"} {
@@ -108,4 +118,13 @@ func TestExportText(t *testing.T) {
 			t.Fatalf("seat %d: a live match's text export shows a seed:\n%s", seat, r.body)
 		}
 	}
+}
+
+// plainEvents drops the chain links of an export's events, leaving them as GET /events shows them.
+func plainEvents(in []api.ExportEvent) []api.Event {
+	out := make([]api.Event, len(in))
+	for i, e := range in {
+		out[i] = e.Event
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"encoding/hex"
 	"net/http"
 	"strconv"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/audit"
 	"github.com/allfives/allfives/domain/notation"
 )
 
@@ -33,8 +35,38 @@ type ReplayResponse struct {
 // ExportResponse is a match's whole record: the match as the caller may see it and every
 // event up to its version, redacted as GET /events redacts them.
 type ExportResponse struct {
-	Match  MatchView `json:"match"`
-	Events []Event   `json:"events"`
+	Match  MatchView     `json:"match"`
+	Events []ExportEvent `json:"events"`
+}
+
+// ExportEvent is an event as GET /events shows it and, once the match has ended, its link of
+// the hash chain (docs/api.md, "Verifying an export"): hash = sha256(prev_hash || seq as 8
+// bytes big-endian || type || raw_data), over the bytes the hex strings stand for. A live
+// match's export has none of the three: raw payloads hold every hand, and a hash of a draw
+// would give the tile away to anyone trying the 28 candidates.
+type ExportEvent struct {
+	Event
+	// PrevHash is the hash of the event before (hex), "" for seq 1; only once the match ended.
+	PrevHash *string `json:"prev_hash,omitempty" example:""`
+	// Hash is this event's hash (hex); only once the match ended.
+	Hash *string `json:"hash,omitempty" example:"5d0c8d1b0f2e4a0f3f7e1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f7"`
+	// RawData is the event's payload exactly as it was hashed: its JSON text, byte for byte
+	// (the keys in its own order, which data does not keep); only once the match ended.
+	RawData *string `json:"raw_data,omitempty" example:"{\"seat\":0,\"tile\":\"6-6\",\"end\":\"left\",\"total\":12,\"points\":0}"`
+}
+
+// toExportEvents is the wire form of an export's events, with each one's link when there is one.
+func toExportEvents(events []domain.Event, chain []audit.ChainLink) []ExportEvent {
+	wire := ToEvents(events)
+	out := make([]ExportEvent, len(wire))
+	for i, e := range wire {
+		out[i].Event = e
+		if i < len(chain) {
+			prev, hash, raw := hex.EncodeToString(chain[i].PrevHash), hex.EncodeToString(chain[i].Hash), string(chain[i].Data)
+			out[i].PrevHash, out[i].Hash, out[i].RawData = &prev, &hash, &raw
+		}
+	}
+	return out
 }
 
 // AuditReport says, check by check, whether a match's stored record holds up. It is the
@@ -187,7 +219,7 @@ func (s *server) export(c echo.Context) error {
 		}
 		return c.Blob(http.StatusOK, "text/plain; charset=utf-8", buf.Bytes())
 	}
-	return c.JSON(http.StatusOK, ExportResponse{Match: ToMatchView(rec.Match), Events: ToEvents(rec.Events)})
+	return c.JSON(http.StatusOK, ExportResponse{Match: ToMatchView(rec.Match), Events: toExportEvents(rec.Events, rec.Chain)})
 }
 
 // recordHeaders marks an answer that depends on the caller's token and changes with the match.

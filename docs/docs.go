@@ -1258,6 +1258,55 @@ const docTemplate = `{
                 }
             }
         },
+        "api.ExportEvent": {
+            "type": "object",
+            "required": [
+                "at",
+                "data",
+                "seq",
+                "type"
+            ],
+            "properties": {
+                "at": {
+                    "type": "string",
+                    "format": "date-time"
+                },
+                "data": {
+                    "$ref": "#/definitions/api.EventData"
+                },
+                "hash": {
+                    "description": "Hash is this event's hash (hex); only once the match ended.",
+                    "type": "string",
+                    "example": "5d0c8d1b0f2e4a0f3f7e1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f7"
+                },
+                "prev_hash": {
+                    "description": "PrevHash is the hash of the event before (hex), \"\" for seq 1; only once the match ended.",
+                    "type": "string",
+                    "example": ""
+                },
+                "raw_data": {
+                    "description": "RawData is the event's payload exactly as it was hashed: its JSON text, byte for byte\n(the keys in its own order, which data does not keep); only once the match ended.",
+                    "type": "string",
+                    "example": "{\"seat\":0,\"tile\":\"6-6\",\"end\":\"left\",\"total\":12,\"points\":0}"
+                },
+                "seq": {
+                    "type": "integer",
+                    "minimum": 1
+                },
+                "type": {
+                    "type": "string",
+                    "enum": [
+                        "match.created",
+                        "hand.started",
+                        "tile.played",
+                        "tile.drawn",
+                        "turn.passed",
+                        "hand.ended",
+                        "match.ended"
+                    ]
+                }
+            }
+        },
         "api.ExportResponse": {
             "type": "object",
             "required": [
@@ -1268,7 +1317,7 @@ const docTemplate = `{
                 "events": {
                     "type": "array",
                     "items": {
-                        "$ref": "#/definitions/api.Event"
+                        "$ref": "#/definitions/api.ExportEvent"
                     }
                 },
                 "match": {

@@ -3,16 +3,22 @@ package referee
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/audit"
 )
 
 // ExportRecord is a match's whole record as one viewer may see it (docs/api.md, "Replay, audit and export"): the
-// match view and every event, redacted as the events endpoint redacts them.
+// match view and every event, redacted as the events endpoint redacts them. Chain holds, for a
+// finished match only, each event's stored payload bytes and hashes, so that anyone can verify
+// the export offline (docs/api.md, "Verifying an export"). A live match's export has no chain:
+// the raw payloads hold every hand, and even a hash alone gives away a drawn tile, which is
+// one of at most 28 candidates to try.
 type ExportRecord struct {
 	Match  domain.MatchView
 	Events []domain.Event
+	Chain  []audit.ChainLink
 }
 
 // Export returns the match as v may see it and every event up to the view's version, redacted
@@ -29,7 +35,18 @@ func (s *MatchService) Export(ctx context.Context, id string, v domain.Viewer) (
 	if err != nil {
 		return ExportRecord{}, err
 	}
-	return ExportRecord{Match: view, Events: v.RedactAll(events, finished)}, nil
+	rec := ExportRecord{Match: view, Events: v.RedactAll(events, finished)}
+	if !finished {
+		return rec, nil
+	}
+	// A finished match takes no more events, so its links are the same log as its events.
+	if rec.Chain, err = s.store.Links(ctx, id); err != nil {
+		return ExportRecord{}, err
+	}
+	if len(rec.Chain) != len(events) {
+		return ExportRecord{}, fmt.Errorf("export %s: %d links for %d events", id, len(rec.Chain), len(events))
+	}
+	return rec, nil
 }
 
 // Audit re-verifies a stored match: its hash chain, every event against the rules, its read
