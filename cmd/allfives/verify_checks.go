@@ -1,0 +1,200 @@
+package main
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/audit"
+)
+
+// exportFile is a JSON export as verify reads it: the payloads stay raw, so that the check of
+// data against raw_data sees every byte the file holds rather than what a Go type keeps.
+type exportFile struct {
+	Match  json.RawMessage `json:"match"`
+	Events []exportEvent   `json:"events"`
+}
+
+type exportEvent struct {
+	Seq      int             `json:"seq"`
+	Type     string          `json:"type"`
+	At       time.Time       `json:"at"`
+	Data     json.RawMessage `json:"data"`
+	PrevHash *string         `json:"prev_hash"`
+	Hash     *string         `json:"hash"`
+	RawData  *string         `json:"raw_data"`
+}
+
+// verifyCheck is one check verify prints; seq is the first event it found at fault, 0 when the
+// fault lies in no single event.
+type verifyCheck struct {
+	name   string
+	ok     bool
+	detail string
+	seq    int
+}
+
+type verifyResult struct {
+	id, head string
+	events   int
+	checks   []verifyCheck
+}
+
+func (r verifyResult) ok() bool {
+	for _, c := range r.checks {
+		if !c.ok {
+			return false
+		}
+	}
+	return true
+}
+
+// firstBad is the earliest seq any failed check names.
+func (r verifyResult) firstBad() (int, bool) {
+	bad := 0
+	for _, c := range r.checks {
+		if !c.ok && c.seq > 0 && (bad == 0 || c.seq < bad) {
+			bad = c.seq
+		}
+	}
+	return bad, bad > 0
+}
+
+func (r *verifyResult) add(name string, ok bool, seq int, format string, args ...any) {
+	r.checks = append(r.checks, verifyCheck{name: name, ok: ok, seq: seq, detail: fmt.Sprintf(format, args...)})
+}
+
+// verifyExport runs every check on an export (docs/api.md, "Verifying an export"). The later
+// checks run on the payloads as hashed, raw_data, never on the data beside them.
+func verifyExport(body []byte) verifyResult {
+	var res verifyResult
+	var f exportFile
+	var view api.MatchView
+	if err := json.Unmarshal(body, &f); err != nil {
+		res.add("export", false, 0, "not a JSON export of a match: %v", err)
+		return res
+	}
+	if err := json.Unmarshal(f.Match, &view); err != nil || view.ID == "" || len(f.Events) == 0 {
+		res.add("export", false, 0, "not a JSON export of a match: it needs a match with an id and its events")
+		return res
+	}
+	res.id, res.events = view.ID, len(f.Events)
+	links, ok := chainLinks(&res, f.Events)
+	if !ok {
+		return res
+	}
+	res.add("export", true, 0, "match %s, %d events, each with prev_hash, hash and raw_data", view.ID, len(f.Events))
+	chain := audit.VerifyLinks(links)
+	if chain.OK {
+		res.head = chain.HeadHash
+		res.add(audit.CheckHashChain, true, 0, "%d events, each hash = sha256(prev_hash || seq || type || raw_data); head %s", chain.Events, chain.HeadHash)
+	} else {
+		res.add(audit.CheckHashChain, false, chain.FirstBadSeq, "seq %d: %s", chain.FirstBadSeq, chain.Detail)
+	}
+	log := payloads(&res, f.Events, links)
+	for _, c := range audit.Events(view.ID, log, domain.Spectator()) {
+		seq := 0
+		if c.FirstBadSeq != nil {
+			seq = *c.FirstBadSeq
+		}
+		res.add(c.Name, c.OK, seq, "%s", c.Detail)
+	}
+	if n := len(log.Events); log.Unreadable == 0 && (n == 0 || log.Events[n-1].Type != domain.TypeMatchEnded) {
+		res.add("finished", false, 0, "the log does not end with match.ended: the seed is not revealed, so no deal can be checked")
+	}
+	matchCheck(&res, view.ID, f.Match, log)
+	return res
+}
+
+// chainLinks reads each event's link; ok is false (with a failed check) when one is missing or
+// not hex.
+func chainLinks(res *verifyResult, events []exportEvent) ([]audit.ChainLink, bool) {
+	links := make([]audit.ChainLink, len(events))
+	for i, e := range events {
+		if e.PrevHash == nil || e.Hash == nil || e.RawData == nil {
+			if i == 0 {
+				res.add("export", false, 0, "the events carry no prev_hash, hash and raw_data: only a finished match's export does; export it once the match has ended")
+			} else {
+				res.add("export", false, e.Seq, "seq %d has no prev_hash, hash or raw_data", e.Seq)
+			}
+			return nil, false
+		}
+		prev, err1 := hex.DecodeString(*e.PrevHash)
+		hash, err2 := hex.DecodeString(*e.Hash)
+		if err1 != nil || err2 != nil {
+			res.add("export", false, e.Seq, "seq %d: prev_hash or hash is not hex", e.Seq)
+			return nil, false
+		}
+		links[i] = audit.ChainLink{Seq: e.Seq, Type: domain.EventType(e.Type), Data: []byte(*e.RawData), PrevHash: prev, Hash: hash}
+	}
+	return links, true
+}
+
+// payloads decodes every raw_data into the domain's event and checks that the data beside it
+// says the same: data is what a client reads, raw_data what the chain commits to.
+func payloads(res *verifyResult, events []exportEvent, links []audit.ChainLink) audit.LogRead {
+	var log audit.LogRead
+	bad := 0
+	for i, e := range events {
+		d, err := domain.DecodeEventData(links[i].Type, links[i].Data)
+		if err != nil {
+			log.Unreadable, log.Err = e.Seq, err
+			if bad == 0 {
+				res.add("payloads", false, e.Seq, "seq %d: raw_data is not a %s payload: %v", e.Seq, e.Type, err)
+			}
+			return log
+		}
+		ev := domain.Event{Seq: e.Seq, Type: links[i].Type, At: e.At, Data: d}
+		log.Events = append(log.Events, ev)
+		if bad == 0 && !sameJSON(wire(api.ToEvents([]domain.Event{ev})[0].Data), e.Data) {
+			bad = e.Seq
+		}
+	}
+	if bad > 0 {
+		res.add("payloads", false, bad, "seq %d: data does not say what raw_data says", bad)
+	} else {
+		res.add("payloads", true, 0, "every event's data is its raw_data")
+	}
+	return log
+}
+
+// matchCheck compares the export's match with the one its events fold into, as everyone sees it.
+func matchCheck(res *verifyResult, id string, exported json.RawMessage, log audit.LogRead) {
+	m, err := domain.Rebuild(id, log.Events)
+	if err != nil || log.Unreadable > 0 {
+		res.add("match", false, 0, "not checked: the events do not fold into a match")
+		return
+	}
+	var got map[string]any
+	if err := json.Unmarshal(exported, &got); err != nil {
+		res.add("match", false, 0, "the match is not a JSON object: %v", err)
+		return
+	}
+	delete(got, "you") // a seat's own view of its (now empty) hand: not what everyone sees
+	if !sameJSON(wire(api.ToMatchView(m.View(domain.Spectator()))), wire(got)) {
+		res.add("match", false, 0, "the match (status, scores, seats, commitment, ...) is not the one its events fold into")
+		return
+	}
+	res.add("match", true, 0, "the match is the one its %d events fold into: %s, scores %v", len(log.Events), m.Summary().Status, m.Summary().Scores)
+}
+
+func wire(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil // sameJSON then finds no match
+	}
+	return b
+}
+
+// sameJSON compares two JSON texts as values, whatever the order of their keys.
+func sameJSON(a, b []byte) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	return bytes.Equal(wire(x), wire(y))
+}
