@@ -29,8 +29,8 @@ type PlayerRequest struct {
 	// Name is shown to everyone: no control characters, line separators or bidirectional marks.
 	Name string `json:"name" validate:"required" minLength:"1" maxLength:"64" example:"Ada"`
 	Kind string `json:"kind" validate:"required" enums:"human,bot" example:"human"`
-	// Bot names the strategy of a bot seat.
-	Bot string `json:"bot,omitempty" example:"greedy"`
+	// Bot names the strategy of a bot seat, weakest first; only with kind bot.
+	Bot string `json:"bot,omitempty" enums:"random,greedy,expert" example:"greedy"`
 }
 
 // MoveRequest is the body of POST /api/v1/matches/{id}/moves.
@@ -47,7 +47,7 @@ type Seat struct {
 	Seat  int    `json:"seat"`
 	Name  string `json:"name"`
 	Kind  string `json:"kind" enums:"human,bot"`
-	Bot   string `json:"bot,omitempty"`
+	Bot   string `json:"bot,omitempty" enums:"random,greedy,expert"`
 	Side  int    `json:"side"`
 	Tiles int    `json:"tiles"`
 }
@@ -149,7 +149,7 @@ type Player struct {
 	Seat int    `json:"seat"`
 	Name string `json:"name"`
 	Kind string `json:"kind" enums:"human,bot"`
-	Bot  string `json:"bot,omitempty"`
+	Bot  string `json:"bot,omitempty" enums:"random,greedy,expert"`
 }
 
 // HistoryItem is one match in the history.
@@ -174,7 +174,7 @@ type HistoryResponse struct {
 
 // Status is the body of /healthz and /readyz.
 type Status struct {
-	Status string `json:"status" example:"ok"`
+	Status string `json:"status" enums:"ok,ready" example:"ok"`
 }
 
 // ToMatchView is the wire form of a domain view: the one place a view becomes JSON.

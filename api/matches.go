@@ -15,6 +15,7 @@ import (
 // createMatch starts a match.
 //
 //	@Summary		Create a match
+//	@ID				createMatch
 //	@Description	Starts a match for 2 to 4 players (humans and bots) and answers the match as a spectator sees it, with a secret token for each human seat. The tokens are shown only here: keep them. Bots play at once until a human is to move.
 //	@Tags			matches
 //	@Accept			json
@@ -62,6 +63,7 @@ func (s *server) createMatch(c echo.Context) error {
 // listMatches pages through the history.
 //
 //	@Summary		List matches
+//	@ID				listMatches
 //	@Description	The match history, newest first, filtered and paged. Pass next_cursor back as cursor for the next page.
 //	@Tags			matches
 //	@Produce		json
@@ -123,24 +125,26 @@ func (s *server) listMatches(c echo.Context) error {
 
 // getMatch reads the match as the caller may see it.
 //
-//	@Summary		Get a match
-//	@Description	The match as the caller may see it: with a seat token, that seat's tiles (and its legal moves when it is to move); without one, a spectator's view with no hand. While the match is live no response shows another seat's tiles. ETag changes with every event; send it back in If-None-Match to get 304 when nothing changed.
-//	@Tags			matches
-//	@Produce		json
-//	@Produce		application/problem+json
-//	@Security		SeatToken
-//	@Param			id				path		string	true	"match id"
-//	@Param			If-None-Match	header		string	false	"an ETag from an earlier answer"
-//	@Success		200				{object}	MatchView
-//	@Header			200				{string}	ETag	"this view's tag: the version and the seat (s for a spectator), quoted, like 12-0"
-//	@Success		304				"not modified since the ETag given"
-//	@Failure		400				{object}	Problem		"INVALID_REQUEST"
-//	@Failure		401				{object}	Problem		"UNAUTHORIZED: a token that is not this match's"
-//	@Failure		404				{object}	Problem		"MATCH_NOT_FOUND"
-//	@Failure		429				{object}	Problem		"RATE_LIMITED"
-//	@Header			429				{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure		500				{object}	Problem		"INTERNAL"
-//	@Router			/api/v1/matches/{id} [get]
+//	@Summary			Get a match
+//	@ID					getMatch
+//	@Description		The match as the caller may see it: with a seat token, that seat's tiles (and its legal moves when it is to move); without one, a spectator's view with no hand. While the match is live no response shows another seat's tiles. ETag changes with every event; send it back in If-None-Match to get 304 when nothing changed.
+//	@Tags				matches
+//	@Produce			json
+//	@Produce			application/problem+json
+//	@Security			SeatToken
+//	@x-token-optional	true
+//	@Param				id				path		string	true	"match id"
+//	@Param				If-None-Match	header		string	false	"an ETag from an earlier answer"
+//	@Success			200				{object}	MatchView
+//	@Header				200				{string}	ETag	"this view's tag: the version and the seat (s for a spectator), quoted, like 12-0"
+//	@Success			304				"not modified since the ETag given"
+//	@Failure			400				{object}	Problem		"INVALID_REQUEST"
+//	@Failure			401				{object}	Problem		"UNAUTHORIZED: a token that is not this match's"
+//	@Failure			404				{object}	Problem		"MATCH_NOT_FOUND"
+//	@Failure			429				{object}	Problem		"RATE_LIMITED"
+//	@Header				429				{integer}	Retry-After	"seconds to wait before retrying"
+//	@Failure			500				{object}	Problem		"INTERNAL"
+//	@Router				/api/v1/matches/{id} [get]
 func (s *server) getMatch(c echo.Context) error {
 	id, v, err := s.matchCaller(c, s.viewer)
 	if err != nil {

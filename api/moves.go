@@ -12,6 +12,7 @@ import (
 // move plays one action for the caller's seat.
 //
 //	@Summary		Make a move
+//	@ID				makeMove
 //	@Description	Plays, draws or passes for the seat whose token is given. Bots then play until a human is to move. The answer carries every event the move caused, as the caller may see them, and the caller's view after them. If-Match makes the move conditional on the match's version (409 VERSION_CONFLICT with current_version otherwise); Idempotency-Key makes a retry safe: the same key and body get the first answer again and change nothing.
 //	@Tags			moves
 //	@Accept			json
@@ -104,6 +105,7 @@ func (b MoveRequest) move() (domain.Move, error) {
 // legalMoves lists what the caller's seat may do now.
 //
 //	@Summary		List legal moves
+//	@ID				listLegalMoves
 //	@Description	The caller's legal actions now, each play with the points the play itself would score (a going-out bonus is not included). Empty when it is not the caller's turn. A tile that fits both ends is listed once per end.
 //	@Tags			moves
 //	@Produce		json
@@ -133,23 +135,25 @@ func (s *server) legalMoves(c echo.Context) error {
 
 // events pages through the event log.
 //
-//	@Summary		List events
-//	@Description	The match's event log in seq order, as the caller may see it: while the match is live, other seats' tiles and the boneyard order are hidden, and the seed stays secret until match.ended.
-//	@Tags			matches
-//	@Produce		json
-//	@Produce		application/problem+json
-//	@Security		SeatToken
-//	@Param			id		path		string	true	"match id"
-//	@Param			after	query		int		false	"only events with seq greater than this"	minimum(0)	default(0)
-//	@Param			limit	query		int		false	"page size"									minimum(1)	maximum(1000)	default(500)
-//	@Success		200		{object}	EventsResponse
-//	@Failure		400		{object}	Problem		"INVALID_REQUEST"
-//	@Failure		401		{object}	Problem		"UNAUTHORIZED: a token that is not this match's"
-//	@Failure		404		{object}	Problem		"MATCH_NOT_FOUND"
-//	@Failure		429		{object}	Problem		"RATE_LIMITED"
-//	@Header			429		{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure		500		{object}	Problem		"INTERNAL"
-//	@Router			/api/v1/matches/{id}/events [get]
+//	@Summary			List events
+//	@ID					listEvents
+//	@Description		The match's event log in seq order, as the caller may see it: while the match is live, other seats' tiles and the boneyard order are hidden, and the seed stays secret until match.ended.
+//	@Tags				matches
+//	@Produce			json
+//	@Produce			application/problem+json
+//	@Security			SeatToken
+//	@x-token-optional	true
+//	@Param				id		path		string	true	"match id"
+//	@Param				after	query		int		false	"only events with seq greater than this"	minimum(0)	default(0)
+//	@Param				limit	query		int		false	"page size"									minimum(1)	maximum(1000)	default(500)
+//	@Success			200		{object}	EventsResponse
+//	@Failure			400		{object}	Problem		"INVALID_REQUEST"
+//	@Failure			401		{object}	Problem		"UNAUTHORIZED: a token that is not this match's"
+//	@Failure			404		{object}	Problem		"MATCH_NOT_FOUND"
+//	@Failure			429		{object}	Problem		"RATE_LIMITED"
+//	@Header				429		{integer}	Retry-After	"seconds to wait before retrying"
+//	@Failure			500		{object}	Problem		"INTERNAL"
+//	@Router				/api/v1/matches/{id}/events [get]
 func (s *server) events(c echo.Context) error {
 	q, err := query(c, "after", "limit")
 	if err != nil {

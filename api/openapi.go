@@ -20,6 +20,8 @@ import (
 //     errors application/problem+json only.
 //   - a null inside an array: a hand.started event seen by one seat has null for each hand it
 //     may not see, and swag has no tag for nullable items.
+//   - security, nullable objects, error examples (openapi_contract.go) and request examples
+//     that succeed (openapi_examples.go).
 
 const mimeProblem = "application/problem+json"
 
@@ -70,6 +72,16 @@ func sharpen(doc *openapi3.T) error {
 		}
 	}
 	textBodies(doc)
+	sharpenNullables(doc)
+	if err := sharpenSecurity(doc); err != nil {
+		return err
+	}
+	if err := sharpenProblems(doc); err != nil {
+		return err
+	}
+	if err := sharpenRequests(doc); err != nil {
+		return err
+	}
 	data := doc.Components.Schemas["api.EventData"]
 	if data == nil || data.Value == nil || data.Value.Properties["hands"] == nil {
 		return fmt.Errorf("openapi: schema api.EventData.hands is missing")

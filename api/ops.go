@@ -19,6 +19,7 @@ const readyTimeout = 2 * time.Second
 // healthz says the process is up.
 //
 //	@Summary	Liveness
+//	@ID			checkLiveness
 //	@Tags		operations
 //	@Produce	json
 //	@Success	200	{object}	Status
@@ -30,6 +31,7 @@ func (s *server) healthz(c echo.Context) error {
 // readyz says whether the server can serve: the database answers.
 //
 //	@Summary	Readiness
+//	@ID			checkReadiness
 //	@Tags		operations
 //	@Produce	json
 //	@Produce	application/problem+json
@@ -51,6 +53,7 @@ func (s *server) readyz(c echo.Context) error {
 // metricsEndpoint serves the Prometheus metrics.
 //
 //	@Summary		Prometheus metrics
+//	@ID				getMetrics
 //	@Description	Requests by route and status, latency, moves, live matches, and the Go runtime's series, in the Prometheus text format.
 //	@Tags			operations
 //	@Produce		plain
@@ -63,9 +66,13 @@ func (s *server) metricsEndpoint(h http.Handler) echo.HandlerFunc {
 // openAPI serves the OpenAPI 3 document.
 //
 //	@Summary	OpenAPI 3 document
+//	@ID			getOpenAPI
 //	@Tags		operations
 //	@Produce	application/yaml
+//	@Produce	application/problem+json
 //	@Success	200	{object}	map[string]any	"the document, in YAML"
+//	@Failure	429	{object}	Problem			"RATE_LIMITED"
+//	@Header		429	{integer}	Retry-After		"seconds to wait before retrying"
 //	@Router		/openapi.yaml [get]
 func (s *server) openAPI(c echo.Context) error {
 	doc, err := openAPIDoc()
@@ -78,8 +85,14 @@ func (s *server) openAPI(c echo.Context) error {
 // swaggerUI serves Swagger UI under /swagger/. echo-swagger alone answers a missing file with
 // the file server's text/plain 404, not a problem, and redirects /swagger/ to
 // /swagger//index.html; this serves only what it has and answers the rest as any unknown path.
+//
+// Its definition menu offers the OpenAPI 3 document first, so that is what it opens: only that
+// one says who may call what, which media type each answer has, and the true example of each
+// error. The Swagger 2.0 document swag writes stays second, for tools that read only 2.0.
 func swaggerUI() echo.HandlerFunc {
-	ui := echoSwagger.WrapHandler
+	ui := echoSwagger.EchoWrapHandler(func(c *echoSwagger.Config) {
+		c.URLs = []string{"/openapi.yaml", "doc.json"}
+	})
 	return func(c echo.Context) error {
 		name := c.Param("*")
 		switch {

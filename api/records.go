@@ -99,21 +99,23 @@ type AuditCheck struct {
 
 // replay answers the match as it was right after one event.
 //
-//	@Summary		Replay a match to a step
-//	@Description	Event number step (its seq) and the match as it was right after it. A finished match shows everything at every step, every seat's tiles and the boneyard in draw order included (hand.hands, hand.boneyard_tiles); a live one shows only what the caller may see now: with a seat token, that seat's tiles. Steps run from 1 to the match's version; any other step is 400 INVALID_REQUEST.
-//	@Tags			records
-//	@Produce		json
-//	@Produce		application/problem+json
-//	@Security		SeatToken
-//	@Param			id		path		string	true	"match id"
-//	@Param			step	query		int		true	"the seq of the event to replay to"	minimum(1)
-//	@Success		200		{object}	ReplayResponse
-//	@Failure		400		{object}	Problem	"INVALID_REQUEST: step missing, not an integer, or not from 1 to the match's version"
-//	@Failure		401		{object}	Problem	"UNAUTHORIZED: a token that is not this match's"
-//	@Failure		404		{object}	Problem	"MATCH_NOT_FOUND"
-//	@Failure		429		{object}	Problem	"RATE_LIMITED"
-//	@Failure		500		{object}	Problem	"INTERNAL"
-//	@Router			/api/v1/matches/{id}/replay [get]
+//	@Summary			Replay a match to a step
+//	@ID					replayMatch
+//	@Description		Event number step (its seq) and the match as it was right after it. A finished match shows everything at every step, every seat's tiles and the boneyard in draw order included (hand.hands, hand.boneyard_tiles); a live one shows only what the caller may see now: with a seat token, that seat's tiles. Steps run from 1 to the match's version; any other step is 400 INVALID_REQUEST.
+//	@Tags				records
+//	@Produce			json
+//	@Produce			application/problem+json
+//	@Security			SeatToken
+//	@x-token-optional	true
+//	@Param				id		path		string	true	"match id"
+//	@Param				step	query		int		true	"the seq of the event to replay to"	minimum(1)
+//	@Success			200		{object}	ReplayResponse
+//	@Failure			400		{object}	Problem	"INVALID_REQUEST: step missing, not an integer, or not from 1 to the match's version"
+//	@Failure			401		{object}	Problem	"UNAUTHORIZED: a token that is not this match's"
+//	@Failure			404		{object}	Problem	"MATCH_NOT_FOUND"
+//	@Failure			429		{object}	Problem	"RATE_LIMITED"
+//	@Failure			500		{object}	Problem	"INTERNAL"
+//	@Router				/api/v1/matches/{id}/replay [get]
 func (s *server) replay(c echo.Context) error {
 	q, err := query(c, "step")
 	if err != nil {
@@ -141,20 +143,22 @@ func (s *server) replay(c echo.Context) error {
 
 // audit re-verifies a match's stored record.
 //
-//	@Summary		Audit a match
-//	@Description	Re-verifies the stored record and says, check by check, what holds: the hash chain is intact (hash_chain); every event follows from the ones before under the rules, each recorded action re-run through the referee and its events compared with those stored, points and hand ends included (rules); the stored read model agrees with the log (read_model); and once match.ended has revealed the seed, the seed matches the commitment (seed) and every deal re-derives from it (deals). A live match is audited as far as it is public: its deals are checked for consistency only, and a failure's detail never shows tiles the caller may not see. The answer is 200 whether or not the record holds up: ok says which, and first_bad_seq names the first event found at fault.
-//	@Tags			records
-//	@Produce		json
-//	@Produce		application/problem+json
-//	@Security		SeatToken
-//	@Param			id	path		string		true	"match id"
-//	@Success		200	{object}	AuditReport	"the audit ran; ok says whether the record holds up"
-//	@Failure		400	{object}	Problem		"INVALID_REQUEST"
-//	@Failure		401	{object}	Problem		"UNAUTHORIZED: a token that is not this match's"
-//	@Failure		404	{object}	Problem		"MATCH_NOT_FOUND"
-//	@Failure		429	{object}	Problem		"RATE_LIMITED"
-//	@Failure		500	{object}	Problem		"INTERNAL"
-//	@Router			/api/v1/matches/{id}/audit [get]
+//	@Summary			Audit a match
+//	@ID					auditMatch
+//	@Description		Re-verifies the stored record and says, check by check, what holds: the hash chain is intact (hash_chain); every event follows from the ones before under the rules, each recorded action re-run through the referee and its events compared with those stored, points and hand ends included (rules); the stored read model agrees with the log (read_model); and once match.ended has revealed the seed, the seed matches the commitment (seed) and every deal re-derives from it (deals). A live match is audited as far as it is public: its deals are checked for consistency only, and a failure's detail never shows tiles the caller may not see. The answer is 200 whether or not the record holds up: ok says which, and first_bad_seq names the first event found at fault.
+//	@Tags				records
+//	@Produce			json
+//	@Produce			application/problem+json
+//	@Security			SeatToken
+//	@x-token-optional	true
+//	@Param				id	path		string		true	"match id"
+//	@Success			200	{object}	AuditReport	"the audit ran; ok says whether the record holds up"
+//	@Failure			400	{object}	Problem		"INVALID_REQUEST"
+//	@Failure			401	{object}	Problem		"UNAUTHORIZED: a token that is not this match's"
+//	@Failure			404	{object}	Problem		"MATCH_NOT_FOUND"
+//	@Failure			429	{object}	Problem		"RATE_LIMITED"
+//	@Failure			500	{object}	Problem		"INTERNAL"
+//	@Router				/api/v1/matches/{id}/audit [get]
 func (s *server) audit(c echo.Context) error {
 	id, v, err := s.matchCaller(c, s.viewer)
 	if err != nil {
@@ -174,22 +178,24 @@ func (s *server) audit(c echo.Context) error {
 
 // export answers a match's whole record.
 //
-//	@Summary		Export a match
-//	@Description	The whole record as the caller may see it: with format=json (the default) the match and every event, which re-fold to the same state; with format=text the readable notation of docs/notation.md, one line per event. While the match is live a seat token shows that seat's tiles and a spectator sees no hand; a finished match shows everything, the revealed seed included.
-//	@Tags			records
-//	@Produce		json
-//	@Produce		plain
-//	@Produce		application/problem+json
-//	@Security		SeatToken
-//	@Param			id		path		string			true	"match id"
-//	@Param			format	query		string			false	"json or text"	Enums(json, text)	default(json)
-//	@Success		200		{object}	ExportResponse	"format=json: application/json; format=text: text/plain, the notation of docs/notation.md"
-//	@Failure		400		{object}	Problem			"INVALID_REQUEST: a format other than json or text"
-//	@Failure		401		{object}	Problem			"UNAUTHORIZED: a token that is not this match's"
-//	@Failure		404		{object}	Problem			"MATCH_NOT_FOUND"
-//	@Failure		429		{object}	Problem			"RATE_LIMITED"
-//	@Failure		500		{object}	Problem			"INTERNAL"
-//	@Router			/api/v1/matches/{id}/export [get]
+//	@Summary			Export a match
+//	@ID					exportMatch
+//	@Description		The whole record as the caller may see it: with format=json (the default) the match and every event, which re-fold to the same state; with format=text the readable notation of docs/notation.md, one line per event. While the match is live a seat token shows that seat's tiles and a spectator sees no hand; a finished match shows everything, the revealed seed included.
+//	@Tags				records
+//	@Produce			json
+//	@Produce			plain
+//	@Produce			application/problem+json
+//	@Security			SeatToken
+//	@x-token-optional	true
+//	@Param				id		path		string			true	"match id"
+//	@Param				format	query		string			false	"json or text"	Enums(json, text)	default(json)
+//	@Success			200		{object}	ExportResponse	"format=json: application/json; format=text: text/plain, the notation of docs/notation.md"
+//	@Failure			400		{object}	Problem			"INVALID_REQUEST: a format other than json or text"
+//	@Failure			401		{object}	Problem			"UNAUTHORIZED: a token that is not this match's"
+//	@Failure			404		{object}	Problem			"MATCH_NOT_FOUND"
+//	@Failure			429		{object}	Problem			"RATE_LIMITED"
+//	@Failure			500		{object}	Problem			"INTERNAL"
+//	@Router				/api/v1/matches/{id}/export [get]
 func (s *server) export(c echo.Context) error {
 	q, err := query(c, "format")
 	if err != nil {

@@ -13,11 +13,12 @@ import (
 //	@title						All Fives API
 //	@version					1.0
 //	@description				A referee for All Fives (Muggins) dominoes: create a match for 2 to 4 players, humans or bots, play it seat by seat, and read it as each seat may see it. Every error is application/problem+json (RFC 9457) with a stable code.
+//	@license.name				Proprietary: no license is granted yet
 //	@BasePath					/
 //	@securityDefinitions.apikey	SeatToken
 //	@in							header
 //	@name						Authorization
-//	@description				"Bearer <seat token>", the token a human seat got when the match was created.
+//	@description				The token a human seat got when the match was created (POST /api/v1/matches shows it once). Sent as the Authorization header: the word Bearer, a space, then the token.
 
 // routes registers every route of the server; there are no others.
 func (s *server) routes(e *echo.Echo, reg *prometheus.Registry) {

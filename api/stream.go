@@ -68,24 +68,26 @@ func (st *streams) shutdown(r *http.Request) <-chan struct{} {
 
 // stream follows a match live as server-sent events.
 //
-//	@Summary		Follow a match live
-//	@Description	Server-sent events (text/event-stream): every event of the match as the caller may see it, in seq order, then each new one as it happens. Each event is sent as "id: <seq>", "event: <type>" and "data: <the event as JSON, as GET /events shows it>". To resume after a disconnect send Last-Event-ID (EventSource does so by itself) or ?after=N: the stream goes on from the next event, with no gap and no duplicate; Last-Event-ID wins over after. An idle stream sends a comment (": ping") every 15 seconds. The stream ends after match.ended; a stream asked for a finished match with nothing left to send answers 204, which tells EventSource to stop reconnecting. The seat token goes in Authorization or, for EventSource, which cannot send headers, in ?token=; a bad token is 401 before the stream starts. While the match is live no stream carries another seat's tiles.
-//	@Tags			matches
-//	@Produce		event-stream
-//	@Produce		application/problem+json
-//	@Security		SeatToken
-//	@Param			id				path		string	true	"match id"
-//	@Param			after			query		int		false	"start after this seq"	minimum(0)	default(0)
-//	@Param			token			query		string	false	"the seat token, for clients that cannot send Authorization"
-//	@Param			Last-Event-ID	header		string	false	"the id of the last event received; resumes after it"
-//	@Success		200				{string}	string	"the events, as server-sent events"
-//	@Success		204				"the match has finished and every event up to match.ended has been sent"
-//	@Failure		400				{object}	Problem	"INVALID_REQUEST: a bad after or Last-Event-ID, or a token given twice"
-//	@Failure		401				{object}	Problem	"UNAUTHORIZED: a token that is not this match's"
-//	@Failure		404				{object}	Problem	"MATCH_NOT_FOUND"
-//	@Failure		429				{object}	Problem	"RATE_LIMITED"
-//	@Failure		500				{object}	Problem	"INTERNAL"
-//	@Router			/api/v1/matches/{id}/stream [get]
+//	@Summary			Follow a match live
+//	@ID					streamEvents
+//	@Description		Server-sent events (text/event-stream): every event of the match as the caller may see it, in seq order, then each new one as it happens. Each event is sent as "id: <seq>", "event: <type>" and "data: <the event as JSON, as GET /events shows it>". To resume after a disconnect send Last-Event-ID (EventSource does so by itself) or ?after=N: the stream goes on from the next event, with no gap and no duplicate; Last-Event-ID wins over after. An idle stream sends a comment (": ping") every 15 seconds. The stream ends after match.ended; a stream asked for a finished match with nothing left to send answers 204, which tells EventSource to stop reconnecting. The seat token goes in Authorization or, for EventSource, which cannot send headers, in ?token=; a bad token is 401 before the stream starts. While the match is live no stream carries another seat's tiles.
+//	@Tags				matches
+//	@Produce			event-stream
+//	@Produce			application/problem+json
+//	@Security			SeatToken
+//	@x-token-optional	true
+//	@Param				id				path		string	true	"match id"
+//	@Param				after			query		int		false	"start after this seq"	minimum(0)	default(0)
+//	@Param				token			query		string	false	"the seat token, for clients that cannot send Authorization"
+//	@Param				Last-Event-ID	header		string	false	"the id of the last event received; resumes after it"
+//	@Success			200				{string}	string	"the events, as server-sent events"
+//	@Success			204				"the match has finished and every event up to match.ended has been sent"
+//	@Failure			400				{object}	Problem	"INVALID_REQUEST: a bad after or Last-Event-ID, or a token given twice"
+//	@Failure			401				{object}	Problem	"UNAUTHORIZED: a token that is not this match's"
+//	@Failure			404				{object}	Problem	"MATCH_NOT_FOUND"
+//	@Failure			429				{object}	Problem	"RATE_LIMITED"
+//	@Failure			500				{object}	Problem	"INTERNAL"
+//	@Router				/api/v1/matches/{id}/stream [get]
 func (s *server) stream(c echo.Context) error {
 	q, err := query(c, "after", "token")
 	if err != nil {

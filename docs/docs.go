@@ -10,6 +10,9 @@ const docTemplate = `{
         "description": "{{escape .Description}}",
         "title": "{{.Title}}",
         "contact": {},
+        "license": {
+            "name": "Proprietary: no license is granted yet"
+        },
         "version": "{{.Version}}"
     },
     "host": "{{.Host}}",
@@ -26,6 +29,7 @@ const docTemplate = `{
                     "matches"
                 ],
                 "summary": "List matches",
+                "operationId": "listMatches",
                 "parameters": [
                     {
                         "enum": [
@@ -119,6 +123,7 @@ const docTemplate = `{
                     "matches"
                 ],
                 "summary": "Create a match",
+                "operationId": "createMatch",
                 "parameters": [
                     {
                         "description": "players and options",
@@ -198,6 +203,7 @@ const docTemplate = `{
                     "matches"
                 ],
                 "summary": "Get a match",
+                "operationId": "getMatch",
                 "parameters": [
                     {
                         "type": "string",
@@ -265,7 +271,8 @@ const docTemplate = `{
                             "$ref": "#/definitions/api.Problem"
                         }
                     }
-                }
+                },
+                "x-token-optional": true
             }
         },
         "/api/v1/matches/{id}/audit": {
@@ -284,6 +291,7 @@ const docTemplate = `{
                     "records"
                 ],
                 "summary": "Audit a match",
+                "operationId": "auditMatch",
                 "parameters": [
                     {
                         "type": "string",
@@ -330,7 +338,8 @@ const docTemplate = `{
                             "$ref": "#/definitions/api.Problem"
                         }
                     }
-                }
+                },
+                "x-token-optional": true
             }
         },
         "/api/v1/matches/{id}/events": {
@@ -349,6 +358,7 @@ const docTemplate = `{
                     "matches"
                 ],
                 "summary": "List events",
+                "operationId": "listEvents",
                 "parameters": [
                     {
                         "type": "string",
@@ -418,7 +428,8 @@ const docTemplate = `{
                             "$ref": "#/definitions/api.Problem"
                         }
                     }
-                }
+                },
+                "x-token-optional": true
             }
         },
         "/api/v1/matches/{id}/export": {
@@ -438,6 +449,7 @@ const docTemplate = `{
                     "records"
                 ],
                 "summary": "Export a match",
+                "operationId": "exportMatch",
                 "parameters": [
                     {
                         "type": "string",
@@ -495,7 +507,8 @@ const docTemplate = `{
                             "$ref": "#/definitions/api.Problem"
                         }
                     }
-                }
+                },
+                "x-token-optional": true
             }
         },
         "/api/v1/matches/{id}/legal-moves": {
@@ -514,6 +527,7 @@ const docTemplate = `{
                     "moves"
                 ],
                 "summary": "List legal moves",
+                "operationId": "listLegalMoves",
                 "parameters": [
                     {
                         "type": "string",
@@ -588,6 +602,7 @@ const docTemplate = `{
                     "moves"
                 ],
                 "summary": "Make a move",
+                "operationId": "makeMove",
                 "parameters": [
                     {
                         "type": "string",
@@ -714,6 +729,7 @@ const docTemplate = `{
                     "records"
                 ],
                 "summary": "Replay a match to a step",
+                "operationId": "replayMatch",
                 "parameters": [
                     {
                         "type": "string",
@@ -768,7 +784,8 @@ const docTemplate = `{
                             "$ref": "#/definitions/api.Problem"
                         }
                     }
-                }
+                },
+                "x-token-optional": true
             }
         },
         "/api/v1/matches/{id}/stream": {
@@ -787,6 +804,7 @@ const docTemplate = `{
                     "matches"
                 ],
                 "summary": "Follow a match live",
+                "operationId": "streamEvents",
                 "parameters": [
                     {
                         "type": "string",
@@ -856,7 +874,8 @@ const docTemplate = `{
                             "$ref": "#/definitions/api.Problem"
                         }
                     }
-                }
+                },
+                "x-token-optional": true
             }
         },
         "/healthz": {
@@ -868,6 +887,7 @@ const docTemplate = `{
                     "operations"
                 ],
                 "summary": "Liveness",
+                "operationId": "checkLiveness",
                 "responses": {
                     "200": {
                         "description": "OK",
@@ -888,6 +908,7 @@ const docTemplate = `{
                     "operations"
                 ],
                 "summary": "Prometheus metrics",
+                "operationId": "getMetrics",
                 "responses": {
                     "200": {
                         "description": "the metrics",
@@ -901,18 +922,32 @@ const docTemplate = `{
         "/openapi.yaml": {
             "get": {
                 "produces": [
-                    "application/yaml"
+                    "application/yaml",
+                    "application/problem+json"
                 ],
                 "tags": [
                     "operations"
                 ],
                 "summary": "OpenAPI 3 document",
+                "operationId": "getOpenAPI",
                 "responses": {
                     "200": {
                         "description": "the document, in YAML",
                         "schema": {
                             "type": "object",
                             "additionalProperties": true
+                        }
+                    },
+                    "429": {
+                        "description": "RATE_LIMITED",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
                         }
                     }
                 }
@@ -928,6 +963,7 @@ const docTemplate = `{
                     "operations"
                 ],
                 "summary": "Readiness",
+                "operationId": "checkReadiness",
                 "responses": {
                     "200": {
                         "description": "OK",
@@ -1679,7 +1715,12 @@ const docTemplate = `{
             ],
             "properties": {
                 "bot": {
-                    "type": "string"
+                    "type": "string",
+                    "enum": [
+                        "random",
+                        "greedy",
+                        "expert"
+                    ]
                 },
                 "kind": {
                     "type": "string",
@@ -1704,8 +1745,13 @@ const docTemplate = `{
             ],
             "properties": {
                 "bot": {
-                    "description": "Bot names the strategy of a bot seat.",
+                    "description": "Bot names the strategy of a bot seat, weakest first; only with kind bot.",
                     "type": "string",
+                    "enum": [
+                        "random",
+                        "greedy",
+                        "expert"
+                    ],
                     "example": "greedy"
                 },
                 "kind": {
@@ -1837,7 +1883,12 @@ const docTemplate = `{
             ],
             "properties": {
                 "bot": {
-                    "type": "string"
+                    "type": "string",
+                    "enum": [
+                        "random",
+                        "greedy",
+                        "expert"
+                    ]
                 },
                 "kind": {
                     "type": "string",
@@ -1883,6 +1934,10 @@ const docTemplate = `{
             "properties": {
                 "status": {
                     "type": "string",
+                    "enum": [
+                        "ok",
+                        "ready"
+                    ],
                     "example": "ok"
                 }
             }
@@ -1908,7 +1963,7 @@ const docTemplate = `{
     },
     "securityDefinitions": {
         "SeatToken": {
-            "description": "\"Bearer \u003cseat token\u003e\", the token a human seat got when the match was created.",
+            "description": "The token a human seat got when the match was created (POST /api/v1/matches shows it once). Sent as the Authorization header: the word Bearer, a space, then the token.",
             "type": "apiKey",
             "name": "Authorization",
             "in": "header"

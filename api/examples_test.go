@@ -1,0 +1,97 @@
+package api_test
+
+import (
+	"encoding/json"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/allfives/allfives/api"
+)
+
+// TestRequestExamplesSucceed sends every request example of openapi.yaml to a real server and
+// checks that each gets its operation's documented success status, so that the examples a
+// reader (or Swagger UI's "Try it out") starts from cannot rot. The create examples come first;
+// the other operations are sent to the match of the first create example, with seat 0's
+// token, as a reader would after creating it.
+func TestRequestExamplesSucceed(t *testing.T) {
+	doc, err := contract()
+	if err != nil {
+		t.Fatal(err)
+	}
+	type exampleOp struct {
+		method, path string
+		op           *openapi3.Operation
+	}
+	var ops []exampleOp
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			if op.RequestBody == nil {
+				continue
+			}
+			media := op.RequestBody.Value.Content.Get("application/json")
+			if media == nil || len(media.Examples) == 0 || media.Example != nil {
+				t.Fatalf("%s %s: a request body needs named examples only", method, path)
+			}
+			ops = append(ops, exampleOp{method, path, op})
+		}
+	}
+	// createMatch first: the others need its match.
+	sort.Slice(ops, func(i, j int) bool { return ops[i].op.OperationID == "createMatch" && ops[j].op.OperationID != "createMatch" })
+	if len(ops) == 0 || ops[0].op.OperationID != "createMatch" {
+		t.Fatal("openapi.yaml has no createMatch examples")
+	}
+
+	h := newHarness(t, options{})
+	var match api.CreateMatchResponse
+	sent := 0
+	for _, o := range ops {
+		want := successStatus(t, o.op)
+		media := o.op.RequestBody.Value.Content.Get("application/json")
+		names := make([]string, 0, len(media.Examples))
+		for name := range media.Examples {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			body, err := json.Marshal(media.Examples[name].Value.Value)
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := strings.ReplaceAll(o.path, "{id}", match.Match.ID)
+			var hdr []string
+			if o.op.OperationID != "createMatch" {
+				hdr = auth(match.Tokens[0].Token)
+			}
+			r := h.do(strings.ToUpper(o.method), path, body, hdr...)
+			if r.status != want {
+				t.Fatalf("%s example %s: %d %s, want %d", o.op.OperationID, name, r.status, r.body, want)
+			}
+			if o.op.OperationID == "createMatch" && name == "humanVsBot" {
+				r.decode(t, &match)
+			}
+			sent++
+		}
+	}
+	if match.Match.ID == "" || sent < 3 {
+		t.Fatalf("sent %d examples; the humanVsBot create example is missing", sent)
+	}
+}
+
+// successStatus is the one 2XX status an operation documents.
+func successStatus(t *testing.T, op *openapi3.Operation) int {
+	t.Helper()
+	var found []int
+	for code := range op.Responses.Map() {
+		if n, err := strconv.Atoi(code); err == nil && n >= 200 && n < 300 {
+			found = append(found, n)
+		}
+	}
+	if len(found) != 1 {
+		t.Fatalf("%s documents success statuses %v, want one", op.OperationID, found)
+	}
+	return found[0]
+}

@@ -1,0 +1,173 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/allfives/allfives/domain"
+)
+
+// More that Swagger 2.0 cannot say, said by ToOpenAPI3 (see openapi.go) for clients and for
+// linters such as Redocly's:
+//   - who may call: an operation with no @Security is public (security: []); one marked
+//     x-token-optional answers a spectator too (a seat token or none); the seat token is an
+//     HTTP bearer token, so Swagger UI asks for the token alone and adds "Bearer ".
+//   - a nullable object: Swagger 2.0 puts x-nullable beside a $ref, which says nothing in
+//     OpenAPI 3.0 without a type.
+//   - one true example per error: each error response lists the codes it may carry in its
+//     description, and gets one example problem per code, checked against problemKinds.
+
+// exampleID and exampleRequestID fill the examples' paths and request ids.
+const (
+	exampleID        = "9f90f450a2df8e5610da7196339fb2c8"
+	exampleRequestID = "5f1d3c0a9b7e2f4c6a8d0e1b"
+	tokenOptionalExt = "x-token-optional"
+	seatTokenScheme  = "SeatToken"
+)
+
+// invalidDetails is the detail of each operation's example 400, as the server words it.
+var invalidDetails = map[string]string{
+	"createMatch":    `players[1].name must not hold control characters, line separators or bidirectional marks, found U+000A`,
+	"listMatches":    `status must be in_progress or finished, got "done"`,
+	"getMatch":       `this endpoint takes no query parameters, got "step"`,
+	"makeMove":       `play needs a tile, like "tile": "4-6"`,
+	"listLegalMoves": `this endpoint takes no query parameters, got "seat"`,
+	"listEvents":     `limit must be an integer from 1 to 1000, got "5000"`,
+	"streamEvents":   `Last-Event-ID must be the seq of an event received, got "abc"`,
+	"replayMatch":    `step must be an integer from 1 to the match's version, got "last"`,
+	"auditMatch":     `this endpoint takes no query parameters, got "full"`,
+	"exportMatch":    `format must be json or text, got "xml"`,
+}
+
+// problemDetails is the detail of an example problem for every other code.
+var problemDetails = map[domain.Code]string{
+	domain.CodeUnauthorized:     domain.ErrUnauthorized.Error(),
+	CodeNotFound:                "no route matches this path; /openapi.yaml lists the API's routes",
+	CodeMethodNotAllowed:        "this route does not take this method; the Allow header lists those it takes",
+	domain.CodeMatchNotFound:    fmt.Sprintf("match %q: %s", exampleID, domain.ErrMatchNotFound),
+	domain.CodeNotYourTurn:      domain.ErrNotYourTurn.Error(),
+	domain.CodeMatchFinished:    domain.ErrMatchFinished.Error(),
+	domain.CodeVersionConflict:  (&domain.VersionConflictError{Expected: 11, Current: 12}).Error(),
+	CodePayloadTooLarge:         "the request body is larger than " + strconv.Itoa(DefaultBodyLimit) + " bytes",
+	CodeUnsupportedMediaType:    "send the body as Content-Type: application/json",
+	domain.CodeTileNotInHand:    domain.ErrTileNotInHand.Error(),
+	domain.CodeTileDoesNotFit:   domain.ErrTileDoesNotFit.Error(),
+	domain.CodeEndRequired:      domain.ErrEndRequired.Error(),
+	domain.CodeMustLeadDouble:   domain.ErrMustLeadDouble.Error(),
+	domain.CodeMustPlay:         domain.ErrMustPlay.Error(),
+	domain.CodeMustDraw:         domain.ErrMustDraw.Error(),
+	domain.CodeMustPass:         domain.ErrMustPass.Error(),
+	domain.CodeIdempotencyReuse: domain.ErrIdempotencyReuse.Error(),
+	CodeRateLimited:             "too many requests from this address; retry after 1 s",
+	domain.CodeInternal:         "the server failed to answer; quote the request_id when reporting it",
+	CodeNotReady:                "the database does not answer",
+}
+
+// sharpenSecurity makes every operation say who may call it, and the seat token a bearer token.
+func sharpenSecurity(doc *openapi3.T) error {
+	scheme := doc.Components.SecuritySchemes[seatTokenScheme]
+	if scheme == nil || scheme.Value == nil {
+		return fmt.Errorf("openapi: security scheme %s is missing", seatTokenScheme)
+	}
+	scheme.Value = &openapi3.SecurityScheme{Type: "http", Scheme: "bearer", Description: scheme.Value.Description}
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			optional := op.Extensions[tokenOptionalExt] != nil
+			delete(op.Extensions, tokenOptionalExt)
+			switch {
+			case op.Security == nil || len(*op.Security) == 0:
+				if optional {
+					return fmt.Errorf("%s %s: x-token-optional without @Security", method, path)
+				}
+				op.Security = openapi3.NewSecurityRequirements() // public: no token
+			case optional:
+				op.Security.With(openapi3.SecurityRequirement{}) // or none: a spectator
+			}
+		}
+	}
+	return nil
+}
+
+// sharpenNullables gives a type to every nullable property that is a $ref (wrapped in allOf by
+// the conversion): OpenAPI 3.0 ignores nullable on a schema without one.
+func sharpenNullables(doc *openapi3.T) {
+	for _, schema := range doc.Components.Schemas {
+		if schema.Value == nil {
+			continue
+		}
+		for _, prop := range schema.Value.Properties {
+			if p := prop.Value; p != nil && p.Nullable && p.Type == nil && len(p.AllOf) == 1 {
+				p.Type = &openapi3.Types{openapi3.TypeObject}
+			}
+		}
+	}
+}
+
+// codePattern finds the codes an error response's description names.
+var codePattern = regexp.MustCompile(`\b[A-Z][A-Z_]+[A-Z]\b`)
+
+// sharpenProblems gives each error response one example per code its description names, and
+// fails when a code is unknown or problemKinds maps it to another status.
+func sharpenProblems(doc *openapi3.T) error {
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			for code, resp := range op.Responses.Map() {
+				status, err := strconv.Atoi(code)
+				if err != nil || status < 400 || resp.Value == nil || resp.Value.Description == nil {
+					continue
+				}
+				media := resp.Value.Content.Get(mimeProblem)
+				if media == nil {
+					return fmt.Errorf("%s %s: response %d has no %s content", method, path, status, mimeProblem)
+				}
+				examples, err := problemExamples(op.OperationID, path, status, *resp.Value.Description)
+				if err != nil {
+					return fmt.Errorf("%s %s: response %d: %w", method, path, status, err)
+				}
+				media.Examples = examples
+			}
+		}
+	}
+	return nil
+}
+
+// problemExamples is one example problem per code named in desc (before any colon).
+func problemExamples(opID, path string, status int, desc string) (openapi3.Examples, error) {
+	names, _, _ := strings.Cut(desc, ":")
+	codes := codePattern.FindAllString(names, -1)
+	if len(codes) == 0 {
+		return nil, fmt.Errorf("the description %q names no error code", desc)
+	}
+	out := openapi3.Examples{}
+	for _, c := range codes {
+		code := domain.Code(c)
+		kind, ok := problemKinds[code]
+		if !ok || kind.status != status {
+			return nil, fmt.Errorf("code %s is not answered with status %d", c, status)
+		}
+		detail, ok := problemDetails[code]
+		if code == domain.CodeInvalidRequest {
+			detail, ok = invalidDetails[opID]
+		}
+		if !ok {
+			return nil, fmt.Errorf("no example detail for %s in operation %q", c, opID)
+		}
+		p := Problem{
+			Type: "urn:allfives:problem:" + c, Title: kind.title, Status: status, Detail: detail,
+			Instance: strings.ReplaceAll(path, "{id}", exampleID), Code: c, RequestID: exampleRequestID,
+		}
+		if code == domain.CodeVersionConflict {
+			current := 12
+			p.CurrentVersion = &current
+		}
+		ex := openapi3.NewExample(p)
+		ex.Summary = c + ": " + http.StatusText(status)
+		out[c] = &openapi3.ExampleRef{Value: ex}
+	}
+	return out, nil
+}
