@@ -74,7 +74,7 @@ var codeByStatus = map[int]domain.Code{
 
 // Problem is an RFC 9457 problem detail with a stable code (docs/design.md, "Errors").
 type Problem struct {
-	// Type is a URI naming the kind of problem: urn:allfives:problem:<CODE>.
+	// Type is a URI naming the kind of problem: urn:allfives:problem: followed by the code.
 	Type   string `json:"type" example:"urn:allfives:problem:NOT_YOUR_TURN"`
 	Title  string `json:"title" example:"Not your turn"`
 	Status int    `json:"status" example:"409"`
