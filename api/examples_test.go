@@ -40,7 +40,9 @@ func TestRequestExamplesSucceed(t *testing.T) {
 		}
 	}
 	// createMatch first: the others need its match.
-	sort.Slice(ops, func(i, j int) bool { return ops[i].op.OperationID == "createMatch" && ops[j].op.OperationID != "createMatch" })
+	sort.Slice(ops, func(i, j int) bool {
+		return ops[i].op.OperationID == "createMatch" && ops[j].op.OperationID != "createMatch"
+	})
 	if len(ops) == 0 || ops[0].op.OperationID != "createMatch" {
 		t.Fatal("openapi.yaml has no createMatch examples")
 	}
