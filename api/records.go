@@ -76,8 +76,9 @@ type AuditReport struct {
 	OK bool `json:"ok"`
 	// Events is the number of events stored.
 	Events int `json:"events"`
-	// HeadHash is the hash of the last event, which commits to the whole log (hex).
-	HeadHash string `json:"head_hash" example:"9b1f0c..."`
+	// HeadHash is the hash of the last event, which commits to the whole log (hex); null while
+	// the match is live, when it would give a drawn tile away to anyone trying the 28 tiles.
+	HeadHash *string `json:"head_hash" extensions:"x-nullable" example:"79176d86d8da3ef67cceda97d3248b57ec0d17a9b702032268c88ab1037e54d7"`
 	// FirstBadSeq is the earliest event any check found at fault; null when no event is,
 	// including when only the read model disagrees with the log.
 	FirstBadSeq *int         `json:"first_bad_seq" extensions:"x-nullable"`
@@ -145,7 +146,7 @@ func (s *server) replay(c echo.Context) error {
 //
 //	@Summary			Audit a match
 //	@ID					auditMatch
-//	@Description		Re-verifies the stored record and says, check by check, what holds: the hash chain is intact (hash_chain); every event follows from the ones before under the rules, each recorded action re-run through the referee and its events compared with those stored, points and hand ends included (rules); the stored read model agrees with the log (read_model); and once match.ended has revealed the seed, the seed matches the commitment (seed) and every deal re-derives from it (deals). A live match is audited as far as it is public: its deals are checked for consistency only, and a failure's detail never shows tiles the caller may not see. The answer is 200 whether or not the record holds up: ok says which, and first_bad_seq names the first event found at fault.
+//	@Description		Re-verifies the stored record and says, check by check, what holds: the hash chain is intact (hash_chain); every event follows from the ones before under the rules, each recorded action re-run through the referee and its events compared with those stored, points and hand ends included (rules); the stored read model agrees with the log (read_model); and once match.ended has revealed the seed, the seed matches the commitment (seed) and every deal re-derives from it (deals). A live match is audited as far as it is public: its deals are checked for consistency only, and a failure's detail never shows tiles the caller may not see. The answer is 200 whether or not the record holds up: ok says which, and first_bad_seq names the first event found at fault; head_hash, which commits to the whole log, is given once the match has ended (while it is live it would give drawn tiles away).
 //	@Tags				records
 //	@Produce			json
 //	@Produce			application/problem+json
@@ -168,7 +169,10 @@ func (s *server) audit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := AuditReport{OK: rep.OK, Events: rep.Events, HeadHash: rep.HeadHash, FirstBadSeq: rep.FirstBadSeq, Checks: make([]AuditCheck, len(rep.Checks))}
+	out := AuditReport{OK: rep.OK, Events: rep.Events, FirstBadSeq: rep.FirstBadSeq, Checks: make([]AuditCheck, len(rep.Checks))}
+	if rep.HeadHash != "" {
+		out.HeadHash = &rep.HeadHash
+	}
 	for i, ch := range rep.Checks {
 		out.Checks[i] = AuditCheck{Name: ch.Name, OK: ch.OK, Detail: ch.Detail, FirstBadSeq: ch.FirstBadSeq}
 	}

@@ -282,7 +282,7 @@ const docTemplate = `{
                         "SeatToken": []
                     }
                 ],
-                "description": "Re-verifies the stored record and says, check by check, what holds: the hash chain is intact (hash_chain); every event follows from the ones before under the rules, each recorded action re-run through the referee and its events compared with those stored, points and hand ends included (rules); the stored read model agrees with the log (read_model); and once match.ended has revealed the seed, the seed matches the commitment (seed) and every deal re-derives from it (deals). A live match is audited as far as it is public: its deals are checked for consistency only, and a failure's detail never shows tiles the caller may not see. The answer is 200 whether or not the record holds up: ok says which, and first_bad_seq names the first event found at fault.",
+                "description": "Re-verifies the stored record and says, check by check, what holds: the hash chain is intact (hash_chain); every event follows from the ones before under the rules, each recorded action re-run through the referee and its events compared with those stored, points and hand ends included (rules); the stored read model agrees with the log (read_model); and once match.ended has revealed the seed, the seed matches the commitment (seed) and every deal re-derives from it (deals). A live match is audited as far as it is public: its deals are checked for consistency only, and a failure's detail never shows tiles the caller may not see. The answer is 200 whether or not the record holds up: ok says which, and first_bad_seq names the first event found at fault; head_hash, which commits to the whole log, is given once the match has ended (while it is live it would give drawn tiles away).",
                 "produces": [
                     "application/json",
                     "application/problem+json"
@@ -1038,9 +1038,10 @@ const docTemplate = `{
                     "x-nullable": true
                 },
                 "head_hash": {
-                    "description": "HeadHash is the hash of the last event, which commits to the whole log (hex).",
+                    "description": "HeadHash is the hash of the last event, which commits to the whole log (hex); null while\nthe match is live, when it would give a drawn tile away to anyone trying the 28 tiles.",
                     "type": "string",
-                    "example": "9b1f0c..."
+                    "x-nullable": true,
+                    "example": "79176d86d8da3ef67cceda97d3248b57ec0d17a9b702032268c88ab1037e54d7"
                 },
                 "ok": {
                     "description": "OK is true when every check holds.",

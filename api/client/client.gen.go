@@ -550,10 +550,11 @@ type ApiAuditReport struct {
 	// including when only the read model disagrees with the log.
 	FirstBadSeq *int `json:"first_bad_seq"`
 
-	// HeadHash HeadHash is the hash of the last event, which commits to the whole log (hex).
+	// HeadHash HeadHash is the hash of the last event, which commits to the whole log (hex); null while
+	// the match is live, when it would give a drawn tile away to anyone trying the 28 tiles.
 	//
-	// Example: 9b1f0c...
-	HeadHash string `json:"head_hash"`
+	// Example: 79176d86d8da3ef67cceda97d3248b57ec0d17a9b702032268c88ab1037e54d7
+	HeadHash *string `json:"head_hash"`
 
 	// Ok OK is true when every check holds.
 	Ok bool `json:"ok"`
@@ -1168,7 +1169,7 @@ type ClientInterface interface {
 
 	// AuditMatch Audit a match
 	//
-	// Re-verifies the stored record and says, check by check, what holds: the hash chain is intact (hash_chain); every event follows from the ones before under the rules, each recorded action re-run through the referee and its events compared with those stored, points and hand ends included (rules); the stored read model agrees with the log (read_model); and once match.ended has revealed the seed, the seed matches the commitment (seed) and every deal re-derives from it (deals). A live match is audited as far as it is public: its deals are checked for consistency only, and a failure's detail never shows tiles the caller may not see. The answer is 200 whether or not the record holds up: ok says which, and first_bad_seq names the first event found at fault.
+	// Re-verifies the stored record and says, check by check, what holds: the hash chain is intact (hash_chain); every event follows from the ones before under the rules, each recorded action re-run through the referee and its events compared with those stored, points and hand ends included (rules); the stored read model agrees with the log (read_model); and once match.ended has revealed the seed, the seed matches the commitment (seed) and every deal re-derives from it (deals). A live match is audited as far as it is public: its deals are checked for consistency only, and a failure's detail never shows tiles the caller may not see. The answer is 200 whether or not the record holds up: ok says which, and first_bad_seq names the first event found at fault; head_hash, which commits to the whole log, is given once the match has ended (while it is live it would give drawn tiles away).
 	//
 	// Corresponds with GET /api/v1/matches/{id}/audit (the `AuditMatch` operationId).
 	AuditMatch(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -1323,7 +1324,7 @@ func (c *Client) GetMatch(ctx context.Context, id string, params *GetMatchParams
 
 // AuditMatch Audit a match
 //
-// Re-verifies the stored record and says, check by check, what holds: the hash chain is intact (hash_chain); every event follows from the ones before under the rules, each recorded action re-run through the referee and its events compared with those stored, points and hand ends included (rules); the stored read model agrees with the log (read_model); and once match.ended has revealed the seed, the seed matches the commitment (seed) and every deal re-derives from it (deals). A live match is audited as far as it is public: its deals are checked for consistency only, and a failure's detail never shows tiles the caller may not see. The answer is 200 whether or not the record holds up: ok says which, and first_bad_seq names the first event found at fault.
+// Re-verifies the stored record and says, check by check, what holds: the hash chain is intact (hash_chain); every event follows from the ones before under the rules, each recorded action re-run through the referee and its events compared with those stored, points and hand ends included (rules); the stored read model agrees with the log (read_model); and once match.ended has revealed the seed, the seed matches the commitment (seed) and every deal re-derives from it (deals). A live match is audited as far as it is public: its deals are checked for consistency only, and a failure's detail never shows tiles the caller may not see. The answer is 200 whether or not the record holds up: ok says which, and first_bad_seq names the first event found at fault; head_hash, which commits to the whole log, is given once the match has ended (while it is live it would give drawn tiles away).
 //
 // Corresponds with GET /api/v1/matches/{id}/audit (the `AuditMatch` operationId).
 func (c *Client) AuditMatch(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -2336,7 +2337,7 @@ type ClientWithResponsesInterface interface {
 
 	// AuditMatchWithResponse Audit a match
 	//
-	// Re-verifies the stored record and says, check by check, what holds: the hash chain is intact (hash_chain); every event follows from the ones before under the rules, each recorded action re-run through the referee and its events compared with those stored, points and hand ends included (rules); the stored read model agrees with the log (read_model); and once match.ended has revealed the seed, the seed matches the commitment (seed) and every deal re-derives from it (deals). A live match is audited as far as it is public: its deals are checked for consistency only, and a failure's detail never shows tiles the caller may not see. The answer is 200 whether or not the record holds up: ok says which, and first_bad_seq names the first event found at fault.
+	// Re-verifies the stored record and says, check by check, what holds: the hash chain is intact (hash_chain); every event follows from the ones before under the rules, each recorded action re-run through the referee and its events compared with those stored, points and hand ends included (rules); the stored read model agrees with the log (read_model); and once match.ended has revealed the seed, the seed matches the commitment (seed) and every deal re-derives from it (deals). A live match is audited as far as it is public: its deals are checked for consistency only, and a failure's detail never shows tiles the caller may not see. The answer is 200 whether or not the record holds up: ok says which, and first_bad_seq names the first event found at fault; head_hash, which commits to the whole log, is given once the match has ended (while it is live it would give drawn tiles away).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -3508,7 +3509,7 @@ func (c *ClientWithResponses) GetMatchWithResponse(ctx context.Context, id strin
 
 // AuditMatchWithResponse Audit a match
 //
-// Re-verifies the stored record and says, check by check, what holds: the hash chain is intact (hash_chain); every event follows from the ones before under the rules, each recorded action re-run through the referee and its events compared with those stored, points and hand ends included (rules); the stored read model agrees with the log (read_model); and once match.ended has revealed the seed, the seed matches the commitment (seed) and every deal re-derives from it (deals). A live match is audited as far as it is public: its deals are checked for consistency only, and a failure's detail never shows tiles the caller may not see. The answer is 200 whether or not the record holds up: ok says which, and first_bad_seq names the first event found at fault.
+// Re-verifies the stored record and says, check by check, what holds: the hash chain is intact (hash_chain); every event follows from the ones before under the rules, each recorded action re-run through the referee and its events compared with those stored, points and hand ends included (rules); the stored read model agrees with the log (read_model); and once match.ended has revealed the seed, the seed matches the commitment (seed) and every deal re-derives from it (deals). A live match is audited as far as it is public: its deals are checked for consistency only, and a failure's detail never shows tiles the caller may not see. The answer is 200 whether or not the record holds up: ok says which, and first_bad_seq names the first event found at fault; head_hash, which commits to the whole log, is given once the match has ended (while it is live it would give drawn tiles away).
 //
 // Returns a wrapper object for the known response body format(s).
 //

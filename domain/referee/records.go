@@ -53,13 +53,20 @@ func (s *MatchService) Export(ctx context.Context, id string, v domain.Viewer) (
 // model against the log and, once the seed is revealed, the seed and every deal (see
 // audit.Report). It reads the store, not the cache: the durable record is what is audited. A
 // damaged record is a failed check, not an error; errors are for a missing match or a store
-// that cannot answer.
+// that cannot answer. The head hash is reported only once the match has ended (docs/api.md,
+// "Verifying an export").
 func (s *MatchService) Audit(ctx context.Context, id string, v domain.Viewer) (audit.Report, error) {
 	stored, chain, log, err := s.readForAudit(ctx, id)
 	if err != nil {
 		return audit.Report{}, err
 	}
-	return audit.Stored(id, chain, stored.Summary, log, v), nil
+	rep := audit.Stored(id, chain, stored.Summary, log, v)
+	if n := len(log.Events); n == 0 || log.Events[n-1].Type != domain.TypeMatchEnded {
+		// A live match's head hash would give hidden tiles away: with the head before a draw
+		// (an earlier audit's), anyone could try the 28 tiles against the head after it.
+		rep.HeadHash = ""
+	}
+	return rep, nil
 }
 
 // readForAudit reads the read model, the chain and the log under the match's lock, so that no
