@@ -40,19 +40,19 @@ type ExportResponse struct {
 }
 
 // ExportEvent is an event as GET /events shows it and, once the match has ended, its link of
-// the hash chain (docs/api.md, "Verifying an export"): hash = sha256(prev_hash || seq as 8
+// the hash chain (the examples are seq 2 of the worked example in docs/api.md) (docs/api.md, "Verifying an export"): hash = sha256(prev_hash || seq as 8
 // bytes big-endian || type || raw_data), over the bytes the hex strings stand for. A live
 // match's export has none of the three: raw payloads hold every hand, and a hash of a draw
 // would give the tile away to anyone trying the 28 candidates.
 type ExportEvent struct {
 	Event
 	// PrevHash is the hash of the event before (hex), "" for seq 1; only once the match ended.
-	PrevHash *string `json:"prev_hash,omitempty" example:""`
+	PrevHash *string `json:"prev_hash,omitempty" example:"1e697bb1d9a8db29386cee5d5dc66efe1730c529258a22685d7a880b0f130226"`
 	// Hash is this event's hash (hex); only once the match ended.
-	Hash *string `json:"hash,omitempty" example:"5d0c8d1b0f2e4a0f3f7e1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f7"`
+	Hash *string `json:"hash,omitempty" example:"79176d86d8da3ef67cceda97d3248b57ec0d17a9b702032268c88ab1037e54d7"`
 	// RawData is the event's payload exactly as it was hashed: its JSON text, byte for byte
 	// (the keys in its own order, which data does not keep); only once the match ended.
-	RawData *string `json:"raw_data,omitempty" example:"{\"seat\":0,\"tile\":\"6-6\",\"end\":\"left\",\"total\":12,\"points\":0}"`
+	RawData *string `json:"raw_data,omitempty" example:"{\"hand\":1,\"leader\":0,\"lead\":\"highest_double\",\"redeals\":0,\"hands\":[[\"2-3\",\"4-4\",\"4-5\",\"2-4\",\"2-5\",\"0-0\",\"5-5\"],[\"1-2\",\"3-6\",\"1-5\",\"0-1\",\"5-6\",\"4-6\",\"3-3\"]],\"hand_sizes\":[7,7],\"boneyard\":[\"3-5\",\"0-3\",\"1-1\",\"0-4\",\"0-2\",\"1-3\",\"3-4\",\"2-6\",\"0-6\",\"1-6\",\"2-2\",\"6-6\",\"0-5\",\"1-4\"],\"boneyard_count\":14}"`
 }
 
 // toExportEvents is the wire form of an export's events, with each one's link when there is one.
