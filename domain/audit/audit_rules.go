@@ -27,12 +27,17 @@ type referee struct {
 	v        domain.Viewer
 	finished bool
 	at       int // seq under examination, for the panic guard
+	// choose is the autoplay strategy (domain.AutoplayBot) through the referee's Strategy port;
+	// with it, every timed-out or autoplayed move must be exactly its choice on the seat's view.
+	// Without it, those moves are checked for legality only.
+	choose domain.Chooser
+	hands  domain.HandLog // this hand's events, from which the seat views are built
 }
 
 // auditRules runs the referee over the readable log and returns its check, with the fold of the
 // whole log when every event holds.
-func auditRules(id string, log LogRead, v domain.Viewer, finished bool) (Check, *domain.Match) {
-	r := &referee{id: id, log: log.Events, v: v, finished: finished}
+func auditRules(id string, log LogRead, v domain.Viewer, finished bool, choose domain.Chooser) (Check, *domain.Match) {
+	r := &referee{id: id, log: log.Events, v: v, finished: finished, choose: choose}
 	m, f := r.run()
 	if f == nil && log.Unreadable > 0 {
 		m, f = nil, faultf(log.Unreadable, "the stored event cannot be read: %v", log.Err)
@@ -40,7 +45,15 @@ func auditRules(id string, log LogRead, v domain.Viewer, finished bool) (Check, 
 	if f != nil {
 		return failed(CheckRules, f.seq, f.detail), nil
 	}
-	return passed(CheckRules, fmt.Sprintf("all %d events follow from the rules: every move was legal and every total, point, hand result and score is the one the rules give", len(r.log))), m
+	detail := fmt.Sprintf("all %d events follow from the rules: every move was legal and every total, point, hand result and score is the one the rules give", len(r.log))
+	if timed := countTimed(r.log); timed > 0 {
+		if choose != nil {
+			detail += fmt.Sprintf("; every move of the %d timed-out or autoplayed turns is exactly %s's choice on the seat's view", timed, domain.AutoplayBot)
+		} else {
+			detail += fmt.Sprintf("; the moves of %d timed-out or autoplayed turns were checked for legality only (this audit has no %s strategy)", timed, domain.AutoplayBot)
+		}
+	}
+	return passed(CheckRules, detail), m
 }
 
 // run folds the log event by event. An audit reads records that may have been tampered with, so
@@ -75,7 +88,10 @@ func (r *referee) opening() (*domain.Match, *fault) {
 	if !ok {
 		return nil, faultf(1, "the log opens with %s, not %s", r.log[0].Type, domain.TypeMatchCreated)
 	}
-	spec := domain.MatchSpec{Players: created.Players, Partnerships: created.Partnerships, Target: created.Target, Seeded: created.Seeded}
+	spec := domain.MatchSpec{
+		Players: created.Players, Partnerships: created.Partnerships, Target: created.Target, Seeded: created.Seeded,
+		Listed: created.Listed, TurnSeconds: created.TurnSeconds, AutoplayAfter: created.AutoplayAfter,
+	}
 	derived, err := domain.Start(spec, domain.Seed{}, r.log[0].At)
 	if err != nil {
 		return nil, faultf(1, "match.created describes no valid match: %v", err)
@@ -93,6 +109,9 @@ func (r *referee) opening() (*domain.Match, *fault) {
 	if f := r.expect(m, derived[:1], 0); f != nil {
 		return nil, f
 	}
+	if len(derived) == 1 {
+		return m, nil // an open seat: the last join deals
+	}
 	if len(r.log) < 2 {
 		return nil, faultf(2, "missing: the rules deal hand 1 after match.created, but the log ends")
 	}
@@ -106,9 +125,19 @@ func (r *referee) move(m *domain.Match, i int) (int, *fault) {
 		return 0, f
 	}
 	e := r.log[i]
+	if derived, handled, err := r.seatCommand(m, i); handled {
+		if err != nil {
+			return 0, faultf(e.Seq, "%s is not allowed here: %v", e.Type, err)
+		}
+		return len(derived), r.expect(m, derived, i)
+	}
 	seat, mv, ok := moveOf(e)
 	if !ok {
 		return 0, faultf(e.Seq, "the rules expect a move (play, draw or pass) here, the log has %s", e.Type)
+	}
+	if m.OnAutoplay(seat) && r.choose != nil {
+		// A seat on autoplay moves as its bot chooses: the rules give that move, not the log's.
+		mv = m.AutoMove(seat, r.hands, r.choose)
 	}
 	derived, err := m.Decide(seat, mv, e.At)
 	if err != nil {
@@ -134,6 +163,7 @@ func (r *referee) expect(m *domain.Match, derived []domain.Event, i int) *fault 
 		if err := m.Apply(r.log[k]); err != nil {
 			return faultf(k+1, "%v", err)
 		}
+		r.hands.Record(r.log[k])
 	}
 	return nil
 }

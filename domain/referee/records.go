@@ -42,7 +42,7 @@ func (s *MatchService) Audit(ctx context.Context, id string, v domain.Viewer) (a
 	if err != nil {
 		return audit.Report{}, err
 	}
-	return audit.Stored(id, chain, stored.Summary, log, v), nil
+	return audit.Stored(id, chain, stored.Summary, log, v, s.chooser(ctx)), nil
 }
 
 // readForAudit reads the read model, the chain and the log under the match's lock, so that no
