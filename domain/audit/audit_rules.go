@@ -48,9 +48,9 @@ func auditRules(id string, log LogRead, v domain.Viewer, finished bool, choose d
 	detail := fmt.Sprintf("all %d events follow from the rules: every move was legal and every total, point, hand result and score is the one the rules give", len(r.log))
 	if timed := countTimed(r.log); timed > 0 {
 		if choose != nil {
-			detail += fmt.Sprintf("; every move of the %d timed-out or autoplayed turns is exactly %s's choice on the seat's view", timed, domain.AutoplayBot)
+			detail += fmt.Sprintf("; every move of the %d timed-out turns and of seats on autoplay is exactly %s's choice on the seat's view", timed, domain.AutoplayBot)
 		} else {
-			detail += fmt.Sprintf("; the moves of %d timed-out or autoplayed turns were checked for legality only (this audit has no %s strategy)", timed, domain.AutoplayBot)
+			detail += fmt.Sprintf("; the moves of the %d timed-out turns and of seats on autoplay were checked for legality only (this audit has no %s strategy)", timed, domain.AutoplayBot)
 		}
 	}
 	return passed(CheckRules, detail), m
@@ -65,7 +65,11 @@ func (r *referee) run() (m *domain.Match, f *fault) {
 		}
 	}()
 	m, f = r.opening()
-	for i := 2; f == nil && i < len(r.log); {
+	if f != nil {
+		return nil, f
+	}
+	// The opening folded match.created and, unless a seat was open, the first deal.
+	for i := m.Version(); f == nil && i < len(r.log); {
 		var n int
 		n, f = r.move(m, i)
 		i += n

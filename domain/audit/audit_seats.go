@@ -53,7 +53,7 @@ func (e auditError) Error() string { return string(e) }
 
 const errNoRecordedMove = auditError("the log records no move for the timed-out turn")
 
-// countTimed counts the timed-out turns and the seats handed to their bot in a log.
+// countTimed counts the timed-out turns in a log.
 func countTimed(log []domain.Event) int {
 	n := 0
 	for _, e := range log {

@@ -51,7 +51,7 @@ func (s *MatchService) Sweep(ctx context.Context) (int, error) {
 
 // sweepOne re-checks one listed match under its lock and acts if it is still due.
 func (s *MatchService) sweepOne(ctx context.Context, id string, q DueQuery) (bool, error) {
-	e, err := s.acquire(ctx, id)
+	e, err := s.acquireFresh(ctx, id)
 	if err != nil {
 		return false, err
 	}
@@ -87,4 +87,25 @@ func (s *MatchService) RunSweeper(ctx context.Context, interval time.Duration, l
 			}
 		}
 	}
+}
+
+// acquireFresh is acquire for a match another instance may have moved: when the store is ahead
+// of the cached copy, the copy is dropped and the match read again, so the sweeper judges a
+// deadline on the state the store holds.
+func (s *MatchService) acquireFresh(ctx context.Context, id string) (*entry, error) {
+	e, err := s.acquire(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	stored, err := s.store.Match(ctx, id)
+	if err != nil {
+		s.release(e)
+		return nil, err
+	}
+	if stored.Summary.Version == e.match.Version() {
+		return e, nil
+	}
+	s.cache.drop(e)
+	s.release(e)
+	return s.acquire(ctx, id)
 }
