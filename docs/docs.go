@@ -29,11 +29,13 @@ const docTemplate = `{
                 "parameters": [
                     {
                         "enum": [
+                            "waiting",
                             "in_progress",
-                            "finished"
+                            "finished",
+                            "expired"
                         ],
                         "type": "string",
-                        "description": "only matches with this status",
+                        "description": "only matches with this status; waiting is the lobby: listed matches with an open seat",
                         "name": "status",
                         "in": "query"
                     },
@@ -107,7 +109,7 @@ const docTemplate = `{
                 }
             },
             "post": {
-                "description": "Starts a match for 2 to 4 players (humans and bots) and answers the match as a spectator sees it, with a secret token for each human seat. The tokens are shown only here: keep them. Bots play at once until a human is to move.",
+                "description": "Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot.",
                 "consumes": [
                     "application/json"
                 ],
@@ -771,6 +773,283 @@ const docTemplate = `{
                 }
             }
         },
+        "/api/v1/matches/{id}/seats/{seat}/join": {
+            "post": {
+                "description": "Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN.",
+                "consumes": [
+                    "application/json"
+                ],
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "seats"
+                ],
+                "summary": "Join an open seat",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "match id",
+                        "name": "id",
+                        "in": "path",
+                        "required": true
+                    },
+                    {
+                        "maximum": 3,
+                        "minimum": 0,
+                        "type": "integer",
+                        "description": "the open seat",
+                        "name": "seat",
+                        "in": "path",
+                        "required": true
+                    },
+                    {
+                        "description": "the player's name and the seat's invite",
+                        "name": "body",
+                        "in": "body",
+                        "required": true,
+                        "schema": {
+                            "$ref": "#/definitions/api.JoinRequest"
+                        }
+                    }
+                ],
+                "responses": {
+                    "201": {
+                        "description": "Created",
+                        "schema": {
+                            "$ref": "#/definitions/api.JoinResponse"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "403": {
+                        "description": "INVALID_INVITE",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "MATCH_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "409": {
+                        "description": "SEAT_TAKEN, MATCH_FINISHED (finished or expired)",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "413": {
+                        "description": "PAYLOAD_TOO_LARGE",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "415": {
+                        "description": "UNSUPPORTED_MEDIA_TYPE",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "429": {
+                        "description": "RATE_LIMITED",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
+                        }
+                    },
+                    "500": {
+                        "description": "INTERNAL",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                }
+            }
+        },
+        "/api/v1/matches/{id}/seats/{seat}/leave": {
+            "post": {
+                "security": [
+                    {
+                        "SeatToken": []
+                    }
+                ],
+                "description": "Gives up the caller's seat while the match waits for players: the seat opens again (its invite works again) and the token stops working. Once the first hand is dealt, seats can no longer be left: 409 MATCH_STARTED.",
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "seats"
+                ],
+                "summary": "Leave a seat",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "match id",
+                        "name": "id",
+                        "in": "path",
+                        "required": true
+                    },
+                    {
+                        "maximum": 3,
+                        "minimum": 0,
+                        "type": "integer",
+                        "description": "the caller's seat",
+                        "name": "seat",
+                        "in": "path",
+                        "required": true
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "OK",
+                        "schema": {
+                            "$ref": "#/definitions/api.MatchView"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "401": {
+                        "description": "UNAUTHORIZED: not this seat's token",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "MATCH_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "409": {
+                        "description": "MATCH_STARTED, MATCH_FINISHED",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "429": {
+                        "description": "RATE_LIMITED",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
+                        }
+                    },
+                    "500": {
+                        "description": "INTERNAL",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                }
+            }
+        },
+        "/api/v1/matches/{id}/seats/{seat}/resume": {
+            "post": {
+                "security": [
+                    {
+                        "SeatToken": []
+                    }
+                ],
+                "description": "Takes the caller's seat back from its bot after the seat timed out autoplay_after times in a row: from now on the seat's player moves again, on the clock.",
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "seats"
+                ],
+                "summary": "Resume a seat",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "match id",
+                        "name": "id",
+                        "in": "path",
+                        "required": true
+                    },
+                    {
+                        "maximum": 3,
+                        "minimum": 0,
+                        "type": "integer",
+                        "description": "the caller's seat",
+                        "name": "seat",
+                        "in": "path",
+                        "required": true
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "OK",
+                        "schema": {
+                            "$ref": "#/definitions/api.MatchView"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST: the seat is not on autoplay",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "401": {
+                        "description": "UNAUTHORIZED: not this seat's token",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "MATCH_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "409": {
+                        "description": "MATCH_NOT_STARTED, MATCH_FINISHED",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "429": {
+                        "description": "RATE_LIMITED",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
+                        }
+                    },
+                    "500": {
+                        "description": "INTERNAL",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                }
+            }
+        },
         "/api/v1/matches/{id}/stream": {
             "get": {
                 "security": [
@@ -1018,6 +1297,17 @@ const docTemplate = `{
                 "players"
             ],
             "properties": {
+                "autoplay_after": {
+                    "description": "AutoplayAfter is how many timeouts in a row hand a seat to its bot (with a clock; default 3).",
+                    "type": "integer",
+                    "maximum": 100,
+                    "minimum": 1,
+                    "example": 3
+                },
+                "listed": {
+                    "description": "Listed puts a match with open seats in the lobby (GET /api/v1/matches?status=waiting),\nwhere anyone may join without an invite.",
+                    "type": "boolean"
+                },
                 "partnerships": {
                     "description": "Partnerships puts seats 0+2 and 1+3 on one side each; 4 players only.",
                     "type": "boolean"
@@ -1044,16 +1334,30 @@ const docTemplate = `{
                     "maximum": 1000,
                     "minimum": 5,
                     "multipleOf": 5
+                },
+                "turn_seconds": {
+                    "description": "TurnSeconds is the clock: a human seat that has not acted in time has its turn played by\nthe greedy bot. Omitted: no clock.",
+                    "type": "integer",
+                    "maximum": 604800,
+                    "minimum": 10,
+                    "example": 60
                 }
             }
         },
         "api.CreateMatchResponse": {
             "type": "object",
             "required": [
+                "invites",
                 "match",
                 "tokens"
             ],
             "properties": {
+                "invites": {
+                    "type": "array",
+                    "items": {
+                        "$ref": "#/definitions/api.SeatInvite"
+                    }
+                },
                 "match": {
                     "$ref": "#/definitions/api.MatchView"
                 },
@@ -1094,7 +1398,13 @@ const docTemplate = `{
                         "tile.drawn",
                         "turn.passed",
                         "hand.ended",
-                        "match.ended"
+                        "match.ended",
+                        "seat.joined",
+                        "seat.left",
+                        "turn.timed_out",
+                        "seat.autoplay",
+                        "seat.resumed",
+                        "match.expired"
                     ]
                 }
             }
@@ -1102,6 +1412,10 @@ const docTemplate = `{
         "api.EventData": {
             "type": "object",
             "properties": {
+                "autoplay_after": {
+                    "description": "match.created: timeouts in a row that hand a seat to its bot, with a clock",
+                    "type": "integer"
+                },
                 "boneyard": {
                     "description": "hand.started: the draw order, only once the match has ended",
                     "type": "array",
@@ -1112,6 +1426,11 @@ const docTemplate = `{
                 "boneyard_count": {
                     "description": "hand.started",
                     "type": "integer"
+                },
+                "bot": {
+                    "description": "seat.autoplay: the strategy now playing the seat",
+                    "type": "string",
+                    "example": "greedy"
                 },
                 "commitment": {
                     "description": "match.created: hex(sha256(seed))",
@@ -1162,6 +1481,14 @@ const docTemplate = `{
                     "description": "hand.started",
                     "type": "integer"
                 },
+                "listed": {
+                    "description": "match.created: the match is in the lobby while it waits",
+                    "type": "boolean"
+                },
+                "name": {
+                    "description": "seat.joined: the player's name",
+                    "type": "string"
+                },
                 "outcome": {
                     "description": "hand.ended",
                     "type": "string",
@@ -1209,7 +1536,7 @@ const docTemplate = `{
                     }
                 },
                 "seat": {
-                    "description": "tile.played, tile.drawn, turn.passed; hand.ended: who went out (domino only)",
+                    "description": "tile.played, tile.drawn, turn.passed, seat.*, turn.timed_out; hand.ended: who went out (domino only)",
                     "type": "integer"
                 },
                 "seed": {
@@ -1231,6 +1558,10 @@ const docTemplate = `{
                 },
                 "total": {
                     "description": "tile.played: the ends' count after the play",
+                    "type": "integer"
+                },
+                "turn_seconds": {
+                    "description": "match.created: the clock, when set",
                     "type": "integer"
                 },
                 "winner_side": {
@@ -1354,9 +1685,12 @@ const docTemplate = `{
                 "created_at",
                 "hands",
                 "id",
+                "listed",
+                "open_seats",
                 "players",
                 "scores",
                 "status",
+                "turn",
                 "updated_at",
                 "winner_side"
             ],
@@ -1370,6 +1704,17 @@ const docTemplate = `{
                 },
                 "id": {
                     "type": "string"
+                },
+                "listed": {
+                    "description": "Listed, Target and TurnSeconds are what the lobby shows of a waiting match; target and\nturn_seconds are left out when not recorded (matches older than the lobby) or no clock.",
+                    "type": "boolean"
+                },
+                "open_seats": {
+                    "description": "OpenSeats lists the seats waiting for a player (the lobby's matches have some).",
+                    "type": "array",
+                    "items": {
+                        "type": "integer"
+                    }
                 },
                 "players": {
                     "type": "array",
@@ -1386,9 +1731,22 @@ const docTemplate = `{
                 "status": {
                     "type": "string",
                     "enum": [
+                        "waiting",
                         "in_progress",
-                        "finished"
+                        "finished",
+                        "expired"
                     ]
+                },
+                "target": {
+                    "type": "integer"
+                },
+                "turn": {
+                    "description": "Turn is the seat to act; null when none is. A client holding several tokens finds\nwhere it is to move without reading every match.",
+                    "type": "integer",
+                    "x-nullable": true
+                },
+                "turn_seconds": {
+                    "type": "integer"
                 },
                 "updated_at": {
                     "type": "string",
@@ -1418,6 +1776,45 @@ const docTemplate = `{
                     "description": "NextCursor fetches the next page; null on the last page.",
                     "type": "string",
                     "x-nullable": true
+                }
+            }
+        },
+        "api.JoinRequest": {
+            "type": "object",
+            "required": [
+                "name"
+            ],
+            "properties": {
+                "invite": {
+                    "description": "Invite is the seat's invite from the create answer; not needed for a listed match.",
+                    "type": "string",
+                    "example": "lW3Xb0yQm8m3aN6tR2pX4g"
+                },
+                "name": {
+                    "description": "Name is shown to everyone, as at create.",
+                    "type": "string",
+                    "maxLength": 64,
+                    "minLength": 1,
+                    "example": "Bo"
+                }
+            }
+        },
+        "api.JoinResponse": {
+            "type": "object",
+            "required": [
+                "match",
+                "seat",
+                "token"
+            ],
+            "properties": {
+                "match": {
+                    "$ref": "#/definitions/api.MatchView"
+                },
+                "seat": {
+                    "type": "integer"
+                },
+                "token": {
+                    "type": "string"
                 }
             }
         },
@@ -1480,15 +1877,23 @@ const docTemplate = `{
                 "created_at",
                 "hand",
                 "id",
+                "legal_moves",
+                "listed",
+                "open_seats",
                 "partnerships",
                 "scores",
                 "seats",
                 "seeded",
                 "status",
                 "target",
+                "turn",
                 "version"
             ],
             "properties": {
+                "autoplay_after": {
+                    "description": "AutoplayAfter is how many timeouts in a row hand a seat to its bot, with a clock.",
+                    "type": "integer"
+                },
                 "commitment": {
                     "type": "string"
                 },
@@ -1497,7 +1902,7 @@ const docTemplate = `{
                     "format": "date-time"
                 },
                 "hand": {
-                    "description": "Hand is null once the match is finished.",
+                    "description": "Hand is null while the match waits for players; a finished match keeps its last table,\nwith every seat's tiles in hands.",
                     "allOf": [
                         {
                             "$ref": "#/definitions/api.Hand"
@@ -1509,10 +1914,21 @@ const docTemplate = `{
                     "type": "string"
                 },
                 "legal_moves": {
-                    "description": "LegalMoves appears only when the caller's seat is to move.",
+                    "description": "LegalMoves is the caller's legal actions now: [] when it is not the caller's turn.",
                     "type": "array",
                     "items": {
                         "$ref": "#/definitions/api.LegalMove"
+                    }
+                },
+                "listed": {
+                    "description": "Listed says the match is in the lobby while it waits.",
+                    "type": "boolean"
+                },
+                "open_seats": {
+                    "description": "OpenSeats lists the seats waiting for a player.",
+                    "type": "array",
+                    "items": {
+                        "type": "integer"
                     }
                 },
                 "partnerships": {
@@ -1536,11 +1952,22 @@ const docTemplate = `{
                 "status": {
                     "type": "string",
                     "enum": [
+                        "waiting",
                         "in_progress",
-                        "finished"
+                        "finished",
+                        "expired"
                     ]
                 },
                 "target": {
+                    "type": "integer"
+                },
+                "turn": {
+                    "description": "Turn is the seat to act; null when none is (waiting, finished, expired).",
+                    "type": "integer",
+                    "x-nullable": true
+                },
+                "turn_seconds": {
+                    "description": "TurnSeconds is the clock, when the match has one.",
                     "type": "integer"
                 },
                 "version": {
@@ -1636,7 +2063,8 @@ const docTemplate = `{
                     "type": "string",
                     "enum": [
                         "human",
-                        "bot"
+                        "bot",
+                        "open"
                     ]
                 },
                 "name": {
@@ -1650,8 +2078,7 @@ const docTemplate = `{
         "api.PlayerRequest": {
             "type": "object",
             "required": [
-                "kind",
-                "name"
+                "kind"
             ],
             "properties": {
                 "bot": {
@@ -1660,15 +2087,17 @@ const docTemplate = `{
                     "example": "greedy"
                 },
                 "kind": {
+                    "description": "Kind open is a seat for someone to join with the invite the create answer gives.",
                     "type": "string",
                     "enum": [
                         "human",
-                        "bot"
+                        "bot",
+                        "open"
                     ],
                     "example": "human"
                 },
                 "name": {
-                    "description": "Name is shown to everyone: no control characters, line separators or bidirectional marks.",
+                    "description": "Name is shown to everyone: no control characters, line separators or bidirectional marks.\nRequired for human and bot seats; an open seat has none (the player who joins names it).",
                     "type": "string",
                     "maxLength": 64,
                     "minLength": 1,
@@ -1699,6 +2128,10 @@ const docTemplate = `{
                         "NOT_YOUR_TURN",
                         "MATCH_FINISHED",
                         "VERSION_CONFLICT",
+                        "SEAT_TAKEN",
+                        "MATCH_NOT_STARTED",
+                        "MATCH_STARTED",
+                        "INVALID_INVITE",
                         "PAYLOAD_TOO_LARGE",
                         "UNSUPPORTED_MEDIA_TYPE",
                         "TILE_NOT_IN_HAND",
@@ -1787,14 +2220,24 @@ const docTemplate = `{
                 "tiles"
             ],
             "properties": {
+                "autoplay": {
+                    "description": "Autoplay says the seat timed out too often and its bot plays it until its player resumes.",
+                    "type": "boolean"
+                },
                 "bot": {
                     "type": "string"
+                },
+                "deadline": {
+                    "description": "Deadline is when the seat must have acted: only on the seat to move, a human on the clock.",
+                    "type": "string",
+                    "format": "date-time"
                 },
                 "kind": {
                     "type": "string",
                     "enum": [
                         "human",
-                        "bot"
+                        "bot",
+                        "open"
                     ]
                 },
                 "name": {
@@ -1807,6 +2250,22 @@ const docTemplate = `{
                     "type": "integer"
                 },
                 "tiles": {
+                    "type": "integer"
+                }
+            }
+        },
+        "api.SeatInvite": {
+            "type": "object",
+            "required": [
+                "invite",
+                "seat"
+            ],
+            "properties": {
+                "invite": {
+                    "type": "string",
+                    "example": "lW3Xb0yQm8m3aN6tR2pX4g"
+                },
+                "seat": {
                     "type": "integer"
                 }
             }

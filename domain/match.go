@@ -88,17 +88,28 @@ func (m *Match) Version() int { return m.version }
 // Finished says whether match.ended has been applied.
 func (m *Match) Finished() bool { return m.finished }
 
-// Status is waiting (an open seat, no deal yet), in_progress, finished or expired.
+// Status is waiting (an open seat remains, so no hand is dealt), in_progress, finished or
+// expired.
 func (m *Match) Status() Status {
 	switch {
 	case m.finished:
 		return StatusFinished
 	case m.expired:
 		return StatusExpired
-	case m.hands == 0:
+	case m.hasOpenSeat():
 		return StatusWaiting
 	}
 	return StatusInProgress
+}
+
+// hasOpenSeat says whether a seat waits for a player (only possible before the first deal).
+func (m *Match) hasOpenSeat() bool {
+	for _, p := range m.players {
+		if p.Kind == Open {
+			return true
+		}
+	}
+	return false
 }
 
 // Closed says whether the match takes no more events: finished or expired.
@@ -116,9 +127,10 @@ func (m *Match) Scores() []int { return slices.Clone(m.scores) }
 // Target is the score that ends the match.
 func (m *Match) Target() int { return m.info.Target }
 
-// Turn is the seat to act, or -1 when none is: the match is waiting, finished or expired.
+// Turn is the seat to act, or -1 when none is: the match is waiting, finished or expired (or,
+// in a replay, has not dealt yet).
 func (m *Match) Turn() int {
-	if m.Status() != StatusInProgress {
+	if m.hand.hands == nil || m.Status() != StatusInProgress {
 		return -1
 	}
 	return m.hand.turn
