@@ -24,10 +24,23 @@ type sseWriter struct {
 // deadlines (a test's recorder) has no timeout to beat, so the error is ignored.
 func (sw *sseWriter) arm() { _ = sw.rc.SetWriteDeadline(time.Now().Add(sw.window)) }
 
+// StreamEvent is one event of the live stream as the caller may see it; Match is the caller's
+// view right after it, only on a stream asked for with ?view=1.
+type StreamEvent struct {
+	Event
+	Match *MatchView `json:"match,omitempty"`
+}
+
 // event writes one event as the caller may see it. The JSON holds no newline, so it is one
 // data line.
-func (sw *sseWriter) event(e domain.Event) error {
-	data, err := json.Marshal(ToEvents([]domain.Event{e})[0])
+func (sw *sseWriter) event(se sseEvent) error {
+	e := se.Event
+	out := StreamEvent{Event: ToEvents([]domain.Event{e})[0]}
+	if se.view != nil {
+		v := ToMatchView(*se.view)
+		out.Match = &v
+	}
+	data, err := json.Marshal(out)
 	if err != nil {
 		return err
 	}
@@ -36,15 +49,15 @@ func (sw *sseWriter) event(e domain.Event) error {
 	return err
 }
 
-// send writes events and flushes them. done says the stream is over: match.ended is sent, or
-// the client is gone.
-func (sw *sseWriter) send(events []domain.Event) (last int, done bool) {
+// send writes events and flushes them. done says the stream is over: match.ended (or
+// match.expired) is sent, or the client is gone.
+func (sw *sseWriter) send(events []sseEvent) (last int, done bool) {
 	for _, e := range events {
 		if err := sw.event(e); err != nil {
 			return last, true
 		}
 		last = e.Seq
-		if e.Type == domain.TypeMatchEnded {
+		if e.Type == domain.TypeMatchEnded || e.Type == domain.TypeMatchExpired {
 			_ = sw.flush()
 			return last, true
 		}

@@ -1057,7 +1057,7 @@ const docTemplate = `{
                         "SeatToken": []
                     }
                 ],
-                "description": "Server-sent events (text/event-stream): every event of the match as the caller may see it, in seq order, then each new one as it happens. Each event is sent as \"id: \u003cseq\u003e\", \"event: \u003ctype\u003e\" and \"data: \u003cthe event as JSON, as GET /events shows it\u003e\". To resume after a disconnect send Last-Event-ID (EventSource does so by itself) or ?after=N: the stream goes on from the next event, with no gap and no duplicate; Last-Event-ID wins over after. An idle stream sends a comment (\": ping\") every 15 seconds. The stream ends after match.ended; a stream asked for a finished match with nothing left to send answers 204, which tells EventSource to stop reconnecting. The seat token goes in Authorization or, for EventSource, which cannot send headers, in ?token=; a bad token is 401 before the stream starts. While the match is live no stream carries another seat's tiles.",
+                "description": "Server-sent events (text/event-stream): every event of the match as the caller may see it, in seq order, then each new one as it happens. Each event is sent as \"id: \u003cseq\u003e\", \"event: \u003ctype\u003e\" and \"data: \u003cthe event as JSON, as GET /events shows it\u003e\". To resume after a disconnect send Last-Event-ID (EventSource does so by itself) or ?after=N: the stream goes on from the next event, with no gap and no duplicate; Last-Event-ID wins over after. With ?view=1 each event's data also carries \"match\": the caller's view of the match right after that event (as GET /matches/{id} shows it), so a client need not re-derive the turn or read the match after every event. An idle stream sends a comment (\": ping\") every 15 seconds. The stream ends after match.ended (or match.expired); a stream asked for a finished match with nothing left to send answers 204, which tells EventSource to stop reconnecting. The seat token goes in Authorization or, for EventSource, which cannot send headers, in ?token=; a bad token is 401 before the stream starts. While the match is live no stream carries another seat's tiles.",
                 "produces": [
                     "text/event-stream",
                     "application/problem+json"
@@ -1086,6 +1086,16 @@ const docTemplate = `{
                         "type": "string",
                         "description": "the seat token, for clients that cannot send Authorization",
                         "name": "token",
+                        "in": "query"
+                    },
+                    {
+                        "enum": [
+                            0,
+                            1
+                        ],
+                        "type": "integer",
+                        "description": "1: each event carries the caller's view after it, as match",
+                        "name": "view",
                         "in": "query"
                     },
                     {
