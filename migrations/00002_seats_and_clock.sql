@@ -43,6 +43,18 @@ FROM matches;
 DROP TABLE matches;
 ALTER TABLE matches_v2 RENAME TO matches;
 
+-- The seat to act in a match in progress follows from its last event: a play or a pass hands
+-- the turn on, a draw keeps it, a deal gives it to the leader.
+UPDATE matches SET turn = (
+    SELECT CASE e.type
+        WHEN 'tile.played' THEN (json_extract(e.data, '$.seat') + 1) % json_array_length(matches.players)
+        WHEN 'turn.passed' THEN (json_extract(e.data, '$.seat') + 1) % json_array_length(matches.players)
+        WHEN 'tile.drawn' THEN json_extract(e.data, '$.seat')
+        WHEN 'hand.started' THEN json_extract(e.data, '$.leader')
+    END
+    FROM events e WHERE e.match_id = matches.id AND e.seq = matches.version)
+WHERE status = 'in_progress';
+
 CREATE INDEX matches_created_id ON matches (created_at, id);
 CREATE INDEX matches_status_created_id ON matches (status, created_at, id);
 -- The sweeper: due deadlines, soonest first.
