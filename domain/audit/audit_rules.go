@@ -191,6 +191,11 @@ func (r *referee) wellFormed(k int) *fault {
 // check judges it) and the shuffle of a deal (consistency here, the deals check once revealed).
 func (r *referee) same(m *domain.Match, d, rec domain.Event) *fault {
 	if d.Type != rec.Type {
+		// Which action a bot would have taken says whether the seat could play: hidden while
+		// the match is live from all but that seat.
+		if seat, _, ok := moveOf(d); ok && !r.v.Sees(seat, r.finished) {
+			return faultf(rec.Seq, "the log has %s where the rules give seat %d another action (which is hidden while the match is live)", rec.Type, seat)
+		}
 		return faultf(rec.Seq, "the log has %s where the rules give %s", rec.Type, d.Type)
 	}
 	switch dd := d.Data.(type) {
@@ -214,9 +219,21 @@ func (r *referee) same(m *domain.Match, d, rec domain.Event) *fault {
 		return faultf(rec.Seq, "cannot encode: %v", err)
 	}
 	if !bytes.Equal(want, got) {
-		return faultf(rec.Seq, "the log has %s %s, the rules give %s", rec.Type, r.show(rec), r.show(d))
+		return faultf(rec.Seq, "the log has %s %s, the rules give %s", rec.Type, r.show(rec), r.showDerived(d, rec))
 	}
 	return nil
+}
+
+// showDerived is a derived event as the viewer may see it. A bot's choice (a timed-out turn, a
+// seat on autoplay) that differs from the recorded play names a tile the seat held: while the
+// match is live only that seat may see it.
+func (r *referee) showDerived(d, rec domain.Event) string {
+	dp, ok1 := d.Data.(domain.TilePlayed)
+	rp, ok2 := rec.Data.(domain.TilePlayed)
+	if ok1 && ok2 && dp.Tile != rp.Tile && !r.v.Sees(dp.Seat, r.finished) {
+		return "another play (which tile is hidden while the match is live)"
+	}
+	return r.show(d)
 }
 
 // show is an event's payload as the audit's viewer may see it.

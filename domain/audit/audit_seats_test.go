@@ -1,6 +1,7 @@
 package audit_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -109,4 +110,21 @@ func TestTheAuditCatchesAnEarlyTimeout(t *testing.T) {
 		}
 	}
 	t.Fatal("no timeout in the log")
+}
+
+// TestAFailedChoiceHidesTheSeatsTilesWhileLive: when a recorded timed-out move is not the
+// strategy's, the detail names no tile of the seat's hand to a viewer who may not see it.
+func TestAFailedChoiceHidesTheSeatsTilesWhileLive(t *testing.T) {
+	log := seatedLog(t, lastLegal)
+	c := rulesCheck(t, audit.EventsWith("m", audit.LogRead{Events: log}, domain.Spectator(), firstLegal))
+	end := *c.FirstBadSeq
+	live := log[:end] // cut before the match ends: still live
+	spect := rulesCheck(t, audit.EventsWith("m", audit.LogRead{Events: live}, domain.Spectator(), firstLegal))
+	if spect.OK || !strings.Contains(spect.Detail, "hidden while the match is live") {
+		t.Fatalf("a spectator's detail: %s", spect.Detail)
+	}
+	own := rulesCheck(t, audit.EventsWith("m", audit.LogRead{Events: live}, domain.SeatViewer(0), firstLegal))
+	if own.OK || strings.Contains(own.Detail, "hidden") {
+		t.Fatalf("the seat's own detail: %s", own.Detail)
+	}
 }
