@@ -16,6 +16,13 @@ type Event struct {
 	Data EventData `json:"data"`
 }
 
+// StreamEvent is one event of the live stream as the caller may see it; Match is the caller's
+// view right after it, only on a stream asked for with ?view=1.
+type StreamEvent struct {
+	Event
+	Match *MatchView `json:"match,omitempty"`
+}
+
 // EventData is the union of every event's payload: each type carries its own fields (docs/design.md,
 // "Events") and no others. Swagger 2.0 has no oneOf, so one schema lists them all; the
 // descriptions say which type carries which field.

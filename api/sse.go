@@ -24,13 +24,6 @@ type sseWriter struct {
 // deadlines (a test's recorder) has no timeout to beat, so the error is ignored.
 func (sw *sseWriter) arm() { _ = sw.rc.SetWriteDeadline(time.Now().Add(sw.window)) }
 
-// StreamEvent is one event of the live stream as the caller may see it; Match is the caller's
-// view right after it, only on a stream asked for with ?view=1.
-type StreamEvent struct {
-	Event
-	Match *MatchView `json:"match,omitempty"`
-}
-
 // event writes one event as the caller may see it. The JSON holds no newline, so it is one
 // data line.
 func (sw *sseWriter) event(se sseEvent) error {
