@@ -28,7 +28,7 @@ func BenchmarkMove(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if v.Hand == nil { // finished: start another match
+				if v.Turn == nil { // finished: start another match
 					b.StopTimer()
 					tb = h.create("", false, "human", "human")
 					b.StartTimer()

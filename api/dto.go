@@ -22,13 +22,23 @@ type CreateMatchRequest struct {
 	Target int `json:"target,omitempty" minimum:"5" maximum:"1000" multipleOf:"5"`
 	// Seed (64 hex characters) makes the deals reproducible; the match is then marked seeded.
 	Seed string `json:"seed,omitempty" minLength:"64" maxLength:"64" example:"1220bce908f962d172dd71edf7f3215397eaadbf54c4d03b1fc8334e91eaf12a"`
+	// Listed puts a match with open seats in the lobby (GET /api/v1/matches?status=waiting),
+	// where anyone may join without an invite.
+	Listed bool `json:"listed,omitempty"`
+	// TurnSeconds is the clock: a human seat that has not acted in time has its turn played by
+	// the greedy bot. Omitted: no clock.
+	TurnSeconds int `json:"turn_seconds,omitempty" minimum:"10" maximum:"604800" example:"60"`
+	// AutoplayAfter is how many timeouts in a row hand a seat to its bot (with a clock; default 3).
+	AutoplayAfter int `json:"autoplay_after,omitempty" minimum:"1" maximum:"100" example:"3"`
 }
 
 // PlayerRequest is one seat in a create request.
 type PlayerRequest struct {
 	// Name is shown to everyone: no control characters, line separators or bidirectional marks.
-	Name string `json:"name" validate:"required" minLength:"1" maxLength:"64" example:"Ada"`
-	Kind string `json:"kind" validate:"required" enums:"human,bot" example:"human"`
+	// Required for human and bot seats; an open seat has none (the player who joins names it).
+	Name string `json:"name,omitempty" minLength:"1" maxLength:"64" example:"Ada"`
+	// Kind open is a seat for someone to join with the invite the create answer gives.
+	Kind string `json:"kind" validate:"required" enums:"human,bot,open" example:"human"`
 	// Bot names the strategy of a bot seat, weakest first; only with kind bot.
 	Bot string `json:"bot,omitempty" enums:"random,greedy,expert" example:"greedy"`
 }
@@ -42,14 +52,18 @@ type MoveRequest struct {
 	End *string `json:"end,omitempty" enums:"left,right" example:"left"`
 }
 
-// Seat is a seat as everyone sees it.
+// Seat is a seat as everyone sees it. An open seat has kind open and an empty name.
 type Seat struct {
 	Seat  int    `json:"seat"`
 	Name  string `json:"name"`
-	Kind  string `json:"kind" enums:"human,bot"`
+	Kind  string `json:"kind" enums:"human,bot,open"`
 	Bot   string `json:"bot,omitempty" enums:"random,greedy,expert"`
 	Side  int    `json:"side"`
 	Tiles int    `json:"tiles"`
+	// Autoplay says the seat timed out too often and its bot plays it until its player resumes.
+	Autoplay bool `json:"autoplay,omitempty"`
+	// Deadline is when the seat must have acted: only on the seat to move, a human on the clock.
+	Deadline *time.Time `json:"deadline,omitempty" format:"date-time"`
 }
 
 // OpenEnd is one end of the line.
@@ -93,7 +107,7 @@ type LegalMove struct {
 // MatchView is the match as the caller may see it.
 type MatchView struct {
 	ID           string    `json:"id"`
-	Status       string    `json:"status" enums:"in_progress,finished"`
+	Status       string    `json:"status" enums:"waiting,in_progress,finished,expired"`
 	Version      int       `json:"version"`
 	Target       int       `json:"target"`
 	Partnerships bool      `json:"partnerships"`
@@ -102,13 +116,24 @@ type MatchView struct {
 	CreatedAt    time.Time `json:"created_at" format:"date-time"`
 	Seats        []Seat    `json:"seats"`
 	Scores       []int     `json:"scores"`
-	// Hand is null once the match is finished.
+	// Hand is null while the match waits for players; a finished match keeps its last table,
+	// with every seat's tiles in hands.
 	Hand *Hand `json:"hand" extensions:"x-nullable"`
 	You  *You  `json:"you,omitempty"`
-	// LegalMoves appears only when the caller's seat is to move.
-	LegalMoves []LegalMove `json:"legal_moves,omitempty"`
+	// LegalMoves is the caller's legal actions now: [] when it is not the caller's turn.
+	LegalMoves []LegalMove `json:"legal_moves"`
 	// WinnerSide appears once the match is finished.
 	WinnerSide *int `json:"winner_side,omitempty"`
+	// Turn is the seat to act; null when none is (waiting, finished, expired).
+	Turn *int `json:"turn" extensions:"x-nullable"`
+	// Listed says the match is in the lobby while it waits.
+	Listed bool `json:"listed"`
+	// OpenSeats lists the seats waiting for a player.
+	OpenSeats []int `json:"open_seats"`
+	// TurnSeconds is the clock, when the match has one.
+	TurnSeconds int `json:"turn_seconds,omitempty"`
+	// AutoplayAfter is how many timeouts in a row hand a seat to its bot, with a clock.
+	AutoplayAfter int `json:"autoplay_after,omitempty"`
 }
 
 // SeatToken is a human seat's secret, shown once.
@@ -117,11 +142,35 @@ type SeatToken struct {
 	Token string `json:"token"`
 }
 
-// CreateMatchResponse is the answer to a create: the match as a spectator sees it and a token
-// for each human seat.
+// SeatInvite is an open seat's secret invite (128 random bits), shown once: pass it to the
+// player who is to take the seat.
+type SeatInvite struct {
+	Seat   int    `json:"seat"`
+	Invite string `json:"invite" example:"lW3Xb0yQm8m3aN6tR2pX4g"`
+}
+
+// CreateMatchResponse is the answer to a create: the match as a spectator sees it, a token for
+// each named human seat and an invite for each open seat.
 type CreateMatchResponse struct {
-	Match  MatchView   `json:"match"`
-	Tokens []SeatToken `json:"tokens"`
+	Match   MatchView    `json:"match"`
+	Tokens  []SeatToken  `json:"tokens"`
+	Invites []SeatInvite `json:"invites"`
+}
+
+// JoinRequest is the body of POST /api/v1/matches/{id}/seats/{seat}/join.
+type JoinRequest struct {
+	// Name is shown to everyone, as at create.
+	Name string `json:"name" validate:"required" minLength:"1" maxLength:"64" example:"Bo"`
+	// Invite is the seat's invite from the create answer; not needed for a listed match.
+	Invite string `json:"invite,omitempty" example:"lW3Xb0yQm8m3aN6tR2pX4g"`
+}
+
+// JoinResponse is the answer to a join: the seat's token, shown once, and the match as the
+// seat sees it.
+type JoinResponse struct {
+	Seat  int       `json:"seat"`
+	Token string    `json:"token"`
+	Match MatchView `json:"match"`
 }
 
 // MoveResponse is the answer to a move: the events it caused (bots' included) as the caller
@@ -148,14 +197,14 @@ type EventsResponse struct {
 type Player struct {
 	Seat int    `json:"seat"`
 	Name string `json:"name"`
-	Kind string `json:"kind" enums:"human,bot"`
+	Kind string `json:"kind" enums:"human,bot,open"`
 	Bot  string `json:"bot,omitempty" enums:"random,greedy,expert"`
 }
 
 // HistoryItem is one match in the history.
 type HistoryItem struct {
 	ID        string    `json:"id"`
-	Status    string    `json:"status" enums:"in_progress,finished"`
+	Status    string    `json:"status" enums:"waiting,in_progress,finished,expired"`
 	CreatedAt time.Time `json:"created_at" format:"date-time"`
 	UpdatedAt time.Time `json:"updated_at" format:"date-time"`
 	Players   []Player  `json:"players"`
@@ -163,6 +212,16 @@ type HistoryItem struct {
 	// WinnerSide is null while the match is in progress.
 	WinnerSide *int `json:"winner_side" extensions:"x-nullable"`
 	Hands      int  `json:"hands"`
+	// Turn is the seat to act; null when none is. A client holding several tokens finds
+	// where it is to move without reading every match.
+	Turn *int `json:"turn" extensions:"x-nullable"`
+	// OpenSeats lists the seats waiting for a player (the lobby's matches have some).
+	OpenSeats []int `json:"open_seats"`
+	// Listed, Target and TurnSeconds are what the lobby shows of a waiting match; target and
+	// turn_seconds are left out when not recorded (matches older than the lobby) or no clock.
+	Listed      bool `json:"listed"`
+	Target      int  `json:"target,omitempty"`
+	TurnSeconds int  `json:"turn_seconds,omitempty"`
 }
 
 // HistoryResponse is one page of the history, newest first.
@@ -184,12 +243,10 @@ func ToMatchView(v domain.MatchView) MatchView {
 		Partnerships: v.Partnerships, Seeded: v.Seeded, Commitment: v.Commitment,
 		CreatedAt: v.CreatedAt, Scores: nonNil(v.Scores), Seats: make([]Seat, len(v.Seats)),
 		LegalMoves: toLegalMoves(v.LegalMoves), WinnerSide: v.WinnerSide,
-	}
-	if len(out.LegalMoves) == 0 {
-		out.LegalMoves = nil
+		Turn: v.Turn, Listed: v.Listed, OpenSeats: nonNil(v.OpenSeats), TurnSeconds: v.TurnSeconds, AutoplayAfter: v.AutoplayAfter,
 	}
 	for i, s := range v.Seats {
-		out.Seats[i] = Seat{Seat: s.Seat, Name: s.Name, Kind: string(s.Kind), Bot: s.Bot, Side: s.Side, Tiles: s.Tiles}
+		out.Seats[i] = Seat{Seat: s.Seat, Name: s.Name, Kind: string(s.Kind), Bot: s.Bot, Side: s.Side, Tiles: s.Tiles, Autoplay: s.Autoplay, Deadline: s.Deadline}
 	}
 	if h := v.Hand; h != nil {
 		line := make([]string, len(h.Line))
@@ -239,6 +296,7 @@ func toHistoryItem(h referee.HistoryItem) HistoryItem {
 	return HistoryItem{
 		ID: h.ID, Status: string(s.Status), CreatedAt: h.CreatedAt, UpdatedAt: s.UpdatedAt,
 		Players: players, Scores: nonNil(s.Scores), WinnerSide: s.WinnerSide, Hands: s.Hands,
+		Turn: s.Turn, OpenSeats: nonNil(s.OpenSeats), Listed: s.Listed, Target: s.Target, TurnSeconds: s.TurnSeconds,
 	}
 }
 

@@ -55,7 +55,8 @@ func TestBotsPlayInsideTheRequest(t *testing.T) {
 // the sum of the points its seats' plays and hand ends earned in the log.
 func checkFinal(t *testing.T, tb *table, end api.MatchView, sides int) {
 	t.Helper()
-	if end.Status != "finished" || end.Hand != nil || end.WinnerSide == nil || len(end.Scores) != sides {
+	// A finished match keeps its last table with every hand open, and no one is to act.
+	if end.Status != "finished" || end.Hand == nil || len(end.Hand.Hands) != len(end.Seats) || end.Turn != nil || end.LegalMoves == nil || len(end.LegalMoves) != 0 || end.WinnerSide == nil || len(end.Scores) != sides {
 		t.Fatalf("final view: %+v", end)
 	}
 	sideOf := map[int]int{}

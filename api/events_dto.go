@@ -11,9 +11,16 @@ import (
 // Event is one fact of a match's log (docs/design.md, "Events") as the caller may see it.
 type Event struct {
 	Seq  int       `json:"seq" minimum:"1"`
-	Type string    `json:"type" enums:"match.created,hand.started,tile.played,tile.drawn,turn.passed,hand.ended,match.ended"`
+	Type string    `json:"type" enums:"match.created,hand.started,tile.played,tile.drawn,turn.passed,hand.ended,match.ended,seat.joined,seat.left,turn.timed_out,seat.autoplay,seat.resumed,match.expired"`
 	At   time.Time `json:"at" format:"date-time"`
 	Data EventData `json:"data"`
+}
+
+// StreamEvent is one event of the live stream as the caller may see it; Match is the caller's
+// view right after it, only on a stream asked for with ?view=1.
+type StreamEvent struct {
+	Event
+	Match *MatchView `json:"match,omitempty"`
 }
 
 // EventData is the union of every event's payload: each type carries its own fields (docs/design.md,
@@ -50,7 +57,7 @@ type EventData struct {
 	Boneyard []string `json:"boneyard,omitempty"`
 	// hand.started
 	BoneyardCount *int `json:"boneyard_count,omitempty"`
-	// tile.played, tile.drawn, turn.passed; hand.ended: who went out (domino only)
+	// tile.played, tile.drawn, turn.passed, seat.*, turn.timed_out; hand.ended: who went out (domino only)
 	Seat *int `json:"seat,omitempty"`
 	// tile.played (canonical); tile.drawn: only for the seat that drew, or once the match ended
 	Tile string `json:"tile,omitempty" example:"4-6"`
@@ -70,6 +77,16 @@ type EventData struct {
 	Scores []int `json:"scores,omitempty"`
 	// match.ended: the seed, revealed
 	Seed string `json:"seed,omitempty"`
+	// match.created: the match is in the lobby while it waits
+	Listed *bool `json:"listed,omitempty"`
+	// match.created: the clock, when set
+	TurnSeconds *int `json:"turn_seconds,omitempty"`
+	// match.created: timeouts in a row that hand a seat to its bot, with a clock
+	AutoplayAfter *int `json:"autoplay_after,omitempty"`
+	// seat.joined: the player's name
+	Name string `json:"name,omitempty"`
+	// seat.autoplay: the strategy now playing the seat
+	Bot string `json:"bot,omitempty" example:"greedy"`
 }
 
 // OptionalSide is a winner_side that may be absent (most events), null (a tied hand) or a
@@ -118,10 +135,17 @@ func eventData(d domain.EventData) EventData {
 		for i, p := range d.Players {
 			players[i] = Player{Seat: p.Seat, Name: p.Name, Kind: string(p.Kind), Bot: p.Bot}
 		}
-		return EventData{
+		out := EventData{
 			Players: players, Partnerships: &d.Partnerships, Target: &d.Target, HandSize: &d.HandSize,
 			Rules: d.Rules, Commitment: d.Commitment, Seeded: &d.Seeded,
 		}
+		if d.Listed {
+			out.Listed = &d.Listed
+		}
+		if d.TurnSeconds > 0 {
+			out.TurnSeconds, out.AutoplayAfter = &d.TurnSeconds, &d.AutoplayAfter
+		}
+		return out
 	case domain.HandStarted:
 		hands := make([][]string, len(d.Hands))
 		for s, h := range d.Hands {
@@ -150,6 +174,18 @@ func eventData(d domain.EventData) EventData {
 		}
 	case domain.MatchEnded:
 		return EventData{WinnerSide: OptionalSide{present: true, side: &d.WinnerSide}, Scores: nonNil(d.Scores), Seed: d.Seed}
+	case domain.SeatJoined:
+		return EventData{Seat: &d.Seat, Name: d.Name}
+	case domain.SeatLeft:
+		return EventData{Seat: &d.Seat}
+	case domain.TurnTimedOut:
+		return EventData{Seat: &d.Seat}
+	case domain.SeatAutoplay:
+		return EventData{Seat: &d.Seat, Bot: d.Bot}
+	case domain.SeatResumed:
+		return EventData{Seat: &d.Seat}
+	case domain.MatchExpired:
+		return EventData{}
 	}
 	return EventData{}
 }

@@ -48,7 +48,7 @@ func TestRequestExamplesSucceed(t *testing.T) {
 	}
 
 	h := newHarness(t, options{})
-	var match api.CreateMatchResponse
+	var match, lobby api.CreateMatchResponse
 	sent := 0
 	for _, o := range ops {
 		want := successStatus(t, o.op)
@@ -65,7 +65,11 @@ func TestRequestExamplesSucceed(t *testing.T) {
 			}
 			path := strings.ReplaceAll(o.path, "{id}", match.Match.ID)
 			var hdr []string
-			if o.op.OperationID != "createMatch" {
+			switch o.op.OperationID {
+			case "createMatch":
+			case "joinSeat": // the lobby example's open seat, which anyone may take
+				path = strings.ReplaceAll(strings.ReplaceAll(o.path, "{id}", lobby.Match.ID), "{seat}", "1")
+			default:
 				hdr = auth(match.Tokens[0].Token)
 			}
 			r := h.do(strings.ToUpper(o.method), path, body, hdr...)
@@ -74,6 +78,9 @@ func TestRequestExamplesSucceed(t *testing.T) {
 			}
 			if o.op.OperationID == "createMatch" && name == "humanVsBot" {
 				r.decode(t, &match)
+			}
+			if o.op.OperationID == "createMatch" && name == "lobby" {
+				r.decode(t, &lobby)
 			}
 			sent++
 		}

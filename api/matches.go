@@ -16,7 +16,7 @@ import (
 //
 //	@Summary		Create a match
 //	@ID				createMatch
-//	@Description	Starts a match for 2 to 4 players (humans and bots) and answers the match as a spectator sees it, with a secret token for each human seat. The tokens are shown only here: keep them. Bots play at once until a human is to move.
+//	@Description	Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot.
 //	@Tags			matches
 //	@Accept			json
 //	@Produce		json
@@ -42,7 +42,10 @@ func (s *server) createMatch(c echo.Context) error {
 	if err := checkNames(body.Players); err != nil {
 		return err
 	}
-	req := referee.CreateRequest{Partnerships: body.Partnerships, Target: body.Target, Seed: body.Seed}
+	req := referee.CreateRequest{
+		Partnerships: body.Partnerships, Target: body.Target, Seed: body.Seed,
+		Listed: body.Listed, TurnSeconds: body.TurnSeconds, AutoplayAfter: body.AutoplayAfter,
+	}
 	for _, p := range body.Players {
 		req.Players = append(req.Players, domain.PlayerInfo{Name: p.Name, Kind: domain.PlayerKind(p.Kind), Bot: p.Bot})
 	}
@@ -50,9 +53,12 @@ func (s *server) createMatch(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := CreateMatchResponse{Match: ToMatchView(created.Match), Tokens: make([]SeatToken, len(created.Tokens))}
+	out := CreateMatchResponse{Match: ToMatchView(created.Match), Tokens: make([]SeatToken, len(created.Tokens)), Invites: make([]SeatInvite, len(created.Invites))}
 	for i, t := range created.Tokens {
 		out.Tokens[i] = SeatToken{Seat: t.Seat, Token: t.Token}
+	}
+	for i, inv := range created.Invites {
+		out.Invites[i] = SeatInvite{Seat: inv.Seat, Invite: inv.Invite}
 	}
 	h := c.Response().Header()
 	h.Set(echo.HeaderLocation, "/api/v1/matches/"+created.Match.ID)
@@ -68,7 +74,7 @@ func (s *server) createMatch(c echo.Context) error {
 //	@Tags			matches
 //	@Produce		json
 //	@Produce		application/problem+json
-//	@Param			status	query		string	false	"only matches with this status"	Enums(in_progress, finished)
+//	@Param			status	query		string	false	"only matches with this status; waiting is the lobby: listed matches with an open seat"	Enums(waiting, in_progress, finished, expired)
 //	@Param			player	query		string	false	"only matches with a seat of this name"
 //	@Param			since	query		string	false	"created at or after (RFC 3339)"	format(date-time)
 //	@Param			until	query		string	false	"created before (RFC 3339)"			format(date-time)
@@ -86,8 +92,12 @@ func (s *server) listMatches(c echo.Context) error {
 		return err
 	}
 	hq := referee.HistoryQuery{Status: domain.Status(q.Get("status")), Player: q.Get("player"), Cursor: q.Get("cursor")}
-	if q.Has("status") && hq.Status != domain.StatusInProgress && hq.Status != domain.StatusFinished {
-		return Invalidf("status must be in_progress or finished, got %q", clip(q.Get("status")))
+	switch hq.Status {
+	case domain.StatusWaiting, domain.StatusInProgress, domain.StatusFinished, domain.StatusExpired:
+	default:
+		if q.Has("status") {
+			return Invalidf("status must be waiting, in_progress, finished or expired, got %q", clip(q.Get("status")))
+		}
 	}
 	// Characters, not bytes, as the contract's maxLength counts them.
 	if q.Has("player") && (hq.Player == "" || utf8.RuneCountInString(hq.Player) > 64) {

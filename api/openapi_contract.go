@@ -33,7 +33,7 @@ const (
 // invalidDetails is the detail of each operation's example 400, as the server words it.
 var invalidDetails = map[string]string{
 	"createMatch":    `players[1].name must not hold control characters, line separators or bidirectional marks, found U+000A`,
-	"listMatches":    `status must be in_progress or finished, got "done"`,
+	"listMatches":    `status must be waiting, in_progress, finished or expired, got "done"`,
 	"getMatch":       `this endpoint takes no query parameters, got "step"`,
 	"makeMove":       `play needs a tile, like "tile": "4-6"`,
 	"listLegalMoves": `this endpoint takes no query parameters, got "seat"`,
@@ -42,6 +42,9 @@ var invalidDetails = map[string]string{
 	"replayMatch":    `step must be an integer from 1 to the match's version, got "last"`,
 	"auditMatch":     `this endpoint takes no query parameters, got "full"`,
 	"exportMatch":    `format must be json or text, got "xml"`,
+	"joinSeat":       `seat must be 0, 1, 2 or 3, got "north"`,
+	"leaveSeat":      `seat must be 0, 1, 2 or 3, got "north"`,
+	"resumeSeat":     `seat must be 0, 1, 2 or 3, got "north"`,
 }
 
 // problemDetails is the detail of an example problem for every other code.
@@ -63,6 +66,10 @@ var problemDetails = map[domain.Code]string{
 	domain.CodeMustDraw:         domain.ErrMustDraw.Error(),
 	domain.CodeMustPass:         domain.ErrMustPass.Error(),
 	domain.CodeIdempotencyReuse: domain.ErrIdempotencyReuse.Error(),
+	domain.CodeSeatTaken:        domain.ErrSeatTaken.Error(),
+	domain.CodeInvalidInvite:    domain.ErrInvalidInvite.Error(),
+	domain.CodeMatchNotStarted:  domain.ErrMatchNotStarted.Error(),
+	domain.CodeMatchStarted:     domain.ErrMatchStarted.Error(),
 	CodeRateLimited:             "too many requests from this address; retry after 1 s",
 	domain.CodeInternal:         "the server failed to answer; quote the request_id when reporting it",
 	CodeNotReady:                "the database does not answer",

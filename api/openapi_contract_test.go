@@ -16,9 +16,9 @@ import (
 // publicOps answer anyone with no token; tokenOptional answer a seat token or a spectator;
 // the rest need a seat token.
 var (
-	publicOps     = []string{"checkLiveness", "checkReadiness", "createMatch", "getMetrics", "getOpenAPI", "listMatches"}
+	publicOps     = []string{"checkLiveness", "checkReadiness", "createMatch", "getMetrics", "getOpenAPI", "joinSeat", "listMatches"}
 	tokenOptional = []string{"auditMatch", "exportMatch", "getMatch", "listEvents", "replayMatch", "streamEvents"}
-	tokenRequired = []string{"listLegalMoves", "makeMove"}
+	tokenRequired = []string{"leaveSeat", "listLegalMoves", "makeMove", "resumeSeat"}
 )
 
 // TestOpenAPIOperations: kin-openapi validates openapi.yaml; every operation has a camelCase
@@ -32,7 +32,7 @@ func TestOpenAPIOperations(t *testing.T) {
 	if s := doc.Components.SecuritySchemes["SeatToken"]; s == nil || s.Value.Type != "http" || s.Value.Scheme != "bearer" || strings.ContainsAny(s.Value.Description, "<>") {
 		t.Fatalf("SeatToken is not a bearer scheme with plain text: %+v", s.Value)
 	}
-	camel := regexp.MustCompile(`^(create|list|get|make|stream|replay|audit|export|check)[A-Z][A-Za-z]*$`)
+	camel := regexp.MustCompile(`^(create|list|get|make|stream|replay|audit|export|check|join|leave|resume)[A-Z][A-Za-z]*$`)
 	var public, optional, required []string
 	for path, item := range doc.Paths.Map() {
 		for method, op := range item.Operations() {

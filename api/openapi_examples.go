@@ -29,6 +29,13 @@ func requestExamples() map[string][]namedExample {
 				},
 				Partnerships: true, Target: 150,
 			}},
+			{"lobby", "A listed match: you against whoever joins seat 1 from the lobby", CreateMatchRequest{
+				Players: []PlayerRequest{{Name: "Ada", Kind: "human"}, {Kind: "open"}},
+				Listed:  true,
+			}},
+		},
+		"joinSeat": {
+			{"fromTheLobby", "Take seat 1 of the lobby match: a listed match needs no invite", JoinRequest{Name: "Bo"}},
 		},
 		"makeMove": {
 			{"leadDouble", "Seat 0's first move in the humanVsBot match: lead the 5-5", MoveRequest{Action: "play", Tile: &five}},

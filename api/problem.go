@@ -46,6 +46,10 @@ var problemKinds = map[domain.Code]problemKind{
 	domain.CodeNotYourTurn:      {http.StatusConflict, "Not your turn"},
 	domain.CodeMatchFinished:    {http.StatusConflict, "Match finished"},
 	domain.CodeVersionConflict:  {http.StatusConflict, "Version conflict"},
+	domain.CodeSeatTaken:        {http.StatusConflict, "Seat taken"},
+	domain.CodeMatchNotStarted:  {http.StatusConflict, "Match not started"},
+	domain.CodeMatchStarted:     {http.StatusConflict, "Match started"},
+	domain.CodeInvalidInvite:    {http.StatusForbidden, "Invalid invite"},
 	CodePayloadTooLarge:         {http.StatusRequestEntityTooLarge, "Payload too large"},
 	CodeUnsupportedMediaType:    {http.StatusUnsupportedMediaType, "Unsupported media type"},
 	domain.CodeTileNotInHand:    {http.StatusUnprocessableEntity, "Tile not in hand"},
@@ -81,7 +85,7 @@ type Problem struct {
 	Detail string `json:"detail" example:"it is not your turn: seat 1 is to move"`
 	// Instance is the path of the request that failed.
 	Instance string `json:"instance" example:"/api/v1/matches/0f3c/moves"`
-	Code     string `json:"code" enums:"INVALID_REQUEST,UNAUTHORIZED,MATCH_NOT_FOUND,NOT_FOUND,METHOD_NOT_ALLOWED,NOT_YOUR_TURN,MATCH_FINISHED,VERSION_CONFLICT,PAYLOAD_TOO_LARGE,UNSUPPORTED_MEDIA_TYPE,TILE_NOT_IN_HAND,TILE_DOES_NOT_FIT,END_REQUIRED,MUST_LEAD_DOUBLE,MUST_PLAY,MUST_DRAW,MUST_PASS,IDEMPOTENCY_KEY_REUSED,RATE_LIMITED,INTERNAL,NOT_READY"`
+	Code     string `json:"code" enums:"INVALID_REQUEST,UNAUTHORIZED,MATCH_NOT_FOUND,NOT_FOUND,METHOD_NOT_ALLOWED,NOT_YOUR_TURN,MATCH_FINISHED,VERSION_CONFLICT,SEAT_TAKEN,MATCH_NOT_STARTED,MATCH_STARTED,INVALID_INVITE,PAYLOAD_TOO_LARGE,UNSUPPORTED_MEDIA_TYPE,TILE_NOT_IN_HAND,TILE_DOES_NOT_FIT,END_REQUIRED,MUST_LEAD_DOUBLE,MUST_PLAY,MUST_DRAW,MUST_PASS,IDEMPOTENCY_KEY_REUSED,RATE_LIMITED,INTERNAL,NOT_READY"`
 	// RequestID is the X-Request-ID of the request; quote it when reporting a problem.
 	RequestID string `json:"request_id"`
 	// CurrentVersion is the match's version, with VERSION_CONFLICT only.

@@ -90,7 +90,7 @@ func TestReplayEveryStep(t *testing.T) {
 		hv := r.Match.Hand
 		switch {
 		case step == len(full):
-			if hv != nil || r.Match.Status != "finished" {
+			if hv == nil || len(hv.Hands) != len(r.Match.Seats) || r.Match.Turn != nil || r.Match.Status != "finished" {
 				t.Fatalf("last step: status %s, hand %+v", r.Match.Status, hv)
 			}
 			continue

@@ -33,6 +33,9 @@ func (s *server) routes(e *echo.Echo, reg *prometheus.Registry) {
 	v1.GET("/matches/:id/replay", s.replay)
 	v1.GET("/matches/:id/audit", s.audit)
 	v1.GET("/matches/:id/export", s.export)
+	v1.POST("/matches/:id/seats/:seat/join", s.joinSeat)
+	v1.POST("/matches/:id/seats/:seat/leave", s.leaveSeat)
+	v1.POST("/matches/:id/seats/:seat/resume", s.resumeSeat)
 
 	e.GET("/healthz", s.healthz)
 	e.GET("/readyz", s.readyz)

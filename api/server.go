@@ -39,6 +39,9 @@ type Config struct {
 	// StreamHeartbeat is how often an idle live stream sends a comment; 0 means
 	// DefaultHeartbeat (15 s).
 	StreamHeartbeat time.Duration
+	// CORSOrigins are the browser origins (https://game.example) allowed to call the API from
+	// another origin; none by default. "*" allows any origin.
+	CORSOrigins []string
 }
 
 // server holds what handlers share.
@@ -77,6 +80,9 @@ func New(cfg Config) *echo.Echo {
 		e.Use(newRateLimiter(cfg.RateLimit).middleware)
 	}
 	e.Use(s.bodyLimit)
+	if len(cfg.CORSOrigins) > 0 {
+		e.Use(cors(cfg.CORSOrigins))
+	}
 	s.routes(e, cfg.Registry)
 	return e
 }

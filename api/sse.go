@@ -26,8 +26,14 @@ func (sw *sseWriter) arm() { _ = sw.rc.SetWriteDeadline(time.Now().Add(sw.window
 
 // event writes one event as the caller may see it. The JSON holds no newline, so it is one
 // data line.
-func (sw *sseWriter) event(e domain.Event) error {
-	data, err := json.Marshal(ToEvents([]domain.Event{e})[0])
+func (sw *sseWriter) event(se sseEvent) error {
+	e := se.Event
+	out := StreamEvent{Event: ToEvents([]domain.Event{e})[0]}
+	if se.view != nil {
+		v := ToMatchView(*se.view)
+		out.Match = &v
+	}
+	data, err := json.Marshal(out)
 	if err != nil {
 		return err
 	}
@@ -36,15 +42,15 @@ func (sw *sseWriter) event(e domain.Event) error {
 	return err
 }
 
-// send writes events and flushes them. done says the stream is over: match.ended is sent, or
-// the client is gone.
-func (sw *sseWriter) send(events []domain.Event) (last int, done bool) {
+// send writes events and flushes them. done says the stream is over: match.ended (or
+// match.expired) is sent, or the client is gone.
+func (sw *sseWriter) send(events []sseEvent) (last int, done bool) {
 	for _, e := range events {
 		if err := sw.event(e); err != nil {
 			return last, true
 		}
 		last = e.Seq
-		if e.Type == domain.TypeMatchEnded {
+		if e.Type == domain.TypeMatchEnded || e.Type == domain.TypeMatchExpired {
 			_ = sw.flush()
 			return last, true
 		}

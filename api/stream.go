@@ -70,7 +70,7 @@ func (st *streams) shutdown(r *http.Request) <-chan struct{} {
 //
 //	@Summary			Follow a match live
 //	@ID					streamEvents
-//	@Description		Server-sent events (text/event-stream): every event of the match as the caller may see it, in seq order, then each new one as it happens. Each event is sent as three lines, `id: {seq}`, `event: {type}` and `data: {the event as JSON, as GET /events shows it}`. To resume after a disconnect send Last-Event-ID (EventSource does so by itself) or ?after=N: the stream goes on from the next event, with no gap and no duplicate; Last-Event-ID wins over after. An idle stream sends a comment (": ping") every 15 seconds. The stream ends after match.ended; a stream asked for a finished match with nothing left to send answers 204, which tells EventSource to stop reconnecting. The seat token goes in Authorization or, for EventSource, which cannot send headers, in ?token=; a bad token is 401 before the stream starts. While the match is live no stream carries another seat's tiles.
+//	@Description		Server-sent events (text/event-stream): every event of the match as the caller may see it, in seq order, then each new one as it happens. Each event is sent as three lines, `id: {seq}`, `event: {type}` and `data: {the event as JSON, as GET /events shows it}`. To resume after a disconnect send Last-Event-ID (EventSource does so by itself) or ?after=N: the stream goes on from the next event, with no gap and no duplicate; Last-Event-ID wins over after. With ?view=1 each event's data also carries "match": the caller's view of the match right after that event (as GET /matches/{id} shows it), so a client need not re-derive the turn or read the match after every event. An idle stream sends a comment (": ping") every 15 seconds. The stream ends after match.ended (or match.expired); a stream asked for a finished match with nothing left to send answers 204, which tells EventSource to stop reconnecting. The seat token goes in Authorization or, for EventSource, which cannot send headers, in ?token=; a bad token is 401 before the stream starts. While the match is live no stream carries another seat's tiles.
 //	@Tags				matches
 //	@Produce			event-stream
 //	@Produce			application/problem+json
@@ -79,6 +79,7 @@ func (st *streams) shutdown(r *http.Request) <-chan struct{} {
 //	@Param				id				path		string	true	"match id"
 //	@Param				after			query		int		false	"start after this seq"	minimum(0)	default(0)
 //	@Param				token			query		string	false	"the seat token, for clients that cannot send Authorization"
+//	@Param				view			query		int		false	"1: each event carries the caller's view after it, as match"	Enums(0, 1)
 //	@Param				Last-Event-ID	header		string	false	"the id of the last event received; resumes after it"
 //	@Success			200				{string}	string	"the events, as server-sent events"
 //	@Success			204				"the match has finished and every event up to match.ended has been sent"
@@ -89,9 +90,17 @@ func (st *streams) shutdown(r *http.Request) <-chan struct{} {
 //	@Failure			500				{object}	Problem	"INTERNAL"
 //	@Router				/api/v1/matches/{id}/stream [get]
 func (s *server) stream(c echo.Context) error {
-	q, err := query(c, "after", "token")
+	q, err := query(c, "after", "token", "view")
 	if err != nil {
 		return err
+	}
+	withViews := false
+	switch q.Get("view") {
+	case "1", "true":
+		withViews = true
+	case "", "0", "false":
+	default:
+		return Invalidf("view must be 1 (send the caller's view with each event) or 0, got %q", clip(q.Get("view")))
 	}
 	after, err := resumePoint(c, q)
 	if err != nil {
@@ -111,7 +120,10 @@ func (s *server) stream(c echo.Context) error {
 	// leaves a wake-up behind.
 	wake, stop := s.svc.Watch(id)
 	defer stop()
-	f := feed{svc: s.svc, id: id, v: v, wake: wake}
+	f := &feed{svc: s.svc, id: id, v: v, wake: wake}
+	if withViews {
+		f.tracker = &referee.Tracker{}
+	}
 	// The status before the events: if the match ends in between, match.ended is in them.
 	view, err := s.svc.View(ctx, id, v)
 	if err != nil {
@@ -121,7 +133,7 @@ func (s *server) stream(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if len(events) == 0 && view.Status == domain.StatusFinished {
+	if len(events) == 0 && (view.Status == domain.StatusFinished || view.Status == domain.StatusExpired) {
 		return c.NoContent(http.StatusNoContent)
 	}
 	sw, err := s.startSSE(c)
@@ -168,19 +180,41 @@ func streamToken(c echo.Context, q url.Values) (string, error) {
 }
 
 // feed is what a stream follows: one match's events as its caller may see them, and a wake-up
-// after every append.
+// after every append. With a tracker (?view=1) each event comes with the caller's view after it.
 type feed struct {
-	svc  *referee.MatchService
-	id   string
-	v    domain.Viewer
-	wake <-chan struct{}
+	svc     *referee.MatchService
+	id      string
+	v       domain.Viewer
+	wake    <-chan struct{}
+	tracker *referee.Tracker
+}
+
+// sseEvent is one event to send, with the caller's view after it when the stream carries views.
+type sseEvent struct {
+	domain.Event
+	view *domain.MatchView
 }
 
 // after reads the events after seq, a page at a time so that a long log does not sit in memory
 // whole.
-func (f feed) after(ctx context.Context, seq int) ([]domain.Event, error) {
-	events, _, err := f.svc.Events(ctx, f.id, f.v, seq, referee.MaxEventsPage)
-	return events, err
+func (f *feed) after(ctx context.Context, seq int) ([]sseEvent, error) {
+	if f.tracker == nil {
+		events, _, err := f.svc.Events(ctx, f.id, f.v, seq, referee.MaxEventsPage)
+		out := make([]sseEvent, len(events))
+		for i, e := range events {
+			out[i] = sseEvent{Event: e}
+		}
+		return out, err
+	}
+	events, views, err := f.svc.EventViews(ctx, f.id, f.v, f.tracker, seq, referee.MaxEventsPage)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]sseEvent, len(events))
+	for i, e := range events {
+		out[i] = sseEvent{Event: e, view: &views[i]}
+	}
+	return out, nil
 }
 
 // startSSE sends the 200 and the stream's headers at once rather than with the first event,
@@ -201,7 +235,7 @@ func (s *server) startSSE(c echo.Context) (*sseWriter, error) {
 
 // follow sends events, which come after seq last, then every new one, until match.ended has
 // been sent, the client leaves or the server shuts down. An idle stream sends heartbeats.
-func (s *server) follow(c echo.Context, sw *sseWriter, f feed, events []domain.Event, last int) error {
+func (s *server) follow(c echo.Context, sw *sseWriter, f *feed, events []sseEvent, last int) error {
 	ctx := c.Request().Context()
 	heartbeat := time.NewTicker(s.streams.heartbeat)
 	defer heartbeat.Stop()

@@ -33,11 +33,13 @@ const docTemplate = `{
                 "parameters": [
                     {
                         "enum": [
+                            "waiting",
                             "in_progress",
-                            "finished"
+                            "finished",
+                            "expired"
                         ],
                         "type": "string",
-                        "description": "only matches with this status",
+                        "description": "only matches with this status; waiting is the lobby: listed matches with an open seat",
                         "name": "status",
                         "in": "query"
                     },
@@ -111,7 +113,7 @@ const docTemplate = `{
                 }
             },
             "post": {
-                "description": "Starts a match for 2 to 4 players (humans and bots) and answers the match as a spectator sees it, with a secret token for each human seat. The tokens are shown only here: keep them. Bots play at once until a human is to move.",
+                "description": "Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot.",
                 "consumes": [
                     "application/json"
                 ],
@@ -788,6 +790,286 @@ const docTemplate = `{
                 "x-token-optional": true
             }
         },
+        "/api/v1/matches/{id}/seats/{seat}/join": {
+            "post": {
+                "description": "Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN.",
+                "consumes": [
+                    "application/json"
+                ],
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "seats"
+                ],
+                "summary": "Join an open seat",
+                "operationId": "joinSeat",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "match id",
+                        "name": "id",
+                        "in": "path",
+                        "required": true
+                    },
+                    {
+                        "maximum": 3,
+                        "minimum": 0,
+                        "type": "integer",
+                        "description": "the open seat",
+                        "name": "seat",
+                        "in": "path",
+                        "required": true
+                    },
+                    {
+                        "description": "the player's name and the seat's invite",
+                        "name": "body",
+                        "in": "body",
+                        "required": true,
+                        "schema": {
+                            "$ref": "#/definitions/api.JoinRequest"
+                        }
+                    }
+                ],
+                "responses": {
+                    "201": {
+                        "description": "Created",
+                        "schema": {
+                            "$ref": "#/definitions/api.JoinResponse"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "403": {
+                        "description": "INVALID_INVITE",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "MATCH_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "409": {
+                        "description": "SEAT_TAKEN, MATCH_FINISHED (finished or expired)",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "413": {
+                        "description": "PAYLOAD_TOO_LARGE",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "415": {
+                        "description": "UNSUPPORTED_MEDIA_TYPE",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "429": {
+                        "description": "RATE_LIMITED",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
+                        }
+                    },
+                    "500": {
+                        "description": "INTERNAL",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                }
+            }
+        },
+        "/api/v1/matches/{id}/seats/{seat}/leave": {
+            "post": {
+                "security": [
+                    {
+                        "SeatToken": []
+                    }
+                ],
+                "description": "Gives up the caller's seat while the match waits for players: the seat opens again (its invite works again) and the token stops working. Once the first hand is dealt, seats can no longer be left: 409 MATCH_STARTED.",
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "seats"
+                ],
+                "summary": "Leave a seat",
+                "operationId": "leaveSeat",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "match id",
+                        "name": "id",
+                        "in": "path",
+                        "required": true
+                    },
+                    {
+                        "maximum": 3,
+                        "minimum": 0,
+                        "type": "integer",
+                        "description": "the caller's seat",
+                        "name": "seat",
+                        "in": "path",
+                        "required": true
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "OK",
+                        "schema": {
+                            "$ref": "#/definitions/api.MatchView"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "401": {
+                        "description": "UNAUTHORIZED: not this seat's token",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "MATCH_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "409": {
+                        "description": "MATCH_STARTED, MATCH_FINISHED",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "429": {
+                        "description": "RATE_LIMITED",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
+                        }
+                    },
+                    "500": {
+                        "description": "INTERNAL",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                }
+            }
+        },
+        "/api/v1/matches/{id}/seats/{seat}/resume": {
+            "post": {
+                "security": [
+                    {
+                        "SeatToken": []
+                    }
+                ],
+                "description": "Takes the caller's seat back from its bot after the seat timed out autoplay_after times in a row: from now on the seat's player moves again, on the clock.",
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "seats"
+                ],
+                "summary": "Resume a seat",
+                "operationId": "resumeSeat",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "match id",
+                        "name": "id",
+                        "in": "path",
+                        "required": true
+                    },
+                    {
+                        "maximum": 3,
+                        "minimum": 0,
+                        "type": "integer",
+                        "description": "the caller's seat",
+                        "name": "seat",
+                        "in": "path",
+                        "required": true
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "OK",
+                        "schema": {
+                            "$ref": "#/definitions/api.MatchView"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST: the seat is not on autoplay",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "401": {
+                        "description": "UNAUTHORIZED: not this seat's token",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "MATCH_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "409": {
+                        "description": "MATCH_NOT_STARTED, MATCH_FINISHED",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "429": {
+                        "description": "RATE_LIMITED",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
+                        }
+                    },
+                    "500": {
+                        "description": "INTERNAL",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                }
+            }
+        },
         "/api/v1/matches/{id}/stream": {
             "get": {
                 "security": [
@@ -795,7 +1077,7 @@ const docTemplate = `{
                         "SeatToken": []
                     }
                 ],
-                "description": "Server-sent events (text/event-stream): every event of the match as the caller may see it, in seq order, then each new one as it happens. Each event is sent as three lines, ` + "`" + `id: {seq}` + "`" + `, ` + "`" + `event: {type}` + "`" + ` and ` + "`" + `data: {the event as JSON, as GET /events shows it}` + "`" + `. To resume after a disconnect send Last-Event-ID (EventSource does so by itself) or ?after=N: the stream goes on from the next event, with no gap and no duplicate; Last-Event-ID wins over after. An idle stream sends a comment (\": ping\") every 15 seconds. The stream ends after match.ended; a stream asked for a finished match with nothing left to send answers 204, which tells EventSource to stop reconnecting. The seat token goes in Authorization or, for EventSource, which cannot send headers, in ?token=; a bad token is 401 before the stream starts. While the match is live no stream carries another seat's tiles.",
+                "description": "Server-sent events (text/event-stream): every event of the match as the caller may see it, in seq order, then each new one as it happens. Each event is sent as three lines, ` + "`" + `id: {seq}` + "`" + `, ` + "`" + `event: {type}` + "`" + ` and ` + "`" + `data: {the event as JSON, as GET /events shows it}` + "`" + `. To resume after a disconnect send Last-Event-ID (EventSource does so by itself) or ?after=N: the stream goes on from the next event, with no gap and no duplicate; Last-Event-ID wins over after. With ?view=1 each event's data also carries \"match\": the caller's view of the match right after that event (as GET /matches/{id} shows it), so a client need not re-derive the turn or read the match after every event. An idle stream sends a comment (\": ping\") every 15 seconds. The stream ends after match.ended (or match.expired); a stream asked for a finished match with nothing left to send answers 204, which tells EventSource to stop reconnecting. The seat token goes in Authorization or, for EventSource, which cannot send headers, in ?token=; a bad token is 401 before the stream starts. While the match is live no stream carries another seat's tiles.",
                 "produces": [
                     "text/event-stream",
                     "application/problem+json"
@@ -825,6 +1107,16 @@ const docTemplate = `{
                         "type": "string",
                         "description": "the seat token, for clients that cannot send Authorization",
                         "name": "token",
+                        "in": "query"
+                    },
+                    {
+                        "enum": [
+                            0,
+                            1
+                        ],
+                        "type": "integer",
+                        "description": "1: each event carries the caller's view after it, as match",
+                        "name": "view",
                         "in": "query"
                     },
                     {
@@ -1055,6 +1347,17 @@ const docTemplate = `{
                 "players"
             ],
             "properties": {
+                "autoplay_after": {
+                    "description": "AutoplayAfter is how many timeouts in a row hand a seat to its bot (with a clock; default 3).",
+                    "type": "integer",
+                    "maximum": 100,
+                    "minimum": 1,
+                    "example": 3
+                },
+                "listed": {
+                    "description": "Listed puts a match with open seats in the lobby (GET /api/v1/matches?status=waiting),\nwhere anyone may join without an invite.",
+                    "type": "boolean"
+                },
                 "partnerships": {
                     "description": "Partnerships puts seats 0+2 and 1+3 on one side each; 4 players only.",
                     "type": "boolean"
@@ -1081,16 +1384,30 @@ const docTemplate = `{
                     "maximum": 1000,
                     "minimum": 5,
                     "multipleOf": 5
+                },
+                "turn_seconds": {
+                    "description": "TurnSeconds is the clock: a human seat that has not acted in time has its turn played by\nthe greedy bot. Omitted: no clock.",
+                    "type": "integer",
+                    "maximum": 604800,
+                    "minimum": 10,
+                    "example": 60
                 }
             }
         },
         "api.CreateMatchResponse": {
             "type": "object",
             "required": [
+                "invites",
                 "match",
                 "tokens"
             ],
             "properties": {
+                "invites": {
+                    "type": "array",
+                    "items": {
+                        "$ref": "#/definitions/api.SeatInvite"
+                    }
+                },
                 "match": {
                     "$ref": "#/definitions/api.MatchView"
                 },
@@ -1131,7 +1448,13 @@ const docTemplate = `{
                         "tile.drawn",
                         "turn.passed",
                         "hand.ended",
-                        "match.ended"
+                        "match.ended",
+                        "seat.joined",
+                        "seat.left",
+                        "turn.timed_out",
+                        "seat.autoplay",
+                        "seat.resumed",
+                        "match.expired"
                     ]
                 }
             }
@@ -1139,6 +1462,10 @@ const docTemplate = `{
         "api.EventData": {
             "type": "object",
             "properties": {
+                "autoplay_after": {
+                    "description": "match.created: timeouts in a row that hand a seat to its bot, with a clock",
+                    "type": "integer"
+                },
                 "boneyard": {
                     "description": "hand.started: the draw order, only once the match has ended",
                     "type": "array",
@@ -1149,6 +1476,11 @@ const docTemplate = `{
                 "boneyard_count": {
                     "description": "hand.started",
                     "type": "integer"
+                },
+                "bot": {
+                    "description": "seat.autoplay: the strategy now playing the seat",
+                    "type": "string",
+                    "example": "greedy"
                 },
                 "commitment": {
                     "description": "match.created: hex(sha256(seed))",
@@ -1199,6 +1531,14 @@ const docTemplate = `{
                     "description": "hand.started",
                     "type": "integer"
                 },
+                "listed": {
+                    "description": "match.created: the match is in the lobby while it waits",
+                    "type": "boolean"
+                },
+                "name": {
+                    "description": "seat.joined: the player's name",
+                    "type": "string"
+                },
                 "outcome": {
                     "description": "hand.ended",
                     "type": "string",
@@ -1246,7 +1586,7 @@ const docTemplate = `{
                     }
                 },
                 "seat": {
-                    "description": "tile.played, tile.drawn, turn.passed; hand.ended: who went out (domino only)",
+                    "description": "tile.played, tile.drawn, turn.passed, seat.*, turn.timed_out; hand.ended: who went out (domino only)",
                     "type": "integer"
                 },
                 "seed": {
@@ -1268,6 +1608,10 @@ const docTemplate = `{
                 },
                 "total": {
                     "description": "tile.played: the ends' count after the play",
+                    "type": "integer"
+                },
+                "turn_seconds": {
+                    "description": "match.created: the clock, when set",
                     "type": "integer"
                 },
                 "winner_side": {
@@ -1339,7 +1683,13 @@ const docTemplate = `{
                         "tile.drawn",
                         "turn.passed",
                         "hand.ended",
-                        "match.ended"
+                        "match.ended",
+                        "seat.joined",
+                        "seat.left",
+                        "turn.timed_out",
+                        "seat.autoplay",
+                        "seat.resumed",
+                        "match.expired"
                     ]
                 }
             }
@@ -1440,9 +1790,12 @@ const docTemplate = `{
                 "created_at",
                 "hands",
                 "id",
+                "listed",
+                "open_seats",
                 "players",
                 "scores",
                 "status",
+                "turn",
                 "updated_at",
                 "winner_side"
             ],
@@ -1456,6 +1809,17 @@ const docTemplate = `{
                 },
                 "id": {
                     "type": "string"
+                },
+                "listed": {
+                    "description": "Listed, Target and TurnSeconds are what the lobby shows of a waiting match; target and\nturn_seconds are left out when not recorded (matches older than the lobby) or no clock.",
+                    "type": "boolean"
+                },
+                "open_seats": {
+                    "description": "OpenSeats lists the seats waiting for a player (the lobby's matches have some).",
+                    "type": "array",
+                    "items": {
+                        "type": "integer"
+                    }
                 },
                 "players": {
                     "type": "array",
@@ -1472,9 +1836,22 @@ const docTemplate = `{
                 "status": {
                     "type": "string",
                     "enum": [
+                        "waiting",
                         "in_progress",
-                        "finished"
+                        "finished",
+                        "expired"
                     ]
+                },
+                "target": {
+                    "type": "integer"
+                },
+                "turn": {
+                    "description": "Turn is the seat to act; null when none is. A client holding several tokens finds\nwhere it is to move without reading every match.",
+                    "type": "integer",
+                    "x-nullable": true
+                },
+                "turn_seconds": {
+                    "type": "integer"
                 },
                 "updated_at": {
                     "type": "string",
@@ -1504,6 +1881,45 @@ const docTemplate = `{
                     "description": "NextCursor fetches the next page; null on the last page.",
                     "type": "string",
                     "x-nullable": true
+                }
+            }
+        },
+        "api.JoinRequest": {
+            "type": "object",
+            "required": [
+                "name"
+            ],
+            "properties": {
+                "invite": {
+                    "description": "Invite is the seat's invite from the create answer; not needed for a listed match.",
+                    "type": "string",
+                    "example": "lW3Xb0yQm8m3aN6tR2pX4g"
+                },
+                "name": {
+                    "description": "Name is shown to everyone, as at create.",
+                    "type": "string",
+                    "maxLength": 64,
+                    "minLength": 1,
+                    "example": "Bo"
+                }
+            }
+        },
+        "api.JoinResponse": {
+            "type": "object",
+            "required": [
+                "match",
+                "seat",
+                "token"
+            ],
+            "properties": {
+                "match": {
+                    "$ref": "#/definitions/api.MatchView"
+                },
+                "seat": {
+                    "type": "integer"
+                },
+                "token": {
+                    "type": "string"
                 }
             }
         },
@@ -1566,15 +1982,23 @@ const docTemplate = `{
                 "created_at",
                 "hand",
                 "id",
+                "legal_moves",
+                "listed",
+                "open_seats",
                 "partnerships",
                 "scores",
                 "seats",
                 "seeded",
                 "status",
                 "target",
+                "turn",
                 "version"
             ],
             "properties": {
+                "autoplay_after": {
+                    "description": "AutoplayAfter is how many timeouts in a row hand a seat to its bot, with a clock.",
+                    "type": "integer"
+                },
                 "commitment": {
                     "type": "string"
                 },
@@ -1583,7 +2007,7 @@ const docTemplate = `{
                     "format": "date-time"
                 },
                 "hand": {
-                    "description": "Hand is null once the match is finished.",
+                    "description": "Hand is null while the match waits for players; a finished match keeps its last table,\nwith every seat's tiles in hands.",
                     "allOf": [
                         {
                             "$ref": "#/definitions/api.Hand"
@@ -1595,10 +2019,21 @@ const docTemplate = `{
                     "type": "string"
                 },
                 "legal_moves": {
-                    "description": "LegalMoves appears only when the caller's seat is to move.",
+                    "description": "LegalMoves is the caller's legal actions now: [] when it is not the caller's turn.",
                     "type": "array",
                     "items": {
                         "$ref": "#/definitions/api.LegalMove"
+                    }
+                },
+                "listed": {
+                    "description": "Listed says the match is in the lobby while it waits.",
+                    "type": "boolean"
+                },
+                "open_seats": {
+                    "description": "OpenSeats lists the seats waiting for a player.",
+                    "type": "array",
+                    "items": {
+                        "type": "integer"
                     }
                 },
                 "partnerships": {
@@ -1622,11 +2057,22 @@ const docTemplate = `{
                 "status": {
                     "type": "string",
                     "enum": [
+                        "waiting",
                         "in_progress",
-                        "finished"
+                        "finished",
+                        "expired"
                     ]
                 },
                 "target": {
+                    "type": "integer"
+                },
+                "turn": {
+                    "description": "Turn is the seat to act; null when none is (waiting, finished, expired).",
+                    "type": "integer",
+                    "x-nullable": true
+                },
+                "turn_seconds": {
+                    "description": "TurnSeconds is the clock, when the match has one.",
                     "type": "integer"
                 },
                 "version": {
@@ -1727,7 +2173,8 @@ const docTemplate = `{
                     "type": "string",
                     "enum": [
                         "human",
-                        "bot"
+                        "bot",
+                        "open"
                     ]
                 },
                 "name": {
@@ -1741,8 +2188,7 @@ const docTemplate = `{
         "api.PlayerRequest": {
             "type": "object",
             "required": [
-                "kind",
-                "name"
+                "kind"
             ],
             "properties": {
                 "bot": {
@@ -1756,15 +2202,17 @@ const docTemplate = `{
                     "example": "greedy"
                 },
                 "kind": {
+                    "description": "Kind open is a seat for someone to join with the invite the create answer gives.",
                     "type": "string",
                     "enum": [
                         "human",
-                        "bot"
+                        "bot",
+                        "open"
                     ],
                     "example": "human"
                 },
                 "name": {
-                    "description": "Name is shown to everyone: no control characters, line separators or bidirectional marks.",
+                    "description": "Name is shown to everyone: no control characters, line separators or bidirectional marks.\nRequired for human and bot seats; an open seat has none (the player who joins names it).",
                     "type": "string",
                     "maxLength": 64,
                     "minLength": 1,
@@ -1795,6 +2243,10 @@ const docTemplate = `{
                         "NOT_YOUR_TURN",
                         "MATCH_FINISHED",
                         "VERSION_CONFLICT",
+                        "SEAT_TAKEN",
+                        "MATCH_NOT_STARTED",
+                        "MATCH_STARTED",
+                        "INVALID_INVITE",
                         "PAYLOAD_TOO_LARGE",
                         "UNSUPPORTED_MEDIA_TYPE",
                         "TILE_NOT_IN_HAND",
@@ -1883,6 +2335,10 @@ const docTemplate = `{
                 "tiles"
             ],
             "properties": {
+                "autoplay": {
+                    "description": "Autoplay says the seat timed out too often and its bot plays it until its player resumes.",
+                    "type": "boolean"
+                },
                 "bot": {
                     "type": "string",
                     "enum": [
@@ -1891,11 +2347,17 @@ const docTemplate = `{
                         "expert"
                     ]
                 },
+                "deadline": {
+                    "description": "Deadline is when the seat must have acted: only on the seat to move, a human on the clock.",
+                    "type": "string",
+                    "format": "date-time"
+                },
                 "kind": {
                     "type": "string",
                     "enum": [
                         "human",
-                        "bot"
+                        "bot",
+                        "open"
                     ]
                 },
                 "name": {
@@ -1908,6 +2370,22 @@ const docTemplate = `{
                     "type": "integer"
                 },
                 "tiles": {
+                    "type": "integer"
+                }
+            }
+        },
+        "api.SeatInvite": {
+            "type": "object",
+            "required": [
+                "invite",
+                "seat"
+            ],
+            "properties": {
+                "invite": {
+                    "type": "string",
+                    "example": "lW3Xb0yQm8m3aN6tR2pX4g"
+                },
+                "seat": {
                     "type": "integer"
                 }
             }

@@ -17,7 +17,7 @@ func (m *Match) Apply(e Event) error {
 	if m.version == 0 && e.Type != TypeMatchCreated {
 		return fmt.Errorf("apply seq %d: a log starts with %s, not %s", e.Seq, TypeMatchCreated, e.Type)
 	}
-	if m.finished {
+	if m.finished || m.expired {
 		return fmt.Errorf("apply seq %d: %s after the match ended", e.Seq, e.Type)
 	}
 	var err error
@@ -36,6 +36,8 @@ func (m *Match) Apply(e Event) error {
 		err = m.applyHandEnded(d)
 	case MatchEnded:
 		err = m.applyMatchEnded(d)
+	default:
+		err = m.applySeatEvent(e.Data)
 	}
 	if err != nil {
 		return fmt.Errorf("apply seq %d (%s): %w", e.Seq, e.Type, err)
@@ -55,6 +57,9 @@ func (m *Match) applyCreated(d MatchCreated, e Event) error {
 	}
 	m.info = d
 	m.info.Players = slices.Clone(d.Players)
+	m.players = slices.Clone(d.Players)
+	m.autoplay = make([]bool, len(d.Players))
+	m.timeouts = make([]int, len(d.Players))
 	m.table = table
 	m.scores = make([]int, table.Sides())
 	m.createdAt = e.At
@@ -67,6 +72,9 @@ func (m *Match) applyHandStarted(d HandStarted) error {
 	}
 	if len(d.Hands) != m.table.players || d.Leader < 0 || d.Leader >= m.table.players {
 		return fmt.Errorf("deal does not fit the table")
+	}
+	if open := m.OpenSeats(); len(open) > 0 {
+		return fmt.Errorf("a hand dealt while seats %v are open", open)
 	}
 	hands := make([][]Tile, len(d.Hands))
 	for s, h := range d.Hands {
@@ -89,6 +97,7 @@ func (m *Match) applyHandStarted(d HandStarted) error {
 		m.hand.mustLead = &double
 	}
 	m.hands = d.Hand
+	m.timingOut = -1
 	return nil
 }
 
@@ -104,11 +113,13 @@ func (m *Match) applyPlayed(d TilePlayed) error {
 	if !ok {
 		return fmt.Errorf("seat %d does not hold %s", d.Seat, d.Tile)
 	}
+	m.acted(d.Seat)
 	h.hands[d.Seat] = hand
 	h.line = h.line.With(d.Tile, d.End)
 	h.mustLead = nil
 	m.scores[m.table.SideOf(d.Seat)] += d.Points
 	h.turn = (d.Seat + 1) % m.table.players
+	m.timingOut = -1
 	return nil
 }
 
@@ -120,6 +131,7 @@ func (m *Match) applyDrawn(d TileDrawn) error {
 	if d.Tile == nil || *d.Tile != h.boneyard[0] {
 		return fmt.Errorf("drawn tile is not the front of the boneyard")
 	}
+	m.acted(d.Seat)
 	h.hands[d.Seat] = append(h.hands[d.Seat], h.boneyard[0])
 	h.boneyard = h.boneyard[1:]
 	return nil
@@ -130,7 +142,9 @@ func (m *Match) applyPassed(d TurnPassed) error {
 	if h.hands == nil || h.over || d.Seat != h.turn {
 		return fmt.Errorf("seat %d passed out of turn", d.Seat)
 	}
+	m.acted(d.Seat)
 	h.turn = (d.Seat + 1) % m.table.players
+	m.timingOut = -1
 	return nil
 }
 

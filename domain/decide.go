@@ -37,6 +37,10 @@ func (m *Match) checkTurn(seat int) error {
 	switch {
 	case m.finished:
 		return ErrMatchFinished
+	case m.expired:
+		return fmt.Errorf("%w: it expired with open seats", ErrMatchFinished)
+	case m.hands == 0:
+		return ErrMatchNotStarted
 	case seat < 0 || seat >= m.table.players:
 		return Invalidf("there is no seat %d", seat)
 	case m.hand.hands == nil || m.hand.over:
@@ -49,21 +53,23 @@ func (m *Match) checkTurn(seat int) error {
 
 func (m *Match) execute(seat int, mv Move, at time.Time) ([]Event, error) {
 	r := &recorder{m: m, at: at}
-	var err error
-	switch mv.Action {
-	case ActionPlay:
-		err = r.play(seat, mv)
-	case ActionDraw:
-		err = r.draw(seat)
-	case ActionPass:
-		err = r.pass(seat)
-	default:
-		err = Invalidf("unknown action")
-	}
-	if err != nil {
+	if err := r.act(seat, mv); err != nil {
 		return nil, err
 	}
 	return r.events, nil
+}
+
+// act raises the events of seat's move on the recorder's match.
+func (r *recorder) act(seat int, mv Move) error {
+	switch mv.Action {
+	case ActionPlay:
+		return r.play(seat, mv)
+	case ActionDraw:
+		return r.draw(seat)
+	case ActionPass:
+		return r.pass(seat)
+	}
+	return Invalidf("unknown action")
 }
 
 // recorder raises events onto the match it decides for (a scratch copy in Decide), so that each

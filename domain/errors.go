@@ -25,6 +25,10 @@ const (
 	CodeMustDraw         Code = "MUST_DRAW"
 	CodeMustPass         Code = "MUST_PASS"
 	CodeIdempotencyReuse Code = "IDEMPOTENCY_KEY_REUSED"
+	CodeSeatTaken        Code = "SEAT_TAKEN"
+	CodeInvalidInvite    Code = "INVALID_INVITE"
+	CodeMatchNotStarted  Code = "MATCH_NOT_STARTED"
+	CodeMatchStarted     Code = "MATCH_STARTED"
 	CodeInternal         Code = "INTERNAL"
 )
 
@@ -62,6 +66,10 @@ var (
 	ErrMustDraw         = newError(CodeMustDraw, "you cannot play and the boneyard has tiles: you must draw")
 	ErrMustPass         = newError(CodeMustPass, "you cannot play and the boneyard is empty: you must pass")
 	ErrIdempotencyReuse = newError(CodeIdempotencyReuse, "that idempotency key was used with another request")
+	ErrSeatTaken        = newError(CodeSeatTaken, "that seat is taken")
+	ErrInvalidInvite    = newError(CodeInvalidInvite, "the invite is missing or wrong for that seat")
+	ErrMatchNotStarted  = newError(CodeMatchNotStarted, "the match has not started: a seat is still open")
+	ErrMatchStarted     = newError(CodeMatchStarted, "the match has started: seats can no longer be left")
 )
 
 // CodeOf returns the stable code of err, or CodeInternal when err carries none.

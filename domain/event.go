@@ -19,6 +19,13 @@ const (
 	TypeTurnPassed   EventType = "turn.passed"
 	TypeHandEnded    EventType = "hand.ended"
 	TypeMatchEnded   EventType = "match.ended"
+	// Seats and the clock (docs/design.md, "Seats, joining and the clock").
+	TypeSeatJoined   EventType = "seat.joined"
+	TypeSeatLeft     EventType = "seat.left"
+	TypeTurnTimedOut EventType = "turn.timed_out"
+	TypeSeatAutoplay EventType = "seat.autoplay"
+	TypeSeatResumed  EventType = "seat.resumed"
+	TypeMatchExpired EventType = "match.expired"
 )
 
 // RulesVersion names the rule set and deal derivation a match is refereed under.
@@ -54,6 +61,12 @@ type MatchCreated struct {
 	Rules        string       `json:"rules"`
 	Commitment   string       `json:"commitment"`
 	Seeded       bool         `json:"seeded"`
+	// Listed puts a match with open seats in the lobby, where anyone may join without an invite.
+	Listed bool `json:"listed,omitempty"`
+	// TurnSeconds is the clock: how long a human seat has to act (0: no clock).
+	TurnSeconds int `json:"turn_seconds,omitempty"`
+	// AutoplayAfter is how many timeouts in a row hand a seat to its bot (with a clock only).
+	AutoplayAfter int `json:"autoplay_after,omitempty"`
 }
 
 // HandStarted records a deal. Hands and Boneyard hold the whole deal in the stored record; in a
@@ -107,6 +120,37 @@ type MatchEnded struct {
 	Seed       string `json:"seed"`
 }
 
+// SeatJoined records a player taking an open seat.
+type SeatJoined struct {
+	Seat int    `json:"seat"`
+	Name string `json:"name"`
+}
+
+// SeatLeft records a player leaving a seat before the first deal: the seat is open again.
+type SeatLeft struct {
+	Seat int `json:"seat"`
+}
+
+// TurnTimedOut records that a human seat did not act before its deadline; the events of the
+// turn played for it follow in the same append.
+type TurnTimedOut struct {
+	Seat int `json:"seat"`
+}
+
+// SeatAutoplay records a seat handed to its bot after too many timeouts in a row.
+type SeatAutoplay struct {
+	Seat int    `json:"seat"`
+	Bot  string `json:"bot"`
+}
+
+// SeatResumed records a seat's player taking it back from its bot.
+type SeatResumed struct {
+	Seat int `json:"seat"`
+}
+
+// MatchExpired closes a waiting match whose open seats stayed empty.
+type MatchExpired struct{}
+
 // EventType implementations tie each payload to its stable name.
 func (MatchCreated) EventType() EventType { return TypeMatchCreated }
 
@@ -127,6 +171,24 @@ func (HandEnded) EventType() EventType { return TypeHandEnded }
 
 // EventType names the payload.
 func (MatchEnded) EventType() EventType { return TypeMatchEnded }
+
+// EventType names the payload.
+func (SeatJoined) EventType() EventType { return TypeSeatJoined }
+
+// EventType names the payload.
+func (SeatLeft) EventType() EventType { return TypeSeatLeft }
+
+// EventType names the payload.
+func (TurnTimedOut) EventType() EventType { return TypeTurnTimedOut }
+
+// EventType names the payload.
+func (SeatAutoplay) EventType() EventType { return TypeSeatAutoplay }
+
+// EventType names the payload.
+func (SeatResumed) EventType() EventType { return TypeSeatResumed }
+
+// EventType names the payload.
+func (MatchExpired) EventType() EventType { return TypeMatchExpired }
 
 // DecodeEventData reads the JSON payload of an event of type t.
 func DecodeEventData(t EventType, data []byte) (EventData, error) {
@@ -149,6 +211,18 @@ func DecodeEventData(t EventType, data []byte) (EventData, error) {
 		d, err = decodeAs[HandEnded](data)
 	case TypeMatchEnded:
 		d, err = decodeAs[MatchEnded](data)
+	case TypeSeatJoined:
+		d, err = decodeAs[SeatJoined](data)
+	case TypeSeatLeft:
+		d, err = decodeAs[SeatLeft](data)
+	case TypeTurnTimedOut:
+		d, err = decodeAs[TurnTimedOut](data)
+	case TypeSeatAutoplay:
+		d, err = decodeAs[SeatAutoplay](data)
+	case TypeSeatResumed:
+		d, err = decodeAs[SeatResumed](data)
+	case TypeMatchExpired:
+		d, err = decodeAs[MatchExpired](data)
 	default:
 		return nil, fmt.Errorf("unknown event type %q", t)
 	}

@@ -15,9 +15,15 @@ type MatchSpec struct {
 	Partnerships bool
 	Target       int  // 0 means the default for the table
 	Seeded       bool // the client chose the seed, for reproducible or duplicate play
+	// Listed puts a match with open seats in the lobby.
+	Listed bool
+	// TurnSeconds is the clock (0: none); AutoplayAfter defaults to DefaultAutoplayAfter with it.
+	TurnSeconds   int
+	AutoplayAfter int
 }
 
-// Start returns the opening events of a new match: match.created and the first hand.started.
+// Start returns the opening events of a new match: match.created and, unless a seat is open,
+// the first hand.started (with an open seat, the last join deals).
 func Start(spec MatchSpec, seed Seed, at time.Time) ([]Event, error) {
 	table, err := NewTable(len(spec.Players), spec.Partnerships)
 	if err != nil {
@@ -32,20 +38,36 @@ func Start(spec MatchSpec, seed Seed, at time.Time) ([]Event, error) {
 	players := make([]PlayerInfo, len(spec.Players))
 	for i, p := range spec.Players {
 		p.Seat = i
+		switch p.Kind {
+		case Open:
+			p.Name, p.Bot = "", ""
+		case Human, Bot:
+		default:
+			return nil, Invalidf("players[%d].kind must be human, bot or open", i)
+		}
 		players[i] = p
+	}
+	if err := startSpec(&spec, players); err != nil {
+		return nil, err
 	}
 	r := &recorder{m: NewMatch("", seed), at: at}
 	err = r.raise(MatchCreated{
-		Players:      players,
-		Partnerships: spec.Partnerships,
-		Target:       target,
-		HandSize:     table.HandSize(),
-		Rules:        RulesVersion,
-		Commitment:   seed.Commitment(),
-		Seeded:       spec.Seeded,
+		Players:       players,
+		Partnerships:  spec.Partnerships,
+		Target:        target,
+		HandSize:      table.HandSize(),
+		Rules:         RulesVersion,
+		Commitment:    seed.Commitment(),
+		Seeded:        spec.Seeded,
+		Listed:        spec.Listed,
+		TurnSeconds:   spec.TurnSeconds,
+		AutoplayAfter: spec.AutoplayAfter,
 	})
 	if err != nil {
 		return nil, err
+	}
+	if len(r.m.OpenSeats()) > 0 {
+		return r.events, nil
 	}
 	if err := r.startHand(LeadHighestDouble, 0); err != nil {
 		return nil, err

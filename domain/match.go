@@ -11,8 +11,10 @@ type Status string
 
 // The statuses of a match.
 const (
+	StatusWaiting    Status = "waiting" // an open seat remains; no hand has been dealt
 	StatusInProgress Status = "in_progress"
 	StatusFinished   Status = "finished"
+	StatusExpired    Status = "expired" // closed while waiting: its open seats stayed empty
 )
 
 // Match is the event-sourced aggregate: its state changes only by Apply, and Decide turns a
@@ -23,6 +25,11 @@ type Match struct {
 	version    int
 	seed       *Seed // nil: rebuilt for reading; the match cannot deal (ErrNoSeed)
 	info       MatchCreated
+	players    []PlayerInfo // the seats now: open seats filled or emptied by joins and leaves
+	autoplay   []bool       // seats handed to their bot after timeouts in a row
+	timeouts   []int        // timeouts in a row per seat
+	timingOut  int          // the seat whose timed-out turn is being played for it, or -1
+	expired    bool
 	table      Table
 	scores     []int
 	finished   bool
@@ -46,12 +53,12 @@ type handState struct {
 
 // NewMatch is a match with no events yet that deals from seed: Apply match.created to begin.
 // The audit uses it to re-run the rules over a recorded log.
-func NewMatch(id string, seed Seed) *Match { return &Match{id: id, seed: &seed} }
+func NewMatch(id string, seed Seed) *Match { return &Match{id: id, seed: &seed, timingOut: -1} }
 
 // Rebuild folds a match's event log for reading. Without its seed the match cannot deal, so a
 // command that would start a hand fails with ErrNoSeed: use Resume to play on.
 func Rebuild(id string, events []Event) (*Match, error) {
-	return fold(&Match{id: id}, events)
+	return fold(&Match{id: id, timingOut: -1}, events)
 }
 
 // Resume folds a match's event log so that it can be played on, dealing later hands from seed.
@@ -81,19 +88,38 @@ func (m *Match) Version() int { return m.version }
 // Finished says whether match.ended has been applied.
 func (m *Match) Finished() bool { return m.finished }
 
-// Status is in_progress or finished.
+// Status is waiting (an open seat remains, so no hand is dealt), in_progress, finished or
+// expired.
 func (m *Match) Status() Status {
-	if m.finished {
+	switch {
+	case m.finished:
 		return StatusFinished
+	case m.expired:
+		return StatusExpired
+	case m.hasOpenSeat():
+		return StatusWaiting
 	}
 	return StatusInProgress
 }
 
+// hasOpenSeat says whether a seat waits for a player (only possible before the first deal).
+func (m *Match) hasOpenSeat() bool {
+	for _, p := range m.players {
+		if p.Kind == Open {
+			return true
+		}
+	}
+	return false
+}
+
+// Closed says whether the match takes no more events: finished or expired.
+func (m *Match) Closed() bool { return m.finished || m.expired }
+
 // Table is the match's seat arrangement.
 func (m *Match) Table() Table { return m.table }
 
-// Players describes the seats.
-func (m *Match) Players() []PlayerInfo { return slices.Clone(m.info.Players) }
+// Players describes the seats as they are now: an open seat has kind open and no name.
+func (m *Match) Players() []PlayerInfo { return slices.Clone(m.players) }
 
 // Scores is each side's score.
 func (m *Match) Scores() []int { return slices.Clone(m.scores) }
@@ -101,9 +127,10 @@ func (m *Match) Scores() []int { return slices.Clone(m.scores) }
 // Target is the score that ends the match.
 func (m *Match) Target() int { return m.info.Target }
 
-// Turn is the seat to act, or -1 when the match is finished.
+// Turn is the seat to act, or -1 when none is: the match is waiting, finished or expired (or,
+// in a replay, has not dealt yet).
 func (m *Match) Turn() int {
-	if m.finished {
+	if m.hand.hands == nil || m.Status() != StatusInProgress {
 		return -1
 	}
 	return m.hand.turn
@@ -132,9 +159,14 @@ func (m *Match) Seeded() bool { return m.info.Seeded }
 func (m *Match) Clone() *Match {
 	c := *m
 	c.scores = slices.Clone(m.scores)
-	c.hand.hands = make([][]Tile, len(m.hand.hands))
-	for i, h := range m.hand.hands {
-		c.hand.hands[i] = slices.Clone(h)
+	c.players = slices.Clone(m.players)
+	c.autoplay = slices.Clone(m.autoplay)
+	c.timeouts = slices.Clone(m.timeouts)
+	if m.hand.hands != nil { // nil means no hand dealt yet: keep it nil
+		c.hand.hands = make([][]Tile, len(m.hand.hands))
+		for i, h := range m.hand.hands {
+			c.hand.hands[i] = slices.Clone(h)
+		}
 	}
 	c.hand.boneyard = slices.Clone(m.hand.boneyard)
 	return &c

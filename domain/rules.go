@@ -57,6 +57,8 @@ type PlayerKind string
 const (
 	Human PlayerKind = "human"
 	Bot   PlayerKind = "bot"
+	// Open is a seat waiting for a player to join (docs/design.md, "Seats, joining and the clock").
+	Open PlayerKind = "open"
 )
 
 // LeadRule says why the leader of a hand leads.

@@ -14,6 +14,15 @@ type Summary struct {
 	Hands      int
 	Version    int
 	UpdatedAt  time.Time
+	// Turn is the seat to act (nil when none); Deadline is when it must have acted, when it is
+	// a human on the clock: the sweeper finds due matches by it.
+	Turn     *int
+	Deadline *time.Time
+	// Listed, OpenSeats, Target and TurnSeconds are what the lobby shows of a waiting match.
+	Listed      bool
+	OpenSeats   []int
+	Target      int
+	TurnSeconds int
 }
 
 // EncodeData is the durable JSON of an event's payload: what stores keep and hash.
@@ -24,6 +33,13 @@ func (m *Match) Summary() Summary {
 	s := Summary{
 		Status: m.Status(), Players: m.Players(), Scores: m.Scores(),
 		Hands: m.hands, Version: m.version, UpdatedAt: m.updatedAt,
+		Listed: m.info.Listed, OpenSeats: m.OpenSeats(), Target: m.info.Target, TurnSeconds: m.info.TurnSeconds,
+	}
+	if turn := m.Turn(); turn >= 0 {
+		s.Turn = &turn
+	}
+	if d, ok := m.Deadline(); ok {
+		s.Deadline = &d
 	}
 	if m.finished {
 		w := m.winnerSide

@@ -34,14 +34,18 @@ func (v Viewer) Sees(seat int, finished bool) bool {
 	return finished || v.open || (v.isSeat && v.seat == seat)
 }
 
-// SeatState is a seat as everyone sees it.
+// SeatState is a seat as everyone sees it. Kind is open for a seat waiting for a player.
+// Autoplay says the seat's bot plays it after its timeouts; Deadline is set only on the seat
+// to move, when it is a human on the clock.
 type SeatState struct {
-	Seat  int
-	Name  string
-	Kind  PlayerKind
-	Bot   string
-	Side  int
-	Tiles int
+	Seat     int
+	Name     string
+	Kind     PlayerKind
+	Bot      string
+	Side     int
+	Tiles    int
+	Autoplay bool
+	Deadline *time.Time
 }
 
 // HandView is the hand in play as everyone sees it.
@@ -80,6 +84,13 @@ type MatchView struct {
 	You          *YouView
 	LegalMoves   []LegalMove
 	WinnerSide   *int
+	// Turn is the seat to act, nil when none is (waiting, finished or expired).
+	Turn *int
+	// Listed, OpenSeats, TurnSeconds and AutoplayAfter describe the seats and the clock.
+	Listed        bool
+	OpenSeats     []int
+	TurnSeconds   int
+	AutoplayAfter int
 }
 
 // View is the match as v may see it.
@@ -87,23 +98,34 @@ func (m *Match) View(v Viewer) MatchView {
 	mv := MatchView{
 		ID: m.id, Status: m.Status(), Version: m.version, Target: m.info.Target,
 		Partnerships: m.info.Partnerships, Seeded: m.info.Seeded, Commitment: m.info.Commitment,
-		CreatedAt: m.createdAt, Scores: m.Scores(), Seats: make([]SeatState, len(m.info.Players)),
+		CreatedAt: m.createdAt, Scores: m.Scores(), Seats: make([]SeatState, len(m.players)),
+		LegalMoves: []LegalMove{}, Listed: m.info.Listed, OpenSeats: m.OpenSeats(),
+		TurnSeconds: m.info.TurnSeconds, AutoplayAfter: m.info.AutoplayAfter,
 	}
-	for i, p := range m.info.Players {
-		mv.Seats[i] = SeatState{Seat: i, Name: p.Name, Kind: p.Kind, Bot: p.Bot, Side: m.table.SideOf(i), Tiles: m.tilesHeld(i)}
-	}
-	if seat, ok := v.Seat(); ok && seat < len(m.info.Players) {
-		mv.You = &YouView{Seat: seat, Tiles: m.handOf(seat)}
-		if !m.finished && m.hand.turn == seat {
-			mv.LegalMoves = m.LegalMoves(seat)
+	deadline, clocked := m.Deadline()
+	for i, p := range m.players {
+		mv.Seats[i] = SeatState{Seat: i, Name: p.Name, Kind: p.Kind, Bot: p.Bot, Side: m.table.SideOf(i), Tiles: m.tilesHeld(i), Autoplay: m.autoplay[i]}
+		if clocked && i == m.hand.turn {
+			d := deadline
+			mv.Seats[i].Deadline = &d
 		}
+	}
+	if turn := m.Turn(); turn >= 0 {
+		mv.Turn = &turn
+	}
+	if seat, ok := v.Seat(); ok && seat < len(m.players) {
+		mv.You = &YouView{Seat: seat, Tiles: m.handOf(seat)}
+		mv.LegalMoves = m.LegalMoves(seat)
 	}
 	if m.finished {
 		w := m.winnerSide
 		mv.WinnerSide = &w
-		return mv
+		// A finished match keeps its last table, every hand open (docs/design.md, "Who sees what").
+		v = v.Opened()
 	}
-	mv.Hand = m.handView(v)
+	if m.hand.hands != nil {
+		mv.Hand = m.handView(v)
+	}
 	return mv
 }
 

@@ -52,9 +52,15 @@ const (
 	ApiEventTypeHandStarted  ApiEventType = "hand.started"
 	ApiEventTypeMatchCreated ApiEventType = "match.created"
 	ApiEventTypeMatchEnded   ApiEventType = "match.ended"
+	ApiEventTypeMatchExpired ApiEventType = "match.expired"
+	ApiEventTypeSeatAutoplay ApiEventType = "seat.autoplay"
+	ApiEventTypeSeatJoined   ApiEventType = "seat.joined"
+	ApiEventTypeSeatLeft     ApiEventType = "seat.left"
+	ApiEventTypeSeatResumed  ApiEventType = "seat.resumed"
 	ApiEventTypeTileDrawn    ApiEventType = "tile.drawn"
 	ApiEventTypeTilePlayed   ApiEventType = "tile.played"
 	ApiEventTypeTurnPassed   ApiEventType = "turn.passed"
+	ApiEventTypeTurnTimedOut ApiEventType = "turn.timed_out"
 )
 
 // Valid indicates whether the value is a known member of the ApiEventType enum.
@@ -68,11 +74,23 @@ func (e ApiEventType) Valid() bool {
 		return true
 	case ApiEventTypeMatchEnded:
 		return true
+	case ApiEventTypeMatchExpired:
+		return true
+	case ApiEventTypeSeatAutoplay:
+		return true
+	case ApiEventTypeSeatJoined:
+		return true
+	case ApiEventTypeSeatLeft:
+		return true
+	case ApiEventTypeSeatResumed:
+		return true
 	case ApiEventTypeTileDrawn:
 		return true
 	case ApiEventTypeTilePlayed:
 		return true
 	case ApiEventTypeTurnPassed:
+		return true
+	case ApiEventTypeTurnTimedOut:
 		return true
 	default:
 		return false
@@ -139,9 +157,15 @@ const (
 	ApiExportEventTypeHandStarted  ApiExportEventType = "hand.started"
 	ApiExportEventTypeMatchCreated ApiExportEventType = "match.created"
 	ApiExportEventTypeMatchEnded   ApiExportEventType = "match.ended"
+	ApiExportEventTypeMatchExpired ApiExportEventType = "match.expired"
+	ApiExportEventTypeSeatAutoplay ApiExportEventType = "seat.autoplay"
+	ApiExportEventTypeSeatJoined   ApiExportEventType = "seat.joined"
+	ApiExportEventTypeSeatLeft     ApiExportEventType = "seat.left"
+	ApiExportEventTypeSeatResumed  ApiExportEventType = "seat.resumed"
 	ApiExportEventTypeTileDrawn    ApiExportEventType = "tile.drawn"
 	ApiExportEventTypeTilePlayed   ApiExportEventType = "tile.played"
 	ApiExportEventTypeTurnPassed   ApiExportEventType = "turn.passed"
+	ApiExportEventTypeTurnTimedOut ApiExportEventType = "turn.timed_out"
 )
 
 // Valid indicates whether the value is a known member of the ApiExportEventType enum.
@@ -155,11 +179,23 @@ func (e ApiExportEventType) Valid() bool {
 		return true
 	case ApiExportEventTypeMatchEnded:
 		return true
+	case ApiExportEventTypeMatchExpired:
+		return true
+	case ApiExportEventTypeSeatAutoplay:
+		return true
+	case ApiExportEventTypeSeatJoined:
+		return true
+	case ApiExportEventTypeSeatLeft:
+		return true
+	case ApiExportEventTypeSeatResumed:
+		return true
 	case ApiExportEventTypeTileDrawn:
 		return true
 	case ApiExportEventTypeTilePlayed:
 		return true
 	case ApiExportEventTypeTurnPassed:
+		return true
+	case ApiExportEventTypeTurnTimedOut:
 		return true
 	default:
 		return false
@@ -168,16 +204,22 @@ func (e ApiExportEventType) Valid() bool {
 
 // Defines values for ApiHistoryItemStatus.
 const (
+	ApiHistoryItemStatusExpired    ApiHistoryItemStatus = "expired"
 	ApiHistoryItemStatusFinished   ApiHistoryItemStatus = "finished"
 	ApiHistoryItemStatusInProgress ApiHistoryItemStatus = "in_progress"
+	ApiHistoryItemStatusWaiting    ApiHistoryItemStatus = "waiting"
 )
 
 // Valid indicates whether the value is a known member of the ApiHistoryItemStatus enum.
 func (e ApiHistoryItemStatus) Valid() bool {
 	switch e {
+	case ApiHistoryItemStatusExpired:
+		return true
 	case ApiHistoryItemStatusFinished:
 		return true
 	case ApiHistoryItemStatusInProgress:
+		return true
+	case ApiHistoryItemStatusWaiting:
 		return true
 	default:
 		return false
@@ -225,16 +267,22 @@ func (e ApiLegalMoveEnd) Valid() bool {
 
 // Defines values for ApiMatchViewStatus.
 const (
+	ApiMatchViewStatusExpired    ApiMatchViewStatus = "expired"
 	ApiMatchViewStatusFinished   ApiMatchViewStatus = "finished"
 	ApiMatchViewStatusInProgress ApiMatchViewStatus = "in_progress"
+	ApiMatchViewStatusWaiting    ApiMatchViewStatus = "waiting"
 )
 
 // Valid indicates whether the value is a known member of the ApiMatchViewStatus enum.
 func (e ApiMatchViewStatus) Valid() bool {
 	switch e {
+	case ApiMatchViewStatusExpired:
+		return true
 	case ApiMatchViewStatusFinished:
 		return true
 	case ApiMatchViewStatusInProgress:
+		return true
+	case ApiMatchViewStatusWaiting:
 		return true
 	default:
 		return false
@@ -305,6 +353,7 @@ func (e ApiPlayerBot) Valid() bool {
 const (
 	ApiPlayerKindBot   ApiPlayerKind = "bot"
 	ApiPlayerKindHuman ApiPlayerKind = "human"
+	ApiPlayerKindOpen  ApiPlayerKind = "open"
 )
 
 // Valid indicates whether the value is a known member of the ApiPlayerKind enum.
@@ -313,6 +362,8 @@ func (e ApiPlayerKind) Valid() bool {
 	case ApiPlayerKindBot:
 		return true
 	case ApiPlayerKindHuman:
+		return true
+	case ApiPlayerKindOpen:
 		return true
 	default:
 		return false
@@ -344,6 +395,7 @@ func (e ApiPlayerRequestBot) Valid() bool {
 const (
 	ApiPlayerRequestKindBot   ApiPlayerRequestKind = "bot"
 	ApiPlayerRequestKindHuman ApiPlayerRequestKind = "human"
+	ApiPlayerRequestKindOpen  ApiPlayerRequestKind = "open"
 )
 
 // Valid indicates whether the value is a known member of the ApiPlayerRequestKind enum.
@@ -352,6 +404,8 @@ func (e ApiPlayerRequestKind) Valid() bool {
 	case ApiPlayerRequestKindBot:
 		return true
 	case ApiPlayerRequestKindHuman:
+		return true
+	case ApiPlayerRequestKindOpen:
 		return true
 	default:
 		return false
@@ -363,9 +417,12 @@ const (
 	ENDREQUIRED          ApiProblemCode = "END_REQUIRED"
 	IDEMPOTENCYKEYREUSED ApiProblemCode = "IDEMPOTENCY_KEY_REUSED"
 	INTERNAL             ApiProblemCode = "INTERNAL"
+	INVALIDINVITE        ApiProblemCode = "INVALID_INVITE"
 	INVALIDREQUEST       ApiProblemCode = "INVALID_REQUEST"
 	MATCHFINISHED        ApiProblemCode = "MATCH_FINISHED"
 	MATCHNOTFOUND        ApiProblemCode = "MATCH_NOT_FOUND"
+	MATCHNOTSTARTED      ApiProblemCode = "MATCH_NOT_STARTED"
+	MATCHSTARTED         ApiProblemCode = "MATCH_STARTED"
 	METHODNOTALLOWED     ApiProblemCode = "METHOD_NOT_ALLOWED"
 	MUSTDRAW             ApiProblemCode = "MUST_DRAW"
 	MUSTLEADDOUBLE       ApiProblemCode = "MUST_LEAD_DOUBLE"
@@ -376,6 +433,7 @@ const (
 	NOTYOURTURN          ApiProblemCode = "NOT_YOUR_TURN"
 	PAYLOADTOOLARGE      ApiProblemCode = "PAYLOAD_TOO_LARGE"
 	RATELIMITED          ApiProblemCode = "RATE_LIMITED"
+	SEATTAKEN            ApiProblemCode = "SEAT_TAKEN"
 	TILEDOESNOTFIT       ApiProblemCode = "TILE_DOES_NOT_FIT"
 	TILENOTINHAND        ApiProblemCode = "TILE_NOT_IN_HAND"
 	UNAUTHORIZED         ApiProblemCode = "UNAUTHORIZED"
@@ -392,11 +450,17 @@ func (e ApiProblemCode) Valid() bool {
 		return true
 	case INTERNAL:
 		return true
+	case INVALIDINVITE:
+		return true
 	case INVALIDREQUEST:
 		return true
 	case MATCHFINISHED:
 		return true
 	case MATCHNOTFOUND:
+		return true
+	case MATCHNOTSTARTED:
+		return true
+	case MATCHSTARTED:
 		return true
 	case METHODNOTALLOWED:
 		return true
@@ -417,6 +481,8 @@ func (e ApiProblemCode) Valid() bool {
 	case PAYLOADTOOLARGE:
 		return true
 	case RATELIMITED:
+		return true
+	case SEATTAKEN:
 		return true
 	case TILEDOESNOTFIT:
 		return true
@@ -458,6 +524,7 @@ func (e ApiSeatBot) Valid() bool {
 const (
 	ApiSeatKindBot   ApiSeatKind = "bot"
 	ApiSeatKindHuman ApiSeatKind = "human"
+	ApiSeatKindOpen  ApiSeatKind = "open"
 )
 
 // Valid indicates whether the value is a known member of the ApiSeatKind enum.
@@ -466,6 +533,8 @@ func (e ApiSeatKind) Valid() bool {
 	case ApiSeatKindBot:
 		return true
 	case ApiSeatKindHuman:
+		return true
+	case ApiSeatKindOpen:
 		return true
 	default:
 		return false
@@ -492,16 +561,22 @@ func (e ApiStatusStatus) Valid() bool {
 
 // Defines values for ListMatchesParamsStatus.
 const (
+	ListMatchesParamsStatusExpired    ListMatchesParamsStatus = "expired"
 	ListMatchesParamsStatusFinished   ListMatchesParamsStatus = "finished"
 	ListMatchesParamsStatusInProgress ListMatchesParamsStatus = "in_progress"
+	ListMatchesParamsStatusWaiting    ListMatchesParamsStatus = "waiting"
 )
 
 // Valid indicates whether the value is a known member of the ListMatchesParamsStatus enum.
 func (e ListMatchesParamsStatus) Valid() bool {
 	switch e {
+	case ListMatchesParamsStatusExpired:
+		return true
 	case ListMatchesParamsStatusFinished:
 		return true
 	case ListMatchesParamsStatusInProgress:
+		return true
+	case ListMatchesParamsStatusWaiting:
 		return true
 	default:
 		return false
@@ -520,6 +595,24 @@ func (e ExportMatchParamsFormat) Valid() bool {
 	case Json:
 		return true
 	case Text:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for StreamEventsParamsView.
+const (
+	N0 StreamEventsParamsView = 0
+	N1 StreamEventsParamsView = 1
+)
+
+// Valid indicates whether the value is a known member of the StreamEventsParamsView enum.
+func (e StreamEventsParamsView) Valid() bool {
+	switch e {
+	case N0:
+		return true
+	case N1:
 		return true
 	default:
 		return false
@@ -562,6 +655,15 @@ type ApiAuditReport struct {
 
 // ApiCreateMatchRequest defines model for api.CreateMatchRequest.
 type ApiCreateMatchRequest struct {
+	// AutoplayAfter AutoplayAfter is how many timeouts in a row hand a seat to its bot (with a clock; default 3).
+	//
+	// Example: 3
+	AutoplayAfter *int `json:"autoplay_after,omitempty"`
+
+	// Listed Listed puts a match with open seats in the lobby (GET /api/v1/matches?status=waiting),
+	// where anyone may join without an invite.
+	Listed *bool `json:"listed,omitempty"`
+
 	// Partnerships Partnerships puts seats 0+2 and 1+3 on one side each; 4 players only.
 	Partnerships *bool `json:"partnerships,omitempty"`
 
@@ -575,12 +677,19 @@ type ApiCreateMatchRequest struct {
 
 	// Target Target score, a multiple of 5 from 5 to 1000; omitted: 250 with two sides, else 200.
 	Target *int `json:"target,omitempty"`
+
+	// TurnSeconds TurnSeconds is the clock: a human seat that has not acted in time has its turn played by
+	// the greedy bot. Omitted: no clock.
+	//
+	// Example: 60
+	TurnSeconds *int `json:"turn_seconds,omitempty"`
 }
 
 // ApiCreateMatchResponse defines model for api.CreateMatchResponse.
 type ApiCreateMatchResponse struct {
-	Match  ApiMatchView   `json:"match"`
-	Tokens []ApiSeatToken `json:"tokens"`
+	Invites []ApiSeatInvite `json:"invites"`
+	Match   ApiMatchView    `json:"match"`
+	Tokens  []ApiSeatToken  `json:"tokens"`
 }
 
 // ApiEvent defines model for api.Event.
@@ -596,11 +705,19 @@ type ApiEventType string
 
 // ApiEventData defines model for api.EventData.
 type ApiEventData struct {
+	// AutoplayAfter match.created: timeouts in a row that hand a seat to its bot, with a clock
+	AutoplayAfter *int `json:"autoplay_after,omitempty"`
+
 	// Boneyard hand.started: the draw order, only once the match has ended
 	Boneyard *[]string `json:"boneyard,omitempty"`
 
 	// BoneyardCount hand.started
 	BoneyardCount *int `json:"boneyard_count,omitempty"`
+
+	// Bot seat.autoplay: the strategy now playing the seat
+	//
+	// Example: greedy
+	Bot *string `json:"bot,omitempty"`
 
 	// Commitment match.created: hex(sha256(seed))
 	Commitment *string `json:"commitment,omitempty"`
@@ -625,6 +742,12 @@ type ApiEventData struct {
 
 	// Leader hand.started
 	Leader *int `json:"leader,omitempty"`
+
+	// Listed match.created: the match is in the lobby while it waits
+	Listed *bool `json:"listed,omitempty"`
+
+	// Name seat.joined: the player's name
+	Name *string `json:"name,omitempty"`
 
 	// Outcome hand.ended
 	Outcome *ApiEventDataOutcome `json:"outcome,omitempty"`
@@ -652,7 +775,7 @@ type ApiEventData struct {
 	// Scores hand.ended, match.ended: per side, after
 	Scores *[]int `json:"scores,omitempty"`
 
-	// Seat tile.played, tile.drawn, turn.passed; hand.ended: who went out (domino only)
+	// Seat tile.played, tile.drawn, turn.passed, seat.*, turn.timed_out; hand.ended: who went out (domino only)
 	Seat *int `json:"seat,omitempty"`
 
 	// Seed match.ended: the seed, revealed
@@ -671,6 +794,9 @@ type ApiEventData struct {
 
 	// Total tile.played: the ends' count after the play
 	Total *int `json:"total,omitempty"`
+
+	// TurnSeconds match.created: the clock, when set
+	TurnSeconds *int `json:"turn_seconds,omitempty"`
 
 	// WinnerSide hand.ended (null on a tie), match.ended
 	WinnerSide *int `json:"winner_side,omitempty"`
@@ -749,13 +875,26 @@ type ApiHand struct {
 
 // ApiHistoryItem defines model for api.HistoryItem.
 type ApiHistoryItem struct {
-	CreatedAt time.Time            `json:"created_at"`
-	Hands     int                  `json:"hands"`
-	Id        string               `json:"id"`
+	CreatedAt time.Time `json:"created_at"`
+	Hands     int       `json:"hands"`
+	Id        string    `json:"id"`
+
+	// Listed Listed, Target and TurnSeconds are what the lobby shows of a waiting match; target and
+	// turn_seconds are left out when not recorded (matches older than the lobby) or no clock.
+	Listed bool `json:"listed"`
+
+	// OpenSeats OpenSeats lists the seats waiting for a player (the lobby's matches have some).
+	OpenSeats []int                `json:"open_seats"`
 	Players   []ApiPlayer          `json:"players"`
 	Scores    []int                `json:"scores"`
 	Status    ApiHistoryItemStatus `json:"status"`
-	UpdatedAt time.Time            `json:"updated_at"`
+	Target    *int                 `json:"target,omitempty"`
+
+	// Turn Turn is the seat to act; null when none is. A client holding several tokens finds
+	// where it is to move without reading every match.
+	Turn        *int      `json:"turn"`
+	TurnSeconds *int      `json:"turn_seconds,omitempty"`
+	UpdatedAt   time.Time `json:"updated_at"`
 
 	// WinnerSide WinnerSide is null while the match is in progress.
 	WinnerSide *int `json:"winner_side"`
@@ -770,6 +909,26 @@ type ApiHistoryResponse struct {
 
 	// NextCursor NextCursor fetches the next page; null on the last page.
 	NextCursor *string `json:"next_cursor"`
+}
+
+// ApiJoinRequest defines model for api.JoinRequest.
+type ApiJoinRequest struct {
+	// Invite Invite is the seat's invite from the create answer; not needed for a listed match.
+	//
+	// Example: lW3Xb0yQm8m3aN6tR2pX4g
+	Invite *string `json:"invite,omitempty"`
+
+	// Name Name is shown to everyone, as at create.
+	//
+	// Example: Bo
+	Name string `json:"name"`
+}
+
+// ApiJoinResponse defines model for api.JoinResponse.
+type ApiJoinResponse struct {
+	Match ApiMatchView `json:"match"`
+	Seat  int          `json:"seat"`
+	Token string       `json:"token"`
 }
 
 // ApiLegalMove defines model for api.LegalMove.
@@ -797,22 +956,37 @@ type ApiLegalMovesResponse struct {
 
 // ApiMatchView defines model for api.MatchView.
 type ApiMatchView struct {
-	Commitment string    `json:"commitment"`
-	CreatedAt  time.Time `json:"created_at"`
+	// AutoplayAfter AutoplayAfter is how many timeouts in a row hand a seat to its bot, with a clock.
+	AutoplayAfter *int      `json:"autoplay_after,omitempty"`
+	Commitment    string    `json:"commitment"`
+	CreatedAt     time.Time `json:"created_at"`
 
-	// Hand Hand is null once the match is finished.
+	// Hand Hand is null while the match waits for players; a finished match keeps its last table,
+	// with every seat's tiles in hands.
 	Hand *ApiHand `json:"hand"`
 	Id   string   `json:"id"`
 
-	// LegalMoves LegalMoves appears only when the caller's seat is to move.
-	LegalMoves   *[]ApiLegalMove    `json:"legal_moves,omitempty"`
+	// LegalMoves LegalMoves is the caller's legal actions now: [] when it is not the caller's turn.
+	LegalMoves []ApiLegalMove `json:"legal_moves"`
+
+	// Listed Listed says the match is in the lobby while it waits.
+	Listed bool `json:"listed"`
+
+	// OpenSeats OpenSeats lists the seats waiting for a player.
+	OpenSeats    []int              `json:"open_seats"`
 	Partnerships bool               `json:"partnerships"`
 	Scores       []int              `json:"scores"`
 	Seats        []ApiSeat          `json:"seats"`
 	Seeded       bool               `json:"seeded"`
 	Status       ApiMatchViewStatus `json:"status"`
 	Target       int                `json:"target"`
-	Version      int                `json:"version"`
+
+	// Turn Turn is the seat to act; null when none is (waiting, finished, expired).
+	Turn *int `json:"turn"`
+
+	// TurnSeconds TurnSeconds is the clock, when the match has one.
+	TurnSeconds *int `json:"turn_seconds,omitempty"`
+	Version     int  `json:"version"`
 
 	// WinnerSide WinnerSide appears once the match is finished.
 	WinnerSide *int    `json:"winner_side,omitempty"`
@@ -879,13 +1053,16 @@ type ApiPlayerRequest struct {
 	// Example: greedy
 	Bot *ApiPlayerRequestBot `json:"bot,omitempty"`
 
-	// Kind Example: human
+	// Kind Kind open is a seat for someone to join with the invite the create answer gives.
+	//
+	// Example: human
 	Kind ApiPlayerRequestKind `json:"kind"`
 
 	// Name Name is shown to everyone: no control characters, line separators or bidirectional marks.
+	// Required for human and bot seats; an open seat has none (the player who joins names it).
 	//
 	// Example: Ada
-	Name string `json:"name"`
+	Name *string `json:"name,omitempty"`
 }
 
 // ApiPlayerRequestBot Bot names the strategy of a bot seat, weakest first; only with kind bot.
@@ -893,7 +1070,9 @@ type ApiPlayerRequest struct {
 // Example: greedy
 type ApiPlayerRequestBot string
 
-// ApiPlayerRequestKind Example: human
+// ApiPlayerRequestKind Kind open is a seat for someone to join with the invite the create answer gives.
+//
+// Example: human
 type ApiPlayerRequestKind string
 
 // ApiProblem defines model for api.Problem.
@@ -945,12 +1124,17 @@ type ApiReplayResponse struct {
 
 // ApiSeat defines model for api.Seat.
 type ApiSeat struct {
-	Bot   *ApiSeatBot `json:"bot,omitempty"`
-	Kind  ApiSeatKind `json:"kind"`
-	Name  string      `json:"name"`
-	Seat  int         `json:"seat"`
-	Side  int         `json:"side"`
-	Tiles int         `json:"tiles"`
+	// Autoplay Autoplay says the seat timed out too often and its bot plays it until its player resumes.
+	Autoplay *bool       `json:"autoplay,omitempty"`
+	Bot      *ApiSeatBot `json:"bot,omitempty"`
+
+	// Deadline Deadline is when the seat must have acted: only on the seat to move, a human on the clock.
+	Deadline *time.Time  `json:"deadline,omitempty"`
+	Kind     ApiSeatKind `json:"kind"`
+	Name     string      `json:"name"`
+	Seat     int         `json:"seat"`
+	Side     int         `json:"side"`
+	Tiles    int         `json:"tiles"`
 }
 
 // ApiSeatBot defines model for ApiSeat.Bot.
@@ -958,6 +1142,13 @@ type ApiSeatBot string
 
 // ApiSeatKind defines model for ApiSeat.Kind.
 type ApiSeatKind string
+
+// ApiSeatInvite defines model for api.SeatInvite.
+type ApiSeatInvite struct {
+	// Invite Example: lW3Xb0yQm8m3aN6tR2pX4g
+	Invite string `json:"invite"`
+	Seat   int    `json:"seat"`
+}
 
 // ApiSeatToken defines model for api.SeatToken.
 type ApiSeatToken struct {
@@ -982,7 +1173,7 @@ type ApiYou struct {
 
 // ListMatchesParams defines parameters for ListMatches.
 type ListMatchesParams struct {
-	// Status only matches with this status
+	// Status only matches with this status; waiting is the lobby: listed matches with an open seat
 	Status *ListMatchesParamsStatus `form:"status,omitempty" json:"status,omitempty"`
 
 	// Player only matches with a seat of this name
@@ -1051,15 +1242,24 @@ type StreamEventsParams struct {
 	// Token the seat token, for clients that cannot send Authorization
 	Token *string `form:"token,omitempty" json:"token,omitempty"`
 
+	// View 1: each event carries the caller's view after it, as match
+	View *StreamEventsParamsView `form:"view,omitempty" json:"view,omitempty"`
+
 	// LastEventID the id of the last event received; resumes after it
 	LastEventID *string `json:"Last-Event-ID,omitempty"`
 }
+
+// StreamEventsParamsView defines parameters for StreamEvents.
+type StreamEventsParamsView int
 
 // CreateMatchJSONRequestBody defines body for CreateMatch for application/json ContentType.
 type CreateMatchJSONRequestBody = ApiCreateMatchRequest
 
 // MakeMoveJSONRequestBody defines body for MakeMove for application/json ContentType.
 type MakeMoveJSONRequestBody = ApiMoveRequest
+
+// JoinSeatJSONRequestBody defines body for JoinSeat for application/json ContentType.
+type JoinSeatJSONRequestBody = ApiJoinRequest
 
 // RequestEditorFn is the function signature for the RequestEditor callback function
 type RequestEditorFn func(ctx context.Context, req *http.Request) error
@@ -1144,7 +1344,7 @@ type ClientInterface interface {
 
 	// CreateMatchWithBody Create a match
 	//
-	// Starts a match for 2 to 4 players (humans and bots) and answers the match as a spectator sees it, with a secret token for each human seat. The tokens are shown only here: keep them. Bots play at once until a human is to move.
+	// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1153,7 +1353,7 @@ type ClientInterface interface {
 
 	// CreateMatch Create a match
 	//
-	// Starts a match for 2 to 4 players (humans and bots) and answers the match as a spectator sees it, with a secret token for each human seat. The tokens are shown only here: keep them. Bots play at once until a human is to move.
+	// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1220,9 +1420,41 @@ type ClientInterface interface {
 	// Corresponds with GET /api/v1/matches/{id}/replay (the `ReplayMatch` operationId).
 	ReplayMatch(ctx context.Context, id string, params *ReplayMatchParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// JoinSeatWithBody Join an open seat
+	//
+	// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/matches/{id}/seats/{seat}/join (the `JoinSeat` operationId).
+	JoinSeatWithBody(ctx context.Context, id string, seat int, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// JoinSeat Join an open seat
+	//
+	// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/matches/{id}/seats/{seat}/join (the `JoinSeat` operationId).
+	JoinSeat(ctx context.Context, id string, seat int, body JoinSeatJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// LeaveSeat Leave a seat
+	//
+	// Gives up the caller's seat while the match waits for players: the seat opens again (its invite works again) and the token stops working. Once the first hand is dealt, seats can no longer be left: 409 MATCH_STARTED.
+	//
+	// Corresponds with POST /api/v1/matches/{id}/seats/{seat}/leave (the `LeaveSeat` operationId).
+	LeaveSeat(ctx context.Context, id string, seat int, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ResumeSeat Resume a seat
+	//
+	// Takes the caller's seat back from its bot after the seat timed out autoplay_after times in a row: from now on the seat's player moves again, on the clock.
+	//
+	// Corresponds with POST /api/v1/matches/{id}/seats/{seat}/resume (the `ResumeSeat` operationId).
+	ResumeSeat(ctx context.Context, id string, seat int, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// StreamEvents Follow a match live
 	//
-	// Server-sent events (text/event-stream): every event of the match as the caller may see it, in seq order, then each new one as it happens. Each event is sent as three lines, `id: {seq}`, `event: {type}` and `data: {the event as JSON, as GET /events shows it}`. To resume after a disconnect send Last-Event-ID (EventSource does so by itself) or ?after=N: the stream goes on from the next event, with no gap and no duplicate; Last-Event-ID wins over after. An idle stream sends a comment (": ping") every 15 seconds. The stream ends after match.ended; a stream asked for a finished match with nothing left to send answers 204, which tells EventSource to stop reconnecting. The seat token goes in Authorization or, for EventSource, which cannot send headers, in ?token=; a bad token is 401 before the stream starts. While the match is live no stream carries another seat's tiles.
+	// Server-sent events (text/event-stream): every event of the match as the caller may see it, in seq order, then each new one as it happens. Each event is sent as three lines, `id: {seq}`, `event: {type}` and `data: {the event as JSON, as GET /events shows it}`. To resume after a disconnect send Last-Event-ID (EventSource does so by itself) or ?after=N: the stream goes on from the next event, with no gap and no duplicate; Last-Event-ID wins over after. With ?view=1 each event's data also carries "match": the caller's view of the match right after that event (as GET /matches/{id} shows it), so a client need not re-derive the turn or read the match after every event. An idle stream sends a comment (": ping") every 15 seconds. The stream ends after match.ended (or match.expired); a stream asked for a finished match with nothing left to send answers 204, which tells EventSource to stop reconnecting. The seat token goes in Authorization or, for EventSource, which cannot send headers, in ?token=; a bad token is 401 before the stream starts. While the match is live no stream carries another seat's tiles.
 	//
 	// Corresponds with GET /api/v1/matches/{id}/stream (the `StreamEvents` operationId).
 	StreamEvents(ctx context.Context, id string, params *StreamEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -1269,7 +1501,7 @@ func (c *Client) ListMatches(ctx context.Context, params *ListMatchesParams, req
 
 // CreateMatchWithBody Create a match
 //
-// Starts a match for 2 to 4 players (humans and bots) and answers the match as a spectator sees it, with a secret token for each human seat. The tokens are shown only here: keep them. Bots play at once until a human is to move.
+// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot.
 //
 // Takes any type of body and a specified content type.
 //
@@ -1288,7 +1520,7 @@ func (c *Client) CreateMatchWithBody(ctx context.Context, contentType string, bo
 
 // CreateMatch Create a match
 //
-// Starts a match for 2 to 4 players (humans and bots) and answers the match as a spectator sees it, with a secret token for each human seat. The tokens are shown only here: keep them. Bots play at once until a human is to move.
+// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -1445,9 +1677,81 @@ func (c *Client) ReplayMatch(ctx context.Context, id string, params *ReplayMatch
 	return c.Client.Do(req)
 }
 
+// JoinSeatWithBody Join an open seat
+//
+// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/matches/{id}/seats/{seat}/join (the `JoinSeat` operationId).
+func (c *Client) JoinSeatWithBody(ctx context.Context, id string, seat int, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewJoinSeatRequestWithBody(c.Server, id, seat, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// JoinSeat Join an open seat
+//
+// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/matches/{id}/seats/{seat}/join (the `JoinSeat` operationId).
+func (c *Client) JoinSeat(ctx context.Context, id string, seat int, body JoinSeatJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewJoinSeatRequest(c.Server, id, seat, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// LeaveSeat Leave a seat
+//
+// Gives up the caller's seat while the match waits for players: the seat opens again (its invite works again) and the token stops working. Once the first hand is dealt, seats can no longer be left: 409 MATCH_STARTED.
+//
+// Corresponds with POST /api/v1/matches/{id}/seats/{seat}/leave (the `LeaveSeat` operationId).
+func (c *Client) LeaveSeat(ctx context.Context, id string, seat int, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewLeaveSeatRequest(c.Server, id, seat)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ResumeSeat Resume a seat
+//
+// Takes the caller's seat back from its bot after the seat timed out autoplay_after times in a row: from now on the seat's player moves again, on the clock.
+//
+// Corresponds with POST /api/v1/matches/{id}/seats/{seat}/resume (the `ResumeSeat` operationId).
+func (c *Client) ResumeSeat(ctx context.Context, id string, seat int, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewResumeSeatRequest(c.Server, id, seat)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // StreamEvents Follow a match live
 //
-// Server-sent events (text/event-stream): every event of the match as the caller may see it, in seq order, then each new one as it happens. Each event is sent as three lines, `id: {seq}`, `event: {type}` and `data: {the event as JSON, as GET /events shows it}`. To resume after a disconnect send Last-Event-ID (EventSource does so by itself) or ?after=N: the stream goes on from the next event, with no gap and no duplicate; Last-Event-ID wins over after. An idle stream sends a comment (": ping") every 15 seconds. The stream ends after match.ended; a stream asked for a finished match with nothing left to send answers 204, which tells EventSource to stop reconnecting. The seat token goes in Authorization or, for EventSource, which cannot send headers, in ?token=; a bad token is 401 before the stream starts. While the match is live no stream carries another seat's tiles.
+// Server-sent events (text/event-stream): every event of the match as the caller may see it, in seq order, then each new one as it happens. Each event is sent as three lines, `id: {seq}`, `event: {type}` and `data: {the event as JSON, as GET /events shows it}`. To resume after a disconnect send Last-Event-ID (EventSource does so by itself) or ?after=N: the stream goes on from the next event, with no gap and no duplicate; Last-Event-ID wins over after. With ?view=1 each event's data also carries "match": the caller's view of the match right after that event (as GET /matches/{id} shows it), so a client need not re-derive the turn or read the match after every event. An idle stream sends a comment (": ping") every 15 seconds. The stream ends after match.ended (or match.expired); a stream asked for a finished match with nothing left to send answers 204, which tells EventSource to stop reconnecting. The seat token goes in Authorization or, for EventSource, which cannot send headers, in ?token=; a bad token is 401 before the stream starts. While the match is live no stream carries another seat's tiles.
 //
 // Corresponds with GET /api/v1/matches/{id}/stream (the `StreamEvents` operationId).
 func (c *Client) StreamEvents(ctx context.Context, id string, params *StreamEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -2059,6 +2363,142 @@ func NewReplayMatchRequest(server string, id string, params *ReplayMatchParams) 
 	return req, nil
 }
 
+// NewJoinSeatRequest calls the generic JoinSeat builder with application/json body
+func NewJoinSeatRequest(server string, id string, seat int, body JoinSeatJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewJoinSeatRequestWithBody(server, id, seat, "application/json", bodyReader)
+}
+
+// NewJoinSeatRequestWithBody constructs an http.Request for the JoinSeat method, with any body, and a specified content type
+func NewJoinSeatRequestWithBody(server string, id string, seat int, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "seat", seat, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/matches/%s/seats/%s/join", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewLeaveSeatRequest constructs an http.Request for the LeaveSeat method
+func NewLeaveSeatRequest(server string, id string, seat int) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "seat", seat, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/matches/%s/seats/%s/leave", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewResumeSeatRequest constructs an http.Request for the ResumeSeat method
+func NewResumeSeatRequest(server string, id string, seat int) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "seat", seat, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/matches/%s/seats/%s/resume", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewStreamEventsRequest constructs an http.Request for the StreamEvents method
 func NewStreamEventsRequest(server string, id string, params *StreamEventsParams) (*http.Request, error) {
 	var err error
@@ -2109,6 +2549,18 @@ func NewStreamEventsRequest(server string, id string, params *StreamEventsParams
 		if params.Token != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "token", *params.Token, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.View != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "view", *params.View, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -2310,7 +2762,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateMatchWithBodyWithResponse Create a match
 	//
-	// Starts a match for 2 to 4 players (humans and bots) and answers the match as a spectator sees it, with a secret token for each human seat. The tokens are shown only here: keep them. Bots play at once until a human is to move.
+	// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -2319,7 +2771,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateMatchWithResponse Create a match
 	//
-	// Starts a match for 2 to 4 players (humans and bots) and answers the match as a spectator sees it, with a secret token for each human seat. The tokens are shown only here: keep them. Bots play at once until a human is to move.
+	// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -2398,9 +2850,45 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/v1/matches/{id}/replay (the `ReplayMatch` operationId).
 	ReplayMatchWithResponse(ctx context.Context, id string, params *ReplayMatchParams, reqEditors ...RequestEditorFn) (*ReplayMatchResponse, error)
 
+	// JoinSeatWithBodyWithResponse Join an open seat
+	//
+	// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/matches/{id}/seats/{seat}/join (the `JoinSeat` operationId).
+	JoinSeatWithBodyWithResponse(ctx context.Context, id string, seat int, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*JoinSeatResponse, error)
+
+	// JoinSeatWithResponse Join an open seat
+	//
+	// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/matches/{id}/seats/{seat}/join (the `JoinSeat` operationId).
+	JoinSeatWithResponse(ctx context.Context, id string, seat int, body JoinSeatJSONRequestBody, reqEditors ...RequestEditorFn) (*JoinSeatResponse, error)
+
+	// LeaveSeatWithResponse Leave a seat
+	//
+	// Gives up the caller's seat while the match waits for players: the seat opens again (its invite works again) and the token stops working. Once the first hand is dealt, seats can no longer be left: 409 MATCH_STARTED.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/matches/{id}/seats/{seat}/leave (the `LeaveSeat` operationId).
+	LeaveSeatWithResponse(ctx context.Context, id string, seat int, reqEditors ...RequestEditorFn) (*LeaveSeatResponse, error)
+
+	// ResumeSeatWithResponse Resume a seat
+	//
+	// Takes the caller's seat back from its bot after the seat timed out autoplay_after times in a row: from now on the seat's player moves again, on the clock.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/matches/{id}/seats/{seat}/resume (the `ResumeSeat` operationId).
+	ResumeSeatWithResponse(ctx context.Context, id string, seat int, reqEditors ...RequestEditorFn) (*ResumeSeatResponse, error)
+
 	// StreamEventsWithResponse Follow a match live
 	//
-	// Server-sent events (text/event-stream): every event of the match as the caller may see it, in seq order, then each new one as it happens. Each event is sent as three lines, `id: {seq}`, `event: {type}` and `data: {the event as JSON, as GET /events shows it}`. To resume after a disconnect send Last-Event-ID (EventSource does so by itself) or ?after=N: the stream goes on from the next event, with no gap and no duplicate; Last-Event-ID wins over after. An idle stream sends a comment (": ping") every 15 seconds. The stream ends after match.ended; a stream asked for a finished match with nothing left to send answers 204, which tells EventSource to stop reconnecting. The seat token goes in Authorization or, for EventSource, which cannot send headers, in ?token=; a bad token is 401 before the stream starts. While the match is live no stream carries another seat's tiles.
+	// Server-sent events (text/event-stream): every event of the match as the caller may see it, in seq order, then each new one as it happens. Each event is sent as three lines, `id: {seq}`, `event: {type}` and `data: {the event as JSON, as GET /events shows it}`. To resume after a disconnect send Last-Event-ID (EventSource does so by itself) or ?after=N: the stream goes on from the next event, with no gap and no duplicate; Last-Event-ID wins over after. With ?view=1 each event's data also carries "match": the caller's view of the match right after that event (as GET /matches/{id} shows it), so a client need not re-derive the turn or read the match after every event. An idle stream sends a comment (": ping") every 15 seconds. The stream ends after match.ended (or match.expired); a stream asked for a finished match with nothing left to send answers 204, which tells EventSource to stop reconnecting. The seat token goes in Authorization or, for EventSource, which cannot send headers, in ?token=; a bad token is 401 before the stream starts. While the match is live no stream carries another seat's tiles.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -3200,6 +3688,290 @@ func (r ReplayMatchResponse) ContentType() string {
 	return ""
 }
 
+// JoinSeatResponse429Headers the declared response headers of an HTTP 429 response for JoinSeat
+type JoinSeatResponse429Headers struct {
+	RetryAfter *int
+}
+
+type JoinSeatResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *ApiJoinResponse
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *ApiProblem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *ApiProblem
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *ApiProblem
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *ApiProblem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ApiProblem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *JoinSeatResponse429Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r JoinSeatResponse) GetJSON201() *ApiJoinResponse {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r JoinSeatResponse) GetApplicationproblemJSON400() *ApiProblem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r JoinSeatResponse) GetApplicationproblemJSON403() *ApiProblem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r JoinSeatResponse) GetApplicationproblemJSON404() *ApiProblem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r JoinSeatResponse) GetApplicationproblemJSON409() *ApiProblem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r JoinSeatResponse) GetApplicationproblemJSON413() *ApiProblem {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r JoinSeatResponse) GetApplicationproblemJSON415() *ApiProblem {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r JoinSeatResponse) GetApplicationproblemJSON429() *ApiProblem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r JoinSeatResponse) GetApplicationproblemJSON500() *ApiProblem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r JoinSeatResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r JoinSeatResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r JoinSeatResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r JoinSeatResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// LeaveSeatResponse429Headers the declared response headers of an HTTP 429 response for LeaveSeat
+type LeaveSeatResponse429Headers struct {
+	RetryAfter *int
+}
+
+type LeaveSeatResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ApiMatchView
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ApiProblem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *ApiProblem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ApiProblem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *LeaveSeatResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r LeaveSeatResponse) GetJSON200() *ApiMatchView {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r LeaveSeatResponse) GetApplicationproblemJSON400() *ApiProblem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r LeaveSeatResponse) GetApplicationproblemJSON401() *ApiProblem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r LeaveSeatResponse) GetApplicationproblemJSON404() *ApiProblem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r LeaveSeatResponse) GetApplicationproblemJSON409() *ApiProblem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r LeaveSeatResponse) GetApplicationproblemJSON429() *ApiProblem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r LeaveSeatResponse) GetApplicationproblemJSON500() *ApiProblem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r LeaveSeatResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r LeaveSeatResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r LeaveSeatResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r LeaveSeatResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ResumeSeatResponse429Headers the declared response headers of an HTTP 429 response for ResumeSeat
+type ResumeSeatResponse429Headers struct {
+	RetryAfter *int
+}
+
+type ResumeSeatResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ApiMatchView
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ApiProblem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *ApiProblem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ApiProblem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ResumeSeatResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ResumeSeatResponse) GetJSON200() *ApiMatchView {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ResumeSeatResponse) GetApplicationproblemJSON400() *ApiProblem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ResumeSeatResponse) GetApplicationproblemJSON401() *ApiProblem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ResumeSeatResponse) GetApplicationproblemJSON404() *ApiProblem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r ResumeSeatResponse) GetApplicationproblemJSON409() *ApiProblem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ResumeSeatResponse) GetApplicationproblemJSON429() *ApiProblem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ResumeSeatResponse) GetApplicationproblemJSON500() *ApiProblem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ResumeSeatResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ResumeSeatResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ResumeSeatResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ResumeSeatResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type StreamEventsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -3464,7 +4236,7 @@ func (c *ClientWithResponses) ListMatchesWithResponse(ctx context.Context, param
 
 // CreateMatchWithBodyWithResponse Create a match
 //
-// Starts a match for 2 to 4 players (humans and bots) and answers the match as a spectator sees it, with a secret token for each human seat. The tokens are shown only here: keep them. Bots play at once until a human is to move.
+// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -3479,7 +4251,7 @@ func (c *ClientWithResponses) CreateMatchWithBodyWithResponse(ctx context.Contex
 
 // CreateMatchWithResponse Create a match
 //
-// Starts a match for 2 to 4 players (humans and bots) and answers the match as a spectator sees it, with a secret token for each human seat. The tokens are shown only here: keep them. Bots play at once until a human is to move.
+// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -3612,9 +4384,69 @@ func (c *ClientWithResponses) ReplayMatchWithResponse(ctx context.Context, id st
 	return ParseReplayMatchResponse(rsp)
 }
 
+// JoinSeatWithBodyWithResponse Join an open seat
+//
+// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/matches/{id}/seats/{seat}/join (the `JoinSeat` operationId).
+func (c *ClientWithResponses) JoinSeatWithBodyWithResponse(ctx context.Context, id string, seat int, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*JoinSeatResponse, error) {
+	rsp, err := c.JoinSeatWithBody(ctx, id, seat, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseJoinSeatResponse(rsp)
+}
+
+// JoinSeatWithResponse Join an open seat
+//
+// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/matches/{id}/seats/{seat}/join (the `JoinSeat` operationId).
+func (c *ClientWithResponses) JoinSeatWithResponse(ctx context.Context, id string, seat int, body JoinSeatJSONRequestBody, reqEditors ...RequestEditorFn) (*JoinSeatResponse, error) {
+	rsp, err := c.JoinSeat(ctx, id, seat, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseJoinSeatResponse(rsp)
+}
+
+// LeaveSeatWithResponse Leave a seat
+//
+// Gives up the caller's seat while the match waits for players: the seat opens again (its invite works again) and the token stops working. Once the first hand is dealt, seats can no longer be left: 409 MATCH_STARTED.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/matches/{id}/seats/{seat}/leave (the `LeaveSeat` operationId).
+func (c *ClientWithResponses) LeaveSeatWithResponse(ctx context.Context, id string, seat int, reqEditors ...RequestEditorFn) (*LeaveSeatResponse, error) {
+	rsp, err := c.LeaveSeat(ctx, id, seat, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseLeaveSeatResponse(rsp)
+}
+
+// ResumeSeatWithResponse Resume a seat
+//
+// Takes the caller's seat back from its bot after the seat timed out autoplay_after times in a row: from now on the seat's player moves again, on the clock.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/matches/{id}/seats/{seat}/resume (the `ResumeSeat` operationId).
+func (c *ClientWithResponses) ResumeSeatWithResponse(ctx context.Context, id string, seat int, reqEditors ...RequestEditorFn) (*ResumeSeatResponse, error) {
+	rsp, err := c.ResumeSeat(ctx, id, seat, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseResumeSeatResponse(rsp)
+}
+
 // StreamEventsWithResponse Follow a match live
 //
-// Server-sent events (text/event-stream): every event of the match as the caller may see it, in seq order, then each new one as it happens. Each event is sent as three lines, `id: {seq}`, `event: {type}` and `data: {the event as JSON, as GET /events shows it}`. To resume after a disconnect send Last-Event-ID (EventSource does so by itself) or ?after=N: the stream goes on from the next event, with no gap and no duplicate; Last-Event-ID wins over after. An idle stream sends a comment (": ping") every 15 seconds. The stream ends after match.ended; a stream asked for a finished match with nothing left to send answers 204, which tells EventSource to stop reconnecting. The seat token goes in Authorization or, for EventSource, which cannot send headers, in ?token=; a bad token is 401 before the stream starts. While the match is live no stream carries another seat's tiles.
+// Server-sent events (text/event-stream): every event of the match as the caller may see it, in seq order, then each new one as it happens. Each event is sent as three lines, `id: {seq}`, `event: {type}` and `data: {the event as JSON, as GET /events shows it}`. To resume after a disconnect send Last-Event-ID (EventSource does so by itself) or ?after=N: the stream goes on from the next event, with no gap and no duplicate; Last-Event-ID wins over after. With ?view=1 each event's data also carries "match": the caller's view of the match right after that event (as GET /matches/{id} shows it), so a client need not re-derive the turn or read the match after every event. An idle stream sends a comment (": ping") every 15 seconds. The stream ends after match.ended (or match.expired); a stream asked for a finished match with nothing left to send answers 204, which tells EventSource to stop reconnecting. The seat token goes in Authorization or, for EventSource, which cannot send headers, in ?token=; a bad token is 401 before the stream starts. While the match is live no stream carries another seat's tiles.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -4360,6 +5192,263 @@ func ParseReplayMatchResponse(rsp *http.Response) (*ReplayMatchResponse, error) 
 		}
 		response.ApplicationproblemJSON500 = &dest
 
+	}
+
+	return response, nil
+}
+
+// ParseJoinSeatResponse parses an HTTP response from a JoinSeatWithResponse call
+func ParseJoinSeatResponse(rsp *http.Response) (*JoinSeatResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &JoinSeatResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest ApiJoinResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers JoinSeatResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseLeaveSeatResponse parses an HTTP response from a LeaveSeatWithResponse call
+func ParseLeaveSeatResponse(rsp *http.Response) (*LeaveSeatResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &LeaveSeatResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ApiMatchView
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers LeaveSeatResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseResumeSeatResponse parses an HTTP response from a ResumeSeatWithResponse call
+func ParseResumeSeatResponse(rsp *http.Response) (*ResumeSeatResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ResumeSeatResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ApiMatchView
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ResumeSeatResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil

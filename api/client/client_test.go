@@ -51,9 +51,9 @@ func TestPlayWholeMatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	greedy := client.ApiPlayerRequestBot("greedy")
+	greedy, ada, bob := client.ApiPlayerRequestBot("greedy"), "Ada", "Bob"
 	created, err := c.CreateMatchWithResponse(ctx, client.CreateMatchJSONRequestBody{Players: []client.ApiPlayerRequest{
-		{Name: "Ada", Kind: client.ApiPlayerRequestKind("human")}, {Name: "Bob", Kind: "bot", Bot: &greedy},
+		{Name: &ada, Kind: client.ApiPlayerRequestKind("human")}, {Name: &bob, Kind: "bot", Bot: &greedy},
 	}})
 	if err != nil || created.JSON201 == nil {
 		t.Fatalf("create: %v %d %s", err, created.StatusCode(), created.Body)

@@ -17,9 +17,9 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	greedy := client.ApiPlayerRequestBot("greedy")
+	greedy, ada, bob := client.ApiPlayerRequestBot("greedy"), "Ada", "Bob"
 	created, err := c.CreateMatchWithResponse(ctx, client.CreateMatchJSONRequestBody{
-		Players: []client.ApiPlayerRequest{{Name: "Ada", Kind: "human"}, {Name: "Bob", Kind: "bot", Bot: &greedy}},
+		Players: []client.ApiPlayerRequest{{Name: &ada, Kind: "human"}, {Name: &bob, Kind: "bot", Bot: &greedy}},
 	})
 	if err != nil || created.JSON201 == nil {
 		log.Fatalf("create: %v %s", err, created.Body)

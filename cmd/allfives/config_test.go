@@ -8,9 +8,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
+
+const week = 7 * 24 * time.Hour
 
 func envOf(m map[string]string) func(string) string {
 	return func(k string) string { return m[k] }
@@ -24,19 +28,21 @@ func TestServeConfigPrecedence(t *testing.T) {
 		env  map[string]string
 		want serveConfig
 	}{
-		{"defaults", nil, nil, serveConfig{addr: ":8080", db: "allfives.db", sync: "full", logLevel: "info"}},
+		{"defaults", nil, nil, serveConfig{addr: ":8080", db: "allfives.db", sync: "full", logLevel: "info", waitingTTL: week, sweepEvery: time.Second}},
 		{"environment", nil, map[string]string{
 			"ALLFIVES_ADDR": ":9000", "ALLFIVES_DB": "/tmp/x.db", "ALLFIVES_SYNC": "NORMAL",
 			"ALLFIVES_LOG_LEVEL": "debug", "ALLFIVES_RATE_LIMIT": "2.5",
-		}, serveConfig{addr: ":9000", db: "/tmp/x.db", sync: "normal", logLevel: "debug", rateLimit: 2.5}},
-		{"flags win", []string{"--addr", ":7000", "--rate-limit", "0", "--sync", "off"},
-			map[string]string{"ALLFIVES_ADDR": ":9000", "ALLFIVES_RATE_LIMIT": "3"},
-			serveConfig{addr: ":7000", db: "allfives.db", sync: "off", logLevel: "info"}},
+			"ALLFIVES_CORS_ORIGINS": "https://a.example, https://b.example", "ALLFIVES_WAITING_TTL": "1h",
+		}, serveConfig{addr: ":9000", db: "/tmp/x.db", sync: "normal", logLevel: "debug", rateLimit: 2.5,
+			corsOrigins: []string{"https://a.example", "https://b.example"}, waitingTTL: time.Hour, sweepEvery: time.Second}},
+		{"flags win", []string{"--addr", ":7000", "--rate-limit", "0", "--sync", "off", "--waiting-ttl", "0", "--sweep-interval", "250ms"},
+			map[string]string{"ALLFIVES_ADDR": ":9000", "ALLFIVES_RATE_LIMIT": "3", "ALLFIVES_WAITING_TTL": "1h"},
+			serveConfig{addr: ":7000", db: "allfives.db", sync: "off", logLevel: "info", sweepEvery: 250 * time.Millisecond}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := parseServe(c.args, envOf(c.env), io.Discard)
-			if err != nil || got != c.want {
+			if err != nil || !reflect.DeepEqual(got, c.want) {
 				t.Fatalf("got %+v, %v; want %+v", got, err, c.want)
 			}
 		})
@@ -56,6 +62,8 @@ func TestBadConfigIsAnError(t *testing.T) {
 		{[]string{"--rate-limit", "-1"}, nil, "rate limit"},
 		{[]string{"--nope"}, nil, "not defined"},
 		{[]string{"extra"}, nil, "unexpected argument"},
+		{[]string{"--waiting-ttl", "soon"}, nil, "waiting-ttl"},
+		{[]string{"--sweep-interval", "1ns"}, nil, "sweep-interval"},
 	}
 	for _, c := range cases {
 		_, err := parseServe(c.args, envOf(c.env), io.Discard)

@@ -22,11 +22,18 @@ func renderStep(step int, e api.Event, v api.MatchView) string {
 		sides[i] = fmt.Sprintf("side %d %d", i, s)
 	}
 	b.field("scores", "%s (target %d)", strings.Join(sides, ", "), v.Target)
+	if v.Hand != nil {
+		b.hand(v.Hand, v.Turn)
+	}
 	switch {
-	case v.Hand != nil:
-		b.hand(v.Hand)
 	case v.WinnerSide != nil:
 		b.field("result", "side %d wins", *v.WinnerSide)
+	case v.Status == string(domain.StatusWaiting) || v.Status == string(domain.StatusExpired):
+		open := make([]string, len(v.OpenSeats))
+		for i, s := range v.OpenSeats {
+			open[i] = "S" + strconv.Itoa(s)
+		}
+		b.field("status", "%s: open seats %s", v.Status, strings.Join(open, ", "))
 	}
 	b.seats(v)
 	if v.You != nil {
@@ -42,9 +49,14 @@ func (b *sheet) field(label, format string, args ...any) {
 	fmt.Fprintf(b, "%-10s %s\n", label, fmt.Sprintf(format, args...))
 }
 
-// hand writes the hand in play: its number and turn, the line and its count, the boneyard.
-func (b *sheet) hand(h *api.Hand) {
-	b.field("hand", "%d, S%d to move", h.Number, h.Turn)
+// hand writes the hand in play (or the last one, once the match is over): its number and turn,
+// the line and its count, the boneyard.
+func (b *sheet) hand(h *api.Hand, turn *int) {
+	if turn == nil {
+		b.field("hand", "%d, the last", h.Number)
+	} else {
+		b.field("hand", "%d, S%d to move", h.Number, *turn)
+	}
 	if len(h.Line) == 0 {
 		b.field("line", "(empty)")
 	} else {
@@ -149,6 +161,18 @@ func describe(e api.Event, lead bool) string {
 		return fmt.Sprintf("hand %d ends, %s; %s", deref(d.Hand), how, who)
 	case domain.TypeMatchEnded:
 		return fmt.Sprintf("match over: side %d wins", deref(d.WinnerSide.Side()))
+	case domain.TypeSeatJoined:
+		return fmt.Sprintf("S%d joined: %s", deref(d.Seat), d.Name)
+	case domain.TypeSeatLeft:
+		return fmt.Sprintf("S%d left: the seat is open again", deref(d.Seat))
+	case domain.TypeTurnTimedOut:
+		return fmt.Sprintf("S%d timed out: %s plays its turn", deref(d.Seat), domain.AutoplayBot)
+	case domain.TypeSeatAutoplay:
+		return fmt.Sprintf("S%d handed to %s until its player resumes", deref(d.Seat), d.Bot)
+	case domain.TypeSeatResumed:
+		return fmt.Sprintf("S%d resumed by its player", deref(d.Seat))
+	case domain.TypeMatchExpired:
+		return "match expired: its open seats stayed empty"
 	}
 	return e.Type
 }

@@ -155,14 +155,19 @@ func TestReplayStep(t *testing.T) {
 			"S0 Ann, bot (greedy), side 0, ",
 		}
 		if hv := view.Hand; hv != nil {
-			want = append(want, fmt.Sprintf("hand       %d, S%d to move\n", hv.Number, hv.Turn))
+			if view.Turn != nil {
+				want = append(want, fmt.Sprintf("hand       %d, S%d to move\n", hv.Number, *view.Turn))
+			} else {
+				want = append(want, fmt.Sprintf("hand       %d, the last\n", hv.Number))
+			}
 			for s, hand := range hv.Hands {
 				want = append(want, fmt.Sprintf("side %d, %s: %s\n", s, tilesText(len(hand)), strings.Join(domain.TileNames(hand), " ")))
 			}
 			if len(hv.Line) > 0 {
 				want = append(want, fmt.Sprintf(" = %d\n", hv.Total))
 			}
-		} else {
+		}
+		if view.WinnerSide != nil {
 			want = append(want, fmt.Sprintf("result     side %d wins\n", *view.WinnerSide))
 		}
 		for _, w := range want {

@@ -37,6 +37,8 @@ const (
 type serveConfig struct {
 	addr, db, sync, logLevel string
 	rateLimit                float64
+	corsOrigins              []string
+	waitingTTL, sweepEvery   time.Duration
 }
 
 func parseServe(args []string, getenv func(string) string, out io.Writer) (serveConfig, error) {
@@ -47,10 +49,25 @@ func parseServe(args []string, getenv func(string) string, out io.Writer) (serve
 	sync := f.string("sync", "ALLFIVES_SYNC", "full", "durability: full, normal or off (see README)")
 	level := f.string("log-level", "ALLFIVES_LOG_LEVEL", "info", "log level: debug, info, warn or error")
 	limit := f.float("rate-limit", "ALLFIVES_RATE_LIMIT", 0, "requests per second per client address; 0 turns the limit off")
+	origins := f.string("cors-origins", "ALLFIVES_CORS_ORIGINS", "", "comma-separated browser origins allowed to call the API (https://play.example); none by default")
+	ttl := f.string("waiting-ttl", "ALLFIVES_WAITING_TTL", "168h", "how long a waiting match's open seats may stay empty before it expires; 0 never")
+	sweep := f.string("sweep-interval", "ALLFIVES_SWEEP_INTERVAL", "1s", "how often the clock looks for due turns and waiting matches to expire")
 	if err := f.parse(args); err != nil {
 		return c, err
 	}
 	c = serveConfig{addr: *addr, db: *db, sync: strings.ToLower(*sync), logLevel: *level, rateLimit: *limit}
+	for _, o := range strings.Split(*origins, ",") {
+		if o = strings.TrimSpace(o); o != "" {
+			c.corsOrigins = append(c.corsOrigins, o)
+		}
+	}
+	var err error
+	if c.waitingTTL, err = time.ParseDuration(*ttl); err != nil || c.waitingTTL < 0 {
+		return c, fmt.Errorf("waiting-ttl must be a duration such as 168h or 0, not %q", *ttl)
+	}
+	if c.sweepEvery, err = time.ParseDuration(*sweep); err != nil || c.sweepEvery < 10*time.Millisecond {
+		return c, fmt.Errorf("sweep-interval must be a duration of 10ms or more, not %q", *sweep)
+	}
 	if err := checkSync(c.sync); err != nil {
 		return c, err
 	}
@@ -90,8 +107,20 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	defer closeStore(store, &err)
-	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(botSeed())})
-	handler := api.New(api.Config{Service: svc, Ready: store, Logger: log, RateLimit: cfg.rateLimit})
+	ttl := cfg.waitingTTL
+	if ttl == 0 {
+		ttl = -1 // never: the service reads 0 as its default
+	}
+	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(botSeed()), WaitingTTL: ttl})
+	handler := api.New(api.Config{Service: svc, Ready: store, Logger: log, RateLimit: cfg.rateLimit, CORSOrigins: cfg.corsOrigins})
+	// The clock: one sweeper per instance; the expected version settles races with others.
+	sweepCtx, stopSweep := context.WithCancel(ctx)
+	swept := make(chan struct{})
+	go func() {
+		defer close(swept)
+		svc.RunSweeper(sweepCtx, cfg.sweepEvery, func(err error) { log.Error("clock sweep", "err", err) })
+	}()
+	defer func() { stopSweep(); <-swept }()
 	srv := &http.Server{
 		Handler:           handler,
 		ReadHeaderTimeout: readHeaderTimeout,
@@ -103,7 +132,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	log.Info("listening", "addr", ln.Addr().String(), "db", cfg.db, "sync", cfg.sync, "rate_limit", cfg.rateLimit)
+	log.Info("listening", "addr", ln.Addr().String(), "db", cfg.db, "sync", cfg.sync, "rate_limit", cfg.rateLimit,
+		"cors_origins", strings.Join(cfg.corsOrigins, ","), "waiting_ttl", cfg.waitingTTL.String())
 	select {
 	case err := <-served:
 		return fmt.Errorf("serve: %w", err)

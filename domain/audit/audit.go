@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/allfives/allfives/domain"
 )
@@ -55,17 +56,27 @@ type LogRead struct {
 // is revealed, that the seed matches its commitment and every deal re-derives from it. Anyone
 // holding a finished match's exported events can run it. v decides how much of a live match's
 // hidden tiles a failure's detail may show.
+//
+// Without the autoplay strategy, the moves of timed-out turns and of seats on autoplay are
+// checked for legality only; EventsWith checks them against the strategy's choices.
 func Events(id string, log LogRead, v domain.Viewer) []Check {
-	checks, _ := auditLog(id, log, v)
+	return EventsWith(id, log, v, nil)
+}
+
+// EventsWith is Events with the autoplay strategy (domain.AutoplayBot), given through the
+// referee's Strategy port: every move played for a timed-out or autoplayed seat must then be
+// exactly its choice on the seat's view.
+func EventsWith(id string, log LogRead, v domain.Viewer, choose domain.Chooser) []Check {
+	checks, _ := auditLog(id, log, v, choose)
 	return checks
 }
 
 // auditLog runs the log's own checks and returns the fold of the whole log, or nil when it
 // does not follow the rules.
-func auditLog(id string, log LogRead, v domain.Viewer) ([]Check, *domain.Match) {
+func auditLog(id string, log LogRead, v domain.Viewer, choose domain.Chooser) ([]Check, *domain.Match) {
 	ended := endOf(log.Events)
 	finished := ended >= 0
-	rules, fold := auditRules(id, log, v, finished)
+	rules, fold := auditRules(id, log, v, finished, choose)
 	checks := []Check{rules}
 	if finished {
 		seed, seedCheck := auditSeed(log.Events, ended)
@@ -79,10 +90,11 @@ func endOf(events []domain.Event) int {
 	return slices.IndexFunc(events, func(e domain.Event) bool { return e.Type == domain.TypeMatchEnded })
 }
 
-// auditStored assembles the full report of a stored match: the store's chain report, the log's
-// own checks and the read model against the fold.
-func Stored(id string, chain ChainReport, stored domain.Summary, log LogRead, v domain.Viewer) Report {
-	checks, fold := auditLog(id, log, v)
+// Stored assembles the full report of a stored match: the store's chain report, the log's own
+// checks and the read model against the fold. choose is the autoplay strategy, as in
+// EventsWith (nil: timed-out turns are checked for legality only).
+func Stored(id string, chain ChainReport, stored domain.Summary, log LogRead, v domain.Viewer, choose domain.Chooser) Report {
+	checks, fold := auditLog(id, log, v, choose)
 	all := append([]Check{chainCheck(chain)}, checks[0], readModelCheck(stored, fold, checks[0]))
 	all = append(all, checks[1:]...)
 	return newReport(chain, all)
@@ -132,11 +144,16 @@ func readModelCheck(stored domain.Summary, fold *domain.Match, rules Check) Chec
 	diff("winner_side", sameSide(stored.WinnerSide, want.WinnerSide), sideText(stored.WinnerSide), sideText(want.WinnerSide))
 	diff("players", slices.Equal(stored.Players, want.Players), stored.Players, want.Players)
 	diff("updated_at", stored.UpdatedAt.Equal(want.UpdatedAt), stored.UpdatedAt, want.UpdatedAt)
+	diff("turn", sameSide(stored.Turn, want.Turn), sideText(stored.Turn), sideText(want.Turn))
+	diff("turn_deadline", sameTime(stored.Deadline, want.Deadline), stored.Deadline, want.Deadline)
+	diff("open_seats", slices.Equal(stored.OpenSeats, want.OpenSeats), stored.OpenSeats, want.OpenSeats)
 	if len(diffs) > 0 {
 		return failed(CheckReadModel, 0, "the stored read model disagrees with the log: "+strings.Join(diffs, "; "))
 	}
 	return passed(CheckReadModel, fmt.Sprintf("the stored read model agrees with the log (version %d, %d hands, scores %v)", want.Version, want.Hands, want.Scores))
 }
+
+func sameTime(a, b *time.Time) bool { return (a == nil) == (b == nil) && (a == nil || a.Equal(*b)) }
 
 func sameSide(a, b *int) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
 

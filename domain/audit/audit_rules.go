@@ -27,12 +27,17 @@ type referee struct {
 	v        domain.Viewer
 	finished bool
 	at       int // seq under examination, for the panic guard
+	// choose is the autoplay strategy (domain.AutoplayBot) through the referee's Strategy port;
+	// with it, every timed-out or autoplayed move must be exactly its choice on the seat's view.
+	// Without it, those moves are checked for legality only.
+	choose domain.Chooser
+	hands  domain.HandLog // this hand's events, from which the seat views are built
 }
 
 // auditRules runs the referee over the readable log and returns its check, with the fold of the
 // whole log when every event holds.
-func auditRules(id string, log LogRead, v domain.Viewer, finished bool) (Check, *domain.Match) {
-	r := &referee{id: id, log: log.Events, v: v, finished: finished}
+func auditRules(id string, log LogRead, v domain.Viewer, finished bool, choose domain.Chooser) (Check, *domain.Match) {
+	r := &referee{id: id, log: log.Events, v: v, finished: finished, choose: choose}
 	m, f := r.run()
 	if f == nil && log.Unreadable > 0 {
 		m, f = nil, faultf(log.Unreadable, "the stored event cannot be read: %v", log.Err)
@@ -40,7 +45,15 @@ func auditRules(id string, log LogRead, v domain.Viewer, finished bool) (Check, 
 	if f != nil {
 		return failed(CheckRules, f.seq, f.detail), nil
 	}
-	return passed(CheckRules, fmt.Sprintf("all %d events follow from the rules: every move was legal and every total, point, hand result and score is the one the rules give", len(r.log))), m
+	detail := fmt.Sprintf("all %d events follow from the rules: every move was legal and every total, point, hand result and score is the one the rules give", len(r.log))
+	if timed := countTimed(r.log); timed > 0 {
+		if choose != nil {
+			detail += fmt.Sprintf("; every move of the %d timed-out turns and of seats on autoplay is exactly %s's choice on the seat's view", timed, domain.AutoplayBot)
+		} else {
+			detail += fmt.Sprintf("; the moves of the %d timed-out turns and of seats on autoplay were checked for legality only (this audit has no %s strategy)", timed, domain.AutoplayBot)
+		}
+	}
+	return passed(CheckRules, detail), m
 }
 
 // run folds the log event by event. An audit reads records that may have been tampered with, so
@@ -52,7 +65,11 @@ func (r *referee) run() (m *domain.Match, f *fault) {
 		}
 	}()
 	m, f = r.opening()
-	for i := 2; f == nil && i < len(r.log); {
+	if f != nil {
+		return nil, f
+	}
+	// The opening folded match.created and, unless a seat was open, the first deal.
+	for i := m.Version(); f == nil && i < len(r.log); {
 		var n int
 		n, f = r.move(m, i)
 		i += n
@@ -75,7 +92,10 @@ func (r *referee) opening() (*domain.Match, *fault) {
 	if !ok {
 		return nil, faultf(1, "the log opens with %s, not %s", r.log[0].Type, domain.TypeMatchCreated)
 	}
-	spec := domain.MatchSpec{Players: created.Players, Partnerships: created.Partnerships, Target: created.Target, Seeded: created.Seeded}
+	spec := domain.MatchSpec{
+		Players: created.Players, Partnerships: created.Partnerships, Target: created.Target, Seeded: created.Seeded,
+		Listed: created.Listed, TurnSeconds: created.TurnSeconds, AutoplayAfter: created.AutoplayAfter,
+	}
 	derived, err := domain.Start(spec, domain.Seed{}, r.log[0].At)
 	if err != nil {
 		return nil, faultf(1, "match.created describes no valid match: %v", err)
@@ -93,6 +113,9 @@ func (r *referee) opening() (*domain.Match, *fault) {
 	if f := r.expect(m, derived[:1], 0); f != nil {
 		return nil, f
 	}
+	if len(derived) == 1 {
+		return m, nil // an open seat: the last join deals
+	}
 	if len(r.log) < 2 {
 		return nil, faultf(2, "missing: the rules deal hand 1 after match.created, but the log ends")
 	}
@@ -106,9 +129,19 @@ func (r *referee) move(m *domain.Match, i int) (int, *fault) {
 		return 0, f
 	}
 	e := r.log[i]
+	if derived, handled, err := r.seatCommand(m, i); handled {
+		if err != nil {
+			return 0, faultf(e.Seq, "%s is not allowed here: %v", e.Type, err)
+		}
+		return len(derived), r.expect(m, derived, i)
+	}
 	seat, mv, ok := moveOf(e)
 	if !ok {
 		return 0, faultf(e.Seq, "the rules expect a move (play, draw or pass) here, the log has %s", e.Type)
+	}
+	if m.OnAutoplay(seat) && r.choose != nil {
+		// A seat on autoplay moves as its bot chooses: the rules give that move, not the log's.
+		mv = m.AutoMove(seat, r.hands, r.choose)
 	}
 	derived, err := m.Decide(seat, mv, e.At)
 	if err != nil {
@@ -134,6 +167,7 @@ func (r *referee) expect(m *domain.Match, derived []domain.Event, i int) *fault 
 		if err := m.Apply(r.log[k]); err != nil {
 			return faultf(k+1, "%v", err)
 		}
+		r.hands.Record(r.log[k])
 	}
 	return nil
 }
@@ -157,6 +191,11 @@ func (r *referee) wellFormed(k int) *fault {
 // check judges it) and the shuffle of a deal (consistency here, the deals check once revealed).
 func (r *referee) same(m *domain.Match, d, rec domain.Event) *fault {
 	if d.Type != rec.Type {
+		// Which action a bot would have taken says whether the seat could play: hidden while
+		// the match is live from all but that seat.
+		if seat, _, ok := moveOf(d); ok && !r.v.Sees(seat, r.finished) {
+			return faultf(rec.Seq, "the log has %s where the rules give seat %d another action (which is hidden while the match is live)", rec.Type, seat)
+		}
 		return faultf(rec.Seq, "the log has %s where the rules give %s", rec.Type, d.Type)
 	}
 	switch dd := d.Data.(type) {
@@ -180,9 +219,21 @@ func (r *referee) same(m *domain.Match, d, rec domain.Event) *fault {
 		return faultf(rec.Seq, "cannot encode: %v", err)
 	}
 	if !bytes.Equal(want, got) {
-		return faultf(rec.Seq, "the log has %s %s, the rules give %s", rec.Type, r.show(rec), r.show(d))
+		return faultf(rec.Seq, "the log has %s %s, the rules give %s", rec.Type, r.show(rec), r.showDerived(d, rec))
 	}
 	return nil
+}
+
+// showDerived is a derived event as the viewer may see it. A bot's choice (a timed-out turn, a
+// seat on autoplay) that differs from the recorded play names a tile the seat held: while the
+// match is live only that seat may see it.
+func (r *referee) showDerived(d, rec domain.Event) string {
+	dp, ok1 := d.Data.(domain.TilePlayed)
+	rp, ok2 := rec.Data.(domain.TilePlayed)
+	if ok1 && ok2 && dp.Tile != rp.Tile && !r.v.Sees(dp.Seat, r.finished) {
+		return "another play (which tile is hidden while the match is live)"
+	}
+	return r.show(d)
 }
 
 // show is an event's payload as the audit's viewer may see it.

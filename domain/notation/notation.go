@@ -61,6 +61,12 @@ func (n *notation) header(id string, events []domain.Event) {
 	n.field("partnerships", yesNo(info.Partnerships, "yes: S0+S2 are side 0, S1+S3 are side 1"))
 	n.field("seeded", yesNo(info.Seeded, "yes"))
 	n.field("commitment", info.Commitment)
+	if info.Listed {
+		n.field("listed", "yes: open seats are in the lobby")
+	}
+	if info.TurnSeconds > 0 {
+		n.field("clock", fmt.Sprintf("%d s a turn; a seat is handed to %s after %s in a row", info.TurnSeconds, domain.AutoplayBot, plural(info.AutoplayAfter, "timeout")))
+	}
 	for i, p := range info.Players {
 		label := ""
 		if i == 0 {
@@ -69,6 +75,10 @@ func (n *notation) header(id string, events []domain.Event) {
 		kind := string(p.Kind)
 		if p.Bot != "" {
 			kind += " (" + p.Bot + ")"
+		}
+		if p.Kind == domain.Open {
+			n.field(label, fmt.Sprintf("S%d open seat, side %d", i, n.table.SideOf(i)))
+			continue
 		}
 		n.field(label, fmt.Sprintf("S%d %s, %s, side %d", i, p.Name, kind, n.table.SideOf(i)))
 	}
@@ -92,6 +102,8 @@ func (n *notation) outcome(events []domain.Event) (result, seed string) {
 			scores = slices.Clone(d.Scores) // a copy: the plays that follow add to it
 		case domain.MatchEnded:
 			return fmt.Sprintf("side %d wins %s after %s", d.WinnerSide, scoreText(d.Scores), plural(hands, "hand")), d.Seed
+		case domain.MatchExpired:
+			return fmt.Sprintf("expired at seq %d with open seats, unplayed", e.Seq), "secret: the match expired before any deal"
 		}
 	}
 	last := events[len(events)-1].Seq
@@ -118,6 +130,26 @@ func (n *notation) event(e domain.Event) {
 		n.handEnded(d)
 	case domain.MatchEnded:
 		n.printf("\nMatch over at seq %d: side %d wins %s\n", e.Seq, d.WinnerSide, scoreText(d.Scores))
+	default:
+		n.seatEvent(e)
+	}
+}
+
+// seatEvent writes the events of seats and the clock, each a numbered line like a move.
+func (n *notation) seatEvent(e domain.Event) {
+	switch d := e.Data.(type) {
+	case domain.SeatJoined:
+		n.move(e.Seq, fmt.Sprintf("S%d joins: %s", d.Seat, d.Name), "")
+	case domain.SeatLeft:
+		n.move(e.Seq, fmt.Sprintf("S%d leaves", d.Seat), "")
+	case domain.TurnTimedOut:
+		n.move(e.Seq, fmt.Sprintf("S%d times out", d.Seat), "its turn is played by "+domain.AutoplayBot)
+	case domain.SeatAutoplay:
+		n.move(e.Seq, fmt.Sprintf("S%d goes to %s", d.Seat, d.Bot), "until its player resumes")
+	case domain.SeatResumed:
+		n.move(e.Seq, fmt.Sprintf("S%d resumes", d.Seat), "")
+	case domain.MatchExpired:
+		n.printf("\nMatch expired at seq %d: its open seats stayed empty\n", e.Seq)
 	}
 }
 

@@ -129,10 +129,14 @@ func fingerprint(seat int, mv domain.Move) string {
 // runBots lets bot seats act on t until a human is to move or the match ends.
 func (s *MatchService) runBots(ctx context.Context, t *table) ([]domain.Event, error) {
 	var out []domain.Event
-	for step := 0; !t.match.Finished(); step++ {
+	for step := 0; ; step++ {
 		seat := t.match.Turn()
+		if seat < 0 {
+			break
+		}
 		p := t.match.Players()[seat]
-		if p.Kind != domain.Bot {
+		autoplay := t.match.OnAutoplay(seat)
+		if p.Kind != domain.Bot && !autoplay {
 			break
 		}
 		if step >= MaxBotSteps {
@@ -141,7 +145,14 @@ func (s *MatchService) runBots(ctx context.Context, t *table) ([]domain.Event, e
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		events, err := s.botTurn(ctx, t, seat, p.Bot)
+		var events []domain.Event
+		var err error
+		if autoplay {
+			// A seat on autoplay moves as AutoMove says, which the audit re-checks.
+			events, err = t.play(seat, t.match.AutoMove(seat, t.hands, s.chooser(ctx)), s.clock.Now())
+		} else {
+			events, err = s.botTurn(ctx, t, seat, p.Bot)
+		}
 		if err != nil {
 			return nil, err
 		}

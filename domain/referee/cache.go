@@ -24,7 +24,7 @@ type entry struct {
 // set installs the match's new state; the caller holds mu (or owns e exclusively).
 func (e *entry) set(t *table) {
 	e.match, e.hands = t.match, t.hands
-	e.live.Store(!t.match.Finished())
+	e.live.Store(!t.match.Closed())
 }
 
 // working is a copy of the entry's state for a command to play on; the caller holds mu.

@@ -35,6 +35,17 @@ type EventStore interface {
 	// event's payload exactly as it was hashed and the prev_hash and hash stored beside it,
 	// or ErrMatchNotFound. The payloads are the full record: callers redact.
 	Links(ctx context.Context, id string) ([]audit.ChainLink, error)
+	// Due lists up to q.Limit matches the clock must act on: in progress with a turn deadline
+	// at or before q.Now, or waiting with their last event at or before q.WaitingBefore (when
+	// set). The sweeper re-checks each under the match's lock; a stale listing is harmless.
+	Due(ctx context.Context, q DueQuery) ([]string, error)
+}
+
+// DueQuery asks the store for the matches the clock must act on.
+type DueQuery struct {
+	Now           time.Time
+	WaitingBefore time.Time // zero: waiting matches never expire
+	Limit         int
 }
 
 // MatchRecord is what is stored once when a match is created. Seed stays secret until the
@@ -46,13 +57,16 @@ type MatchRecord struct {
 	CreatedAt time.Time
 }
 
-// SeatRecord is a seat with the SHA-256 of its token (nil for bots).
+// SeatRecord is a seat with the SHA-256 of its token (nil for bots and open seats) and, for a
+// seat created open, the SHA-256 of its invite (kept after a join, so that the invite works
+// again if the player leaves).
 type SeatRecord struct {
-	Seat      int
-	Name      string
-	Kind      domain.PlayerKind
-	Bot       string
-	TokenHash []byte
+	Seat       int
+	Name       string
+	Kind       domain.PlayerKind
+	Bot        string
+	TokenHash  []byte
+	InviteHash []byte
 }
 
 // StoredMatch is a match's record and read model as stored.
@@ -68,6 +82,9 @@ type Append struct {
 	Events      []domain.Event
 	Summary     domain.Summary
 	Idempotency *IdempotencyRecord
+	// Seats are seat records that replace the stored ones in the same transaction: a join or a
+	// leave changes who holds a seat and its token.
+	Seats []SeatRecord
 }
 
 // IdempotencyRecord remembers which events a keyed request produced, so a retry gets the
@@ -81,7 +98,8 @@ type IdempotencyRecord struct {
 	CreatedAt   time.Time
 }
 
-// HistoryQuery filters and pages the match history. Zero fields do not filter. Since is
+// HistoryQuery filters and pages the match history. Zero fields do not filter. Status waiting
+// is the lobby: only listed matches (an unlisted waiting match is joined by invite only). Since is
 // inclusive and Until exclusive, both on the creation time; Limit 0 means the store's default.
 type HistoryQuery struct {
 	Status domain.Status

@@ -68,8 +68,10 @@ func (s *MatchService) History(ctx context.Context, q HistoryQuery) (HistoryPage
 	if q.Limit < 1 || q.Limit > 100 {
 		return HistoryPage{}, domain.Invalidf("limit must be 1 to 100")
 	}
-	if q.Status != "" && q.Status != domain.StatusInProgress && q.Status != domain.StatusFinished {
-		return HistoryPage{}, domain.Invalidf("status must be in_progress or finished")
+	switch q.Status {
+	case "", domain.StatusWaiting, domain.StatusInProgress, domain.StatusFinished, domain.StatusExpired:
+	default:
+		return HistoryPage{}, domain.Invalidf("status must be waiting, in_progress, finished or expired")
 	}
 	if !q.Since.IsZero() && !q.Until.IsZero() && q.Until.Before(q.Since) {
 		return HistoryPage{}, domain.Invalidf("until is before since")

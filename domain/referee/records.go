@@ -60,7 +60,7 @@ func (s *MatchService) Audit(ctx context.Context, id string, v domain.Viewer) (a
 	if err != nil {
 		return audit.Report{}, err
 	}
-	rep := audit.Stored(id, chain, stored.Summary, log, v)
+	rep := audit.Stored(id, chain, stored.Summary, log, v, s.chooser(ctx))
 	if n := len(log.Events); n == 0 || log.Events[n-1].Type != domain.TypeMatchEnded {
 		// A live match's head hash would give hidden tiles away: with the head before a draw
 		// (an earlier audit's), anyone could try the 28 tiles against the head after it.

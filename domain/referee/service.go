@@ -12,6 +12,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -32,6 +33,8 @@ type MatchService struct {
 	bots   map[string]Strategy
 	cache  *matchCache
 	watch  watchers
+	// waitingTTL is how long a waiting match lasts without a join or leave; 0: for ever.
+	waitingTTL time.Duration
 }
 
 // ServiceConfig wires a MatchService. Zero fields take the production defaults.
@@ -41,6 +44,9 @@ type ServiceConfig struct {
 	Random    io.Reader           // default crypto/rand.Reader: seeds, ids and tokens
 	Bots      map[string]Strategy // strategies by name
 	CacheSize int                 // matches kept in memory; default 4096
+	// WaitingTTL is how long a waiting match's open seats may stay empty before Sweep expires
+	// it; 0 means DefaultWaitingTTL, a negative value never.
+	WaitingTTL time.Duration
 }
 
 // NewMatchService returns a service over cfg.Store.
@@ -54,7 +60,13 @@ func NewMatchService(cfg ServiceConfig) *MatchService {
 	if cfg.CacheSize <= 0 {
 		cfg.CacheSize = 4096
 	}
-	return &MatchService{store: cfg.Store, clock: cfg.Clock, random: cfg.Random, bots: cfg.Bots, cache: newMatchCache(cfg.CacheSize)}
+	switch {
+	case cfg.WaitingTTL == 0:
+		cfg.WaitingTTL = DefaultWaitingTTL
+	case cfg.WaitingTTL < 0:
+		cfg.WaitingTTL = 0
+	}
+	return &MatchService{store: cfg.Store, clock: cfg.Clock, random: cfg.Random, bots: cfg.Bots, cache: newMatchCache(cfg.CacheSize), waitingTTL: cfg.WaitingTTL}
 }
 
 // BotNames lists the strategies a seat may name, in order.
@@ -86,18 +98,31 @@ type SeatToken struct {
 	Token string
 }
 
-// CreateRequest asks for a new match. Seed, when set, is 64 hex characters.
+// CreateRequest asks for a new match. Seed, when set, is 64 hex characters. A player of kind
+// open is a seat for someone to join; Listed puts the match in the lobby; TurnSeconds sets a
+// clock, AutoplayAfter how many timeouts in a row hand a seat to its bot.
 type CreateRequest struct {
-	Players      []domain.PlayerInfo
-	Partnerships bool
-	Target       int
-	Seed         string
+	Players       []domain.PlayerInfo
+	Partnerships  bool
+	Target        int
+	Seed          string
+	Listed        bool
+	TurnSeconds   int
+	AutoplayAfter int
 }
 
-// Created is a new match as its creator sees it (a spectator's view) and its seat tokens.
+// SeatInvite is an open seat's secret invite, returned once at creation.
+type SeatInvite struct {
+	Seat   int
+	Invite string
+}
+
+// Created is a new match as its creator sees it (a spectator's view), its seat tokens and the
+// invites of its open seats.
 type Created struct {
-	Match  domain.MatchView
-	Tokens []SeatToken
+	Match   domain.MatchView
+	Tokens  []SeatToken
+	Invites []SeatInvite
 }
 
 // Create starts a match, stores it, and lets bots play until a human is to move.
@@ -116,7 +141,11 @@ func (s *MatchService) Create(ctx context.Context, req CreateRequest) (_ Created
 		return Created{}, err
 	}
 	now := s.clock.Now()
-	events, err := domain.Start(domain.MatchSpec{Players: players, Partnerships: req.Partnerships, Target: req.Target, Seeded: seeded}, seed, now)
+	spec := domain.MatchSpec{
+		Players: players, Partnerships: req.Partnerships, Target: req.Target, Seeded: seeded,
+		Listed: req.Listed, TurnSeconds: req.TurnSeconds, AutoplayAfter: req.AutoplayAfter,
+	}
+	events, err := domain.Start(spec, seed, now)
 	if err != nil {
 		return Created{}, err
 	}
@@ -130,17 +159,25 @@ func (s *MatchService) Create(ctx context.Context, req CreateRequest) (_ Created
 	}
 	events = append(events, more...)
 	rec := MatchRecord{ID: id, Seed: seed, CreatedAt: now}
-	var tokens []SeatToken
+	out := Created{}
 	for _, p := range players {
 		sr := SeatRecord{Seat: p.Seat, Name: p.Name, Kind: p.Kind, Bot: p.Bot}
-		if p.Kind == domain.Human {
-			tok, err := s.randomText(32, base64.RawURLEncoding.EncodeToString)
+		switch p.Kind {
+		case domain.Human:
+			tok, hash, err := s.newSecret(32)
 			if err != nil {
 				return Created{}, err
 			}
-			sum := sha256.Sum256([]byte(tok))
-			sr.TokenHash = sum[:]
-			tokens = append(tokens, SeatToken{Seat: p.Seat, Token: tok})
+			sr.TokenHash = hash
+			out.Tokens = append(out.Tokens, SeatToken{Seat: p.Seat, Token: tok})
+		case domain.Open:
+			// 128 random bits, stored only as a hash, like a token (docs/api.md, "Playing with others").
+			inv, hash, err := s.newSecret(16)
+			if err != nil {
+				return Created{}, err
+			}
+			sr.InviteHash = hash
+			out.Invites = append(out.Invites, SeatInvite{Seat: p.Seat, Invite: inv})
 		}
 		rec.Seats = append(rec.Seats, sr)
 	}
@@ -150,7 +187,19 @@ func (s *MatchService) Create(ctx context.Context, req CreateRequest) (_ Created
 	fresh := &entry{record: rec}
 	fresh.set(t)
 	s.cache.unpin(s.cache.put(fresh))
-	return Created{Match: t.match.View(domain.Spectator()), Tokens: tokens}, nil
+	out.Match = t.match.View(domain.Spectator())
+	return out, nil
+}
+
+// newSecret draws n random bytes and returns them as URL-safe text with their SHA-256, the
+// only form a store keeps.
+func (s *MatchService) newSecret(n int) (text string, hash []byte, err error) {
+	text, err = s.randomText(n, base64.RawURLEncoding.EncodeToString)
+	if err != nil {
+		return "", nil, err
+	}
+	sum := sha256.Sum256([]byte(text))
+	return text, sum[:], nil
 }
 
 func (s *MatchService) checkPlayers(in []domain.PlayerInfo) ([]domain.PlayerInfo, error) {
@@ -160,6 +209,13 @@ func (s *MatchService) checkPlayers(in []domain.PlayerInfo) ([]domain.PlayerInfo
 	out := make([]domain.PlayerInfo, len(in))
 	for i, p := range in {
 		p.Seat, p.Name = i, strings.TrimSpace(p.Name)
+		if p.Kind == domain.Open {
+			if p.Name != "" || p.Bot != "" {
+				return nil, domain.Invalidf("players[%d] is open: the player who joins names it", i)
+			}
+			out[i] = p
+			continue
+		}
 		if err := checkName(p.Name); err != nil {
 			return nil, domain.Invalidf("players[%d].name %s", i, err)
 		}
@@ -173,7 +229,7 @@ func (s *MatchService) checkPlayers(in []domain.PlayerInfo) ([]domain.PlayerInfo
 				return nil, domain.Invalidf("players[%d].bot %q is not a strategy; choose one of %s", i, domain.Truncate(p.Bot, 32), strings.Join(s.BotNames(), ", "))
 			}
 		default:
-			return nil, domain.Invalidf("players[%d].kind must be human or bot", i)
+			return nil, domain.Invalidf("players[%d].kind must be human, bot or open", i)
 		}
 		out[i] = p
 	}
@@ -203,13 +259,17 @@ func (s *MatchService) Authenticate(ctx context.Context, id, token string) (doma
 	if err != nil {
 		return domain.Viewer{}, err
 	}
-	defer s.cache.unpin(e) // the seat records never change: no lock needed
 	if token == "" {
+		s.cache.unpin(e)
 		return domain.Spectator(), nil
 	}
+	// Joins and leaves change the seat records: read them under the match's lock.
+	e.mu.Lock()
+	seats := slices.Clone(e.record.Seats)
+	s.release(e)
 	sum := sha256.Sum256([]byte(token))
 	seat := -1
-	for _, sr := range e.record.Seats {
+	for _, sr := range seats {
 		// Compare against every seat so the time taken does not say which seat matched.
 		if len(sr.TokenHash) == len(sum) && subtle.ConstantTimeCompare(sr.TokenHash, sum[:]) == 1 {
 			seat = sr.Seat

@@ -46,3 +46,14 @@ func (t *table) play(seat int, mv domain.Move, at time.Time) ([]domain.Event, er
 func (t *table) clone() *table {
 	return &table{match: t.match.Clone(), hands: t.hands.Clone()}
 }
+
+// apply folds events decided on t's match (a join, a timeout) into it and its hand log.
+func (t *table) apply(events []domain.Event) error {
+	for _, e := range events {
+		if err := t.match.Apply(e); err != nil {
+			return fmt.Errorf("apply a decided event: %w", err)
+		}
+	}
+	t.hands.Record(events...)
+	return nil
+}

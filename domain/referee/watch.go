@@ -1,6 +1,11 @@
 package referee
 
-import "sync"
+import (
+	"context"
+	"sync"
+
+	"github.com/allfives/allfives/domain"
+)
 
 // watchers wakes those following a match whenever its log grows. A wake-up carries no data:
 // the follower reads the new events through Events, so what it sees is always redacted there.
@@ -47,4 +52,63 @@ func (w *watchers) wake(id string) {
 		default:
 		}
 	}
+}
+
+// Tracker is a stream's server-side fold of a match's full log, from which the view after each
+// event is read for one viewer. The fold never leaves the server: a client sees only views
+// redacted for its viewer, as View gives them.
+type Tracker struct {
+	m *domain.Match
+}
+
+// EventViews is Events with, for each event, the match as v may see it right after that event
+// (docs/api.md, "Playing with others": the stream's ?view=1). tr carries the fold from one call
+// to the next; pass the zero Tracker first. Once the match has finished every view is open,
+// as a replay of a finished match is.
+func (s *MatchService) EventViews(ctx context.Context, id string, v domain.Viewer, tr *Tracker, after, limit int) ([]domain.Event, []domain.MatchView, error) {
+	events, _, err := s.Events(ctx, id, v, after, limit)
+	if err != nil || len(events) == 0 {
+		return events, nil, err
+	}
+	finished, err := s.finished(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	if tr.m == nil || tr.m.Version() != after {
+		prior, err := s.store.Events(ctx, id, 0, after)
+		if err != nil {
+			return nil, nil, err
+		}
+		if tr.m, err = domain.Rebuild(id, prior); err != nil && after > 0 {
+			return nil, nil, err
+		}
+		if after == 0 {
+			tr.m = nil
+		}
+	}
+	raw, err := s.store.Events(ctx, id, after, len(events))
+	if err != nil {
+		return nil, nil, err
+	}
+	if finished {
+		v = v.Opened()
+	}
+	views := make([]domain.MatchView, 0, len(raw))
+	for _, e := range raw {
+		if tr.m == nil {
+			if tr.m, err = domain.Rebuild(id, []domain.Event{e}); err != nil {
+				return nil, nil, err
+			}
+		} else if err := tr.m.Apply(e); err != nil {
+			return nil, nil, err
+		}
+		views = append(views, tr.m.View(v))
+	}
+	return events[:len(views)], views, nil
+}
+
+// finished says whether the match has finished, from the cache or the store.
+func (s *MatchService) finished(ctx context.Context, id string) (bool, error) {
+	_, finished, err := s.status(ctx, id)
+	return finished, err
 }

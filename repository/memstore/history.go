@@ -4,7 +4,9 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"time"
 
+	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/referee"
 	"github.com/allfives/allfives/repository"
 )
@@ -65,6 +67,9 @@ func matches(m *match, q referee.HistoryQuery) bool {
 	if q.Status != "" && m.sum.Status != q.Status {
 		return false
 	}
+	if q.Status == domain.StatusWaiting && (!m.sum.Listed || len(m.sum.OpenSeats) == 0) {
+		return false // the lobby lists only listed matches with an open seat
+	}
 	if !q.Since.IsZero() && m.rec.CreatedAt.Before(q.Since) {
 		return false
 	}
@@ -75,4 +80,41 @@ func matches(m *match, q referee.HistoryQuery) bool {
 		return slices.ContainsFunc(m.rec.Seats, func(s referee.SeatRecord) bool { return s.Name == q.Player })
 	}
 	return true
+}
+
+// Due lists the matches the clock must act on: a turn deadline at or before q.Now, or waiting
+// with the last event at or before q.WaitingBefore; soonest first, at most q.Limit.
+func (s *Store) Due(ctx context.Context, q referee.DueQuery) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	type due struct {
+		id string
+		at time.Time
+	}
+	var all []due
+	s.mu.RLock()
+	for id, m := range s.matches {
+		switch {
+		case m.sum.Deadline != nil && !m.sum.Deadline.After(q.Now):
+			all = append(all, due{id, *m.sum.Deadline})
+		case m.sum.Status == domain.StatusWaiting && !q.WaitingBefore.IsZero() && !m.sum.UpdatedAt.After(q.WaitingBefore):
+			all = append(all, due{id, m.sum.UpdatedAt})
+		}
+	}
+	s.mu.RUnlock()
+	slices.SortFunc(all, func(a, b due) int {
+		if c := a.at.Compare(b.at); c != 0 {
+			return c
+		}
+		return strings.Compare(a.id, b.id)
+	})
+	if q.Limit > 0 && len(all) > q.Limit {
+		all = all[:q.Limit]
+	}
+	ids := make([]string, len(all))
+	for i, d := range all {
+		ids[i] = d.id
+	}
+	return ids, nil
 }

@@ -103,6 +103,13 @@ func (s *Store) Append(ctx context.Context, a referee.Append) error {
 	m.log = append(m.log, log...)
 	m.sum = copySummary(a.Summary)
 	m.sum.Version = len(m.log)
+	for _, sr := range a.Seats {
+		for i := range m.rec.Seats {
+			if m.rec.Seats[i].Seat == sr.Seat {
+				m.rec.Seats[i] = copySeat(sr)
+			}
+		}
+	}
 	if a.Idempotency != nil {
 		m.idem[idem.Key] = idem
 	}
@@ -219,9 +226,15 @@ func chain(prev []byte, after int, events []domain.Event) ([]stored, error) {
 func copyRecord(r referee.MatchRecord) referee.MatchRecord {
 	r.Seats = slices.Clone(r.Seats)
 	for i := range r.Seats {
-		r.Seats[i].TokenHash = slices.Clone(r.Seats[i].TokenHash)
+		r.Seats[i] = copySeat(r.Seats[i])
 	}
 	return r
+}
+
+func copySeat(s referee.SeatRecord) referee.SeatRecord {
+	s.TokenHash = slices.Clone(s.TokenHash)
+	s.InviteHash = slices.Clone(s.InviteHash)
+	return s
 }
 
 func copySummary(s domain.Summary) domain.Summary {
@@ -232,5 +245,14 @@ func copySummary(s domain.Summary) domain.Summary {
 		s.WinnerSide = &w
 	}
 	s.UpdatedAt = s.UpdatedAt.UTC()
+	s.OpenSeats = slices.Clone(s.OpenSeats)
+	if s.Turn != nil {
+		t := *s.Turn
+		s.Turn = &t
+	}
+	if s.Deadline != nil {
+		d := s.Deadline.UTC()
+		s.Deadline = &d
+	}
 	return s
 }

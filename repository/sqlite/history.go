@@ -22,7 +22,8 @@ func (s *Store) History(ctx context.Context, q referee.HistoryQuery) (_ referee.
 		limit = repository.DefaultHistoryLimit
 	}
 	db := s.r.WithContext(ctx).Model(&matchRow{}).
-		Select("id", "status", "players", "scores", "winner_side", "hands", "version", "created_at", "updated_at")
+		Select("id", "status", "players", "scores", "winner_side", "hands", "version", "created_at", "updated_at",
+			"listed", "open_seats", "target", "turn_seconds", "turn", "turn_deadline")
 	if q.Cursor != "" {
 		c, err := repository.DecodeCursor(q.Cursor)
 		if err != nil {
@@ -33,6 +34,10 @@ func (s *Store) History(ctx context.Context, q referee.HistoryQuery) (_ referee.
 	}
 	if q.Status != "" {
 		db = db.Where("status = ?", string(q.Status))
+	}
+	if q.Status == domain.StatusWaiting {
+		// The lobby: only listed matches with an open seat (the matches_lobby index).
+		db = db.Where("listed = 1 AND open_seats <> '[]'")
 	}
 	if q.Player != "" {
 		db = db.Where("id IN (SELECT match_id FROM seats WHERE name = ?)", q.Player)
@@ -62,4 +67,31 @@ func (s *Store) History(ctx context.Context, q referee.HistoryQuery) (_ referee.
 		page.Matches = append(page.Matches, it)
 	}
 	return page, nil
+}
+
+// Due lists the matches the clock must act on, soonest first: a turn deadline at or before
+// q.Now (the matches_turn_deadline index), then waiting matches whose last event is at or
+// before q.WaitingBefore (matches_waiting_updated). Times are stored as fixed-width text, so
+// text order is time order.
+func (s *Store) Due(ctx context.Context, q referee.DueQuery) (_ []string, err error) {
+	defer domain.Wrap(&err, "due matches")
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 100
+	}
+	db := s.r.WithContext(ctx)
+	var ids []string
+	if err := db.Model(&matchRow{}).Where("turn_deadline IS NOT NULL AND turn_deadline <= ?", formatTime(q.Now)).
+		Order("turn_deadline, id").Limit(limit).Pluck("id", &ids).Error; err != nil {
+		return nil, err
+	}
+	if q.WaitingBefore.IsZero() || len(ids) >= limit {
+		return ids, nil
+	}
+	var waiting []string
+	if err := db.Model(&matchRow{}).Where("status = 'waiting' AND updated_at <= ?", formatTime(q.WaitingBefore)).
+		Order("updated_at, id").Limit(limit-len(ids)).Pluck("id", &waiting).Error; err != nil {
+		return nil, err
+	}
+	return append(ids, waiting...), nil
 }

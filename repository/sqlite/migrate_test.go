@@ -24,14 +24,14 @@ func TestMigrateFromEmptyTwice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(applied, []string{"00001_init.sql"}) {
+	if !slices.Equal(applied, []string{"00001_init.sql", "00002_seats_and_clock.sql"}) {
 		t.Fatalf("first run applied %v", applied)
 	}
 	if again, err := s.Migrate(ctx); err != nil || len(again) != 0 {
 		t.Fatalf("second run applied %v, err %v", again, err)
 	}
 	cur, known, err := s.SchemaVersion(ctx)
-	if err != nil || cur != known || cur != 1 {
+	if err != nil || cur != known || cur != 2 {
 		t.Fatalf("schema version %d of %d, err %v", cur, known, err)
 	}
 	if err := s.Close(); err != nil {
@@ -115,6 +115,7 @@ func checkSchema(t *testing.T, s *Store) {
 	want := []string{
 		"index matches_created_id", "index matches_status_created_id", "index seats_name_match",
 		"trigger events_no_delete", "trigger events_no_update",
+		"index matches_turn_deadline", "index matches_waiting_updated", "index matches_lobby",
 	}
 	for _, w := range want {
 		if !slices.Contains(names, w) {

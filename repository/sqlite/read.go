@@ -40,7 +40,8 @@ func (s *Store) Match(ctx context.Context, id string) (_ referee.StoredMatch, er
 	}
 	rec := referee.MatchRecord{ID: r.ID, Seed: seed, CreatedAt: it.CreatedAt, Seats: make([]referee.SeatRecord, len(seats))}
 	for i, st := range seats {
-		rec.Seats[i] = referee.SeatRecord{Seat: st.Seat, Name: st.Name, Kind: domain.PlayerKind(st.Kind), Bot: st.Bot, TokenHash: []byte(st.TokenHash)}
+		rec.Seats[i] = referee.SeatRecord{Seat: st.Seat, Name: st.Name, Kind: domain.PlayerKind(st.Kind), Bot: st.Bot,
+			TokenHash: []byte(st.TokenHash), InviteHash: []byte(st.InviteHash)}
 	}
 	return referee.StoredMatch{Record: rec, Summary: it.Summary}, nil
 }

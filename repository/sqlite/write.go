@@ -35,7 +35,7 @@ func (s *Store) Create(ctx context.Context, rec referee.MatchRecord, events []do
 	m.ID, m.Seed, m.CreatedAt = rec.ID, rec.Seed.String(), formatTime(rec.CreatedAt)
 	seats := make([]seatRow, len(rec.Seats))
 	for i, st := range rec.Seats {
-		seats[i] = seatRow{MatchID: rec.ID, Seat: st.Seat, Name: st.Name, Kind: string(st.Kind), Bot: st.Bot, TokenHash: blob(st.TokenHash)}
+		seats[i] = seatRowOf(rec.ID, st)
 	}
 	err = s.w.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if cur, found, err := headOf(tx, rec.ID); err != nil || found {
@@ -112,12 +112,26 @@ func appendTx(tx *gorm.DB, a referee.Append, rows []eventRow, m matchRow, idem *
 		}
 		return err
 	}
-	res := tx.Model(&matchRow{}).Where("id = ?", a.MatchID).Select(appendColumns(a.Summary)).Updates(&m)
+	res := tx.Model(&matchRow{}).Where("id = ?", a.MatchID).Select(appendColumns(a.Summary, a.Events)).Updates(&m)
 	if res.Error == nil && res.RowsAffected != 1 {
 		res.Error = fmt.Errorf("match %s has events but no matches row", a.MatchID)
 	}
-	if res.Error != nil || idem == nil {
+	if res.Error != nil {
 		return res.Error
+	}
+	for _, st := range a.Seats {
+		row := seatRowOf(a.MatchID, st)
+		res := tx.Model(&seatRow{}).Where("match_id = ? AND seat = ?", a.MatchID, st.Seat).
+			Select("name", "kind", "bot", "token_hash", "invite_hash").Updates(&row)
+		if res.Error == nil && res.RowsAffected != 1 {
+			res.Error = fmt.Errorf("match %s has no seat %d", a.MatchID, st.Seat)
+		}
+		if res.Error != nil {
+			return res.Error
+		}
+	}
+	if idem == nil {
+		return nil
 	}
 	if err := tx.Create(idem).Error; err != nil {
 		if errors.Is(err, gorm.ErrDuplicatedKey) {
@@ -193,4 +207,10 @@ func link(rows []eventRow, events []domain.Event, prev []byte) {
 	for i, l := range repository.Link(prev, events, payloads) {
 		rows[i].PrevHash, rows[i].Hash = blob(l.PrevHash), blob(l.Hash)
 	}
+}
+
+// seatRowOf is a seat record as a row of seats.
+func seatRowOf(id string, st referee.SeatRecord) seatRow {
+	return seatRow{MatchID: id, Seat: st.Seat, Name: st.Name, Kind: string(st.Kind), Bot: st.Bot,
+		TokenHash: blob(st.TokenHash), InviteHash: blob(st.InviteHash)}
 }

@@ -41,6 +41,8 @@ func Run(t *testing.T, open func(t *testing.T) referee.EventStore) {
 		{"HistoryFilters", testHistoryFilters},
 		{"HistoryStableCursor", testHistoryStableCursor},
 		{"HistoryBadCursor", testHistoryBadCursor},
+		{"SeatsAndLobby", testSeatsAndLobby},
+		{"Due", testDue},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })

@@ -1,0 +1,26 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+)
+
+// cors lets browser clients on the given origins call the API (docs/api.md, "Playing with
+// others"): the request headers the API reads and the response headers it sets are allowed and
+// exposed. Seat tokens travel in Authorization, not cookies, so credentials stay off.
+func cors(origins []string) echo.MiddlewareFunc {
+	return middleware.CORSWithConfig(middleware.CORSConfig{
+		AllowOrigins: origins,
+		AllowMethods: []string{http.MethodGet, http.MethodPost, http.MethodOptions},
+		AllowHeaders: []string{
+			echo.HeaderAuthorization, echo.HeaderContentType, "If-Match", "If-None-Match",
+			"Idempotency-Key", "Last-Event-ID",
+		},
+		ExposeHeaders: []string{
+			"ETag", echo.HeaderLocation, "Retry-After", "Idempotent-Replayed", echo.HeaderXRequestID,
+		},
+		MaxAge: 600,
+	})
+}

@@ -1,0 +1,189 @@
+package referee
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"errors"
+	"strings"
+
+	"github.com/allfives/allfives/domain"
+)
+
+// Joined is a seat taken by a join: its new token (shown once) and the match as that seat
+// sees it.
+type Joined struct {
+	Seat  int
+	Token string
+	Match domain.MatchView
+}
+
+// JoinRequest asks for an open seat. Invite is needed unless the match is listed.
+type JoinRequest struct {
+	Seat   int
+	Name   string
+	Invite string
+}
+
+// Join seats a player in an open seat (docs/api.md, "Playing with others"). The last join deals
+// the first hand in the same append, and bots to move then play. Of two joins racing for one
+// seat, exactly one gets it; the other hears ErrSeatTaken.
+func (s *MatchService) Join(ctx context.Context, id string, req JoinRequest) (Joined, error) {
+	req.Name = strings.TrimSpace(req.Name)
+	if err := checkName(req.Name); err != nil {
+		return Joined{}, domain.Invalidf("name %s", err)
+	}
+	res, err := s.join(ctx, id, req)
+	if errors.Is(err, domain.ErrVersionConflict) {
+		res, err = s.join(ctx, id, req) // another instance moved the match: decide again
+	}
+	return res, err
+}
+
+func (s *MatchService) join(ctx context.Context, id string, req JoinRequest) (Joined, error) {
+	e, err := s.acquire(ctx, id)
+	if err != nil {
+		return Joined{}, err
+	}
+	defer s.release(e)
+	now := s.clock.Now()
+	work := e.working()
+	events, err := work.match.DecideJoin(req.Seat, req.Name, now)
+	if err != nil {
+		return Joined{}, err
+	}
+	rec := seatRecord(e.record, req.Seat)
+	if !work.match.Listed() && !inviteMatches(rec.InviteHash, req.Invite) {
+		return Joined{}, domain.ErrInvalidInvite
+	}
+	token, hash, err := s.newSecret(32)
+	if err != nil {
+		return Joined{}, err
+	}
+	rec.Name, rec.Kind, rec.TokenHash = req.Name, domain.Human, hash
+	if err := s.commit(ctx, e, work, events, rec); err != nil {
+		return Joined{}, err
+	}
+	return Joined{Seat: req.Seat, Token: token, Match: work.match.View(domain.SeatViewer(req.Seat))}, nil
+}
+
+// inviteMatches compares an invite with the stored hash in constant time; an empty invite or a
+// seat with no invite never matches.
+func inviteMatches(hash []byte, invite string) bool {
+	if invite == "" || len(invite) > 64 || len(hash) != sha256.Size {
+		return false
+	}
+	sum := sha256.Sum256([]byte(invite))
+	return subtle.ConstantTimeCompare(hash, sum[:]) == 1
+}
+
+// seatRecord is a copy of seat's stored record.
+func seatRecord(rec MatchRecord, seat int) SeatRecord {
+	for _, sr := range rec.Seats {
+		if sr.Seat == seat {
+			return sr
+		}
+	}
+	return SeatRecord{Seat: seat}
+}
+
+// Leave empties the viewer's seat before the first deal: the seat opens again, and its token
+// stops working.
+func (s *MatchService) Leave(ctx context.Context, id string, v domain.Viewer, seat int) (domain.MatchView, error) {
+	return s.seatCommand(ctx, id, v, seat, func(m *domain.Match, rec *SeatRecord) ([]domain.Event, error) {
+		events, err := m.DecideLeave(seat, s.clock.Now())
+		rec.Name, rec.Kind, rec.TokenHash = "", domain.Open, nil
+		return events, err
+	})
+}
+
+// Resume gives the viewer's seat back to its player after it was handed to its bot.
+func (s *MatchService) Resume(ctx context.Context, id string, v domain.Viewer, seat int) (domain.MatchView, error) {
+	return s.seatCommand(ctx, id, v, seat, func(m *domain.Match, _ *SeatRecord) ([]domain.Event, error) {
+		return m.DecideResume(seat, s.clock.Now())
+	})
+}
+
+// seatCommand runs a command of the seat's own holder: decide on a working copy, then commit,
+// with the seat's record as decide leaves it.
+func (s *MatchService) seatCommand(ctx context.Context, id string, v domain.Viewer, seat int, decide func(*domain.Match, *SeatRecord) ([]domain.Event, error)) (domain.MatchView, error) {
+	if own, ok := v.Seat(); !ok || own != seat {
+		return domain.MatchView{}, domain.ErrUnauthorized
+	}
+	e, err := s.acquire(ctx, id)
+	if err != nil {
+		return domain.MatchView{}, err
+	}
+	defer s.release(e)
+	work := e.working()
+	rec := seatRecord(e.record, seat)
+	before := rec
+	events, err := decide(work.match, &rec)
+	if err != nil {
+		return domain.MatchView{}, err
+	}
+	var changed []SeatRecord
+	if !sameSeat(before, rec) {
+		changed = append(changed, rec)
+	}
+	if err := s.commit(ctx, e, work, events, changed...); err != nil {
+		return domain.MatchView{}, err
+	}
+	return work.match.View(v), nil
+}
+
+func sameSeat(a, b SeatRecord) bool {
+	return a.Name == b.Name && a.Kind == b.Kind && string(a.TokenHash) == string(b.TokenHash)
+}
+
+// commit applies a command's events to the working copy, lets bots and seats on autoplay play
+// on, appends everything with the expected version and the changed seat records, and only then
+// installs the copy as the cached state. The caller holds e's lock.
+func (s *MatchService) commit(ctx context.Context, e *entry, work *table, events []domain.Event, seats ...SeatRecord) error {
+	if err := work.apply(events); err != nil {
+		return err
+	}
+	more, err := s.runBots(ctx, work)
+	if err != nil {
+		return err
+	}
+	events = append(events, more...)
+	a := Append{MatchID: e.match.ID(), Expected: e.match.Version(), Events: events, Summary: work.match.Summary(), Seats: seats}
+	if err := s.store.Append(ctx, a); err != nil {
+		if errors.Is(err, domain.ErrVersionConflict) {
+			s.cache.drop(e)
+		}
+		return err
+	}
+	e.set(work)
+	e.record = withSeats(e.record, seats)
+	s.watch.wake(e.match.ID())
+	return nil
+}
+
+// withSeats is rec with the given seat records replacing its own.
+func withSeats(rec MatchRecord, seats []SeatRecord) MatchRecord {
+	if len(seats) == 0 {
+		return rec
+	}
+	out := rec
+	out.Seats = append([]SeatRecord(nil), rec.Seats...)
+	for _, sr := range seats {
+		for i := range out.Seats {
+			if out.Seats[i].Seat == sr.Seat {
+				out.Seats[i] = sr
+			}
+		}
+	}
+	return out
+}
+
+// chooser is the strategy that plays timed-out turns and seats on autoplay, through the
+// Strategy port, or nil when the service has none (AutoMove then takes the first legal move).
+func (s *MatchService) chooser(ctx context.Context) domain.Chooser {
+	st, ok := s.bots[domain.AutoplayBot]
+	if !ok {
+		return nil
+	}
+	return func(v domain.SeatView) (domain.Move, error) { return st.Choose(ctx, v) }
+}
