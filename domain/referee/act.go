@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/allfives/allfives/domain"
 )
@@ -71,7 +72,7 @@ func (s *MatchService) act(ctx context.Context, id string, v domain.Viewer, seat
 	if err != nil {
 		return ActResult{}, err
 	}
-	more, err := s.runBots(ctx, work)
+	more, err := s.runBots(ctx, work, now)
 	if err != nil {
 		return ActResult{}, err
 	}
@@ -126,8 +127,10 @@ func fingerprint(seat int, mv domain.Move) string {
 	return fmt.Sprintf("%d play %s", seat, mv.Tile)
 }
 
-// runBots lets bot seats act on t until a human is to move or the match ends.
-func (s *MatchService) runBots(ctx context.Context, t *table) ([]domain.Event, error) {
+// runBots lets bot seats act on t until a human is to move or the match ends. Every event gets
+// the one time at, the command's: the events of one append share one timestamp, so the gaps
+// between them cannot show how long a bot thought (docs/api.md, "Timing").
+func (s *MatchService) runBots(ctx context.Context, t *table, at time.Time) ([]domain.Event, error) {
 	var out []domain.Event
 	for step := 0; !t.match.Finished(); step++ {
 		seat := t.match.Turn()
@@ -141,7 +144,7 @@ func (s *MatchService) runBots(ctx context.Context, t *table) ([]domain.Event, e
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		events, err := s.botTurn(ctx, t, seat, p.Bot)
+		events, err := s.botTurn(ctx, t, seat, p.Bot, at)
 		if err != nil {
 			return nil, err
 		}
@@ -152,8 +155,7 @@ func (s *MatchService) runBots(ctx context.Context, t *table) ([]domain.Event, e
 
 // botTurn asks the seat's strategy for a move and plays it on t. A strategy that fails or
 // answers an illegal move must not stall the match, so the seat then takes its first legal move.
-func (s *MatchService) botTurn(ctx context.Context, t *table, seat int, name string) ([]domain.Event, error) {
-	now := s.clock.Now()
+func (s *MatchService) botTurn(ctx context.Context, t *table, seat int, name string, now time.Time) ([]domain.Event, error) {
 	if strategy, ok := s.bots[name]; ok {
 		if mv, err := strategy.Choose(ctx, t.match.SeatView(seat, t.hands)); err == nil {
 			if events, err := t.play(seat, mv, now); err == nil {

@@ -124,7 +124,7 @@ func (s *MatchService) Create(ctx context.Context, req CreateRequest) (_ Created
 	if err != nil {
 		return Created{}, err
 	}
-	more, err := s.runBots(ctx, t)
+	more, err := s.runBots(ctx, t, now)
 	if err != nil {
 		return Created{}, err
 	}
