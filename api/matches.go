@@ -28,7 +28,9 @@ import (
 //	@Failure		415		{object}	Problem		"UNSUPPORTED_MEDIA_TYPE"
 //	@Failure		429		{object}	Problem		"RATE_LIMITED"
 //	@Header			429		{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure		500		{object}	Problem		"INTERNAL"
+//	@Failure		500		{object}	Problem		"INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)"
+//	@Failure		503		{object}	Problem		"STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry"
+//	@Failure		507		{object}	Problem		"STORE_FULL: the store's disk is full; writes fail until space is freed"
 //	@Router			/api/v1/matches [post]
 func (s *server) createMatch(c echo.Context) error {
 	if _, err := query(c); err != nil {
@@ -76,7 +78,9 @@ func (s *server) createMatch(c echo.Context) error {
 //	@Failure		400		{object}	Problem		"INVALID_REQUEST"
 //	@Failure		429		{object}	Problem		"RATE_LIMITED"
 //	@Header			429		{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure		500		{object}	Problem		"INTERNAL"
+//	@Failure		500		{object}	Problem		"INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)"
+//	@Failure		503		{object}	Problem		"STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry"
+//	@Failure		507		{object}	Problem		"STORE_FULL: the store's disk is full; writes fail until space is freed"
 //	@Router			/api/v1/matches [get]
 func (s *server) listMatches(c echo.Context) error {
 	q, err := query(c, "status", "player", "since", "until", "limit", "cursor")
@@ -139,7 +143,9 @@ func (s *server) listMatches(c echo.Context) error {
 //	@Failure		404				{object}	Problem		"MATCH_NOT_FOUND"
 //	@Failure		429				{object}	Problem		"RATE_LIMITED"
 //	@Header			429				{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure		500				{object}	Problem		"INTERNAL"
+//	@Failure		500				{object}	Problem		"INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)"
+//	@Failure		503				{object}	Problem		"STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry"
+//	@Failure		507				{object}	Problem		"STORE_FULL: the store's disk is full; writes fail until space is freed"
 //	@Router			/api/v1/matches/{id} [get]
 func (s *server) getMatch(c echo.Context) error {
 	id, v, err := s.matchCaller(c, s.viewer)

@@ -34,7 +34,9 @@ import (
 //	@Failure		422				{object}	Problem				"TILE_NOT_IN_HAND, TILE_DOES_NOT_FIT, END_REQUIRED, MUST_LEAD_DOUBLE, MUST_PLAY, MUST_DRAW, MUST_PASS, IDEMPOTENCY_KEY_REUSED"
 //	@Failure		429				{object}	Problem				"RATE_LIMITED"
 //	@Header			429				{integer}	Retry-After			"seconds to wait before retrying"
-//	@Failure		500				{object}	Problem				"INTERNAL"
+//	@Failure		500				{object}	Problem				"INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)"
+//	@Failure		503				{object}	Problem				"STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry"
+//	@Failure		507				{object}	Problem				"STORE_FULL: the store's disk is full; writes fail until space is freed"
 //	@Router			/api/v1/matches/{id}/moves [post]
 func (s *server) move(c echo.Context) error {
 	id, v, err := s.matchCaller(c, s.seatViewer)
@@ -116,7 +118,9 @@ func (b MoveRequest) move() (domain.Move, error) {
 //	@Failure		404	{object}	Problem		"MATCH_NOT_FOUND"
 //	@Failure		429	{object}	Problem		"RATE_LIMITED"
 //	@Header			429	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure		500	{object}	Problem		"INTERNAL"
+//	@Failure		500	{object}	Problem		"INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)"
+//	@Failure		503	{object}	Problem		"STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry"
+//	@Failure		507	{object}	Problem		"STORE_FULL: the store's disk is full; writes fail until space is freed"
 //	@Router			/api/v1/matches/{id}/legal-moves [get]
 func (s *server) legalMoves(c echo.Context) error {
 	id, v, err := s.matchCaller(c, s.seatViewer)
@@ -148,7 +152,9 @@ func (s *server) legalMoves(c echo.Context) error {
 //	@Failure		404		{object}	Problem		"MATCH_NOT_FOUND"
 //	@Failure		429		{object}	Problem		"RATE_LIMITED"
 //	@Header			429		{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure		500		{object}	Problem		"INTERNAL"
+//	@Failure		500		{object}	Problem		"INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)"
+//	@Failure		503		{object}	Problem		"STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry"
+//	@Failure		507		{object}	Problem		"STORE_FULL: the store's disk is full; writes fail until space is freed"
 //	@Router			/api/v1/matches/{id}/events [get]
 func (s *server) events(c echo.Context) error {
 	q, err := query(c, "after", "limit")

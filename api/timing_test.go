@@ -71,4 +71,3 @@ func TestBotEventsShareTheirAppendsTime(t *testing.T) {
 		t.Logf("%d players: %d bot moves, each 0 ns after the event before it; %d human moves", len(players), botEvents, humanMoves)
 	}
 }
-

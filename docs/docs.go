@@ -99,7 +99,19 @@ const docTemplate = `{
                         }
                     },
                     "500": {
-                        "description": "INTERNAL",
+                        "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "503": {
+                        "description": "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "507": {
+                        "description": "STORE_FULL: the store's disk is full; writes fail until space is freed",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -174,7 +186,19 @@ const docTemplate = `{
                         }
                     },
                     "500": {
-                        "description": "INTERNAL",
+                        "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "503": {
+                        "description": "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "507": {
+                        "description": "STORE_FULL: the store's disk is full; writes fail until space is freed",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -260,7 +284,19 @@ const docTemplate = `{
                         }
                     },
                     "500": {
-                        "description": "INTERNAL",
+                        "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "503": {
+                        "description": "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "507": {
+                        "description": "STORE_FULL: the store's disk is full; writes fail until space is freed",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -275,7 +311,7 @@ const docTemplate = `{
                         "SeatToken": []
                     }
                 ],
-                "description": "Re-verifies the stored record and says, check by check, what holds: the hash chain is intact (hash_chain); every event follows from the ones before under the rules, each recorded action re-run through the referee and its events compared with those stored, points and hand ends included (rules); the stored read model agrees with the log (read_model); and once match.ended has revealed the seed, the seed matches the commitment (seed) and every deal re-derives from it (deals). A live match is audited as far as it is public: its deals are checked for consistency only, and a failure's detail never shows tiles the caller may not see. The answer is 200 whether or not the record holds up: ok says which, and first_bad_seq names the first event found at fault.",
+                "description": "Re-verifies the stored record and says, check by check, what holds: the hash chain is intact (hash_chain); every event follows from the ones before under the rules, each recorded action re-run through the referee and its events compared with those stored, points and hand ends included (rules); the stored read model agrees with the log (read_model); and once match.ended has revealed the seed, the seed matches the commitment (seed) and every deal re-derives from it (deals); then the tables beside the log: one seat row per player, every human seat with a token hash (seats), every idempotency record naming a move of its seat within the log (idempotency), and the stored secret seed hashing to the commitment, for a live match too, without revealing anything of it (stored_seed). A record that cannot be read or folded, which every other endpoint answers with RECORD_CORRUPT, is audited all the same. A live match is audited as far as it is public: its deals are checked for consistency only, and a failure's detail never shows tiles the caller may not see. The answer is 200 whether or not the record holds up: ok says which, and first_bad_seq names the first event found at fault.",
                 "produces": [
                     "application/json",
                     "application/problem+json"
@@ -325,7 +361,19 @@ const docTemplate = `{
                         }
                     },
                     "500": {
-                        "description": "INTERNAL",
+                        "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "503": {
+                        "description": "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "507": {
+                        "description": "STORE_FULL: the store's disk is full; writes fail until space is freed",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -413,7 +461,19 @@ const docTemplate = `{
                         }
                     },
                     "500": {
-                        "description": "INTERNAL",
+                        "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "503": {
+                        "description": "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "507": {
+                        "description": "STORE_FULL: the store's disk is full; writes fail until space is freed",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -490,7 +550,19 @@ const docTemplate = `{
                         }
                     },
                     "500": {
-                        "description": "INTERNAL",
+                        "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "503": {
+                        "description": "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "507": {
+                        "description": "STORE_FULL: the store's disk is full; writes fail until space is freed",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -561,7 +633,19 @@ const docTemplate = `{
                         }
                     },
                     "500": {
-                        "description": "INTERNAL",
+                        "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "503": {
+                        "description": "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "507": {
+                        "description": "STORE_FULL: the store's disk is full; writes fail until space is freed",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -690,7 +774,19 @@ const docTemplate = `{
                         }
                     },
                     "500": {
-                        "description": "INTERNAL",
+                        "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "503": {
+                        "description": "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "507": {
+                        "description": "STORE_FULL: the store's disk is full; writes fail until space is freed",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -763,7 +859,19 @@ const docTemplate = `{
                         }
                     },
                     "500": {
-                        "description": "INTERNAL",
+                        "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "503": {
+                        "description": "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "507": {
+                        "description": "STORE_FULL: the store's disk is full; writes fail until space is freed",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -845,13 +953,25 @@ const docTemplate = `{
                         }
                     },
                     "429": {
-                        "description": "RATE_LIMITED",
+                        "description": "RATE_LIMITED, or TOO_MANY_STREAMS: this client address has as many streams open as it may; Retry-After says when to try again",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
                     },
                     "500": {
-                        "description": "INTERNAL",
+                        "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "503": {
+                        "description": "STORE_BUSY: the store stayed locked beyond its timeout, or STREAMS_FULL: the server has as many streams open as it may; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "507": {
+                        "description": "STORE_FULL: the store's disk is full; writes fail until space is freed",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -968,7 +1088,10 @@ const docTemplate = `{
                         "rules",
                         "read_model",
                         "seed",
-                        "deals"
+                        "deals",
+                        "seats",
+                        "idempotency",
+                        "stored_seed"
                     ]
                 },
                 "ok": {
@@ -1711,7 +1834,14 @@ const docTemplate = `{
                         "IDEMPOTENCY_KEY_REUSED",
                         "RATE_LIMITED",
                         "INTERNAL",
-                        "NOT_READY"
+                        "NOT_READY",
+                        "RECORD_CORRUPT",
+                        "STORE_BUSY",
+                        "STORE_FULL",
+                        "STREAMS_FULL",
+                        "TOO_MANY_STREAMS",
+                        "REQUEST_TIMEOUT",
+                        "HEADER_TOO_LARGE"
                     ]
                 },
                 "current_version": {

@@ -26,6 +26,9 @@ const (
 	CodeMustPass         Code = "MUST_PASS"
 	CodeIdempotencyReuse Code = "IDEMPOTENCY_KEY_REUSED"
 	CodeInternal         Code = "INTERNAL"
+	CodeRecordCorrupt    Code = "RECORD_CORRUPT"
+	CodeStoreBusy        Code = "STORE_BUSY"
+	CodeStoreFull        Code = "STORE_FULL"
 )
 
 // Error is a domain error with a stable code. The sentinels below are its only values; callers
@@ -62,6 +65,12 @@ var (
 	ErrMustDraw         = newError(CodeMustDraw, "you cannot play and the boneyard has tiles: you must draw")
 	ErrMustPass         = newError(CodeMustPass, "you cannot play and the boneyard is empty: you must pass")
 	ErrIdempotencyReuse = newError(CodeIdempotencyReuse, "that idempotency key was used with another request")
+	// ErrRecordCorrupt: a match's stored record cannot be read or folded; its audit says where.
+	ErrRecordCorrupt = newError(CodeRecordCorrupt, "the match's stored record cannot be read or folded")
+	// ErrStoreBusy: the store stayed locked by another writer beyond its busy timeout.
+	ErrStoreBusy = newError(CodeStoreBusy, "the store is busy; try again shortly")
+	// ErrStoreFull: the store cannot write because its disk or database is full.
+	ErrStoreFull = newError(CodeStoreFull, "the store is full and cannot take writes")
 )
 
 // CodeOf returns the stable code of err, or CodeInternal when err carries none.

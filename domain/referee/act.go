@@ -53,7 +53,7 @@ func (s *MatchService) act(ctx context.Context, id string, v domain.Viewer, seat
 	if req.IdempotencyKey != "" {
 		rec, found, err := s.store.Idempotency(ctx, id, req.IdempotencyKey)
 		if err != nil {
-			return ActResult{}, err
+			return ActResult{}, corrupt(id, err)
 		}
 		if found {
 			if rec.Seat != seat || rec.Fingerprint != fp {
@@ -99,14 +99,22 @@ func (s *MatchService) act(ctx context.Context, id string, v domain.Viewer, seat
 
 // replayAnswer rebuilds the answer an earlier keyed request got: its events and the match as
 // it stood right after them.
+// A stored record naming events the log does not hold is a corrupt record, not a panic.
 func (s *MatchService) replayAnswer(ctx context.Context, e *entry, v domain.Viewer, rec IdempotencyRecord) (ActResult, error) {
-	events, err := s.store.Events(ctx, e.match.ID(), 0, rec.LastSeq)
-	if err != nil {
-		return ActResult{}, err
+	id := e.match.ID()
+	if rec.FirstSeq < 1 || rec.FirstSeq > rec.LastSeq || rec.LastSeq > e.match.Version() {
+		return ActResult{}, &CorruptError{MatchID: id}
 	}
-	then, err := domain.Rebuild(e.match.ID(), events)
+	events, err := s.store.Events(ctx, id, 0, rec.LastSeq)
 	if err != nil {
-		return ActResult{}, err
+		return ActResult{}, corrupt(id, err)
+	}
+	if len(events) != rec.LastSeq {
+		return ActResult{}, &CorruptError{MatchID: id}
+	}
+	then, err := domain.Rebuild(id, events)
+	if err != nil {
+		return ActResult{}, &CorruptError{MatchID: id}
 	}
 	finished := e.match.Finished()
 	return ActResult{

@@ -136,13 +136,13 @@ func (s *MatchService) load(ctx context.Context, id string) (*entry, error) {
 	}
 	stored, err := s.store.Match(ctx, id)
 	if err != nil {
-		return nil, err
+		return nil, corrupt(id, err)
 	}
 	events, err := s.store.Events(ctx, id, 0, 0)
 	if err != nil {
-		return nil, err
+		return nil, corrupt(id, err)
 	}
-	t, err := newTable(id, stored.Record.Seed, events)
+	t, err := foldStored(id, stored.Record.Seed, events)
 	if err != nil {
 		return nil, err
 	}

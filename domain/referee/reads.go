@@ -52,7 +52,7 @@ func (s *MatchService) Events(ctx context.Context, id string, v domain.Viewer, a
 	s.release(e)
 	events, err := s.store.Events(ctx, id, after, limit)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, corrupt(id, err)
 	}
 	if n := len(events); n > 0 && events[n-1].Seq > version {
 		version = events[n-1].Seq

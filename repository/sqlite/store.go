@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -43,12 +44,16 @@ type Options struct {
 	// NoMigrate skips running the migrations in Open, for `allfives migrate`, which calls
 	// Migrate itself to report what it applied.
 	NoMigrate bool
+	// Logger receives what the store skips rather than fails on (a damaged history row);
+	// nil means slog.Default().
+	Logger *slog.Logger
 }
 
 // Store is the SQLite event store. It is safe for concurrent use.
 type Store struct {
-	w *gorm.DB // the one writer connection; transactions begin IMMEDIATE
-	r *gorm.DB // the read pool; query_only, so a stray write fails loudly
+	w   *gorm.DB // the one writer connection; transactions begin IMMEDIATE
+	r   *gorm.DB // the read pool; query_only, so a stray write fails loudly
+	log *slog.Logger
 }
 
 var _ referee.EventStore = (*Store)(nil)
@@ -86,7 +91,10 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		closeGorm(w)
 		return nil, fmt.Errorf("open %s for reading: %w", path, err)
 	}
-	s := &Store{w: w, r: r}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	s := &Store{w: w, r: r, log: opts.Logger}
 	if !opts.NoMigrate {
 		if _, err := s.Migrate(ctx); err != nil {
 			s.Close()
