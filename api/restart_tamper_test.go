@@ -17,13 +17,20 @@ import (
 // old server's cache survives.
 func restartOn(t *testing.T, path string) *harness {
 	t.Helper()
+	return serverOn(t, path, 0)
+}
+
+// serverOn is a server over the SQLite file at path whose bot pool has workers workers (0:
+// bots play inside the requests).
+func serverOn(t *testing.T, path string, workers int) *harness {
+	t.Helper()
 	store, err := sqlite.Open(context.Background(), path, sqlite.Options{Sync: "normal"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(7)})
-	// CLOSE
+	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(7), BotWorkers: workers})
+	t.Cleanup(svc.Close)
 	return &harness{t: t, e: api.New(api.Config{Service: svc, Ready: store}), svc: svc, store: store}
 }
 

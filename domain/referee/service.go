@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"maps"
 	"slices"
 	"strings"
@@ -33,6 +34,8 @@ type MatchService struct {
 	bots   map[string]Strategy
 	cache  *matchCache
 	watch  watchers
+	pool   *botPool // nil: bots play inside the request that gives them the turn
+	log    *slog.Logger
 }
 
 // ServiceConfig wires a MatchService. Zero fields take the production defaults.
@@ -42,6 +45,11 @@ type ServiceConfig struct {
 	Random    io.Reader           // default crypto/rand.Reader: seeds, ids and tokens
 	Bots      map[string]Strategy // strategies by name
 	CacheSize int                 // matches kept in memory; default 4096
+	// BotWorkers, when positive, plays matches of bots only off the request path with that
+	// many workers: Create answers at once with the match in progress (docs/api.md, "Matches
+	// of bots"). Zero plays them inside Create, for tools that want a finished match back.
+	BotWorkers int
+	Logger     *slog.Logger // default slog.Default()
 }
 
 // NewMatchService returns a service over cfg.Store.
@@ -55,7 +63,14 @@ func NewMatchService(cfg ServiceConfig) *MatchService {
 	if cfg.CacheSize <= 0 {
 		cfg.CacheSize = 4096
 	}
-	return &MatchService{store: cfg.Store, clock: cfg.Clock, random: cfg.Random, bots: cfg.Bots, cache: newMatchCache(cfg.CacheSize)}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	s := &MatchService{store: cfg.Store, clock: cfg.Clock, random: cfg.Random, bots: cfg.Bots, cache: newMatchCache(cfg.CacheSize), log: cfg.Logger}
+	if cfg.BotWorkers > 0 {
+		s.pool = newBotPool(s, cfg.BotWorkers, cfg.Logger)
+	}
+	return s
 }
 
 // BotNames lists the strategies a seat may name, in order.
@@ -101,7 +116,8 @@ type Created struct {
 	Tokens []SeatToken
 }
 
-// Create starts a match, stores it, and lets bots play until a human is to move.
+// Create starts a match, stores it, and lets bots play until a human is to move; a match of
+// bots only is handed to the bot pool, when there is one, and returned in progress.
 func (s *MatchService) Create(ctx context.Context, req CreateRequest) (_ Created, err error) {
 	defer domain.Wrap(&err, "create match")
 	players, err := s.checkPlayers(req.Players)
@@ -125,11 +141,14 @@ func (s *MatchService) Create(ctx context.Context, req CreateRequest) (_ Created
 	if err != nil {
 		return Created{}, err
 	}
-	more, err := s.runBots(ctx, t, now)
-	if err != nil {
-		return Created{}, err
+	offPath := s.pool != nil && botsOnly(t.match)
+	if !offPath {
+		more, err := s.runBots(ctx, t, now)
+		if err != nil {
+			return Created{}, err
+		}
+		events = append(events, more...)
 	}
-	events = append(events, more...)
 	rec := MatchRecord{ID: id, Seed: seed, CreatedAt: now}
 	var tokens []SeatToken
 	for _, p := range players {
@@ -151,6 +170,9 @@ func (s *MatchService) Create(ctx context.Context, req CreateRequest) (_ Created
 	fresh := &entry{record: rec}
 	fresh.set(t)
 	s.cache.unpin(s.cache.put(fresh))
+	if offPath {
+		s.pool.submit(id)
+	}
 	return Created{Match: t.match.View(domain.Spectator()), Tokens: tokens}, nil
 }
 
