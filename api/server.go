@@ -39,6 +39,12 @@ type Config struct {
 	// StreamHeartbeat is how often an idle live stream sends a comment; 0 means
 	// DefaultHeartbeat (15 s).
 	StreamHeartbeat time.Duration
+	// MaxStreams caps the live streams open at once (0: DefaultMaxStreams); beyond it a
+	// stream is refused 503 STREAMS_FULL.
+	MaxStreams int
+	// MaxStreamsPerClient caps the live streams one client address may hold open (0:
+	// DefaultMaxStreamsPerClient); beyond it a stream is refused 429 TOO_MANY_STREAMS.
+	MaxStreamsPerClient int
 }
 
 // server holds what handlers share.
@@ -49,6 +55,7 @@ type server struct {
 	metrics *metrics
 	limit   int64
 	streams *streams
+	caps    *streamCaps
 }
 
 // New returns the HTTP handler with every route of routes.go.
@@ -65,6 +72,7 @@ func New(cfg Config) *echo.Echo {
 	s := &server{
 		svc: cfg.Service, ready: cfg.Ready, log: cfg.Logger, limit: cfg.BodyLimit,
 		metrics: newMetrics(cfg.Registry, cfg.Service), streams: newStreams(cfg.StreamHeartbeat),
+		caps: newStreamCaps(cfg.MaxStreams, cfg.MaxStreamsPerClient),
 	}
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true

@@ -69,7 +69,7 @@ func (st *streams) shutdown(r *http.Request) <-chan struct{} {
 // stream follows a match live as server-sent events.
 //
 //	@Summary		Follow a match live
-//	@Description	Server-sent events (text/event-stream): every event of the match as the caller may see it, in seq order, then each new one as it happens. Each event is sent as "id: <seq>", "event: <type>" and "data: <the event as JSON, as GET /events shows it>". To resume after a disconnect send Last-Event-ID (EventSource does so by itself) or ?after=N: the stream goes on from the next event, with no gap and no duplicate; Last-Event-ID wins over after. An idle stream sends a comment (": ping") every 15 seconds. The stream ends after match.ended; a stream asked for a finished match with nothing left to send answers 204, which tells EventSource to stop reconnecting. The seat token goes in Authorization or, for EventSource, which cannot send headers, in ?token=; a bad token is 401 before the stream starts. While the match is live no stream carries another seat's tiles.
+//	@Description	Server-sent events (text/event-stream): every event of the match as the caller may see it, in seq order, then each new one as it happens. Each event is sent as "id: <seq>", "event: <type>" and "data: <the event as JSON, as GET /events shows it>". To resume after a disconnect send Last-Event-ID (EventSource does so by itself) or ?after=N: the stream goes on from the next event, with no gap and no duplicate; Last-Event-ID wins over after. An idle stream sends a comment (": ping") every 15 seconds. The stream ends after match.ended; a stream asked for a finished match with nothing left to send answers 204, which tells EventSource to stop reconnecting, and a stream asked to start beyond the end of a live match ends when the match does. Streams are capped in all and per client address (serve's --max-streams and --max-streams-per-client): beyond the caps a stream is refused 503 STREAMS_FULL or 429 TOO_MANY_STREAMS, with Retry-After. The seat token goes in Authorization or, for EventSource, which cannot send headers, in ?token=; a bad token is 401 before the stream starts. While the match is live no stream carries another seat's tiles.
 //	@Tags			matches
 //	@Produce		event-stream
 //	@Produce		application/problem+json
@@ -89,6 +89,11 @@ func (st *streams) shutdown(r *http.Request) <-chan struct{} {
 //	@Failure		507				{object}	Problem	"STORE_FULL: the store's disk is full; writes fail until space is freed"
 //	@Router			/api/v1/matches/{id}/stream [get]
 func (s *server) stream(c echo.Context) error {
+	release, err := s.takeStream(c)
+	if err != nil {
+		return err
+	}
+	defer release()
 	q, err := query(c, "after", "token")
 	if err != nil {
 		return err
@@ -183,6 +188,12 @@ func (f feed) after(ctx context.Context, seq int) ([]domain.Event, error) {
 	return events, err
 }
 
+// finished says whether the match has ended, without taking the match's lock.
+func (f feed) finished(ctx context.Context) bool {
+	_, done, err := f.svc.Progress(ctx, f.id)
+	return err == nil && done
+}
+
 // startSSE sends the 200 and the stream's headers at once rather than with the first event,
 // which on a quiet match may be a long time coming.
 func (s *server) startSSE(c echo.Context) (*sseWriter, error) {
@@ -229,6 +240,11 @@ func (s *server) follow(c echo.Context, sw *sseWriter, f feed, events []domain.E
 		case <-f.wake:
 			if events, err = f.after(ctx, last); err != nil {
 				return s.streamFailed(c, err)
+			}
+			// A stream asked to start beyond match.ended never sees it: it ends once the
+			// match has ended and nothing is left after its position.
+			if len(events) == 0 && f.finished(ctx) {
+				return nil
 			}
 		}
 	}

@@ -17,14 +17,16 @@ type entry struct {
 	hands  domain.HandLog // this hand's events, for bots' seat views
 	record MatchRecord
 	elem   *list.Element
-	pins   int         // requests using the entry, guarded by matchCache.mu
-	live   atomic.Bool // mirrors !match.Finished() for metrics, readable without mu
+	pins   int          // requests using the entry, guarded by matchCache.mu
+	live   atomic.Bool  // mirrors !match.Finished() for metrics, readable without mu
+	ver    atomic.Int64 // mirrors match.Version(), readable without mu
 }
 
 // set installs the match's new state; the caller holds mu (or owns e exclusively).
 func (e *entry) set(t *table) {
 	e.match, e.hands = t.match, t.hands
 	e.live.Store(!t.match.Finished())
+	e.ver.Store(int64(t.match.Version()))
 }
 
 // working is a copy of the entry's state for a command to play on; the caller holds mu.
