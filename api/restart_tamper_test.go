@@ -24,7 +24,13 @@ func restartOn(t *testing.T, path string) *harness {
 // bots play inside the requests).
 func serverOn(t *testing.T, path string, workers int) *harness {
 	t.Helper()
-	store, err := sqlite.Open(context.Background(), path, sqlite.Options{Sync: "normal"})
+	return serverWith(t, path, sqlite.Options{Sync: "normal"}, workers)
+}
+
+// serverWith is serverOn with the store's options.
+func serverWith(t *testing.T, path string, opts sqlite.Options, workers int) *harness {
+	t.Helper()
+	store, err := sqlite.Open(context.Background(), path, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1056,7 +1056,7 @@ const docTemplate = `{
                         }
                     },
                     "503": {
-                        "description": "NOT_READY: the database does not answer",
+                        "description": "NOT_READY: the database does not answer, or cannot take writes (a full disk)",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }

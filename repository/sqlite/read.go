@@ -15,6 +15,7 @@ import (
 // Match returns the stored record, with the secret seed the service needs to deal later hands,
 // and the read model. It is the only query that returns the seed.
 func (s *Store) Match(ctx context.Context, id string) (_ referee.StoredMatch, err error) {
+	defer s.read(&err)
 	defer domain.Wrap(&err, "match %s", id)
 	db := s.r.WithContext(ctx)
 	var rows []matchRow
@@ -48,6 +49,7 @@ func (s *Store) Match(ctx context.Context, id string) (_ referee.StoredMatch, er
 
 // Events returns the events with seq > after in order, at most limit of them (0: all).
 func (s *Store) Events(ctx context.Context, id string, after, limit int) (_ []domain.Event, err error) {
+	defer s.read(&err)
 	defer domain.Wrap(&err, "events of %s", id)
 	db := s.r.WithContext(ctx)
 	q := db.Select("match_id", "seq", "type", "data", "at").
@@ -83,6 +85,7 @@ func (s *Store) Events(ctx context.Context, id string, after, limit int) (_ []do
 // Idempotency returns the record stored for (id, key); ok is false when there is none,
 // including when the match does not exist.
 func (s *Store) Idempotency(ctx context.Context, id, key string) (_ referee.IdempotencyRecord, _ bool, err error) {
+	defer s.read(&err)
 	defer domain.Wrap(&err, "idempotency %s/%s", id, key)
 	var rows []idempotencyRow
 	if err := s.r.WithContext(ctx).Where("match_id = ? AND `key` = ?", id, key).Limit(1).Find(&rows).Error; err != nil {
