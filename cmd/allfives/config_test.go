@@ -8,8 +8,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/allfives/allfives/api"
 )
 
 func envOf(m map[string]string) func(string) string {
@@ -18,20 +22,28 @@ func envOf(m map[string]string) func(string) string {
 
 // TestServeConfigPrecedence: a flag wins over its variable, a variable over the default.
 func TestServeConfigPrecedence(t *testing.T) {
+	// Settings the cases leave alone take their defaults.
+	def := func(c serveConfig) serveConfig {
+		c.botWorkers, c.maxStreams, c.perClient, c.busyTimeout = runtime.NumCPU(), api.DefaultMaxStreams, api.DefaultMaxStreamsPerClient, 10*time.Second
+		return c
+	}
 	cases := []struct {
 		name string
 		args []string
 		env  map[string]string
 		want serveConfig
 	}{
-		{"defaults", nil, nil, serveConfig{addr: ":8080", db: "allfives.db", sync: "full", logLevel: "info"}},
+		{"defaults", nil, nil, def(serveConfig{addr: ":8080", db: "allfives.db", sync: "full", logLevel: "info"})},
 		{"environment", nil, map[string]string{
 			"ALLFIVES_ADDR": ":9000", "ALLFIVES_DB": "/tmp/x.db", "ALLFIVES_SYNC": "NORMAL",
 			"ALLFIVES_LOG_LEVEL": "debug", "ALLFIVES_RATE_LIMIT": "2.5",
-		}, serveConfig{addr: ":9000", db: "/tmp/x.db", sync: "normal", logLevel: "debug", rateLimit: 2.5}},
+		}, def(serveConfig{addr: ":9000", db: "/tmp/x.db", sync: "normal", logLevel: "debug", rateLimit: 2.5})},
 		{"flags win", []string{"--addr", ":7000", "--rate-limit", "0", "--sync", "off"},
 			map[string]string{"ALLFIVES_ADDR": ":9000", "ALLFIVES_RATE_LIMIT": "3"},
-			serveConfig{addr: ":7000", db: "allfives.db", sync: "off", logLevel: "info"}},
+			def(serveConfig{addr: ":7000", db: "allfives.db", sync: "off", logLevel: "info"})},
+		{"limits", []string{"--bot-workers", "3", "--max-streams", "50", "--busy-timeout", "2s"},
+			map[string]string{"ALLFIVES_MAX_STREAMS": "9", "ALLFIVES_MAX_STREAMS_PER_CLIENT": "4"},
+			serveConfig{addr: ":8080", db: "allfives.db", sync: "full", logLevel: "info", botWorkers: 3, maxStreams: 50, perClient: 4, busyTimeout: 2 * time.Second}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -56,6 +68,9 @@ func TestBadConfigIsAnError(t *testing.T) {
 		{[]string{"--rate-limit", "-1"}, nil, "rate limit"},
 		{[]string{"--nope"}, nil, "not defined"},
 		{[]string{"extra"}, nil, "unexpected argument"},
+		{[]string{"--bot-workers", "0"}, nil, "bot workers"},
+		{nil, map[string]string{"ALLFIVES_MAX_STREAMS": "many"}, "ALLFIVES_MAX_STREAMS"},
+		{[]string{"--busy-timeout", "soon"}, nil, "busy timeout"},
 	}
 	for _, c := range cases {
 		_, err := parseServe(c.args, envOf(c.env), io.Discard)

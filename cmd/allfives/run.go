@@ -91,6 +91,17 @@ func (f *envFlags) float(name, env string, def float64, help string) *float64 {
 	return f.fs.Float64(name, def, help+" ($"+env+")")
 }
 
+func (f *envFlags) int(name, env string, def int, help string) *int {
+	if v := f.getenv(env); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			f.errs = append(f.errs, fmt.Errorf("$%s: %q is not a whole number", env, v))
+		}
+		def = n
+	}
+	return f.fs.Int(name, def, help+" ($"+env+")")
+}
+
 // parse reads args; flag.ErrHelp (after -h printed the flags) is passed on for the caller.
 func (f *envFlags) parse(args []string) error {
 	if err := errors.Join(f.errs...); err != nil {

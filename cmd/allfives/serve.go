@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"runtime"
 	"strings"
 	"time"
 
@@ -37,20 +38,33 @@ const (
 type serveConfig struct {
 	addr, db, sync, logLevel string
 	rateLimit                float64
+	botWorkers               int
+	maxStreams, perClient    int
+	busyTimeout              time.Duration
 }
 
-func parseServe(args []string, getenv func(string) string, out io.Writer) (serveConfig, error) {
-	var c serveConfig
+func parseServe(args []string, getenv func(string) string, out io.Writer) (c serveConfig, err error) {
 	f := newEnvFlags("serve", getenv, out)
 	addr := f.string("addr", "ALLFIVES_ADDR", ":8080", "address to listen on")
 	db := f.string("db", "ALLFIVES_DB", sqlite.DefaultPath, "SQLite database file")
 	sync := f.string("sync", "ALLFIVES_SYNC", "full", "durability: full, normal or off (see README)")
 	level := f.string("log-level", "ALLFIVES_LOG_LEVEL", "info", "log level: debug, info, warn or error")
 	limit := f.float("rate-limit", "ALLFIVES_RATE_LIMIT", 0, "requests per second per client address; 0 turns the limit off")
+	workers := f.int("bot-workers", "ALLFIVES_BOT_WORKERS", runtime.NumCPU(), "workers playing matches of bots only, off the request path")
+	streams := f.int("max-streams", "ALLFIVES_MAX_STREAMS", api.DefaultMaxStreams, "live streams open at once; beyond it 503 STREAMS_FULL")
+	perClient := f.int("max-streams-per-client", "ALLFIVES_MAX_STREAMS_PER_CLIENT", api.DefaultMaxStreamsPerClient, "live streams per client address; beyond it 429 TOO_MANY_STREAMS")
+	busy := f.string("busy-timeout", "ALLFIVES_BUSY_TIMEOUT", "10s", "how long a write waits for another process's lock on the database before 503 STORE_BUSY")
 	if err := f.parse(args); err != nil {
 		return c, err
 	}
-	c = serveConfig{addr: *addr, db: *db, sync: strings.ToLower(*sync), logLevel: *level, rateLimit: *limit}
+	c = serveConfig{addr: *addr, db: *db, sync: strings.ToLower(*sync), logLevel: *level, rateLimit: *limit,
+		botWorkers: *workers, maxStreams: *streams, perClient: *perClient}
+	if c.busyTimeout, err = time.ParseDuration(*busy); err != nil || c.busyTimeout <= 0 {
+		return c, fmt.Errorf("busy timeout must be a positive duration such as 10s, not %q", *busy)
+	}
+	if c.botWorkers < 1 || c.maxStreams < 1 || c.perClient < 1 {
+		return c, fmt.Errorf("bot workers, max streams and max streams per client must be 1 or more")
+	}
 	if err := checkSync(c.sync); err != nil {
 		return c, err
 	}
@@ -84,14 +98,17 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
-	store, err := sqlite.Open(ctx, cfg.db, sqlite.Options{Sync: cfg.sync})
+	store, err := sqlite.Open(ctx, cfg.db, sqlite.Options{Sync: cfg.sync, BusyTimeout: cfg.busyTimeout, Logger: log})
 	if err != nil {
 		ln.Close()
 		return err
 	}
 	defer closeStore(store, &err)
-	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(botSeed())})
-	handler := api.New(api.Config{Service: svc, Ready: store, Logger: log, RateLimit: cfg.rateLimit})
+	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(botSeed()), BotWorkers: cfg.botWorkers, Logger: log})
+	defer svc.Close() // runs before the store closes: the workers stop first
+	go resumeBots(ctx, svc, log)
+	handler := api.New(api.Config{Service: svc, Ready: store, Logger: log, RateLimit: cfg.rateLimit,
+		MaxStreams: cfg.maxStreams, MaxStreamsPerClient: cfg.perClient})
 	srv := &http.Server{
 		Handler:           handler,
 		ReadHeaderTimeout: readHeaderTimeout,
@@ -120,6 +137,17 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// resumeBots hands the bot pool the matches of bots only a previous run left unfinished.
+func resumeBots(ctx context.Context, svc *referee.MatchService, log *slog.Logger) {
+	n, err := svc.ResumeBots(ctx)
+	if err != nil && ctx.Err() == nil {
+		log.Error("resume matches of bots", "err", err)
+	}
+	if n > 0 {
+		log.Info("resumed matches of bots", "matches", n)
+	}
 }
 
 // botSeed seeds the bots' randomness afresh for each process, so no one can learn a bot's
