@@ -45,6 +45,9 @@ type Config struct {
 	// MaxStreamsPerClient caps the live streams one client address may hold open (0:
 	// DefaultMaxStreamsPerClient); beyond it a stream is refused 429 TOO_MANY_STREAMS.
 	MaxStreamsPerClient int
+	// HeaderLimit is the most bytes of headers and URL a request may carry (0:
+	// DefaultHeaderLimit); beyond it 431 HEADER_TOO_LARGE.
+	HeaderLimit int
 }
 
 // server holds what handlers share.
@@ -80,7 +83,10 @@ func New(cfg Config) *echo.Echo {
 	// choose their own rate-limit bucket. Behind a proxy, put the limit in the proxy.
 	e.IPExtractor = echo.ExtractIPDirect()
 	e.HTTPErrorHandler = s.handleError
-	e.Use(s.requestID, s.observe, recoverPanics)
+	if cfg.HeaderLimit <= 0 {
+		cfg.HeaderLimit = DefaultHeaderLimit
+	}
+	e.Use(s.requestID, s.observe, recoverPanics, headerLimit(cfg.HeaderLimit))
 	if cfg.RateLimit > 0 {
 		e.Use(newRateLimiter(cfg.RateLimit).middleware)
 	}

@@ -98,6 +98,12 @@ const docTemplate = `{
                             }
                         }
                     },
+                    "431": {
+                        "description": "HEADER_TOO_LARGE: the headers and URL exceed 64 KiB",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
                     "500": {
                         "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)",
                         "schema": {
@@ -161,6 +167,12 @@ const docTemplate = `{
                             "$ref": "#/definitions/api.Problem"
                         }
                     },
+                    "408": {
+                        "description": "REQUEST_TIMEOUT: the body did not arrive before the server\\'s read timeout",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
                     "413": {
                         "description": "PAYLOAD_TOO_LARGE",
                         "schema": {
@@ -183,6 +195,12 @@ const docTemplate = `{
                                 "type": "integer",
                                 "description": "seconds to wait before retrying"
                             }
+                        }
+                    },
+                    "431": {
+                        "description": "HEADER_TOO_LARGE: the headers and URL exceed 64 KiB",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
                         }
                     },
                     "500": {
@@ -283,6 +301,12 @@ const docTemplate = `{
                             }
                         }
                     },
+                    "431": {
+                        "description": "HEADER_TOO_LARGE: the headers and URL exceed 64 KiB",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
                     "500": {
                         "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)",
                         "schema": {
@@ -356,6 +380,12 @@ const docTemplate = `{
                     },
                     "429": {
                         "description": "RATE_LIMITED",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "431": {
+                        "description": "HEADER_TOO_LARGE: the headers and URL exceed 64 KiB",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -460,6 +490,12 @@ const docTemplate = `{
                             }
                         }
                     },
+                    "431": {
+                        "description": "HEADER_TOO_LARGE: the headers and URL exceed 64 KiB",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
                     "500": {
                         "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)",
                         "schema": {
@@ -549,6 +585,12 @@ const docTemplate = `{
                             "$ref": "#/definitions/api.Problem"
                         }
                     },
+                    "431": {
+                        "description": "HEADER_TOO_LARGE: the headers and URL exceed 64 KiB",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
                     "500": {
                         "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)",
                         "schema": {
@@ -630,6 +672,12 @@ const docTemplate = `{
                                 "type": "integer",
                                 "description": "seconds to wait before retrying"
                             }
+                        }
+                    },
+                    "431": {
+                        "description": "HEADER_TOO_LARGE: the headers and URL exceed 64 KiB",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
                         }
                     },
                     "500": {
@@ -737,6 +785,12 @@ const docTemplate = `{
                             "$ref": "#/definitions/api.Problem"
                         }
                     },
+                    "408": {
+                        "description": "REQUEST_TIMEOUT: the body did not arrive before the server\\'s read timeout",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
                     "409": {
                         "description": "NOT_YOUR_TURN, MATCH_FINISHED, VERSION_CONFLICT",
                         "schema": {
@@ -771,6 +825,12 @@ const docTemplate = `{
                                 "type": "integer",
                                 "description": "seconds to wait before retrying"
                             }
+                        }
+                    },
+                    "431": {
+                        "description": "HEADER_TOO_LARGE: the headers and URL exceed 64 KiB",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
                         }
                     },
                     "500": {
@@ -854,6 +914,12 @@ const docTemplate = `{
                     },
                     "429": {
                         "description": "RATE_LIMITED",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "431": {
+                        "description": "HEADER_TOO_LARGE: the headers and URL exceed 64 KiB",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -954,6 +1020,12 @@ const docTemplate = `{
                     },
                     "429": {
                         "description": "RATE_LIMITED, or TOO_MANY_STREAMS: this client address has as many streams open as it may; Retry-After says when to try again",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "431": {
+                        "description": "HEADER_TOO_LARGE: the headers and URL exceed 64 KiB",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }

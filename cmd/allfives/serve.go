@@ -29,7 +29,9 @@ const (
 	readTimeout       = 15 * time.Second
 	writeTimeout      = 30 * time.Second
 	idleTimeout       = 2 * time.Minute
-	maxHeaderBytes    = 64 << 10
+	// maxHeaderBytes is net/http's own limit, above the API's (api.DefaultHeaderLimit), so
+	// that most oversize headers get the API's problem+json 431 rather than net/http's text.
+	maxHeaderBytes = 1 << 20
 	// shutdownGrace is how long requests in flight get to finish after SIGINT or SIGTERM.
 	shutdownGrace = 20 * time.Second
 )
