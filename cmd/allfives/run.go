@@ -19,6 +19,7 @@ const usage = `usage: allfives [command] [flags]
 commands:
   serve      serve the HTTP API (the default)
   migrate    apply the database migrations and exit
+  check      check a database: SQLite's integrity check and the audit of every match
   simulate   play matches between bots in-process and report on the strategies
   replay     print a stored match's record as text
   help       show this text
@@ -47,6 +48,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return runServe(ctx, rest, getenv, stdout)
 	case "migrate":
 		return runMigrate(ctx, rest, getenv, stdout)
+	case "check":
+		return runCheck(ctx, rest, getenv, stdout)
 	case "simulate":
 		return runSimulate(ctx, rest, getenv, stdout)
 	case "replay":

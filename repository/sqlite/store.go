@@ -83,8 +83,10 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if _, err := os.Stat(filepath.Dir(path)); err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	if err := canWrite(path); err != nil {
-		return nil, fmt.Errorf("open %s: the database cannot be written (a read-only file, directory or mount?): %v", path, err)
+	if !opts.NoMigrate {
+		if err := canWrite(path); err != nil {
+			return nil, fmt.Errorf("open %s: the database cannot be written (a read-only file, directory or mount?): %v", path, err)
+		}
 	}
 	busy := busyTimeoutMS
 	if opts.BusyTimeout > 0 {
