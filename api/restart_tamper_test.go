@@ -22,13 +22,13 @@ func restartOn(t *testing.T, path string) *harness {
 
 // serverOn is a server over the SQLite file at path whose bot pool has workers workers (0:
 // bots play inside the requests).
-func serverOn(t *testing.T, path string, workers int) *harness {
+func serverOn(t testing.TB, path string, workers int) *harness {
 	t.Helper()
 	return serverWith(t, path, sqlite.Options{Sync: "normal"}, workers)
 }
 
 // serverWith is serverOn with the store's options.
-func serverWith(t *testing.T, path string, opts sqlite.Options, workers int) *harness {
+func serverWith(t testing.TB, path string, opts sqlite.Options, workers int) *harness {
 	t.Helper()
 	store, err := sqlite.Open(context.Background(), path, opts)
 	if err != nil {
