@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"runtime"
 	"sync"
 	"time"
 
@@ -167,6 +168,8 @@ func (s *MatchService) botChunk(ctx context.Context, id string) (more bool, err 
 		if endsHand(batch) {
 			break
 		}
+		// Bot turns are pure computation: let the requests waiting for a CPU run between them.
+		runtime.Gosched()
 	}
 	if len(events) == 0 {
 		return false, nil
