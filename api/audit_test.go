@@ -39,7 +39,7 @@ func TestAuditPassesOnBotMatches(t *testing.T) {
 			tb := h.botMatch(size.players, size.partnerships, i)
 			rep := tb.audit(-1)
 			version := tb.view(-1).Version
-			want := []string{"hash_chain", "rules", "read_model", "seed", "deals"}
+			want := []string{"hash_chain", "rules", "read_model", "seed", "deals", "seats", "idempotency", "stored_seed"}
 			if !rep.OK || rep.FirstBadSeq != nil || rep.Events != version || rep.HeadHash == nil || len(*rep.HeadHash) != 64 || !slices.Equal(checkNames(rep), want) {
 				t.Fatalf("%d players (partnerships %v), match %d: %s", size.players, size.partnerships, i, jsonOf(t, rep))
 			}
@@ -54,7 +54,7 @@ func TestAuditPassesOnBotMatches(t *testing.T) {
 	live.mustMove(live.view(-1).Hand.Turn, asMove(live.legal(live.view(-1).Hand.Turn).LegalMoves[0]))
 	for _, seat := range []int{-1, 0, 2} {
 		rep := live.audit(seat)
-		if !rep.OK || !slices.Equal(checkNames(rep), []string{"hash_chain", "rules", "read_model"}) || rep.HeadHash != nil {
+		if !rep.OK || !slices.Equal(checkNames(rep), []string{"hash_chain", "rules", "read_model", "seats", "idempotency", "stored_seed"}) || rep.HeadHash != nil {
 			t.Fatalf("live match as seat %d: %s", seat, jsonOf(t, rep))
 		}
 	}

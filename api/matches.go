@@ -25,11 +25,15 @@ import (
 //	@Success		201		{object}	CreateMatchResponse
 //	@Header			201		{string}	Location	"/api/v1/matches/{id}"
 //	@Failure		400		{object}	Problem		"INVALID_REQUEST"
+//	@Failure		408		{object}	Problem		"REQUEST_TIMEOUT: the body did not arrive before the server\'s read timeout"
 //	@Failure		413		{object}	Problem		"PAYLOAD_TOO_LARGE"
 //	@Failure		415		{object}	Problem		"UNSUPPORTED_MEDIA_TYPE"
 //	@Failure		429		{object}	Problem		"RATE_LIMITED"
+//	@Failure		431		{object}	Problem		"HEADER_TOO_LARGE: the headers and URL exceed 64 KiB"
 //	@Header			429		{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure		500		{object}	Problem		"INTERNAL"
+//	@Failure		500		{object}	Problem		"INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)"
+//	@Failure		503		{object}	Problem		"STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry"
+//	@Failure		507		{object}	Problem		"STORE_FULL: the store's disk is full; writes fail until space is freed"
 //	@Router			/api/v1/matches [post]
 func (s *server) createMatch(c echo.Context) error {
 	if _, err := query(c); err != nil {
@@ -83,8 +87,11 @@ func (s *server) createMatch(c echo.Context) error {
 //	@Success		200		{object}	HistoryResponse
 //	@Failure		400		{object}	Problem		"INVALID_REQUEST"
 //	@Failure		429		{object}	Problem		"RATE_LIMITED"
+//	@Failure		431		{object}	Problem		"HEADER_TOO_LARGE: the headers and URL exceed 64 KiB"
 //	@Header			429		{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure		500		{object}	Problem		"INTERNAL"
+//	@Failure		500		{object}	Problem		"INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)"
+//	@Failure		503		{object}	Problem		"STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry"
+//	@Failure		507		{object}	Problem		"STORE_FULL: the store's disk is full; writes fail until space is freed"
 //	@Router			/api/v1/matches [get]
 func (s *server) listMatches(c echo.Context) error {
 	q, err := query(c, "status", "player", "since", "until", "limit", "cursor")
@@ -152,8 +159,11 @@ func (s *server) listMatches(c echo.Context) error {
 //	@Failure			401				{object}	Problem		"UNAUTHORIZED: a token that is not this match's"
 //	@Failure			404				{object}	Problem		"MATCH_NOT_FOUND"
 //	@Failure			429				{object}	Problem		"RATE_LIMITED"
+//	@Failure			431				{object}	Problem		"HEADER_TOO_LARGE: the headers and URL exceed 64 KiB"
 //	@Header				429				{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure			500				{object}	Problem		"INTERNAL"
+//	@Failure			500				{object}	Problem		"INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)"
+//	@Failure			503				{object}	Problem		"STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry"
+//	@Failure			507				{object}	Problem		"STORE_FULL: the store's disk is full; writes fail until space is freed"
 //	@Router				/api/v1/matches/{id} [get]
 func (s *server) getMatch(c echo.Context) error {
 	id, v, err := s.matchCaller(c, s.viewer)

@@ -30,12 +30,16 @@ import (
 //	@Failure		401				{object}	Problem				"UNAUTHORIZED"
 //	@Failure		404				{object}	Problem				"MATCH_NOT_FOUND"
 //	@Failure		409				{object}	Problem				"NOT_YOUR_TURN, MATCH_FINISHED, VERSION_CONFLICT"
+//	@Failure		408				{object}	Problem				"REQUEST_TIMEOUT: the body did not arrive before the server\'s read timeout"
 //	@Failure		413				{object}	Problem				"PAYLOAD_TOO_LARGE"
 //	@Failure		415				{object}	Problem				"UNSUPPORTED_MEDIA_TYPE"
 //	@Failure		422				{object}	Problem				"TILE_NOT_IN_HAND, TILE_DOES_NOT_FIT, END_REQUIRED, MUST_LEAD_DOUBLE, MUST_PLAY, MUST_DRAW, MUST_PASS, IDEMPOTENCY_KEY_REUSED"
 //	@Failure		429				{object}	Problem				"RATE_LIMITED"
+//	@Failure		431				{object}	Problem				"HEADER_TOO_LARGE: the headers and URL exceed 64 KiB"
 //	@Header			429				{integer}	Retry-After			"seconds to wait before retrying"
-//	@Failure		500				{object}	Problem				"INTERNAL"
+//	@Failure		500				{object}	Problem				"INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)"
+//	@Failure		503				{object}	Problem				"STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry"
+//	@Failure		507				{object}	Problem				"STORE_FULL: the store's disk is full; writes fail until space is freed"
 //	@Router			/api/v1/matches/{id}/moves [post]
 func (s *server) move(c echo.Context) error {
 	id, v, err := s.matchCaller(c, s.seatViewer)
@@ -117,8 +121,11 @@ func (b MoveRequest) move() (domain.Move, error) {
 //	@Failure		401	{object}	Problem		"UNAUTHORIZED"
 //	@Failure		404	{object}	Problem		"MATCH_NOT_FOUND"
 //	@Failure		429	{object}	Problem		"RATE_LIMITED"
+//	@Failure		431	{object}	Problem		"HEADER_TOO_LARGE: the headers and URL exceed 64 KiB"
 //	@Header			429	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure		500	{object}	Problem		"INTERNAL"
+//	@Failure		500	{object}	Problem		"INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)"
+//	@Failure		503	{object}	Problem		"STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry"
+//	@Failure		507	{object}	Problem		"STORE_FULL: the store's disk is full; writes fail until space is freed"
 //	@Router			/api/v1/matches/{id}/legal-moves [get]
 func (s *server) legalMoves(c echo.Context) error {
 	id, v, err := s.matchCaller(c, s.seatViewer)
@@ -151,8 +158,11 @@ func (s *server) legalMoves(c echo.Context) error {
 //	@Failure			401		{object}	Problem		"UNAUTHORIZED: a token that is not this match's"
 //	@Failure			404		{object}	Problem		"MATCH_NOT_FOUND"
 //	@Failure			429		{object}	Problem		"RATE_LIMITED"
+//	@Failure			431		{object}	Problem		"HEADER_TOO_LARGE: the headers and URL exceed 64 KiB"
 //	@Header				429		{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure			500		{object}	Problem		"INTERNAL"
+//	@Failure			500		{object}	Problem		"INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)"
+//	@Failure			503		{object}	Problem		"STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry"
+//	@Failure			507		{object}	Problem		"STORE_FULL: the store's disk is full; writes fail until space is freed"
 //	@Router				/api/v1/matches/{id}/events [get]
 func (s *server) events(c echo.Context) error {
 	q, err := query(c, "after", "limit")

@@ -10,6 +10,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/referee"
 )
 
 // More that Swagger 2.0 cannot say, said by ToOpenAPI3 (see openapi.go) for clients and for
@@ -73,6 +74,12 @@ var problemDetails = map[domain.Code]string{
 	CodeRateLimited:             "too many requests from this address; retry after 1 s",
 	domain.CodeInternal:         "the server failed to answer; quote the request_id when reporting it",
 	CodeNotReady:                "the database does not answer",
+	domain.CodeRecordCorrupt:    (&referee.CorruptError{MatchID: exampleID}).Error(),
+	domain.CodeStoreBusy:        domain.ErrStoreBusy.Error(),
+	domain.CodeStoreFull:        domain.ErrStoreFull.Error(),
+	CodeUnavailable:             "the server has as many live streams open as it may; try again later",
+	CodeRequestTimeout:          "the request body did not arrive before the server's read timeout",
+	CodeHeaderTooLarge:          "the request's headers and URL are larger than " + strconv.Itoa(DefaultHeaderLimit) + " bytes",
 }
 
 // sharpenSecurity makes every operation say who may call it, and the seat token a bearer token.

@@ -36,7 +36,7 @@ func (s *server) healthz(c echo.Context) error {
 //	@Produce	json
 //	@Produce	application/problem+json
 //	@Success	200	{object}	Status
-//	@Failure	503	{object}	Problem	"NOT_READY: the database does not answer"
+//	@Failure	503	{object}	Problem	"NOT_READY: the database does not answer, or cannot take writes (a full disk)"
 //	@Router		/readyz [get]
 func (s *server) readyz(c echo.Context) error {
 	if s.ready != nil {
@@ -44,7 +44,7 @@ func (s *server) readyz(c echo.Context) error {
 		defer cancel()
 		if err := s.ready.Ping(ctx); err != nil {
 			s.logger(c).Warn("not ready", "err", err)
-			return &apiError{code: CodeNotReady, detail: "the database does not answer", retryAfter: 5}
+			return &apiError{code: CodeNotReady, detail: "the database does not answer, or cannot take writes", retryAfter: 5}
 		}
 	}
 	return c.JSON(http.StatusOK, Status{Status: "ready"})

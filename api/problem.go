@@ -23,7 +23,17 @@ const (
 	CodeUnsupportedMediaType domain.Code = "UNSUPPORTED_MEDIA_TYPE"
 	CodeRateLimited          domain.Code = "RATE_LIMITED"
 	CodeNotReady             domain.Code = "NOT_READY"
+	CodeUnavailable          domain.Code = "UNAVAILABLE"
+	CodeRequestTimeout       domain.Code = "REQUEST_TIMEOUT"
+	CodeHeaderTooLarge       domain.Code = "HEADER_TOO_LARGE"
 )
+
+// retryAfterOf is the Retry-After, in seconds, sent with the domain's codes that say "not now"
+// rather than "no".
+var retryAfterOf = map[domain.Code]int{
+	domain.CodeStoreBusy: 1,
+	domain.CodeStoreFull: 30,
+}
 
 // statusClientClosed is the status logged, never sent, for a request whose client hung up
 // before the answer was ready (nginx's 499).
@@ -63,6 +73,12 @@ var problemKinds = map[domain.Code]problemKind{
 	CodeRateLimited:             {http.StatusTooManyRequests, "Rate limited"},
 	domain.CodeInternal:         {http.StatusInternalServerError, "Internal error"},
 	CodeNotReady:                {http.StatusServiceUnavailable, "Not ready"},
+	domain.CodeRecordCorrupt:    {http.StatusInternalServerError, "Record corrupt"},
+	domain.CodeStoreBusy:        {http.StatusServiceUnavailable, "Store busy"},
+	domain.CodeStoreFull:        {http.StatusInsufficientStorage, "Store full"},
+	CodeUnavailable:             {http.StatusServiceUnavailable, "Unavailable"},
+	CodeRequestTimeout:          {http.StatusRequestTimeout, "Request timeout"},
+	CodeHeaderTooLarge:          {http.StatusRequestHeaderFieldsTooLarge, "Request header fields too large"},
 }
 
 // codeByStatus names the errors Echo raises itself (routing, our middleware's echo errors).
@@ -85,7 +101,7 @@ type Problem struct {
 	Detail string `json:"detail" example:"it is not your turn: seat 1 is to move"`
 	// Instance is the path of the request that failed.
 	Instance string `json:"instance" example:"/api/v1/matches/0f3c/moves"`
-	Code     string `json:"code" enums:"INVALID_REQUEST,UNAUTHORIZED,MATCH_NOT_FOUND,NOT_FOUND,METHOD_NOT_ALLOWED,NOT_YOUR_TURN,MATCH_FINISHED,VERSION_CONFLICT,SEAT_TAKEN,MATCH_NOT_STARTED,MATCH_STARTED,INVALID_INVITE,PAYLOAD_TOO_LARGE,UNSUPPORTED_MEDIA_TYPE,TILE_NOT_IN_HAND,TILE_DOES_NOT_FIT,END_REQUIRED,MUST_LEAD_DOUBLE,MUST_PLAY,MUST_DRAW,MUST_PASS,IDEMPOTENCY_KEY_REUSED,RATE_LIMITED,INTERNAL,NOT_READY"`
+	Code     string `json:"code" enums:"INVALID_REQUEST,UNAUTHORIZED,MATCH_NOT_FOUND,NOT_FOUND,METHOD_NOT_ALLOWED,NOT_YOUR_TURN,MATCH_FINISHED,VERSION_CONFLICT,SEAT_TAKEN,MATCH_NOT_STARTED,MATCH_STARTED,INVALID_INVITE,PAYLOAD_TOO_LARGE,UNSUPPORTED_MEDIA_TYPE,TILE_NOT_IN_HAND,TILE_DOES_NOT_FIT,END_REQUIRED,MUST_LEAD_DOUBLE,MUST_PLAY,MUST_DRAW,MUST_PASS,IDEMPOTENCY_KEY_REUSED,RATE_LIMITED,INTERNAL,NOT_READY,RECORD_CORRUPT,STORE_BUSY,STORE_FULL,UNAVAILABLE,REQUEST_TIMEOUT,HEADER_TOO_LARGE"`
 	// RequestID is the X-Request-ID of the request; quote it when reporting a problem.
 	RequestID string `json:"request_id"`
 	// CurrentVersion is the match's version, with VERSION_CONFLICT only.
@@ -132,7 +148,7 @@ func problemFor(err error) (p Problem, retryAfter int, ok bool) {
 		current := vc.Current
 		p.CurrentVersion = &current
 	case errors.As(err, &de):
-		code, detail = de.Code(), err.Error()
+		code, detail, retryAfter = de.Code(), err.Error(), retryAfterOf[de.Code()]
 	case errors.As(err, &mbe):
 		code, detail = CodePayloadTooLarge, fmt.Sprintf("the request body is larger than %d bytes", mbe.Limit)
 	case errors.As(err, &he):
@@ -191,6 +207,10 @@ func (s *server) handleError(err error, c echo.Context) {
 			attrs = append(attrs, "stack", string(pe.stack))
 		}
 		log.Error("internal error", attrs...)
+	case p.Status >= 500:
+		// A known fault of the server's (a damaged record, a store that cannot write): not the
+		// client's doing, so logged for the operator. The detail names no hidden information.
+		log.Error("request failed", "code", p.Code, "detail", p.Detail)
 	default:
 		log.Debug("request refused", "code", p.Code, "detail", p.Detail)
 	}

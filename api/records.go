@@ -89,9 +89,12 @@ type AuditReport struct {
 // linked by hash to the one before, with no gap), rules (every event follows from the ones
 // before under the rules), read_model (the stored summary agrees with the log), and once
 // match.ended has revealed the seed, seed (it matches the commitment) and deals (every deal
-// re-derives from it).
+// re-derives from it); then the tables beside the log: seats (a row per player of
+// match.created, every human seat with a token hash), idempotency (every record names a move
+// of its seat within the log) and stored_seed (the stored secret seed hashes to the
+// commitment; nothing else of it is said).
 type AuditCheck struct {
-	Name   string `json:"name" enums:"hash_chain,rules,read_model,seed,deals"`
+	Name   string `json:"name" enums:"hash_chain,rules,read_model,seed,deals,seats,idempotency,stored_seed"`
 	OK     bool   `json:"ok"`
 	Detail string `json:"detail"`
 	// FirstBadSeq names the first event the check found at fault, when the fault lies in one.
@@ -115,7 +118,10 @@ type AuditCheck struct {
 //	@Failure			401		{object}	Problem	"UNAUTHORIZED: a token that is not this match's"
 //	@Failure			404		{object}	Problem	"MATCH_NOT_FOUND"
 //	@Failure			429		{object}	Problem	"RATE_LIMITED"
-//	@Failure			500		{object}	Problem	"INTERNAL"
+//	@Failure			431		{object}	Problem	"HEADER_TOO_LARGE: the headers and URL exceed 64 KiB"
+//	@Failure			500		{object}	Problem	"INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)"
+//	@Failure			503		{object}	Problem	"STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry"
+//	@Failure			507		{object}	Problem	"STORE_FULL: the store's disk is full; writes fail until space is freed"
 //	@Router				/api/v1/matches/{id}/replay [get]
 func (s *server) replay(c echo.Context) error {
 	q, err := query(c, "step")
@@ -146,7 +152,7 @@ func (s *server) replay(c echo.Context) error {
 //
 //	@Summary			Audit a match
 //	@ID					auditMatch
-//	@Description		Re-verifies the stored record and says, check by check, what holds: the hash chain is intact (hash_chain); every event follows from the ones before under the rules, each recorded action re-run through the referee and its events compared with those stored, points and hand ends included (rules); the stored read model agrees with the log (read_model); and once match.ended has revealed the seed, the seed matches the commitment (seed) and every deal re-derives from it (deals). A live match is audited as far as it is public: its deals are checked for consistency only, and a failure's detail never shows tiles the caller may not see. The answer is 200 whether or not the record holds up: ok says which, and first_bad_seq names the first event found at fault; head_hash, which commits to the whole log, is given once the match has ended (while it is live it would give drawn tiles away).
+//	@Description		Re-verifies the stored record and says, check by check, what holds: the hash chain is intact (hash_chain); every event follows from the ones before under the rules, each recorded action re-run through the referee and its events compared with those stored, points and hand ends included (rules); the stored read model agrees with the log (read_model); and once match.ended has revealed the seed, the seed matches the commitment (seed) and every deal re-derives from it (deals); then the tables beside the log: one seat row per player, every human seat with a token hash (seats), every idempotency record naming a move of its seat within the log (idempotency), and the stored secret seed hashing to the commitment, for a live match too, without revealing anything of it (stored_seed). A record that cannot be read or folded, which every other endpoint answers with RECORD_CORRUPT, is audited all the same. A live match is audited as far as it is public: its deals are checked for consistency only, and a failure's detail never shows tiles the caller may not see. The answer is 200 whether or not the record holds up: ok says which, and first_bad_seq names the first event found at fault. head_hash, which commits to the whole log, is given once the match has ended (while it is live it would give drawn tiles away).
 //	@Tags				records
 //	@Produce			json
 //	@Produce			application/problem+json
@@ -158,7 +164,10 @@ func (s *server) replay(c echo.Context) error {
 //	@Failure			401	{object}	Problem		"UNAUTHORIZED: a token that is not this match's"
 //	@Failure			404	{object}	Problem		"MATCH_NOT_FOUND"
 //	@Failure			429	{object}	Problem		"RATE_LIMITED"
-//	@Failure			500	{object}	Problem		"INTERNAL"
+//	@Failure			431	{object}	Problem		"HEADER_TOO_LARGE: the headers and URL exceed 64 KiB"
+//	@Failure			500	{object}	Problem		"INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)"
+//	@Failure			503	{object}	Problem		"STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry"
+//	@Failure			507	{object}	Problem		"STORE_FULL: the store's disk is full; writes fail until space is freed"
 //	@Router				/api/v1/matches/{id}/audit [get]
 func (s *server) audit(c echo.Context) error {
 	id, v, err := s.matchCaller(c, s.viewer)
@@ -198,7 +207,10 @@ func (s *server) audit(c echo.Context) error {
 //	@Failure			401		{object}	Problem			"UNAUTHORIZED: a token that is not this match's"
 //	@Failure			404		{object}	Problem			"MATCH_NOT_FOUND"
 //	@Failure			429		{object}	Problem			"RATE_LIMITED"
-//	@Failure			500		{object}	Problem			"INTERNAL"
+//	@Failure			431		{object}	Problem			"HEADER_TOO_LARGE: the headers and URL exceed 64 KiB"
+//	@Failure			500		{object}	Problem			"INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)"
+//	@Failure			503		{object}	Problem			"STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry"
+//	@Failure			507		{object}	Problem			"STORE_FULL: the store's disk is full; writes fail until space is freed"
 //	@Router				/api/v1/matches/{id}/export [get]
 func (s *server) export(c echo.Context) error {
 	q, err := query(c, "format")

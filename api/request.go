@@ -32,7 +32,7 @@ func decodeJSON(c echo.Context, dst any) error {
 	}
 	body, err := io.ReadAll(req.Body)
 	if err != nil {
-		return err // *http.MaxBytesError becomes 413; anything else is the connection's fault
+		return bodyReadError(err)
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
 		return Invalidf("the request needs a JSON body")

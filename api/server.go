@@ -42,6 +42,15 @@ type Config struct {
 	// CORSOrigins are the browser origins (https://game.example) allowed to call the API from
 	// another origin; none by default. "*" allows any origin.
 	CORSOrigins []string
+	// MaxStreams caps the live streams open at once (0: DefaultMaxStreams); beyond it a
+	// stream is refused 503 UNAVAILABLE.
+	MaxStreams int
+	// MaxStreamsPerClient caps the live streams one client address may hold open (0:
+	// DefaultMaxStreamsPerClient); beyond it a stream is refused 429 RATE_LIMITED.
+	MaxStreamsPerClient int
+	// HeaderLimit is the most bytes of headers and URL a request may carry (0:
+	// DefaultHeaderLimit); beyond it 431 HEADER_TOO_LARGE.
+	HeaderLimit int
 }
 
 // server holds what handlers share.
@@ -52,6 +61,7 @@ type server struct {
 	metrics *metrics
 	limit   int64
 	streams *streams
+	caps    *streamCaps
 }
 
 // New returns the HTTP handler with every route of routes.go.
@@ -68,6 +78,7 @@ func New(cfg Config) *echo.Echo {
 	s := &server{
 		svc: cfg.Service, ready: cfg.Ready, log: cfg.Logger, limit: cfg.BodyLimit,
 		metrics: newMetrics(cfg.Registry, cfg.Service), streams: newStreams(cfg.StreamHeartbeat),
+		caps: newStreamCaps(cfg.MaxStreams, cfg.MaxStreamsPerClient),
 	}
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
@@ -75,7 +86,10 @@ func New(cfg Config) *echo.Echo {
 	// choose their own rate-limit bucket. Behind a proxy, put the limit in the proxy.
 	e.IPExtractor = echo.ExtractIPDirect()
 	e.HTTPErrorHandler = s.handleError
-	e.Use(s.requestID, s.observe, recoverPanics)
+	if cfg.HeaderLimit <= 0 {
+		cfg.HeaderLimit = DefaultHeaderLimit
+	}
+	e.Use(s.requestID, s.observe, recoverPanics, headerLimit(cfg.HeaderLimit))
 	if cfg.RateLimit > 0 {
 		e.Use(newRateLimiter(cfg.RateLimit).middleware)
 	}

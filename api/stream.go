@@ -70,7 +70,7 @@ func (st *streams) shutdown(r *http.Request) <-chan struct{} {
 //
 //	@Summary			Follow a match live
 //	@ID					streamEvents
-//	@Description		Server-sent events (text/event-stream): every event of the match as the caller may see it, in seq order, then each new one as it happens. Each event is sent as three lines, `id: {seq}`, `event: {type}` and `data: {the event as JSON, as GET /events shows it}`. To resume after a disconnect send Last-Event-ID (EventSource does so by itself) or ?after=N: the stream goes on from the next event, with no gap and no duplicate; Last-Event-ID wins over after. With ?view=1 each event's data also carries "match": the caller's view of the match right after that event (as GET /matches/{id} shows it), so a client need not re-derive the turn or read the match after every event. An idle stream sends a comment (": ping") every 15 seconds. The stream ends after match.ended (or match.expired); a stream asked for a finished match with nothing left to send answers 204, which tells EventSource to stop reconnecting. The seat token goes in Authorization or, for EventSource, which cannot send headers, in ?token=; a bad token is 401 before the stream starts. While the match is live no stream carries another seat's tiles.
+//	@Description		Server-sent events (text/event-stream): every event of the match as the caller may see it, in seq order, then each new one as it happens. Each event is sent as three lines, `id: {seq}`, `event: {type}` and `data: {the event as JSON, as GET /events shows it}`. To resume after a disconnect send Last-Event-ID (EventSource does so by itself) or ?after=N: the stream goes on from the next event, with no gap and no duplicate; Last-Event-ID wins over after. With ?view=1 each event's data also carries "match": the caller's view of the match right after that event (as GET /matches/{id} shows it), so a client need not re-derive the turn or read the match after every event. An idle stream sends a comment (": ping") every 15 seconds. The stream ends after match.ended (or match.expired); a stream asked for a finished match with nothing left to send answers 204, which tells EventSource to stop reconnecting, and a stream asked to start beyond the end of a live match ends when the match does. Streams are capped in all and per client address (serve's --max-streams and --max-streams-per-client): beyond the caps a stream is refused 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After. The seat token goes in Authorization or, for EventSource, which cannot send headers, in ?token=; a bad token is 401 before the stream starts. While the match is live no stream carries another seat's tiles.
 //	@Tags				matches
 //	@Produce			event-stream
 //	@Produce			application/problem+json
@@ -86,10 +86,18 @@ func (st *streams) shutdown(r *http.Request) <-chan struct{} {
 //	@Failure			400				{object}	Problem	"INVALID_REQUEST: a bad after or Last-Event-ID, or a token given twice"
 //	@Failure			401				{object}	Problem	"UNAUTHORIZED: a token that is not this match's"
 //	@Failure			404				{object}	Problem	"MATCH_NOT_FOUND"
-//	@Failure			429				{object}	Problem	"RATE_LIMITED"
-//	@Failure			500				{object}	Problem	"INTERNAL"
+//	@Failure			429				{object}	Problem	"RATE_LIMITED: too many requests, or this client address has as many streams open as it may; Retry-After says when to try again"
+//	@Failure			431				{object}	Problem	"HEADER_TOO_LARGE: the headers and URL exceed 64 KiB"
+//	@Failure			500				{object}	Problem	"INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)"
+//	@Failure			503				{object}	Problem	"STORE_BUSY: the store stayed locked beyond its timeout, or UNAVAILABLE: the server has as many streams open as it may; Retry-After says when to retry"
+//	@Failure			507				{object}	Problem	"STORE_FULL: the store's disk is full; writes fail until space is freed"
 //	@Router				/api/v1/matches/{id}/stream [get]
 func (s *server) stream(c echo.Context) error {
+	release, err := s.takeStream(c)
+	if err != nil {
+		return err
+	}
+	defer release()
 	q, err := query(c, "after", "token", "view")
 	if err != nil {
 		return err
@@ -217,6 +225,12 @@ func (f *feed) after(ctx context.Context, seq int) ([]sseEvent, error) {
 	return out, nil
 }
 
+// finished says whether the match has ended, without taking the match's lock.
+func (f feed) finished(ctx context.Context) bool {
+	_, done, err := f.svc.Progress(ctx, f.id)
+	return err == nil && done
+}
+
 // startSSE sends the 200 and the stream's headers at once rather than with the first event,
 // which on a quiet match may be a long time coming.
 func (s *server) startSSE(c echo.Context) (*sseWriter, error) {
@@ -263,6 +277,11 @@ func (s *server) follow(c echo.Context, sw *sseWriter, f *feed, events []sseEven
 		case <-f.wake:
 			if events, err = f.after(ctx, last); err != nil {
 				return s.streamFailed(c, err)
+			}
+			// A stream asked to start beyond match.ended never sees it: it ends once the
+			// match has ended and nothing is left after its position.
+			if len(events) == 0 && f.finished(ctx) {
+				return nil
 			}
 		}
 	}

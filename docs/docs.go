@@ -104,8 +104,26 @@ const docTemplate = `{
                             }
                         }
                     },
+                    "431": {
+                        "description": "HEADER_TOO_LARGE: the headers and URL exceed 64 KiB",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
                     "500": {
-                        "description": "INTERNAL",
+                        "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "503": {
+                        "description": "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "507": {
+                        "description": "STORE_FULL: the store's disk is full; writes fail until space is freed",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -156,6 +174,12 @@ const docTemplate = `{
                             "$ref": "#/definitions/api.Problem"
                         }
                     },
+                    "408": {
+                        "description": "REQUEST_TIMEOUT: the body did not arrive before the server\\'s read timeout",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
                     "413": {
                         "description": "PAYLOAD_TOO_LARGE",
                         "schema": {
@@ -180,8 +204,26 @@ const docTemplate = `{
                             }
                         }
                     },
+                    "431": {
+                        "description": "HEADER_TOO_LARGE: the headers and URL exceed 64 KiB",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
                     "500": {
-                        "description": "INTERNAL",
+                        "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "503": {
+                        "description": "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "507": {
+                        "description": "STORE_FULL: the store's disk is full; writes fail until space is freed",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -267,8 +309,26 @@ const docTemplate = `{
                             }
                         }
                     },
+                    "431": {
+                        "description": "HEADER_TOO_LARGE: the headers and URL exceed 64 KiB",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
                     "500": {
-                        "description": "INTERNAL",
+                        "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "503": {
+                        "description": "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "507": {
+                        "description": "STORE_FULL: the store's disk is full; writes fail until space is freed",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -284,7 +344,7 @@ const docTemplate = `{
                         "SeatToken": []
                     }
                 ],
-                "description": "Re-verifies the stored record and says, check by check, what holds: the hash chain is intact (hash_chain); every event follows from the ones before under the rules, each recorded action re-run through the referee and its events compared with those stored, points and hand ends included (rules); the stored read model agrees with the log (read_model); and once match.ended has revealed the seed, the seed matches the commitment (seed) and every deal re-derives from it (deals). A live match is audited as far as it is public: its deals are checked for consistency only, and a failure's detail never shows tiles the caller may not see. The answer is 200 whether or not the record holds up: ok says which, and first_bad_seq names the first event found at fault; head_hash, which commits to the whole log, is given once the match has ended (while it is live it would give drawn tiles away).",
+                "description": "Re-verifies the stored record and says, check by check, what holds: the hash chain is intact (hash_chain); every event follows from the ones before under the rules, each recorded action re-run through the referee and its events compared with those stored, points and hand ends included (rules); the stored read model agrees with the log (read_model); and once match.ended has revealed the seed, the seed matches the commitment (seed) and every deal re-derives from it (deals); then the tables beside the log: one seat row per player, every human seat with a token hash (seats), every idempotency record naming a move of its seat within the log (idempotency), and the stored secret seed hashing to the commitment, for a live match too, without revealing anything of it (stored_seed). A record that cannot be read or folded, which every other endpoint answers with RECORD_CORRUPT, is audited all the same. A live match is audited as far as it is public: its deals are checked for consistency only, and a failure's detail never shows tiles the caller may not see. The answer is 200 whether or not the record holds up: ok says which, and first_bad_seq names the first event found at fault. head_hash, which commits to the whole log, is given once the match has ended (while it is live it would give drawn tiles away).",
                 "produces": [
                     "application/json",
                     "application/problem+json"
@@ -334,8 +394,26 @@ const docTemplate = `{
                             "$ref": "#/definitions/api.Problem"
                         }
                     },
+                    "431": {
+                        "description": "HEADER_TOO_LARGE: the headers and URL exceed 64 KiB",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
                     "500": {
-                        "description": "INTERNAL",
+                        "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "503": {
+                        "description": "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "507": {
+                        "description": "STORE_FULL: the store's disk is full; writes fail until space is freed",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -424,8 +502,26 @@ const docTemplate = `{
                             }
                         }
                     },
+                    "431": {
+                        "description": "HEADER_TOO_LARGE: the headers and URL exceed 64 KiB",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
                     "500": {
-                        "description": "INTERNAL",
+                        "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "503": {
+                        "description": "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "507": {
+                        "description": "STORE_FULL: the store's disk is full; writes fail until space is freed",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -503,8 +599,26 @@ const docTemplate = `{
                             "$ref": "#/definitions/api.Problem"
                         }
                     },
+                    "431": {
+                        "description": "HEADER_TOO_LARGE: the headers and URL exceed 64 KiB",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
                     "500": {
-                        "description": "INTERNAL",
+                        "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "503": {
+                        "description": "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "507": {
+                        "description": "STORE_FULL: the store's disk is full; writes fail until space is freed",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -576,8 +690,26 @@ const docTemplate = `{
                             }
                         }
                     },
+                    "431": {
+                        "description": "HEADER_TOO_LARGE: the headers and URL exceed 64 KiB",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
                     "500": {
-                        "description": "INTERNAL",
+                        "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "503": {
+                        "description": "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "507": {
+                        "description": "STORE_FULL: the store's disk is full; writes fail until space is freed",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -670,6 +802,12 @@ const docTemplate = `{
                             "$ref": "#/definitions/api.Problem"
                         }
                     },
+                    "408": {
+                        "description": "REQUEST_TIMEOUT: the body did not arrive before the server\\'s read timeout",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
                     "409": {
                         "description": "NOT_YOUR_TURN, MATCH_FINISHED, VERSION_CONFLICT",
                         "schema": {
@@ -706,8 +844,26 @@ const docTemplate = `{
                             }
                         }
                     },
+                    "431": {
+                        "description": "HEADER_TOO_LARGE: the headers and URL exceed 64 KiB",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
                     "500": {
-                        "description": "INTERNAL",
+                        "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "503": {
+                        "description": "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "507": {
+                        "description": "STORE_FULL: the store's disk is full; writes fail until space is freed",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -780,8 +936,26 @@ const docTemplate = `{
                             "$ref": "#/definitions/api.Problem"
                         }
                     },
+                    "431": {
+                        "description": "HEADER_TOO_LARGE: the headers and URL exceed 64 KiB",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
                     "500": {
-                        "description": "INTERNAL",
+                        "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "503": {
+                        "description": "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "507": {
+                        "description": "STORE_FULL: the store's disk is full; writes fail until space is freed",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -1077,7 +1251,7 @@ const docTemplate = `{
                         "SeatToken": []
                     }
                 ],
-                "description": "Server-sent events (text/event-stream): every event of the match as the caller may see it, in seq order, then each new one as it happens. Each event is sent as three lines, ` + "`" + `id: {seq}` + "`" + `, ` + "`" + `event: {type}` + "`" + ` and ` + "`" + `data: {the event as JSON, as GET /events shows it}` + "`" + `. To resume after a disconnect send Last-Event-ID (EventSource does so by itself) or ?after=N: the stream goes on from the next event, with no gap and no duplicate; Last-Event-ID wins over after. With ?view=1 each event's data also carries \"match\": the caller's view of the match right after that event (as GET /matches/{id} shows it), so a client need not re-derive the turn or read the match after every event. An idle stream sends a comment (\": ping\") every 15 seconds. The stream ends after match.ended (or match.expired); a stream asked for a finished match with nothing left to send answers 204, which tells EventSource to stop reconnecting. The seat token goes in Authorization or, for EventSource, which cannot send headers, in ?token=; a bad token is 401 before the stream starts. While the match is live no stream carries another seat's tiles.",
+                "description": "Server-sent events (text/event-stream): every event of the match as the caller may see it, in seq order, then each new one as it happens. Each event is sent as three lines, ` + "`" + `id: {seq}` + "`" + `, ` + "`" + `event: {type}` + "`" + ` and ` + "`" + `data: {the event as JSON, as GET /events shows it}` + "`" + `. To resume after a disconnect send Last-Event-ID (EventSource does so by itself) or ?after=N: the stream goes on from the next event, with no gap and no duplicate; Last-Event-ID wins over after. With ?view=1 each event's data also carries \"match\": the caller's view of the match right after that event (as GET /matches/{id} shows it), so a client need not re-derive the turn or read the match after every event. An idle stream sends a comment (\": ping\") every 15 seconds. The stream ends after match.ended (or match.expired); a stream asked for a finished match with nothing left to send answers 204, which tells EventSource to stop reconnecting, and a stream asked to start beyond the end of a live match ends when the match does. Streams are capped in all and per client address (serve's --max-streams and --max-streams-per-client): beyond the caps a stream is refused 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After. The seat token goes in Authorization or, for EventSource, which cannot send headers, in ?token=; a bad token is 401 before the stream starts. While the match is live no stream carries another seat's tiles.",
                 "produces": [
                     "text/event-stream",
                     "application/problem+json"
@@ -1155,13 +1329,31 @@ const docTemplate = `{
                         }
                     },
                     "429": {
-                        "description": "RATE_LIMITED",
+                        "description": "RATE_LIMITED: too many requests, or this client address has as many streams open as it may; Retry-After says when to try again",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "431": {
+                        "description": "HEADER_TOO_LARGE: the headers and URL exceed 64 KiB",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
                     },
                     "500": {
-                        "description": "INTERNAL",
+                        "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "503": {
+                        "description": "STORE_BUSY: the store stayed locked beyond its timeout, or UNAVAILABLE: the server has as many streams open as it may; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "507": {
+                        "description": "STORE_FULL: the store's disk is full; writes fail until space is freed",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -1264,7 +1456,7 @@ const docTemplate = `{
                         }
                     },
                     "503": {
-                        "description": "NOT_READY: the database does not answer",
+                        "description": "NOT_READY: the database does not answer, or cannot take writes (a full disk)",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -1296,7 +1488,10 @@ const docTemplate = `{
                         "rules",
                         "read_model",
                         "seed",
-                        "deals"
+                        "deals",
+                        "seats",
+                        "idempotency",
+                        "stored_seed"
                     ]
                 },
                 "ok": {
@@ -2259,7 +2454,13 @@ const docTemplate = `{
                         "IDEMPOTENCY_KEY_REUSED",
                         "RATE_LIMITED",
                         "INTERNAL",
-                        "NOT_READY"
+                        "NOT_READY",
+                        "RECORD_CORRUPT",
+                        "STORE_BUSY",
+                        "STORE_FULL",
+                        "UNAVAILABLE",
+                        "REQUEST_TIMEOUT",
+                        "HEADER_TOO_LARGE"
                     ]
                 },
                 "current_version": {

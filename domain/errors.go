@@ -30,6 +30,9 @@ const (
 	CodeMatchNotStarted  Code = "MATCH_NOT_STARTED"
 	CodeMatchStarted     Code = "MATCH_STARTED"
 	CodeInternal         Code = "INTERNAL"
+	CodeRecordCorrupt    Code = "RECORD_CORRUPT"
+	CodeStoreBusy        Code = "STORE_BUSY"
+	CodeStoreFull        Code = "STORE_FULL"
 )
 
 // Error is a domain error with a stable code. The sentinels below are its only values; callers
@@ -70,6 +73,12 @@ var (
 	ErrInvalidInvite    = newError(CodeInvalidInvite, "the invite is missing or wrong for that seat")
 	ErrMatchNotStarted  = newError(CodeMatchNotStarted, "the match has not started: a seat is still open")
 	ErrMatchStarted     = newError(CodeMatchStarted, "the match has started: seats can no longer be left")
+	// ErrRecordCorrupt: a match's stored record cannot be read or folded; its audit says where.
+	ErrRecordCorrupt = newError(CodeRecordCorrupt, "the match's stored record cannot be read or folded")
+	// ErrStoreBusy: the store stayed locked by another writer beyond its busy timeout.
+	ErrStoreBusy = newError(CodeStoreBusy, "the store is busy; try again shortly")
+	// ErrStoreFull: the store cannot write because its disk or database is full.
+	ErrStoreFull = newError(CodeStoreFull, "the store is full and cannot take writes")
 )
 
 // CodeOf returns the stable code of err, or CodeInternal when err carries none.

@@ -9,9 +9,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/allfives/allfives/api"
 )
 
 const week = 7 * 24 * time.Hour
@@ -22,22 +25,30 @@ func envOf(m map[string]string) func(string) string {
 
 // TestServeConfigPrecedence: a flag wins over its variable, a variable over the default.
 func TestServeConfigPrecedence(t *testing.T) {
+	// Settings the cases leave alone take their defaults.
+	def := func(c serveConfig) serveConfig {
+		c.botWorkers, c.maxStreams, c.perClient, c.busyTimeout = runtime.NumCPU(), api.DefaultMaxStreams, api.DefaultMaxStreamsPerClient, 10*time.Second
+		return c
+	}
 	cases := []struct {
 		name string
 		args []string
 		env  map[string]string
 		want serveConfig
 	}{
-		{"defaults", nil, nil, serveConfig{addr: ":8080", db: "allfives.db", sync: "full", logLevel: "info", waitingTTL: week, sweepEvery: time.Second}},
+		{"defaults", nil, nil, def(serveConfig{addr: ":8080", db: "allfives.db", sync: "full", logLevel: "info", waitingTTL: week, sweepEvery: time.Second})},
 		{"environment", nil, map[string]string{
 			"ALLFIVES_ADDR": ":9000", "ALLFIVES_DB": "/tmp/x.db", "ALLFIVES_SYNC": "NORMAL",
 			"ALLFIVES_LOG_LEVEL": "debug", "ALLFIVES_RATE_LIMIT": "2.5",
 			"ALLFIVES_CORS_ORIGINS": "https://a.example, https://b.example", "ALLFIVES_WAITING_TTL": "1h",
-		}, serveConfig{addr: ":9000", db: "/tmp/x.db", sync: "normal", logLevel: "debug", rateLimit: 2.5,
-			corsOrigins: []string{"https://a.example", "https://b.example"}, waitingTTL: time.Hour, sweepEvery: time.Second}},
+		}, def(serveConfig{addr: ":9000", db: "/tmp/x.db", sync: "normal", logLevel: "debug", rateLimit: 2.5,
+			corsOrigins: []string{"https://a.example", "https://b.example"}, waitingTTL: time.Hour, sweepEvery: time.Second})},
 		{"flags win", []string{"--addr", ":7000", "--rate-limit", "0", "--sync", "off", "--waiting-ttl", "0", "--sweep-interval", "250ms"},
 			map[string]string{"ALLFIVES_ADDR": ":9000", "ALLFIVES_RATE_LIMIT": "3", "ALLFIVES_WAITING_TTL": "1h"},
-			serveConfig{addr: ":7000", db: "allfives.db", sync: "off", logLevel: "info", sweepEvery: 250 * time.Millisecond}},
+			def(serveConfig{addr: ":7000", db: "allfives.db", sync: "off", logLevel: "info", sweepEvery: 250 * time.Millisecond})},
+		{"limits", []string{"--bot-workers", "3", "--max-streams", "50", "--busy-timeout", "2s"},
+			map[string]string{"ALLFIVES_MAX_STREAMS": "9", "ALLFIVES_MAX_STREAMS_PER_CLIENT": "4"},
+			serveConfig{addr: ":8080", db: "allfives.db", sync: "full", logLevel: "info", botWorkers: 3, maxStreams: 50, perClient: 4, busyTimeout: 2 * time.Second, waitingTTL: week, sweepEvery: time.Second}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -64,6 +75,9 @@ func TestBadConfigIsAnError(t *testing.T) {
 		{[]string{"extra"}, nil, "unexpected argument"},
 		{[]string{"--waiting-ttl", "soon"}, nil, "waiting-ttl"},
 		{[]string{"--sweep-interval", "1ns"}, nil, "sweep-interval"},
+		{[]string{"--bot-workers", "0"}, nil, "bot workers"},
+		{nil, map[string]string{"ALLFIVES_MAX_STREAMS": "many"}, "ALLFIVES_MAX_STREAMS"},
+		{[]string{"--busy-timeout", "soon"}, nil, "busy timeout"},
 	}
 	for _, c := range cases {
 		_, err := parseServe(c.args, envOf(c.env), io.Discard)

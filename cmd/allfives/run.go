@@ -19,6 +19,7 @@ const usage = `usage: allfives [command] [flags]
 commands:
   serve      serve the HTTP API (the default)
   migrate    apply the database migrations and exit
+  check      check a database: SQLite's integrity check and the audit of every match
   simulate   play matches between bots in-process and report on the strategies
   replay     print a stored match's record as text
   verify     check a match's JSON export offline: chain, rules, seed and deals
@@ -48,6 +49,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return runServe(ctx, rest, getenv, stdout)
 	case "migrate":
 		return runMigrate(ctx, rest, getenv, stdout)
+	case "check":
+		return runCheck(ctx, rest, getenv, stdout)
 	case "simulate":
 		return runSimulate(ctx, rest, getenv, stdout)
 	case "replay":
@@ -92,6 +95,17 @@ func (f *envFlags) float(name, env string, def float64, help string) *float64 {
 		def = n
 	}
 	return f.fs.Float64(name, def, help+" ($"+env+")")
+}
+
+func (f *envFlags) int(name, env string, def int, help string) *int {
+	if v := f.getenv(env); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			f.errs = append(f.errs, fmt.Errorf("$%s: %q is not a whole number", env, v))
+		}
+		def = n
+	}
+	return f.fs.Int(name, def, help+" ($"+env+")")
 }
 
 // parse reads args; flag.ErrHelp (after -h printed the flags) is passed on for the caller.

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"runtime"
 	"strings"
 	"time"
 
@@ -28,7 +29,9 @@ const (
 	readTimeout       = 15 * time.Second
 	writeTimeout      = 30 * time.Second
 	idleTimeout       = 2 * time.Minute
-	maxHeaderBytes    = 64 << 10
+	// maxHeaderBytes is net/http's own limit, above the API's (api.DefaultHeaderLimit), so
+	// that most oversize headers get the API's problem+json 431 rather than net/http's text.
+	maxHeaderBytes = 1 << 20
 	// shutdownGrace is how long requests in flight get to finish after SIGINT or SIGTERM.
 	shutdownGrace = 20 * time.Second
 )
@@ -39,10 +42,12 @@ type serveConfig struct {
 	rateLimit                float64
 	corsOrigins              []string
 	waitingTTL, sweepEvery   time.Duration
+	botWorkers               int
+	maxStreams, perClient    int
+	busyTimeout              time.Duration
 }
 
-func parseServe(args []string, getenv func(string) string, out io.Writer) (serveConfig, error) {
-	var c serveConfig
+func parseServe(args []string, getenv func(string) string, out io.Writer) (c serveConfig, err error) {
 	f := newEnvFlags("serve", getenv, out)
 	addr := f.string("addr", "ALLFIVES_ADDR", ":8080", "address to listen on")
 	db := f.string("db", "ALLFIVES_DB", sqlite.DefaultPath, "SQLite database file")
@@ -52,21 +57,31 @@ func parseServe(args []string, getenv func(string) string, out io.Writer) (serve
 	origins := f.string("cors-origins", "ALLFIVES_CORS_ORIGINS", "", "comma-separated browser origins allowed to call the API (https://play.example); none by default")
 	ttl := f.string("waiting-ttl", "ALLFIVES_WAITING_TTL", "168h", "how long a waiting match's open seats may stay empty before it expires; 0 never")
 	sweep := f.string("sweep-interval", "ALLFIVES_SWEEP_INTERVAL", "1s", "how often the clock looks for due turns and waiting matches to expire")
+	workers := f.int("bot-workers", "ALLFIVES_BOT_WORKERS", runtime.NumCPU(), "workers playing matches of bots only, off the request path")
+	streams := f.int("max-streams", "ALLFIVES_MAX_STREAMS", api.DefaultMaxStreams, "live streams open at once; beyond it 503 UNAVAILABLE")
+	perClient := f.int("max-streams-per-client", "ALLFIVES_MAX_STREAMS_PER_CLIENT", api.DefaultMaxStreamsPerClient, "live streams per client address; beyond it 429 RATE_LIMITED")
+	busy := f.string("busy-timeout", "ALLFIVES_BUSY_TIMEOUT", "10s", "how long a write waits for another process's lock on the database before 503 STORE_BUSY")
 	if err := f.parse(args); err != nil {
 		return c, err
 	}
-	c = serveConfig{addr: *addr, db: *db, sync: strings.ToLower(*sync), logLevel: *level, rateLimit: *limit}
+	c = serveConfig{addr: *addr, db: *db, sync: strings.ToLower(*sync), logLevel: *level, rateLimit: *limit,
+		botWorkers: *workers, maxStreams: *streams, perClient: *perClient}
 	for _, o := range strings.Split(*origins, ",") {
 		if o = strings.TrimSpace(o); o != "" {
 			c.corsOrigins = append(c.corsOrigins, o)
 		}
 	}
-	var err error
 	if c.waitingTTL, err = time.ParseDuration(*ttl); err != nil || c.waitingTTL < 0 {
 		return c, fmt.Errorf("waiting-ttl must be a duration such as 168h or 0, not %q", *ttl)
 	}
 	if c.sweepEvery, err = time.ParseDuration(*sweep); err != nil || c.sweepEvery < 10*time.Millisecond {
 		return c, fmt.Errorf("sweep-interval must be a duration of 10ms or more, not %q", *sweep)
+	}
+	if c.busyTimeout, err = time.ParseDuration(*busy); err != nil || c.busyTimeout <= 0 {
+		return c, fmt.Errorf("busy timeout must be a positive duration such as 10s, not %q", *busy)
+	}
+	if c.botWorkers < 1 || c.maxStreams < 1 || c.perClient < 1 {
+		return c, fmt.Errorf("bot workers, max streams and max streams per client must be 1 or more")
 	}
 	if err := checkSync(c.sync); err != nil {
 		return c, err
@@ -101,7 +116,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
-	store, err := sqlite.Open(ctx, cfg.db, sqlite.Options{Sync: cfg.sync})
+	store, err := sqlite.Open(ctx, cfg.db, sqlite.Options{Sync: cfg.sync, BusyTimeout: cfg.busyTimeout, Logger: log})
 	if err != nil {
 		ln.Close()
 		return err
@@ -111,8 +126,13 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if ttl == 0 {
 		ttl = -1 // never: the service reads 0 as its default
 	}
-	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(botSeed()), WaitingTTL: ttl})
-	handler := api.New(api.Config{Service: svc, Ready: store, Logger: log, RateLimit: cfg.rateLimit, CORSOrigins: cfg.corsOrigins})
+	svc := referee.NewMatchService(referee.ServiceConfig{
+		Store: store, Bots: bot.Strategies(botSeed()), WaitingTTL: ttl, BotWorkers: cfg.botWorkers, Logger: log,
+	})
+	defer svc.Close() // runs before the store closes: the workers stop first
+	go resumeBots(ctx, svc, log)
+	handler := api.New(api.Config{Service: svc, Ready: store, Logger: log, RateLimit: cfg.rateLimit,
+		CORSOrigins: cfg.corsOrigins, MaxStreams: cfg.maxStreams, MaxStreamsPerClient: cfg.perClient})
 	// The clock: one sweeper per instance; the expected version settles races with others.
 	sweepCtx, stopSweep := context.WithCancel(ctx)
 	swept := make(chan struct{})
@@ -150,6 +170,17 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// resumeBots hands the bot pool the matches of bots only a previous run left unfinished.
+func resumeBots(ctx context.Context, svc *referee.MatchService, log *slog.Logger) {
+	n, err := svc.ResumeBots(ctx)
+	if err != nil && ctx.Err() == nil {
+		log.Error("resume matches of bots", "err", err)
+	}
+	if n > 0 {
+		log.Info("resumed matches of bots", "matches", n)
+	}
 }
 
 // botSeed seeds the bots' randomness afresh for each process, so no one can learn a bot's

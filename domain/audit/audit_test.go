@@ -36,7 +36,7 @@ func TestAuditPassesOnBotMatches(t *testing.T) {
 					t.Fatal(err)
 				}
 				// then every check holds, the seed and deals included
-				if !rep.OK || rep.FirstBadSeq != nil || checkNames(rep) != "hash_chain rules read_model seed deals" {
+				if !rep.OK || rep.FirstBadSeq != nil || checkNames(rep) != "hash_chain rules read_model seed deals seats idempotency stored_seed" {
 					t.Fatalf("audit of a clean match failed: %s", reportJSON(rep))
 				}
 				if rep.Events != c.Match.Version || len(rep.HeadHash) != 64 {
@@ -85,7 +85,7 @@ func TestAuditOfALiveMatchIsPublic(t *testing.T) {
 		t.Fatal(err)
 	}
 	// then the public checks hold and no seed or deal check is claimed
-	if !rep.OK || checkNames(rep) != "hash_chain rules read_model" {
+	if !rep.OK || checkNames(rep) != "hash_chain rules read_model seats idempotency stored_seed" {
 		t.Fatalf("live audit: %s", reportJSON(rep))
 	}
 	if _, err := svc.Audit(ctx, "nope", domain.Spectator()); err == nil {

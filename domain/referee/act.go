@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/allfives/allfives/domain"
 )
@@ -52,7 +53,7 @@ func (s *MatchService) act(ctx context.Context, id string, v domain.Viewer, seat
 	if req.IdempotencyKey != "" {
 		rec, found, err := s.store.Idempotency(ctx, id, req.IdempotencyKey)
 		if err != nil {
-			return ActResult{}, err
+			return ActResult{}, corrupt(id, err)
 		}
 		if found {
 			if rec.Seat != seat || rec.Fingerprint != fp {
@@ -71,7 +72,7 @@ func (s *MatchService) act(ctx context.Context, id string, v domain.Viewer, seat
 	if err != nil {
 		return ActResult{}, err
 	}
-	more, err := s.runBots(ctx, work)
+	more, err := s.runBots(ctx, work, now)
 	if err != nil {
 		return ActResult{}, err
 	}
@@ -98,14 +99,22 @@ func (s *MatchService) act(ctx context.Context, id string, v domain.Viewer, seat
 
 // replayAnswer rebuilds the answer an earlier keyed request got: its events and the match as
 // it stood right after them.
+// A stored record naming events the log does not hold is a corrupt record, not a panic.
 func (s *MatchService) replayAnswer(ctx context.Context, e *entry, v domain.Viewer, rec IdempotencyRecord) (ActResult, error) {
-	events, err := s.store.Events(ctx, e.match.ID(), 0, rec.LastSeq)
-	if err != nil {
-		return ActResult{}, err
+	id := e.match.ID()
+	if rec.FirstSeq < 1 || rec.FirstSeq > rec.LastSeq || rec.LastSeq > e.match.Version() {
+		return ActResult{}, &CorruptError{MatchID: id}
 	}
-	then, err := domain.Rebuild(e.match.ID(), events)
+	events, err := s.store.Events(ctx, id, 0, rec.LastSeq)
 	if err != nil {
-		return ActResult{}, err
+		return ActResult{}, corrupt(id, err)
+	}
+	if len(events) != rec.LastSeq {
+		return ActResult{}, &CorruptError{MatchID: id}
+	}
+	then, err := domain.Rebuild(id, events)
+	if err != nil {
+		return ActResult{}, &CorruptError{MatchID: id}
 	}
 	finished := e.match.Finished()
 	return ActResult{
@@ -126,8 +135,10 @@ func fingerprint(seat int, mv domain.Move) string {
 	return fmt.Sprintf("%d play %s", seat, mv.Tile)
 }
 
-// runBots lets bot seats act on t until a human is to move or the match ends.
-func (s *MatchService) runBots(ctx context.Context, t *table) ([]domain.Event, error) {
+// runBots lets bot seats act on t until a human is to move or the match ends. Every event gets
+// the one time at, the command's: the events of one append share one timestamp, so the gaps
+// between them cannot show how long a bot thought (docs/api.md, "Timing").
+func (s *MatchService) runBots(ctx context.Context, t *table, at time.Time) ([]domain.Event, error) {
 	var out []domain.Event
 	for step := 0; ; step++ {
 		seat := t.match.Turn()
@@ -149,9 +160,9 @@ func (s *MatchService) runBots(ctx context.Context, t *table) ([]domain.Event, e
 		var err error
 		if autoplay {
 			// A seat on autoplay moves as AutoMove says, which the audit re-checks.
-			events, err = t.play(seat, t.match.AutoMove(seat, t.hands, s.chooser(ctx)), s.clock.Now())
+			events, err = t.play(seat, t.match.AutoMove(seat, t.hands, s.chooser(ctx)), at)
 		} else {
-			events, err = s.botTurn(ctx, t, seat, p.Bot)
+			events, err = s.botTurn(ctx, t, seat, p.Bot, at)
 		}
 		if err != nil {
 			return nil, err
@@ -163,8 +174,7 @@ func (s *MatchService) runBots(ctx context.Context, t *table) ([]domain.Event, e
 
 // botTurn asks the seat's strategy for a move and plays it on t. A strategy that fails or
 // answers an illegal move must not stall the match, so the seat then takes its first legal move.
-func (s *MatchService) botTurn(ctx context.Context, t *table, seat int, name string) ([]domain.Event, error) {
-	now := s.clock.Now()
+func (s *MatchService) botTurn(ctx context.Context, t *table, seat int, name string, now time.Time) ([]domain.Event, error) {
 	if strategy, ok := s.bots[name]; ok {
 		if mv, err := strategy.Choose(ctx, t.match.SeatView(seat, t.hands)); err == nil {
 			if events, err := t.play(seat, mv, now); err == nil {

@@ -17,14 +17,16 @@ type entry struct {
 	hands  domain.HandLog // this hand's events, for bots' seat views
 	record MatchRecord
 	elem   *list.Element
-	pins   int         // requests using the entry, guarded by matchCache.mu
-	live   atomic.Bool // mirrors !match.Finished() for metrics, readable without mu
+	pins   int          // requests using the entry, guarded by matchCache.mu
+	live   atomic.Bool  // mirrors !match.Finished() for metrics, readable without mu
+	ver    atomic.Int64 // mirrors match.Version(), readable without mu
 }
 
 // set installs the match's new state; the caller holds mu (or owns e exclusively).
 func (e *entry) set(t *table) {
 	e.match, e.hands = t.match, t.hands
 	e.live.Store(!t.match.Closed())
+	e.ver.Store(int64(t.match.Version()))
 }
 
 // working is a copy of the entry's state for a command to play on; the caller holds mu.
@@ -136,13 +138,13 @@ func (s *MatchService) load(ctx context.Context, id string) (*entry, error) {
 	}
 	stored, err := s.store.Match(ctx, id)
 	if err != nil {
-		return nil, err
+		return nil, corrupt(id, err)
 	}
 	events, err := s.store.Events(ctx, id, 0, 0)
 	if err != nil {
-		return nil, err
+		return nil, corrupt(id, err)
 	}
-	t, err := newTable(id, stored.Record.Seed, events)
+	t, err := foldStored(id, stored.Record.Seed, events)
 	if err != nil {
 		return nil, err
 	}

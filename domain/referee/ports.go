@@ -29,7 +29,9 @@ type EventStore interface {
 	Idempotency(ctx context.Context, id, key string) (rec IdempotencyRecord, ok bool, err error)
 	// History lists matches newest first, filtered and paged by q.
 	History(ctx context.Context, q HistoryQuery) (HistoryPage, error)
-	// VerifyChain recomputes the hash chain of a match's stored events.
+	// VerifyChain recomputes the hash chain of a match's stored events. It judges the events
+	// alone: a read model whose version disagrees with the log is the read model's fault, which
+	// the audit's read-model check reports.
 	VerifyChain(ctx context.Context, id string) (audit.ChainReport, error)
 	// Links returns a match's stored log as the hash chain sees it, in seq order: each
 	// event's payload exactly as it was hashed and the prev_hash and hash stored beside it,
@@ -39,6 +41,9 @@ type EventStore interface {
 	// at or before q.Now, or waiting with their last event at or before q.WaitingBefore (when
 	// set). The sweeper re-checks each under the match's lock; a stale listing is harmless.
 	Due(ctx context.Context, q DueQuery) ([]string, error)
+	// IdempotencyRecords returns every idempotency record of a match, in key order, for the
+	// audit, or ErrMatchNotFound. A field that cannot be decoded is left zero, not an error.
+	IdempotencyRecords(ctx context.Context, id string) ([]IdempotencyRecord, error)
 }
 
 // DueQuery asks the store for the matches the clock must act on.
@@ -47,6 +52,10 @@ type DueQuery struct {
 	WaitingBefore time.Time // zero: waiting matches never expire
 	Limit         int
 }
+
+// Stores report a stored row they cannot decode (an event's payload, type or time, a seed) as
+// an error wrapping domain.ErrRecordCorrupt; the service turns it into a *CorruptError that
+// names the match and shows nothing of the row.
 
 // MatchRecord is what is stored once when a match is created. Seed stays secret until the
 // match ends: no store query for clients may return it while the match is live.
@@ -73,6 +82,9 @@ type SeatRecord struct {
 type StoredMatch struct {
 	Record  MatchRecord
 	Summary domain.Summary
+	// SummaryErr says why the read model could not be decoded (Summary then holds what could);
+	// the audit reports it against the read model, and nothing else needs the read model.
+	SummaryErr error
 }
 
 // Append is one atomic append to a match's log.

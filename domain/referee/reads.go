@@ -42,17 +42,15 @@ func (s *MatchService) Events(ctx context.Context, id string, v domain.Viewer, a
 	if limit < 1 || limit > MaxEventsPage {
 		return nil, 0, domain.Invalidf("limit must be 1 to %d", MaxEventsPage)
 	}
-	e, err := s.acquire(ctx, id)
+	// Read the status before the log: if the match ends in between, the events are redacted
+	// more than needed, never less.
+	version, finished, err := s.Progress(ctx, id)
 	if err != nil {
 		return nil, 0, err
 	}
-	// Read the status before the log: if the match ends in between, the events are redacted
-	// more than needed, never less.
-	finished, version := e.match.Finished(), e.match.Version()
-	s.release(e)
 	events, err := s.store.Events(ctx, id, after, limit)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, corrupt(id, err)
 	}
 	if n := len(events); n > 0 && events[n-1].Seq > version {
 		version = events[n-1].Seq
@@ -77,4 +75,16 @@ func (s *MatchService) History(ctx context.Context, q HistoryQuery) (HistoryPage
 		return HistoryPage{}, domain.Invalidf("until is before since")
 	}
 	return s.store.History(ctx, q)
+}
+
+// Progress returns the match's version and whether it has finished, without taking the match's
+// lock: live streams call it (through Events) on every append, and a thousand of them waking
+// must not queue up behind, or hold up, the move that woke them.
+func (s *MatchService) Progress(ctx context.Context, id string) (version int, finished bool, err error) {
+	e, err := s.load(ctx, id)
+	if err != nil {
+		return 0, false, err
+	}
+	defer s.cache.unpin(e)
+	return int(e.ver.Load()), !e.live.Load(), nil
 }

@@ -2,6 +2,7 @@ package referee
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 
@@ -33,7 +34,7 @@ func (s *MatchService) Export(ctx context.Context, id string, v domain.Viewer) (
 	s.release(e)
 	events, err := s.store.Events(ctx, id, 0, version)
 	if err != nil {
-		return ExportRecord{}, err
+		return ExportRecord{}, corrupt(id, err)
 	}
 	rec := ExportRecord{Match: view, Events: v.RedactAll(events, finished)}
 	if !finished {
@@ -60,13 +61,29 @@ func (s *MatchService) Audit(ctx context.Context, id string, v domain.Viewer) (a
 	if err != nil {
 		return audit.Report{}, err
 	}
-	rep := audit.Stored(id, chain, stored.Summary, log, v, s.chooser(ctx))
+	recs, err := s.store.IdempotencyRecords(ctx, id)
+	if err != nil {
+		return audit.Report{}, err
+	}
+	rep := audit.Stored(id, chain, auditTables(stored, recs), log, v, s.chooser(ctx))
 	if n := len(log.Events); n == 0 || log.Events[n-1].Type != domain.TypeMatchEnded {
 		// A live match's head hash would give hidden tiles away: with the head before a draw
 		// (an earlier audit's), anyone could try the 28 tiles against the head after it.
 		rep.HeadHash = ""
 	}
 	return rep, nil
+}
+
+// auditTables is what the audit judges of the store's side tables.
+func auditTables(stored StoredMatch, recs []IdempotencyRecord) audit.Tables {
+	t := audit.Tables{Summary: stored.Summary, SummaryErr: stored.SummaryErr, Seed: stored.Record.Seed}
+	for _, s := range stored.Record.Seats {
+		t.Seats = append(t.Seats, audit.Seat{Seat: s.Seat, Kind: s.Kind, HasToken: len(s.TokenHash) == sha256.Size})
+	}
+	for _, r := range recs {
+		t.Idempotency = append(t.Idempotency, audit.Idempotency{Seat: r.Seat, Fingerprint: r.Fingerprint, FirstSeq: r.FirstSeq, LastSeq: r.LastSeq})
+	}
+	return t
 }
 
 // readForAudit reads the read model, the chain and the log under the match's lock, so that no

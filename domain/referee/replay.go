@@ -18,7 +18,7 @@ func (s *MatchService) Replay(ctx context.Context, id string, v domain.Viewer, s
 	}
 	events, err := s.store.Events(ctx, id, 0, step)
 	if err != nil {
-		return domain.Event{}, domain.MatchView{}, err
+		return domain.Event{}, domain.MatchView{}, corrupt(id, err)
 	}
 	return domain.ReplayStep(id, events, step, finished, v)
 }

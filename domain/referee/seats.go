@@ -143,7 +143,11 @@ func (s *MatchService) commit(ctx context.Context, e *entry, work *table, events
 	if err := work.apply(events); err != nil {
 		return err
 	}
-	more, err := s.runBots(ctx, work)
+	at := s.clock.Now()
+	if len(events) > 0 {
+		at = events[0].At // one append, one time (docs/api.md, "Timing")
+	}
+	more, err := s.runBots(ctx, work, at)
 	if err != nil {
 		return err
 	}

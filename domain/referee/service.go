@@ -7,8 +7,10 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"maps"
 	"slices"
 	"strings"
@@ -35,6 +37,8 @@ type MatchService struct {
 	watch  watchers
 	// waitingTTL is how long a waiting match lasts without a join or leave; 0: for ever.
 	waitingTTL time.Duration
+	pool       *botPool // nil: bots play inside the request that gives them the turn
+	log        *slog.Logger
 }
 
 // ServiceConfig wires a MatchService. Zero fields take the production defaults.
@@ -47,6 +51,11 @@ type ServiceConfig struct {
 	// WaitingTTL is how long a waiting match's open seats may stay empty before Sweep expires
 	// it; 0 means DefaultWaitingTTL, a negative value never.
 	WaitingTTL time.Duration
+	// BotWorkers, when positive, plays matches of bots only off the request path with that
+	// many workers: Create answers at once with the match in progress (docs/api.md, "Matches
+	// of bots"). Zero plays them inside Create, for tools that want a finished match back.
+	BotWorkers int
+	Logger     *slog.Logger // default slog.Default()
 }
 
 // NewMatchService returns a service over cfg.Store.
@@ -66,7 +75,17 @@ func NewMatchService(cfg ServiceConfig) *MatchService {
 	case cfg.WaitingTTL < 0:
 		cfg.WaitingTTL = 0
 	}
-	return &MatchService{store: cfg.Store, clock: cfg.Clock, random: cfg.Random, bots: cfg.Bots, cache: newMatchCache(cfg.CacheSize), waitingTTL: cfg.WaitingTTL}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	s := &MatchService{
+		store: cfg.Store, clock: cfg.Clock, random: cfg.Random, bots: cfg.Bots,
+		cache: newMatchCache(cfg.CacheSize), waitingTTL: cfg.WaitingTTL, log: cfg.Logger,
+	}
+	if cfg.BotWorkers > 0 {
+		s.pool = newBotPool(s, cfg.BotWorkers, cfg.Logger)
+	}
+	return s
 }
 
 // BotNames lists the strategies a seat may name, in order.
@@ -125,7 +144,8 @@ type Created struct {
 	Invites []SeatInvite
 }
 
-// Create starts a match, stores it, and lets bots play until a human is to move.
+// Create starts a match, stores it, and lets bots play until a human is to move; a match of
+// bots only is handed to the bot pool, when there is one, and returned in progress.
 func (s *MatchService) Create(ctx context.Context, req CreateRequest) (_ Created, err error) {
 	defer domain.Wrap(&err, "create match")
 	players, err := s.checkPlayers(req.Players)
@@ -153,11 +173,14 @@ func (s *MatchService) Create(ctx context.Context, req CreateRequest) (_ Created
 	if err != nil {
 		return Created{}, err
 	}
-	more, err := s.runBots(ctx, t)
-	if err != nil {
-		return Created{}, err
+	offPath := s.pool != nil && botsOnly(t.match)
+	if !offPath {
+		more, err := s.runBots(ctx, t, now)
+		if err != nil {
+			return Created{}, err
+		}
+		events = append(events, more...)
 	}
-	events = append(events, more...)
 	rec := MatchRecord{ID: id, Seed: seed, CreatedAt: now}
 	out := Created{}
 	for _, p := range players {
@@ -187,6 +210,9 @@ func (s *MatchService) Create(ctx context.Context, req CreateRequest) (_ Created
 	fresh := &entry{record: rec}
 	fresh.set(t)
 	s.cache.unpin(s.cache.put(fresh))
+	if offPath {
+		s.pool.submit(id)
+	}
 	out.Match = t.match.View(domain.Spectator())
 	return out, nil
 }
@@ -255,18 +281,26 @@ func (s *MatchService) randomText(n int, enc func([]byte) string) (string, error
 
 // Authenticate maps a bearer token to its seat in match id; the empty token is a spectator.
 func (s *MatchService) Authenticate(ctx context.Context, id, token string) (domain.Viewer, error) {
+	var seats []SeatRecord
 	e, err := s.load(ctx, id)
-	if err != nil {
+	var ce *CorruptError
+	switch {
+	case errors.As(err, &ce):
+		// The log does not fold, but its seats still may read its audit.
+		if seats, err = s.seatsOf(ctx, id); err != nil {
+			return domain.Viewer{}, err
+		}
+	case err != nil:
 		return domain.Viewer{}, err
+	default:
+		// Joins and leaves change the seat records: read them under the match's lock.
+		e.mu.Lock()
+		seats = slices.Clone(e.record.Seats)
+		s.release(e)
 	}
 	if token == "" {
-		s.cache.unpin(e)
 		return domain.Spectator(), nil
 	}
-	// Joins and leaves change the seat records: read them under the match's lock.
-	e.mu.Lock()
-	seats := slices.Clone(e.record.Seats)
-	s.release(e)
 	sum := sha256.Sum256([]byte(token))
 	seat := -1
 	for _, sr := range seats {

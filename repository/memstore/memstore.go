@@ -3,6 +3,7 @@ package memstore
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -255,4 +256,22 @@ func copySummary(s domain.Summary) domain.Summary {
 		s.Deadline = &d
 	}
 	return s
+}
+
+// IdempotencyRecords returns every idempotency record of match id in key order.
+func (s *Store) IdempotencyRecords(ctx context.Context, id string) ([]referee.IdempotencyRecord, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	m, ok := s.matches[id]
+	if !ok {
+		return nil, fmt.Errorf("idempotency records of %q: %w", id, domain.ErrMatchNotFound)
+	}
+	out := make([]referee.IdempotencyRecord, 0, len(m.idem))
+	for _, k := range slices.Sorted(maps.Keys(m.idem)) {
+		out = append(out, m.idem[k])
+	}
+	return out, nil
 }

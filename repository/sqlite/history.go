@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/referee"
@@ -54,17 +53,21 @@ func (s *Store) History(ctx context.Context, q referee.HistoryQuery) (_ referee.
 		return referee.HistoryPage{}, err
 	}
 	page := referee.HistoryPage{Matches: make([]referee.HistoryItem, 0, min(len(rows), limit))}
-	for i, r := range rows {
-		if i == limit {
-			last := page.Matches[limit-1]
-			page.NextCursor = repository.Cursor{CreatedAt: last.CreatedAt, ID: last.ID}.Encode()
-			break
-		}
+	for _, r := range rows[:min(len(rows), limit)] {
 		it, err := r.item()
 		if err != nil {
-			return referee.HistoryPage{}, fmt.Errorf("match %s: %w", r.ID, err)
+			// One damaged row must not take the page down with it: it is left out and logged,
+			// and the match's audit reports what is wrong with it.
+			s.log.Error("history: a matches row cannot be read; it is left out of the page", "match", r.ID, "err", err)
+			continue
 		}
 		page.Matches = append(page.Matches, it)
+	}
+	// The row past the page says there is a next one. It goes on after the last row listed;
+	// rows left out after it are read (and left out) again by the next page.
+	if n := len(page.Matches); len(rows) > limit && n > 0 {
+		last := page.Matches[n-1]
+		page.NextCursor = repository.Cursor{CreatedAt: last.CreatedAt, ID: last.ID}.Encode()
 	}
 	return page, nil
 }

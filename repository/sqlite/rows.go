@@ -224,11 +224,11 @@ func (r eventRow) event() (domain.Event, error) {
 	if err != nil {
 		// %v, not %w: a stored payload that does not decode (a bad tile, say) is damage to
 		// the store, an internal error, not the client's invalid request.
-		return domain.Event{}, fmt.Errorf("seq %d: %v", r.Seq, err)
+		return domain.Event{}, fmt.Errorf("%w: seq %d: %v", domain.ErrRecordCorrupt, r.Seq, err)
 	}
 	at, err := parseTime(r.At)
 	if err != nil {
-		return domain.Event{}, err
+		return domain.Event{}, fmt.Errorf("%w: seq %d: %v", domain.ErrRecordCorrupt, r.Seq, err)
 	}
 	return domain.Event{Seq: r.Seq, Type: domain.EventType(r.Type), At: at, Data: data}, nil
 }

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/glebarez/sqlite"
 	"gorm.io/gorm"
@@ -43,12 +45,25 @@ type Options struct {
 	// NoMigrate skips running the migrations in Open, for `allfives migrate`, which calls
 	// Migrate itself to report what it applied.
 	NoMigrate bool
+	// BusyTimeout is how long a connection waits for another process's lock before the
+	// operation fails with domain.ErrStoreBusy; 0 means 10 s.
+	BusyTimeout time.Duration
+	// Logger receives what the store skips rather than fails on (a damaged history row);
+	// nil means slog.Default().
+	Logger *slog.Logger
 }
+
+// minFreeBytes is the free space a disk whose writes failed must have again before the store
+// says it is ready: room for a good many moves.
+const minFreeBytes = 1 << 20
 
 // Store is the SQLite event store. It is safe for concurrent use.
 type Store struct {
-	w *gorm.DB // the one writer connection; transactions begin IMMEDIATE
-	r *gorm.DB // the read pool; query_only, so a stray write fails loudly
+	w     *gorm.DB // the one writer connection; transactions begin IMMEDIATE
+	r     *gorm.DB // the read pool; query_only, so a stray write fails loudly
+	log   *slog.Logger
+	dir   string     // the database file's directory, whose disk readiness watches
+	fault writeFault // the last write's failure for want of space or write access
 }
 
 var _ referee.EventStore = (*Store)(nil)
@@ -68,7 +83,16 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if _, err := os.Stat(filepath.Dir(path)); err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	wdsn, err := writerDSN(path, opts.Sync)
+	if !opts.NoMigrate {
+		if err := canWrite(path); err != nil {
+			return nil, fmt.Errorf("open %s: the database cannot be written (a read-only file, directory or mount?): %v", path, err)
+		}
+	}
+	busy := busyTimeoutMS
+	if opts.BusyTimeout > 0 {
+		busy = int(opts.BusyTimeout.Milliseconds())
+	}
+	wdsn, err := writerDSN(path, opts.Sync, busy)
 	if err != nil {
 		return nil, err
 	}
@@ -81,14 +105,24 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if readers <= 0 {
 		readers = max(4, runtime.GOMAXPROCS(0))
 	}
-	r, err := openGorm(readerDSN(path), readers)
+	r, err := openGorm(readerDSN(path, busy), readers)
 	if err != nil {
 		closeGorm(w)
 		return nil, fmt.Errorf("open %s for reading: %w", path, err)
 	}
-	s := &Store{w: w, r: r}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	s := &Store{w: w, r: r, log: opts.Logger, dir: filepath.Dir(path)}
 	if !opts.NoMigrate {
 		if _, err := s.Migrate(ctx); err != nil {
+			s.Close()
+			if sqliteCode(err) == sqliteReadOnly {
+				return nil, fmt.Errorf("open %s: the database cannot be written (a read-only file, directory or mount?): %v", path, err)
+			}
+			return nil, err
+		}
+		if err := s.writable(ctx, path); err != nil {
 			s.Close()
 			return nil, err
 		}
@@ -100,18 +134,18 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 // connection, and _txlock=immediate makes every transaction BEGIN IMMEDIATE, so an append takes
 // the write lock before it reads the version it checks. busy_timeout comes first so that the
 // pragmas after it wait for a lock instead of failing.
-func writerDSN(path, sync string) (string, error) {
+func writerDSN(path, sync string, busyMS int) (string, error) {
 	level := map[string]string{"": "FULL", "full": "FULL", "normal": "NORMAL", "off": "OFF"}[strings.ToLower(sync)]
 	if level == "" {
 		return "", domain.Invalidf("sync must be full, normal or off, not %q", sync)
 	}
 	return fmt.Sprintf("%s?_pragma=busy_timeout(%d)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)"+
-		"&_pragma=synchronous(%s)&_txlock=immediate", path, busyTimeoutMS, level), nil
+		"&_pragma=synchronous(%s)&_txlock=immediate", path, busyMS, level), nil
 }
 
 // readerDSN is the read pool's DSN: query_only makes any write on it an error.
-func readerDSN(path string) string {
-	return fmt.Sprintf("%s?_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)&_pragma=query_only(1)", path, busyTimeoutMS)
+func readerDSN(path string, busyMS int) string {
+	return fmt.Sprintf("%s?_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)&_pragma=query_only(1)", path, busyMS)
 }
 
 // openGorm opens one pool. TranslateError turns constraint violations into gorm's
@@ -148,9 +182,22 @@ func (s *Store) Close() error {
 	return errors.Join(closeGorm(s.r), closeGorm(s.w))
 }
 
-// Ping checks that both pools can reach the database, for readiness probes.
+// Ping checks that both pools can reach the database, for readiness probes. While writes fail
+// for want of space or write access it fails too: it tries one empty write, and once that
+// succeeds the store is ready again by itself.
 func (s *Store) Ping(ctx context.Context) (err error) {
 	defer domain.Wrap(&err, "ping database")
+	if fault := s.fault.err.Load(); fault != nil {
+		// A small write may fit where a move's does not: the disk must also have room.
+		if free, ok := freeSpace(s.dir); ok && free < minFreeBytes {
+			return fmt.Errorf("%w: %d bytes free on the database's disk; the last write failed: %v", domain.ErrStoreFull, free, *fault)
+		}
+		err := s.probeWrite(ctx)
+		s.wrote(&err)
+		if err != nil {
+			return err
+		}
+	}
 	for _, db := range []*gorm.DB{s.r, s.w} {
 		var one int
 		if err := db.WithContext(ctx).Raw("SELECT 1").Scan(&one).Error; err != nil {

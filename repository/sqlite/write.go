@@ -16,6 +16,7 @@ import (
 // events, in one transaction. An id already stored is a *domain.VersionConflictError with
 // Expected 0: creating is appending to an empty log, and the same race rules apply.
 func (s *Store) Create(ctx context.Context, rec referee.MatchRecord, events []domain.Event, sum domain.Summary) (err error) {
+	defer s.wrote(&err)
 	defer domain.Wrap(&err, "create match %s", rec.ID)
 	if rec.ID == "" {
 		return domain.Invalidf("a match needs an id")
@@ -66,6 +67,7 @@ func (s *Store) Create(ctx context.Context, rec referee.MatchRecord, events []do
 // BEGIN IMMEDIATE transaction: the head is read under the write lock, so the version check
 // and the insert cannot be split by another writer.
 func (s *Store) Append(ctx context.Context, a referee.Append) (err error) {
+	defer s.wrote(&err)
 	defer domain.Wrap(&err, "append to %s at %d", a.MatchID, a.Expected)
 	// Encoding happens before the transaction so the write lock is held only for SQL.
 	rows, err := encodeEvents(a.MatchID, a.Events)

@@ -83,6 +83,15 @@ func testIdempotency(t *testing.T, s referee.EventStore) {
 	filled := *next.Idempotency
 	filled.FirstSeq, filled.LastSeq = next.Expected+1, next.Expected+len(next.Events)
 	sameIdempotency(t, s, f.Record.ID, filled)
+
+	// The audit reads every record of the match, in key order.
+	all, err := s.IdempotencyRecords(ctx, f.Record.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != 2 || all[0].Key != "key-1" || all[1].Key != "key-3" || all[0].FirstSeq != rec.FirstSeq || all[1].LastSeq != filled.LastSeq || all[1].Seat != 1 || all[1].Fingerprint != "y" {
+		t.Fatalf("IdempotencyRecords: %+v", all)
+	}
 }
 
 // testIdempotencyPerMatch: keys are per match, so another match may use the same key.

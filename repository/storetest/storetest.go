@@ -245,6 +245,7 @@ func testNotFound(t *testing.T, s referee.EventStore) {
 	_, checks["Match"] = s.Match(ctx, "nope")
 	_, checks["Events"] = s.Events(ctx, "nope", 0, 0)
 	_, checks["VerifyChain"] = s.VerifyChain(ctx, "nope")
+	_, checks["IdempotencyRecords"] = s.IdempotencyRecords(ctx, "nope")
 	for name, err := range checks {
 		if !errors.Is(err, domain.ErrMatchNotFound) {
 			t.Errorf("%s of an unknown match: got %v, want ErrMatchNotFound", name, err)
