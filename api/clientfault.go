@@ -6,6 +6,8 @@ import (
 	"net/http"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/allfives/allfives/domain"
 )
 
 // DefaultHeaderLimit is the most bytes of request headers (names, values and the URL) the API
@@ -29,7 +31,7 @@ func bodyReadError(err error) error {
 	case errors.As(err, &ne) && ne.Timeout():
 		return &apiError{code: CodeRequestTimeout, detail: "the request body did not arrive before the server's read timeout"}
 	}
-	return Invalidf("the request body could not be read to its end: the client closed it early")
+	return domain.Invalidf("the request body could not be read to its end: the client closed it early")
 }
 
 // headerLimit answers 431 HEADER_TOO_LARGE, as problem+json, to a request whose headers and URL

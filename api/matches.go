@@ -103,15 +103,15 @@ func (s *server) listMatches(c echo.Context) error {
 	case domain.StatusWaiting, domain.StatusInProgress, domain.StatusFinished, domain.StatusExpired:
 	default:
 		if q.Has("status") {
-			return Invalidf("status must be waiting, in_progress, finished or expired, got %q", clip(q.Get("status")))
+			return domain.Invalidf("status must be waiting, in_progress, finished or expired, got %q", clip(q.Get("status")))
 		}
 	}
 	// Characters, not bytes, as the contract's maxLength counts them.
 	if q.Has("player") && (hq.Player == "" || utf8.RuneCountInString(hq.Player) > 64) {
-		return Invalidf("player must be a name of 1 to 64 characters")
+		return domain.Invalidf("player must be a name of 1 to 64 characters")
 	}
 	if q.Has("cursor") && hq.Cursor == "" {
-		return Invalidf("cursor must not be empty; leave it out for the first page")
+		return domain.Invalidf("cursor must not be empty; leave it out for the first page")
 	}
 	for name, dst := range map[string]*time.Time{"since": &hq.Since, "until": &hq.Until} {
 		if !q.Has(name) {
@@ -119,7 +119,7 @@ func (s *server) listMatches(c echo.Context) error {
 		}
 		t, err := time.Parse(time.RFC3339Nano, q.Get(name))
 		if err != nil {
-			return Invalidf("%s must be an RFC 3339 time like 2025-01-31T12:00:00Z, got %q", name, clip(q.Get(name)))
+			return domain.Invalidf("%s must be an RFC 3339 time like 2025-01-31T12:00:00Z, got %q", name, clip(q.Get(name)))
 		}
 		*dst = t.UTC()
 	}
@@ -191,7 +191,7 @@ func checkNames(players []PlayerRequest) error {
 	for i, p := range players {
 		for _, r := range p.Name {
 			if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == '\u2028' || r == '\u2029' {
-				return Invalidf("players[%d].name must not hold control characters, line separators or bidirectional marks, found U+%04X", i, r)
+				return domain.Invalidf("players[%d].name must not hold control characters, line separators or bidirectional marks, found U+%04X", i, r)
 			}
 		}
 	}

@@ -85,12 +85,12 @@ func (b MoveRequest) move() (domain.Move, error) {
 	}
 	if action != domain.ActionPlay {
 		if b.Tile != nil || b.End != nil {
-			return domain.Move{}, Invalidf("%s takes no tile and no end", action)
+			return domain.Move{}, domain.Invalidf("%s takes no tile and no end", action)
 		}
 		return domain.Move{Action: action}, nil
 	}
 	if b.Tile == nil {
-		return domain.Move{}, Invalidf("play needs a tile, like \"tile\": \"4-6\"")
+		return domain.Move{}, domain.Invalidf("play needs a tile, like \"tile\": \"4-6\"")
 	}
 	tile, err := domain.ParseTile(*b.Tile)
 	if err != nil {

@@ -117,10 +117,6 @@ type apiError struct {
 
 func (e *apiError) Error() string { return e.detail }
 
-func Invalidf(format string, args ...any) error {
-	return &apiError{code: domain.CodeInvalidRequest, detail: fmt.Sprintf(format, args...)}
-}
-
 // panicError is a recovered panic; its value and stack go to the log, never to the client.
 type panicError struct {
 	value any

@@ -129,11 +129,11 @@ func (s *server) replay(c echo.Context) error {
 		return err
 	}
 	if !q.Has("step") {
-		return Invalidf("step is required: the seq of the event to replay to, from 1 to the match's version")
+		return domain.Invalidf("step is required: the seq of the event to replay to, from 1 to the match's version")
 	}
 	step, err := strconv.Atoi(q.Get("step"))
 	if err != nil {
-		return Invalidf("step must be an integer from 1 to the match's version, got %q", clip(q.Get("step")))
+		return domain.Invalidf("step must be an integer from 1 to the match's version, got %q", clip(q.Get("step")))
 	}
 	id := c.Param("id")
 	v, err := s.viewer(c, id)
@@ -222,7 +222,7 @@ func (s *server) export(c echo.Context) error {
 		format = q.Get("format")
 	}
 	if format != "json" && format != "text" {
-		return Invalidf("format must be json or text, got %q", clip(format))
+		return domain.Invalidf("format must be json or text, got %q", clip(format))
 	}
 	id := c.Param("id")
 	v, err := s.viewer(c, id)

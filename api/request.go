@@ -35,18 +35,18 @@ func decodeJSON(c echo.Context, dst any) error {
 		return bodyReadError(err)
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
-		return Invalidf("the request needs a JSON body")
+		return domain.Invalidf("the request needs a JSON body")
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil {
-		return Invalidf("malformed JSON body: %s", jsonProblem(err))
+		return domain.Invalidf("malformed JSON body: %s", jsonProblem(err))
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return Invalidf("malformed JSON body: data after the JSON value")
+		return domain.Invalidf("malformed JSON body: data after the JSON value")
 	}
 	if err := strictKeys(body, reflect.TypeOf(dst)); err != nil {
-		return Invalidf("malformed JSON body: %s", err)
+		return domain.Invalidf("malformed JSON body: %s", err)
 	}
 	return nil
 }
@@ -146,7 +146,7 @@ func (s *server) matchCaller(c echo.Context, authenticate func(echo.Context, str
 func query(c echo.Context, allowed ...string) (url.Values, error) {
 	q, err := url.ParseQuery(c.Request().URL.RawQuery)
 	if err != nil {
-		return nil, Invalidf("malformed query string")
+		return nil, domain.Invalidf("malformed query string")
 	}
 	for name, vals := range q {
 		known := false
@@ -155,12 +155,12 @@ func query(c echo.Context, allowed ...string) (url.Values, error) {
 		}
 		if !known {
 			if len(allowed) == 0 {
-				return nil, Invalidf("this endpoint takes no query parameters, got %q", clip(name))
+				return nil, domain.Invalidf("this endpoint takes no query parameters, got %q", clip(name))
 			}
-			return nil, Invalidf("unknown query parameter %q; use %s", clip(name), strings.Join(allowed, ", "))
+			return nil, domain.Invalidf("unknown query parameter %q; use %s", clip(name), strings.Join(allowed, ", "))
 		}
 		if len(vals) > 1 {
-			return nil, Invalidf("query parameter %q is given more than once", name)
+			return nil, domain.Invalidf("query parameter %q is given more than once", name)
 		}
 	}
 	return q, nil
@@ -174,7 +174,7 @@ func intParam(q url.Values, name string, def, lo, hi int) (int, error) {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n < lo || n > hi {
-		return 0, Invalidf("%s must be an integer from %d to %d, got %q", name, lo, hi, clip(s))
+		return 0, domain.Invalidf("%s must be an integer from %d to %d, got %q", name, lo, hi, clip(s))
 	}
 	return n, nil
 }
@@ -218,15 +218,15 @@ func ifMatchVersion(r *http.Request) (int, error) {
 		return 0, nil
 	}
 	if strings.HasPrefix(h, "W/") {
-		return 0, Invalidf("If-Match takes a strong ETag or a version, not a weak ETag")
+		return 0, domain.Invalidf("If-Match takes a strong ETag or a version, not a weak ETag")
 	}
 	m := ifMatchForm.FindStringSubmatch(h)
 	if m == nil || len(vals) > 1 {
-		return 0, Invalidf("If-Match must be one ETag of the match or its version, like \"12-0\" or 12; got %q", clip(h))
+		return 0, domain.Invalidf("If-Match must be one ETag of the match or its version, like \"12-0\" or 12; got %q", clip(h))
 	}
 	n, err := strconv.Atoi(m[1] + m[2])
 	if err != nil || n < 1 {
-		return 0, Invalidf("If-Match must name a version from 1 up, got %q", clip(h))
+		return 0, domain.Invalidf("If-Match must name a version from 1 up, got %q", clip(h))
 	}
 	return n, nil
 }
@@ -246,7 +246,7 @@ func idempotencyKey(r *http.Request) (string, error) {
 		ok = k[i] > ' ' && k[i] < 0x7f
 	}
 	if !ok {
-		return "", Invalidf("Idempotency-Key must be one value of 1 to 200 visible ASCII characters")
+		return "", domain.Invalidf("Idempotency-Key must be one value of 1 to 200 visible ASCII characters")
 	}
 	return k, nil
 }

@@ -128,7 +128,7 @@ func seatParam(c echo.Context) (int, error) {
 	raw := c.Param("seat")
 	n, err := strconv.Atoi(raw)
 	if err != nil || n < 0 || n > 3 || raw != strconv.Itoa(n) {
-		return 0, Invalidf("seat must be 0, 1, 2 or 3, got %q", clip(raw))
+		return 0, domain.Invalidf("seat must be 0, 1, 2 or 3, got %q", clip(raw))
 	}
 	return n, nil
 }

@@ -108,7 +108,7 @@ func (s *server) stream(c echo.Context) error {
 		withViews = true
 	case "", "0", "false":
 	default:
-		return Invalidf("view must be 1 (send the caller's view with each event) or 0, got %q", clip(q.Get("view")))
+		return domain.Invalidf("view must be 1 (send the caller's view with each event) or 0, got %q", clip(q.Get("view")))
 	}
 	after, err := resumePoint(c, q)
 	if err != nil {
@@ -161,7 +161,7 @@ func resumePoint(c echo.Context, q url.Values) (int, error) {
 	if h := strings.TrimSpace(c.Request().Header.Get("Last-Event-ID")); h != "" {
 		n, err := strconv.Atoi(h)
 		if err != nil || n < 0 {
-			return 0, Invalidf("Last-Event-ID must be the seq of an event received, got %q", clip(h))
+			return 0, domain.Invalidf("Last-Event-ID must be the seq of an event received, got %q", clip(h))
 		}
 		after = n
 	}
@@ -179,7 +179,7 @@ func streamToken(c echo.Context, q url.Values) (string, error) {
 		return token, nil
 	}
 	if token != "" {
-		return "", Invalidf("send the seat token once: in Authorization or in ?token=, not both")
+		return "", domain.Invalidf("send the seat token once: in Authorization or in ?token=, not both")
 	}
 	if token = q.Get("token"); token == "" {
 		return "", fmt.Errorf("%w: ?token= is empty; leave it out to follow as a spectator", domain.ErrUnauthorized)

@@ -107,10 +107,21 @@ func (e *VersionConflictError) Unwrap() error { return ErrVersionConflict }
 // reveal the seed: it can be read, not played. It carries no code, so a client sees INTERNAL.
 var ErrNoSeed = errors.New("the match was rebuilt without its seed and cannot deal")
 
-// Invalidf is ErrInvalid with a formatted detail: the one way to say a request is malformed.
+// Invalidf is ErrInvalid with a formatted detail: the one way, in every layer, to say a request
+// is malformed. Its text is the detail alone, which is what a client reads; errors.Is(err,
+// ErrInvalid) holds.
 func Invalidf(format string, args ...any) error {
-	return fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...)
+	return &detailed{sentinel: ErrInvalid, detail: fmt.Sprintf(format, args...)}
 }
+
+// detailed is a sentinel with a detail that replaces its text.
+type detailed struct {
+	sentinel *Error
+	detail   string
+}
+
+func (d *detailed) Error() string { return d.detail }
+func (d *detailed) Unwrap() error { return d.sentinel }
 
 // Wrap adds context to *errp, in the manner of pkgsite's derrors.Wrap: call it deferred with
 // the operation's name. A domain error (any *Error) already says what went wrong in the
