@@ -114,6 +114,7 @@ func (s *site) view(id, token string) api.MatchView {
 type browser struct {
 	t     *testing.T
 	alloc context.Context
+	first context.Context // the first tab, which started the browser
 }
 
 // chromiumPath finds Debian's Chromium (or another Chrome). Without one the browser tests
@@ -168,12 +169,21 @@ type tab struct {
 // their own, as a second person on another machine would have.
 func (b *browser) tab(isolated bool) *tab {
 	b.t.Helper()
+	parent := b.alloc
 	var opts []chromedp.ContextOption
-	if isolated {
+	if isolated && b.first != nil {
+		// A new browser context is made in the running browser, so from the first tab's.
+		parent = b.first
 		opts = append(opts, chromedp.WithNewBrowserContext())
 	}
-	ctx, cancel := chromedp.NewContext(b.alloc, opts...)
+	ctx, cancel := chromedp.NewContext(parent, opts...)
 	b.t.Cleanup(cancel)
+	if b.first == nil {
+		if err := chromedp.Do(ctx); err != nil {
+			b.t.Fatalf("start Chromium: %v", err)
+		}
+		b.first = ctx
+	}
 	ctx, cancelTimeout := context.WithTimeout(ctx, 4*time.Minute)
 	b.t.Cleanup(cancelTimeout)
 	tb := &tab{t: b.t, ctx: ctx}
