@@ -159,10 +159,19 @@ func newBrowser(t *testing.T) *browser {
 // tab is one page of the browser, in its own browser context (its own localStorage) when
 // asked, with every console error, uncaught exception and browser-log error it gets.
 type tab struct {
-	t    *testing.T
-	ctx  context.Context
-	mu   sync.Mutex
-	errs []string
+	t     *testing.T
+	ctx   context.Context
+	mu    sync.Mutex
+	errs  []string
+	allow []string // console errors expected by the test, by a part of their text
+}
+
+// expectConsole allows console errors holding text: the browser logs a refused request (a 4xx
+// a test asks for on purpose) as an error.
+func (tb *tab) expectConsole(text string) {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	tb.allow = append(tb.allow, text)
 }
 
 // tab opens a page. The first tab starts the browser; isolated tabs get a browser context of
@@ -208,7 +217,13 @@ func (b *browser) tab(isolated bool) *tab {
 func (tb *tab) checkConsole() {
 	tb.mu.Lock()
 	defer tb.mu.Unlock()
+next:
 	for _, e := range tb.errs {
+		for _, a := range tb.allow {
+			if strings.Contains(e, a) {
+				continue next
+			}
+		}
 		tb.t.Errorf("console error: %s", e)
 	}
 }

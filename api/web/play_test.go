@@ -52,6 +52,11 @@ func (tb *tab) takeSeat(url, token string) {
 // by rng (and an end, when the page asks), or draw, or pass. It answers false once the match
 // is finished.
 func (tb *tab) playOne(rng *rand.Rand) bool {
+	return tb.playOneAfter(rng, nil)
+}
+
+// playOneAfter is playOne that first shows the state it is about to act on to look.
+func (tb *tab) playOneAfter(rng *rand.Rand, look func(tableState)) bool {
 	tb.t.Helper()
 	// A person looks at the page they play on: a tab in the background may not take input.
 	if _, err := chromedp.Call(tb.ctx, page.BringToFront, cdp.Empty{}); err != nil {
@@ -60,6 +65,9 @@ func (tb *tab) playOne(rng *rand.Rand) bool {
 	st := poll[tableState](tb, "my turn", myTurn)
 	if st.Status == "finished" {
 		return false
+	}
+	if look != nil {
+		look(st)
 	}
 	switch {
 	case len(st.Legal) > 0:
@@ -95,13 +103,16 @@ func TestPlayAgainstExpertByClicking(t *testing.T) {
 	tb.takeSeat(s.url+"/play/"+id, token)
 	tb.checkAccessible("table")
 	rng := rand.New(rand.NewPCG(1, 2))
-	moves := 0
-	for tb.playOne(rng) {
-		moves++
-		if moves == 3 {
+	moves, shot := 0, false
+	look := func(st tableState) {
+		if !shot && moves >= 2 && len(st.Legal) >= 2 { // a picture with moves to choose from
 			tb.screenshot("table-desktop", 1280, 900)
 			tb.screenshot("table-phone", 360, 740)
+			shot = true
 		}
+	}
+	for tb.playOneAfter(rng, look) {
+		moves++
 		if moves > 500 {
 			t.Fatal("the match did not end in 500 moves")
 		}

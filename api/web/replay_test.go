@@ -124,8 +124,7 @@ func TestReplayViewer(t *testing.T) {
 	check(1)
 	tb.do("the next button", chromedp.Click(chromedp.ID("next")))
 	check(2) // the deal: every hand open
-	tb.do("the slider", chromedp.SetValue(chromedp.ID("slider"), strconv.Itoa(last/2)),
-		chromedp.Evaluate[chromedp.Void](`document.getElementById("slider").dispatchEvent(new Event("input"))`))
+	tb.do("the slider", setInput("slider", strconv.Itoa(last/2)))
 	check(last / 2)
 
 	verdict := poll[string](tb, "the audit", `document.getElementById("seed-check").textContent.includes("Seed") && document.getElementById("audit-verdict").textContent`)
