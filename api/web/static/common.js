@@ -133,7 +133,7 @@ export function sideName(seats, side) {
 // seatName names a seat; an unknown seat is called by its number.
 function seatName(seats, seat) {
   const s = seats.find((x) => x.seat === seat);
-  return s ? s.name : `seat ${seat}`;
+  return s && s.name ? s.name : `seat ${seat + 1}`;
 }
 
 function scoresText(seats, scores) {
@@ -171,6 +171,18 @@ export function describe(event, seats, viewer = -1) {
         : `${sideName(seats, d.winner_side)} score${d.points === 1 ? "s" : ""} ${d.points}`;
       return `Hand ${d.hand} ends: ${how}; pips left ${pips}; ${won}. Scores: ${scoresText(seats, d.scores || [])}.`;
     }
+    case "seat.joined":
+      return `${d.name || who} takes seat ${d.seat + 1}.`;
+    case "seat.left":
+      return `${who} leaves; seat ${d.seat + 1} is open again.`;
+    case "turn.timed_out":
+      return `${who}'s time is up: the greedy bot plays the turn.`;
+    case "seat.autoplay":
+      return `${who} timed out too often: the ${d.bot || "greedy"} bot plays the seat until they resume.`;
+    case "seat.resumed":
+      return `${who} takes the seat back from the bot.`;
+    case "match.expired":
+      return "The match expired: its open seats were not taken in time.";
     case "match.ended":
       return `Match over: ${sideName(seats, d.winner_side)} win${seats.filter((s) => s.side === d.winner_side).length > 1 ? "" : "s"}, ` +
         `${scoresText(seats, d.scores || [])}. The seed is revealed.`;

@@ -11,7 +11,13 @@ const base = `/api/v1/matches/${encodeURIComponent(id)}`;
 const $ = (sel) => document.getElementById(sel);
 const main = $("table");
 const errorBox = $("error");
-const TYPES = ["match.created", "hand.started", "tile.played", "tile.drawn", "turn.passed", "hand.ended", "match.ended"];
+// Every event type, those of open seats and the clock included (docs/api.md): EventSource hands
+// a named event only to a listener of that name.
+const TYPES = [
+  "match.created", "hand.started", "tile.played", "tile.drawn", "turn.passed", "hand.ended", "match.ended",
+  "seat.joined", "seat.left", "turn.timed_out", "seat.autoplay", "seat.resumed", "match.expired",
+];
+const OVER = ["match.ended", "match.expired"];
 const LOG_SIZE = 12;
 
 let seat = savedSeat(id); // {seat, token} or null
@@ -58,16 +64,22 @@ function render(v) {
   main.dataset.status = v.status;
   main.dataset.myTurn = mine ? "1" : "0";
   document.title = `${mine ? "Your turn · " : ""}${v.seats.map((s) => s.name).join(" v ")} · All Fives`;
-  $("turn").textContent = !live
-    ? "The match is over."
+  const open = v.open_seats || [];
+  const clock = live && h && v.seats[h.turn] && v.seats[h.turn].deadline
+    ? ` Clock: by ${new Date(v.seats[h.turn].deadline).toLocaleTimeString()}.` : "";
+  $("turn").textContent = v.status === "waiting"
+    ? `Waiting for players: seat${open.length === 1 ? "" : "s"} ${open.map((x) => x + 1).join(", ")} open.`
+    : v.status === "expired" ? "The match expired before its seats were taken."
+    : !live ? "The match is over."
     : !h || h.number === 0 ? "Waiting for the deal."
-    : mine ? "Your turn." : `${v.seats[h.turn].name} to move.`;
+    : (mine ? "Your turn." : `${v.seats[h.turn].name} to move.`) + clock;
   scoreList($("scores"), v.seats, v.scores, v.target);
   $("seats").replaceChildren(...v.seats.map((s) => {
     const toMove = live && h && h.turn === s.seat;
+    const kind = s.kind === "bot" ? `${s.bot} bot` : s.kind === "open" ? "open seat" : s.autoplay ? "human, on autoplay" : "human";
     return el("li", { class: toMove ? "to-move" : "", "data-seat": s.seat },
-      `${s.name}${s.seat === me ? " (you)" : ""}: ${s.tiles} tile${s.tiles === 1 ? "" : "s"}`,
-      el("span", { class: "muted", text: ` · ${s.kind === "bot" ? `${s.bot} bot` : "human"}${v.partnerships ? `, side ${s.side}` : ""}` }),
+      `${s.name || `Seat ${s.seat + 1}`}${s.seat === me ? " (you)" : ""}: ${s.tiles} tile${s.tiles === 1 ? "" : "s"}`,
+      el("span", { class: "muted", text: ` · ${kind}${v.partnerships ? `, side ${s.side}` : ""}` }),
       toMove ? el("span", { class: "tag", text: " ▶ to move" }) : null);
   }));
   drawLine($("line"), h ? h.line : []);
@@ -81,6 +93,7 @@ function render(v) {
 }
 
 function renderSeat(v, mine) {
+  renderJoin(v);
   $("seat-form-box").hidden = !!v.you;
   $("seat-box").hidden = !v.you;
   if (!v.you) return;
@@ -100,6 +113,42 @@ function renderSeat(v, mine) {
     $(action).disabled = false;
   }
   if (choosing && !moves.some((m) => m.tile === choosing)) closeChoice();
+}
+
+// renderJoin offers the open seats of a waiting match to a browser that holds no seat in it.
+function renderJoin(v) {
+  const open = v.status === "waiting" && !v.you ? v.open_seats || [] : [];
+  $("join-box").hidden = open.length === 0;
+  if (!open.length) return;
+  const select = $("join-seat");
+  const wanted = open.map(String).join(",");
+  if (select.dataset.seats !== wanted) {
+    select.replaceChildren(...open.map((s) => el("option", { value: s, text: `Seat ${s + 1}` })));
+    select.dataset.seats = wanted;
+  }
+  $("join-invite").required = !v.listed;
+  $("join-note").textContent = v.listed
+    ? "This match is in the lobby: no invite is needed."
+    : "Enter the invite the match's creator gave you.";
+}
+
+async function join(ev) {
+  ev.preventDefault();
+  const seatNo = Number($("join-seat").value);
+  const body = { name: $("join-name").value.trim() };
+  const invite = $("join-invite").value.trim();
+  if (invite) body.invite = invite;
+  $("join-invite").value = "";
+  try {
+    const res = await api(`${base}/seats/${seatNo}/join`, { method: "POST", body });
+    seat = { seat: res.seat, token: res.token };
+    saveSeat(id, res.seat, res.token);
+    showError(errorBox, null);
+    await load();
+    if (view) follow(view.version);
+  } catch (err) {
+    showError(errorBox, err);
+  }
 }
 
 // tileButton is one tile of the hand: playable when it has plays, with the points each would
@@ -185,7 +234,7 @@ function renderLog() {
 function renderResult(v) {
   const box = $("result");
   box.hidden = v.status !== "finished";
-  if (box.hidden) return;
+  if (box.hidden || v.winner_side === undefined || v.winner_side === null) return;
   const won = v.winner_side;
   const mine = v.you ? v.seats[v.you.seat].side === won : null;
   $("result-text").textContent = `${sideName(v.seats, won)} won, ` +
@@ -205,7 +254,7 @@ function follow(after) {
     const e = JSON.parse(msg.data);
     addEvents([e]);
     renderLog();
-    if (e.type === "match.ended") {
+    if (OVER.includes(e.type)) {
       stream.close();
       $("live").textContent = "(the match is over)";
     }
@@ -214,7 +263,7 @@ function follow(after) {
   for (const t of TYPES) stream.addEventListener(t, onEvent);
   stream.onopen = () => { $("live").textContent = "(live)"; };
   stream.onerror = () => {
-    if (view && view.status === "finished") return;
+    if (view && (view.status === "finished" || view.status === "expired")) return;
     if (stream.readyState === EventSource.CLOSED) {
       $("live").textContent = "(disconnected; retrying)";
       clearTimeout(retry);
@@ -245,6 +294,7 @@ async function takeSeat(ev) {
 
 async function start() {
   $("seat-form").addEventListener("submit", takeSeat);
+  $("join-form").addEventListener("submit", join);
   $("forget").addEventListener("click", () => {
     forgetSeat(id);
     seat = null;
@@ -256,7 +306,7 @@ async function start() {
   document.addEventListener("keydown", (e) => { if (e.key === "Escape" && choosing) closeChoice(); });
   await load();
   main.dataset.busy = "0";
-  if (view && view.status === "finished") {
+  if (view && (view.status === "finished" || view.status === "expired")) {
     const res = await api(`${base}/events?after=${Math.max(0, view.version - LOG_SIZE)}`).catch(() => null);
     if (res) addEvents(res.events);
     renderLog();

@@ -51,9 +51,10 @@ function render(r) {
   $("event").textContent = describe(ev, m.seats);
   scoreList($("scores"), m.seats, m.scores, m.target);
   const h = m.hand;
-  $("hand-info").textContent = h
-    ? (h.number > 0 ? `Hand ${h.number}. ${m.status === "in_progress" ? `${m.seats[h.turn].name} to move.` : ""}` : "Before the first deal.")
-    : `Finished: ${sideName(m.seats, m.winner_side)} won.`;
+  $("hand-info").textContent = m.status === "finished"
+    ? `Finished: ${sideName(m.seats, m.winner_side)} won.`
+    : h && h.number > 0 ? `Hand ${h.number}. ${m.status === "in_progress" ? `${m.seats[h.turn].name} to move.` : ""}`
+    : "Before the first deal.";
   drawLine($("line"), h ? h.line : []);
   $("ends").textContent = h && h.left
     ? `Ends ${h.left.pip}${h.left.double ? " (double)" : ""} and ${h.right.pip}${h.right.double ? " (double)" : ""}: they count ${h.total}.`
