@@ -105,8 +105,12 @@ function renderSeat(v, mine) {
   const key = JSON.stringify([v.you.tiles, moves, mine]);
   const hand = $("hand");
   if (hand.dataset.key !== key || hand.querySelector("button:disabled.legal")) {
+    const hadFocus = hand.contains(document.activeElement) || document.activeElement === document.body;
     hand.replaceChildren(...v.you.tiles.map((t) => tileButton(t, moves.filter((m) => m.action === "play" && m.tile === t), mine)));
     hand.dataset.key = key;
+    // A keyboard player whose tile went into the line goes on from the hand, not the page top.
+    const first = hand.querySelector("button.legal");
+    if (hadFocus && first && document.activeElement === document.body) first.focus({ preventScroll: true });
   }
   for (const action of ["draw", "pass"]) {
     $(action).hidden = !moves.some((m) => m.action === action);
