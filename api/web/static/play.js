@@ -5,6 +5,7 @@ import {
   api, matchId, el, showError, tileSVG, drawLine, describe, markLeads, scoreList, sideName,
   savedSeat, saveSeat, forgetSeat,
 } from "/assets/common.js";
+import { renderJoin, join } from "/assets/join.js";
 
 const id = matchId();
 const base = `/api/v1/matches/${encodeURIComponent(id)}`;
@@ -117,42 +118,6 @@ function renderSeat(v, mine) {
     $(action).disabled = false;
   }
   if (choosing && !moves.some((m) => m.tile === choosing)) closeChoice();
-}
-
-// renderJoin offers the open seats of a waiting match to a browser that holds no seat in it.
-function renderJoin(v) {
-  const open = v.status === "waiting" && !v.you ? v.open_seats || [] : [];
-  $("join-box").hidden = open.length === 0;
-  if (!open.length) return;
-  const select = $("join-seat");
-  const wanted = open.map(String).join(",");
-  if (select.dataset.seats !== wanted) {
-    select.replaceChildren(...open.map((s) => el("option", { value: s, text: `Seat ${s + 1}` })));
-    select.dataset.seats = wanted;
-  }
-  $("join-invite").required = !v.listed;
-  $("join-note").textContent = v.listed
-    ? "This match is in the lobby: no invite is needed."
-    : "Enter the invite the match's creator gave you.";
-}
-
-async function join(ev) {
-  ev.preventDefault();
-  const seatNo = Number($("join-seat").value);
-  const body = { name: $("join-name").value.trim() };
-  const invite = $("join-invite").value.trim();
-  if (invite) body.invite = invite;
-  $("join-invite").value = "";
-  try {
-    const res = await api(`${base}/seats/${seatNo}/join`, { method: "POST", body });
-    seat = { seat: res.seat, token: res.token };
-    saveSeat(id, res.seat, res.token);
-    showError(errorBox, null);
-    await load();
-    if (view) follow(view.version);
-  } catch (err) {
-    showError(errorBox, err);
-  }
 }
 
 // tileButton is one tile of the hand: playable when it has plays, with the points each would
@@ -298,7 +263,11 @@ async function takeSeat(ev) {
 
 async function start() {
   $("seat-form").addEventListener("submit", takeSeat);
-  $("join-form").addEventListener("submit", join);
+  $("join-form").addEventListener("submit", (ev) => join(ev, id, async (res) => {
+    seat = { seat: res.seat, token: res.token };
+    await load();
+    if (view) follow(view.version);
+  }));
   $("forget").addEventListener("click", () => {
     forgetSeat(id);
     seat = null;
