@@ -1,6 +1,10 @@
 package web_test
 
-import "github.com/chromedp/chromedp"
+import (
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
 
 // accessibilityProblems lists, in the page, every visible control without a label or name,
 // every domino without a title, and images without alt text.
@@ -35,4 +39,14 @@ func (tb *tab) checkAccessible(page string) {
 	if outline == "none" || outline == "no focus" {
 		tb.t.Errorf("%s: the focused control shows no outline (%s)", page, outline)
 	}
+}
+
+// fitsWidth checks that the page needs no sideways scrolling at a phone's width.
+func (tb *tab) fitsWidth(page string, width int64) {
+	tb.t.Helper()
+	tb.do("phone width", chromedp.EmulateViewport(width, 740), chromedp.Sleep(100*time.Millisecond))
+	if got := eval[int64](tb, `document.documentElement.scrollWidth`); got > width {
+		tb.t.Errorf("%s is %d px wide at a %d px screen", page, got, width)
+	}
+	tb.do("desktop width", chromedp.EmulateViewport(1280, 900))
 }

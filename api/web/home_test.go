@@ -30,6 +30,7 @@ func TestHomeCreatesAndLists(t *testing.T) {
 	tb.expectConsole("status of 400")
 	tb.do("open home", chromedp.Navigate(s.url+"/"), chromedp.WaitVisible(chromedp.ID("create")))
 	tb.checkAccessible("home")
+	tb.fitsWidth("home", 360)
 
 	tb.do("a nameless player", setInput("name-0", ""), chromedp.Click(chromedp.CSS(`#create button[type=submit]`)))
 	msg := poll[string](tb, "the problem", `!document.getElementById("error").hidden && document.getElementById("error").textContent`)

@@ -120,6 +120,7 @@ func TestPlayAgainstExpertByClicking(t *testing.T) {
 	tb := b.tab(false)
 	tb.takeSeat(s.url+"/play/"+id, token)
 	tb.checkAccessible("table")
+	tb.fitsWidth("the table", 360)
 	rng := rand.New(rand.NewPCG(1, 2))
 	moves, shot := 0, false
 	look := func(st tableState) {

@@ -143,6 +143,7 @@ func TestReplayViewer(t *testing.T) {
 		t.Errorf("the list of events has %d entries, the match %d events", n, last)
 	}
 	tb.checkAccessible("replay")
+	tb.fitsWidth("the replay", 360)
 	tb.do("deep link to step 3", chromedp.Navigate(s.url+"/replay/"+m.ID+"?step=3"))
 	check(3)
 	tb.screenshot("replay-desktop", 1280, 900)
