@@ -148,4 +148,14 @@ func TestReplayViewer(t *testing.T) {
 	check(3)
 	tb.screenshot("replay-desktop", 1280, 900)
 	tb.screenshot("replay-phone", 360, 740)
+
+	// The table of the finished match, as a spectator: the end screen and the last events.
+	tb.do("the finished table", chromedp.Navigate(s.url+"/play/"+m.ID), chromedp.WaitVisible(chromedp.ID("result")))
+	log := poll[string](tb, "the last events", `document.querySelectorAll("#log li").length > 0 && document.getElementById("log").textContent`)
+	if !strings.Contains(log, "Match over: Ada wins") && !strings.Contains(log, "Match over: Bo wins") {
+		t.Errorf("the finished table's log reads %q", log)
+	}
+	if !eval[bool](tb, `document.getElementById("seat-box").hidden && document.getElementById("seat-form-box").hidden`) {
+		t.Error("a spectator of the finished table is offered a seat")
+	}
 }

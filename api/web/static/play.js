@@ -30,6 +30,7 @@ let refreshing = null;
 let choosing = null; // the tile whose end is being asked
 
 const token = () => (seat ? seat.token : "");
+const over = (v) => v.status === "finished" || v.status === "expired"; // nothing more will happen
 
 // load reads the match as this seat (or a spectator) sees it and draws it.
 async function load() {
@@ -95,7 +96,7 @@ function render(v) {
 
 function renderSeat(v, mine) {
   renderJoin(v);
-  $("seat-form-box").hidden = !!v.you;
+  $("seat-form-box").hidden = !!v.you || over(v); // once over, there is no seat to take
   $("seat-box").hidden = !v.you;
   if (!v.you) return;
   const s = v.seats[v.you.seat];
@@ -232,7 +233,7 @@ function follow(after) {
   for (const t of TYPES) stream.addEventListener(t, onEvent);
   stream.onopen = () => { $("live").textContent = "(live)"; };
   stream.onerror = () => {
-    if (view && (view.status === "finished" || view.status === "expired")) return;
+    if (view && over(view)) return;
     if (stream.readyState === EventSource.CLOSED) {
       $("live").textContent = "(disconnected; retrying)";
       clearTimeout(retry);
@@ -255,7 +256,7 @@ async function takeSeat(ev) {
     saveSeat(id, v.you.seat, t);
     showError(errorBox, null);
     render(v);
-    follow(v.version);
+    if (!over(v)) follow(v.version);
   } catch (err) {
     showError(errorBox, err);
   }
@@ -271,7 +272,7 @@ async function start() {
   $("forget").addEventListener("click", () => {
     forgetSeat(id);
     seat = null;
-    load().then(() => view && follow(view.version));
+    load().then(() => view && !over(view) && follow(view.version));
   });
   $("draw").addEventListener("click", () => move({ action: "draw" }));
   $("pass").addEventListener("click", () => move({ action: "pass" }));
@@ -279,7 +280,7 @@ async function start() {
   document.addEventListener("keydown", (e) => { if (e.key === "Escape" && choosing) closeChoice(); });
   await load();
   main.dataset.busy = "0";
-  if (view && (view.status === "finished" || view.status === "expired")) {
+  if (view && over(view)) {
     const res = await api(`${base}/events?after=${Math.max(0, view.version - LOG_SIZE)}`).catch(() => null);
     if (res) addEvents(res.events);
     renderLog();
