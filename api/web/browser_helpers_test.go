@@ -34,6 +34,7 @@ const screenshotsEnv = "ALLFIVES_SCREENSHOTS"
 type site struct {
 	t   *testing.T
 	url string
+	srv *httptest.Server
 }
 
 func newSite(t *testing.T) *site {
@@ -46,7 +47,7 @@ func newSite(t *testing.T) *site {
 	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(7)})
 	srv := httptest.NewServer(api.New(api.Config{Service: svc, Ready: store}))
 	t.Cleanup(srv.Close)
-	return &site{t: t, url: srv.URL}
+	return &site{t: t, url: srv.URL, srv: srv}
 }
 
 // call sends a request to the API and decodes a 2xx answer into out.
@@ -204,7 +205,7 @@ func (b *browser) tab(isolated bool) *tab {
 			}
 			if m.Type == chromedp.ConsoleError || m.IsException() {
 				tb.mu.Lock()
-				tb.errs = append(tb.errs, m.String())
+				tb.errs = append(tb.errs, m.String()+" at "+m.URL)
 				tb.mu.Unlock()
 			}
 		}

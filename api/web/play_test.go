@@ -164,8 +164,8 @@ func tileIn(html, tile string) bool {
 }
 
 // TestTwoHumansLive seats two people in two browser contexts: each sees the other's moves
-// arrive live over the stream, and neither page ever holds a tile of the other's hand. Ben
-// plays by the keyboard alone.
+// arrive live over the stream, also after the connections are cut, and neither page ever
+// holds a tile of the other's hand. Ben plays by the keyboard alone.
 func TestTwoHumansLive(t *testing.T) {
 	s := newSite(t)
 	b := newBrowser(t)
@@ -177,7 +177,15 @@ func TestTwoHumansLive(t *testing.T) {
 		tb.takeSeat(s.url+"/play/"+id, tokens[seat])
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
-	for range 6 {
+	for i := range 6 {
+		if i == 3 {
+			// Cut every connection, the streams' included: EventSource reconnects by itself
+			// and resumes after the last event it got, so the moves after still arrive live.
+			for _, tb := range tabs { // the browser logs the cut stream as an error
+				tb.expectConsole("net::ERR_INCOMPLETE_CHUNKED_ENCODING at " + s.url + "/api/v1/matches/" + id + "/stream?")
+			}
+			s.srv.CloseClientConnections()
+		}
 		v := s.view(id, "")
 		mover := v.Hand.Turn
 		tabs[mover].play(rng, nil, mover == 1) // Ben plays by the keyboard alone
