@@ -199,6 +199,12 @@ function renderLog() {
   if (!view) return;
   const me = view.you ? view.you.seat : -1;
   $("log").replaceChildren(...log.slice().reverse().map((e) => el("li", { value: e.seq }, describe(e, view.seats, me))));
+  // A screen reader hears the newest event once, not the whole list again.
+  const newest = log[log.length - 1];
+  if (newest && $("announce").dataset.seq !== String(newest.seq)) {
+    $("announce").dataset.seq = String(newest.seq);
+    $("announce").textContent = describe(newest, view.seats, me);
+  }
 }
 
 function renderResult(v) {
