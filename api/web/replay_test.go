@@ -128,8 +128,13 @@ func TestReplayViewer(t *testing.T) {
 	check(last / 2)
 
 	verdict := poll[string](tb, "the audit", `document.getElementById("seed-check").textContent.includes("Seed") && document.getElementById("audit-verdict").textContent`)
-	if !strings.Contains(verdict, "Verified: all 5 checks pass") {
-		t.Errorf("the audit verdict reads %q", verdict)
+	var audit api.AuditReport
+	s.call("GET", "/api/v1/matches/"+m.ID+"/audit", "", nil, &audit)
+	if want := fmt.Sprintf("Verified: all %d checks pass over %d events.", len(audit.Checks), audit.Events); !audit.OK || verdict != want {
+		t.Errorf("the audit verdict reads %q, want %q", verdict, want)
+	}
+	if n := eval[int](tb, `document.querySelectorAll("#audit-checks li").length`); n != len(audit.Checks) {
+		t.Errorf("the page lists %d audit checks, the API %d", n, len(audit.Checks))
 	}
 	if seed := eval[string](tb, `document.getElementById("seed-check").textContent`); !strings.Contains(seed, "✓ Seed matches") || !strings.Contains(seed, seed1) {
 		t.Errorf("the seed check reads %q", seed)
