@@ -1,7 +1,9 @@
 package web_test
 
 import (
+	"encoding/json"
 	"fmt"
+	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -162,5 +164,21 @@ func TestReplayViewer(t *testing.T) {
 	}
 	if !eval[bool](tb, `document.getElementById("seat-box").hidden && document.getElementById("seat-form-box").hidden`) {
 		t.Error("a spectator of the finished table is offered a seat")
+	}
+
+	// A match that does not exist: the page says what the API said.
+	tb.expectConsole("status of 404")
+	tb.do("an unknown match", chromedp.Navigate(s.url+"/replay/0123456789abcdef0123456789abcdef"))
+	shown := poll[string](tb, "the problem", `!document.getElementById("error").hidden && document.getElementById("error").textContent`)
+	res, err := http.Get(s.url + "/api/v1/matches/0123456789abcdef0123456789abcdef/export")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var p struct {
+		Detail string `json:"detail"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&p); err != nil || p.Detail == "" || shown != p.Detail {
+		t.Errorf("the page shows %q for an unknown match, the API's detail is %q", shown, p.Detail)
 	}
 }
