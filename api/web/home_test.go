@@ -47,7 +47,7 @@ func TestHomeCreatesAndLists(t *testing.T) {
 		t.Error("the error stays after a create that worked")
 	}
 	tb.do("go to the table", chromedp.Click(chromedp.ID("table-link")), chromedp.WaitVisible(chromedp.ID("hand")))
-	if who := eval[string](tb, `document.getElementById("seat-who").textContent`); who != "You are Ann (seat 0)." {
+	if who := eval[string](tb, `document.getElementById("seat-who").textContent`); who != "You are Ann (seat 1)." {
 		t.Errorf("the table says %q", who)
 	}
 	if eval[string](tb, `location.href`) != s.url+"/play/"+eval[string](tb, `location.pathname.split("/")[2]`) || strings.Contains(eval[string](tb, `location.href`), "token") {

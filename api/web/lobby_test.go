@@ -57,7 +57,7 @@ func TestLobbyJoin(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`#join-form button[type=submit]`)),
 		chromedp.WaitVisible(chromedp.ID("hand")),
 	)
-	if who := eval[string](ben, `document.getElementById("seat-who").textContent`); who != "You are Ben (seat 1)." {
+	if who := eval[string](ben, `document.getElementById("seat-who").textContent`); who != "You are Ben (seat 2)." {
 		t.Errorf("after joining the table says %q", who)
 	}
 	// Ann's table starts without a reload, and she leads; Ben sees the lead live.
@@ -89,7 +89,7 @@ func TestLobbyJoin(t *testing.T) {
 		chromedp.WaitVisible(chromedp.ID("hand")),
 	)
 	poll[bool](ben, "the match started", `document.getElementById("table").dataset.status === "in_progress"`)
-	if who := eval[string](ben, `document.getElementById("seat-who").textContent`); who != "You are Di (seat 1)." {
+	if who := eval[string](ben, `document.getElementById("seat-who").textContent`); who != "You are Di (seat 2)." {
 		t.Errorf("after joining by invite the table says %q", who)
 	}
 	if html := eval[string](ben, `document.documentElement.outerHTML + location.href`); strings.Contains(html, created.Invites[0].Invite) {

@@ -100,7 +100,7 @@ function renderSeat(v, mine) {
   $("seat-box").hidden = !v.you;
   if (!v.you) return;
   const s = v.seats[v.you.seat];
-  $("seat-who").textContent = `You are ${s.name} (seat ${s.seat}).`;
+  $("seat-who").textContent = `You are ${s.name} (seat ${s.seat + 1}).`;
   const moves = mine ? v.legal_moves || [] : [];
   // The hand is drawn again only when it changed, so that a refresh bringing the same view
   // never swaps a button from under a pointer or the keyboard focus.
