@@ -88,10 +88,14 @@ func TestReplayViewer(t *testing.T) {
 		}
 		var words string
 		switch e.Type {
-		case "tile.played":
-			words = fmt.Sprintf("%s plays %s on the %s: ends count %d", name, e.Data.Tile, e.Data.End, *e.Data.Total)
+		case "tile.played": // the tile as it lies: the line's end it was played on
+			laid := line[0]
+			if e.Data.End == "right" {
+				laid = line[len(line)-1]
+			}
+			words = fmt.Sprintf("%s plays %s on the %s: ends count %d", name, laid, e.Data.End, *e.Data.Total)
 			if len(line) == 1 {
-				words = fmt.Sprintf("%s leads %s: ends count %d", name, e.Data.Tile, *e.Data.Total)
+				words = fmt.Sprintf("%s leads %s: ends count %d", name, laid, *e.Data.Total)
 			}
 		case "tile.drawn":
 			words = fmt.Sprintf("%s draws %s", name, e.Data.Tile)

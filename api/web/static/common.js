@@ -156,7 +156,8 @@ export function describe(event, seats, viewer = -1) {
     }
     case "tile.played": {
       const score = d.points > 0 ? `scores ${d.points}` : "no score";
-      const what = event.lead ? `leads ${d.tile}` : `plays ${d.tile} on the ${d.end}`;
+      const tile = event.laid || d.tile; // as it lies in the line, when the caller knows it
+      const what = event.lead ? `leads ${tile}` : `plays ${tile} on the ${d.end}`;
       return `${who} ${what}: ends count ${d.total}, ${score}.`;
     }
     case "tile.drawn":

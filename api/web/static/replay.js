@@ -48,6 +48,8 @@ async function go(n) {
 function render(r) {
   const m = r.match;
   const ev = events[r.step - 1] || r.event;
+  const line = m.hand ? m.hand.line : [];
+  if (ev.type === "tile.played" && line.length) ev.laid = ev.data.end === "right" ? line[line.length - 1] : line[0];
   $("event").textContent = describe(ev, m.seats);
   scoreList($("scores"), m.seats, m.scores, m.target);
   const h = m.hand;
