@@ -69,7 +69,8 @@ func TestLobbyJoin(t *testing.T) {
 		t.Errorf("Ben's log reads %q", log)
 	}
 
-	// Not listed: the invite from the create answer takes the seat.
+	// Not listed: the invite from the create answer takes the seat; while a third seat is
+	// still open, the seat can be left again.
 	var created struct {
 		Match struct {
 			ID string `json:"id"`
@@ -79,7 +80,7 @@ func TestLobbyJoin(t *testing.T) {
 			Invite string `json:"invite"`
 		} `json:"invites"`
 	}
-	s.call("POST", "/api/v1/matches", "", map[string]any{"players": []map[string]string{{"name": "Cy", "kind": "human"}, {"kind": "open"}}}, &created)
+	s.call("POST", "/api/v1/matches", "", map[string]any{"players": []map[string]string{{"name": "Cy", "kind": "human"}, {"kind": "open"}, {"kind": "open"}}}, &created)
 	ben.do("join with an invite",
 		chromedp.Navigate(s.url+"/play/"+created.Match.ID),
 		chromedp.WaitVisible(chromedp.ID("join-invite")),
@@ -88,11 +89,21 @@ func TestLobbyJoin(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`#join-form button[type=submit]`)),
 		chromedp.WaitVisible(chromedp.ID("hand")),
 	)
-	poll[bool](ben, "the match started", `document.getElementById("table").dataset.status === "in_progress"`)
 	if who := eval[string](ben, `document.getElementById("seat-who").textContent`); who != "You are Di (seat 2)." {
 		t.Errorf("after joining by invite the table says %q", who)
 	}
 	if html := eval[string](ben, `document.documentElement.outerHTML + location.href`); strings.Contains(html, created.Invites[0].Invite) {
 		t.Error("the invite stays in the page after joining")
+	}
+	ben.do("leave the seat", chromedp.Click(chromedp.ID("leave")), chromedp.WaitVisible(chromedp.ID("join-form")))
+	var open struct {
+		OpenSeats []int `json:"open_seats"`
+	}
+	s.call("GET", "/api/v1/matches/"+created.Match.ID, "", nil, &open)
+	if fmt.Sprint(open.OpenSeats) != "[1 2]" {
+		t.Errorf("after leaving, the open seats are %v", open.OpenSeats)
+	}
+	if got := eval[string](ben, `localStorage.getItem("allfives:seat:`+created.Match.ID+`") || ""`); got != "" {
+		t.Errorf("the token of the seat left is still kept: %q", got)
 	}
 }

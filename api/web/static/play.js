@@ -101,6 +101,8 @@ function renderSeat(v, mine) {
   if (!v.you) return;
   const s = v.seats[v.you.seat];
   $("seat-who").textContent = `You are ${s.name} (seat ${s.seat + 1}).`;
+  $("leave").hidden = v.status !== "waiting"; // a seat may be left only while the match waits
+  $("resume").hidden = !(s.autoplay && v.status === "in_progress"); // after too many timeouts
   const moves = mine ? v.legal_moves || [] : [];
   // The hand is drawn again only when it changed, so that a refresh bringing the same view
   // never swaps a button from under a pointer or the keyboard focus.
@@ -250,6 +252,30 @@ function follow(after) {
   };
 }
 
+// leave gives the seat back while the match waits: it opens again, and the token stops working.
+async function leave() {
+  try {
+    await api(`${base}/seats/${seat.seat}/leave`, { method: "POST", token: token() });
+    forgetSeat(id);
+    seat = null;
+    showError(errorBox, null);
+    await load();
+    if (view) follow(view.version);
+  } catch (err) {
+    showError(errorBox, err);
+  }
+}
+
+// resume takes the seat back from the bot that plays it after it timed out too often.
+async function resume() {
+  try {
+    render(await api(`${base}/seats/${seat.seat}/resume`, { method: "POST", token: token() }));
+    showError(errorBox, null);
+  } catch (err) {
+    showError(errorBox, err);
+  }
+}
+
 async function takeSeat(ev) {
   ev.preventDefault();
   const input = $("token-input");
@@ -280,6 +306,8 @@ async function start() {
     seat = null;
     load().then(() => view && !over(view) && follow(view.version));
   });
+  $("leave").addEventListener("click", leave);
+  $("resume").addEventListener("click", resume);
   $("draw").addEventListener("click", () => move({ action: "draw" }));
   $("pass").addEventListener("click", () => move({ action: "pass" }));
   $("end-cancel").addEventListener("click", closeChoice);
