@@ -1,8 +1,10 @@
 package web_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"net/http"
 	"regexp"
 	"slices"
 	"strconv"
@@ -38,6 +40,7 @@ const myTurn = `(() => {
 })()`
 
 // takeSeat opens the table and enters the seat's token in the page's form, as a person would.
+// A token the API refuses must leave the page as it was, showing the problem's detail.
 func (tb *tab) takeSeat(url, token string) {
 	tb.t.Helper()
 	tb.do("take a seat",
@@ -45,8 +48,28 @@ func (tb *tab) takeSeat(url, token string) {
 		chromedp.WaitVisible(chromedp.ID("token-input")),
 		chromedp.SendKeys(chromedp.ID("token-input"), token),
 		chromedp.Click(chromedp.CSS(`#seat-form button[type=submit]`)),
-		chromedp.WaitVisible(chromedp.ID("hand")),
 	)
+	if !strings.HasPrefix(token, "not-") {
+		tb.do("seated", chromedp.WaitVisible(chromedp.ID("hand")))
+		return
+	}
+	shown := poll[string](tb, "the refusal", `!document.getElementById("error").hidden && document.getElementById("error").textContent`)
+	req, _ := http.NewRequest("GET", strings.Replace(url, "/play/", "/api/v1/matches/", 1), nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		tb.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var p struct {
+		Detail string `json:"detail"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&p); err != nil || res.StatusCode != 401 || shown != p.Detail {
+		tb.t.Errorf("a wrong token shows %q, the API answers %d %q", shown, res.StatusCode, p.Detail)
+	}
+	if !eval[bool](tb, `document.getElementById("seat-box").hidden && localStorage.length === 0`) {
+		tb.t.Error("a wrong token seated the page or was kept")
+	}
 }
 
 // playOne waits for this seat's turn and makes one move by clicking: a highlighted tile chosen
@@ -118,6 +141,9 @@ func TestPlayAgainstExpertByClicking(t *testing.T) {
 	created := s.create(60, seed1, "Ann", "bot:expert")
 	id, token := created.Match.ID, created.Tokens[0].Token
 	tb := b.tab(false)
+	// A wrong token is refused with the API's own words, and nothing is kept.
+	tb.expectConsole("status of 401")
+	tb.takeSeat(s.url+"/play/"+id, "not-a-token")
 	tb.takeSeat(s.url+"/play/"+id, token)
 	tb.checkAccessible("table")
 	tb.fitsWidth("the table", 360)

@@ -57,6 +57,10 @@ function refresh() {
 }
 
 function render(v) {
+  // Answers can arrive out of order (a refresh sent before a move's answer, read after it):
+  // never draw a view older than the one shown to the same viewer.
+  const sameViewer = view && (view.you ? view.you.seat : -1) === (v.you ? v.you.seat : -1);
+  if (sameViewer && v.version < view.version) return;
   view = v;
   const h = v.hand;
   const me = v.you ? v.you.seat : -1;
