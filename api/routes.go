@@ -5,6 +5,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/allfives/allfives/api/web"
+
 	_ "github.com/allfives/allfives/docs" // registers the Swagger document that /swagger/ serves
 )
 
@@ -42,4 +44,5 @@ func (s *server) routes(e *echo.Echo, reg *prometheus.Registry) {
 	e.GET("/metrics", s.metricsEndpoint(promhttp.HandlerFor(reg, promhttp.HandlerOpts{})))
 	e.GET("/openapi.yaml", s.openAPI)
 	e.GET("/swagger/*", swaggerUI())
+	web.Register(e) // the browser client: /, /play/{id}, /replay/{id}, /assets/*
 }

@@ -1,0 +1,291 @@
+package web_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/domain/bot"
+	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/repository/sqlite"
+)
+
+// seed1 deals seat 0 of a two-player match 2-3 4-4 4-5 2-4 2-5 0-0 5-5 (docs/api.md).
+const seed1 = "1220bce908f962d172dd71edf7f3215397eaadbf54c4d03b1fc8334e91eaf12a"
+
+// screenshotsEnv names the variable that makes the browser tests write the screenshots the
+// README shows into docs/screenshots: ALLFIVES_SCREENSHOTS=1 go test ./api/web/.
+const screenshotsEnv = "ALLFIVES_SCREENSHOTS"
+
+// site is the whole server, the real router over a real SQLite file, listening on a port.
+type site struct {
+	t   *testing.T
+	url string
+	srv *httptest.Server
+}
+
+func newSite(t *testing.T) *site {
+	t.Helper()
+	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "allfives.db"), sqlite.Options{Sync: "normal"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(7)})
+	srv := httptest.NewServer(api.New(api.Config{Service: svc, Ready: store}))
+	t.Cleanup(srv.Close)
+	return &site{t: t, url: srv.URL, srv: srv}
+}
+
+// call sends a request to the API and decodes a 2xx answer into out.
+func (s *site) call(method, path, token string, body, out any) {
+	s.t.Helper()
+	var rd io.Reader
+	if body != nil {
+		js, err := json.Marshal(body)
+		if err != nil {
+			s.t.Fatal(err)
+		}
+		rd = bytes.NewReader(js)
+	}
+	req, err := http.NewRequest(method, s.url+path, rd)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	data, _ := io.ReadAll(res.Body)
+	if res.StatusCode/100 != 2 {
+		s.t.Fatalf("%s %s: %d %s", method, path, res.StatusCode, data)
+	}
+	if out != nil {
+		if err := json.Unmarshal(data, out); err != nil {
+			s.t.Fatalf("%s %s: %v", method, path, err)
+		}
+	}
+}
+
+// create makes a match; a player "bot:expert" is a bot of that strategy, any other a human.
+func (s *site) create(target int, seed string, players ...string) api.CreateMatchResponse {
+	s.t.Helper()
+	req := api.CreateMatchRequest{Target: target, Seed: seed}
+	for i, p := range players {
+		if name, ok := strings.CutPrefix(p, "bot:"); ok {
+			req.Players = append(req.Players, api.PlayerRequest{Name: []string{"Ada", "Bo", "Cy", "Di"}[i], Kind: "bot", Bot: name})
+		} else {
+			req.Players = append(req.Players, api.PlayerRequest{Name: p, Kind: "human"})
+		}
+	}
+	var out api.CreateMatchResponse
+	s.call(http.MethodPost, "/api/v1/matches", "", req, &out)
+	return out
+}
+
+// view is the match as the token's seat (or a spectator) sees it.
+func (s *site) view(id, token string) api.MatchView {
+	s.t.Helper()
+	var v api.MatchView
+	s.call(http.MethodGet, "/api/v1/matches/"+id, token, nil, &v)
+	return v
+}
+
+// browser is one Chromium with a fresh profile; each tab it opens reports its console.
+type browser struct {
+	t     *testing.T
+	alloc context.Context
+	first context.Context // the first tab, which started the browser
+}
+
+// chromiumPath finds Debian's Chromium (or another Chrome). Without one the browser tests
+// skip, except in CI (CI=true), where they must run.
+func chromiumPath(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("Chromium is not installed, and CI=true requires the browser tests: apt-get install -y chromium")
+	}
+	t.Skip("browser tests need Chromium: apt-get install -y chromium, then go test ./api/web/")
+	return ""
+}
+
+func newBrowser(t *testing.T) *browser {
+	t.Helper()
+	path := chromiumPath(t)
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(path),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("disable-extensions", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 900),
+	}
+	alloc, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancel)
+	return &browser{t: t, alloc: alloc}
+}
+
+// tab is one page of the browser, in its own browser context (its own localStorage) when
+// asked, with every console error, uncaught exception and browser-log error it gets.
+type tab struct {
+	t     *testing.T
+	ctx   context.Context
+	mu    sync.Mutex
+	errs  []string
+	allow []string // console errors expected by the test, by a part of their text
+}
+
+// expectConsole allows console errors holding text: the browser logs a refused request (a 4xx
+// a test asks for on purpose) as an error.
+func (tb *tab) expectConsole(text string) {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	tb.allow = append(tb.allow, text)
+}
+
+// tab opens a page. The first tab starts the browser; isolated tabs get a browser context of
+// their own, as a second person on another machine would have.
+func (b *browser) tab(isolated bool) *tab {
+	b.t.Helper()
+	parent := b.alloc
+	var opts []chromedp.ContextOption
+	if isolated && b.first != nil {
+		// A new browser context is made in the running browser, so from the first tab's.
+		parent = b.first
+		opts = append(opts, chromedp.WithNewBrowserContext())
+	}
+	ctx, cancel := chromedp.NewContext(parent, opts...)
+	b.t.Cleanup(cancel)
+	if b.first == nil {
+		if err := chromedp.Do(ctx); err != nil {
+			b.t.Fatalf("start Chromium: %v", err)
+		}
+		b.first = ctx
+	}
+	ctx, cancelTimeout := context.WithTimeout(ctx, 4*time.Minute)
+	b.t.Cleanup(cancelTimeout)
+	tb := &tab{t: b.t, ctx: ctx}
+	messages := chromedp.Console(ctx)
+	go func() {
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			if m.Type == chromedp.ConsoleError || m.IsException() {
+				tb.mu.Lock()
+				tb.errs = append(tb.errs, m.String()+" at "+m.URL)
+				tb.mu.Unlock()
+			}
+		}
+	}()
+	b.t.Cleanup(tb.checkConsole)
+	return tb
+}
+
+// checkConsole fails the test on any console error the page got.
+func (tb *tab) checkConsole() {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+next:
+	for _, e := range tb.errs {
+		for _, a := range tb.allow {
+			if strings.Contains(e, a) {
+				continue next
+			}
+		}
+		tb.t.Errorf("console error: %s", e)
+	}
+}
+
+// do runs actions in the tab and fails the test on an error.
+func (tb *tab) do(what string, actions ...chromedp.Action[chromedp.Void]) {
+	tb.t.Helper()
+	if err := chromedp.Do(tb.ctx, actions...); err != nil {
+		tb.t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// eval evaluates an expression in the page into out.
+func eval[T any](tb *tab, expr string) T {
+	tb.t.Helper()
+	v, err := chromedp.Run(tb.ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		tb.t.Fatalf("evaluate %s: %v", expr, err)
+	}
+	return v
+}
+
+// poll waits until the expression is truthy and answers its value.
+func poll[T any](tb *tab, what, expr string) T {
+	tb.t.Helper()
+	v, err := chromedp.Run(tb.ctx, chromedp.Poll[T](expr, chromedp.WithPollingTimeout(60*time.Second), chromedp.WithPollingInterval(20*time.Millisecond)))
+	if err != nil {
+		tb.t.Fatalf("waiting for %s: %v", what, err)
+	}
+	return v
+}
+
+// screenshot writes the page at a width to docs/screenshots/name.png when screenshotsEnv is
+// set, so the README's pictures are made by the tests and stay current.
+func (tb *tab) screenshot(name string, width, height int64) {
+	tb.t.Helper()
+	if os.Getenv(screenshotsEnv) == "" {
+		return
+	}
+	var png []byte
+	tb.do("screenshot "+name,
+		chromedp.EmulateViewport(width, height),
+		chromedp.Sleep(300*time.Millisecond), // let the layout settle at the new width
+		chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+			b, err := chromedp.FullScreenshot(100)(ctx, t)
+			png = b
+			return err
+		}),
+		chromedp.EmulateViewport(1280, 900),
+	)
+	dir := filepath.Join("..", "..", "docs", "screenshots")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		tb.t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
+		tb.t.Fatal(err)
+	}
+}
+
+// jsonString is s as a JavaScript string literal.
+func jsonString(s string) string {
+	js, _ := json.Marshal(s)
+	return string(js)
+}

@@ -1,0 +1,91 @@
+package web_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestLobbyJoin creates a listed match with an open seat from the home page in one browser
+// context and takes the seat from the lobby in another; the creator's table starts live. A
+// second match, not listed, is joined with its invite.
+func TestLobbyJoin(t *testing.T) {
+	s := newSite(t)
+	b := newBrowser(t)
+	ann, ben := b.tab(false), b.tab(true)
+	ann.do("create a listed match with an open seat",
+		chromedp.Navigate(s.url+"/"), chromedp.WaitVisible(chromedp.ID("create")),
+		setInput("name-0", "Ann"), setSelect("kind-1", "open"), setInput("seed", seed1),
+		chromedp.Evaluate[chromedp.Void](`document.getElementById("listed").checked = true`),
+		chromedp.Click(chromedp.CSS(`#create button[type=submit]`)),
+		chromedp.WaitVisible(chromedp.ID("table-link")),
+		chromedp.Click(chromedp.ID("table-link")),
+		chromedp.WaitVisible(chromedp.ID("hand")),
+	)
+	id := eval[string](ann, `location.pathname.split("/")[2]`)
+	poll[bool](ann, "waiting", `document.getElementById("table").dataset.status === "waiting" && document.getElementById("turn").textContent.includes("seat 2 open")`)
+
+	ben.do("open the lobby", chromedp.Navigate(s.url+"/"))
+	link := fmt.Sprintf(`#lobby li[data-id=%q] a`, id)
+	poll[bool](ben, "the match in the lobby", fmt.Sprintf(`!!document.querySelector(%s)`, jsonString(link)))
+	ben.checkAccessible("home with a lobby")
+	ben.do("join from the lobby",
+		chromedp.Click(chromedp.CSS(link)),
+		chromedp.WaitVisible(chromedp.ID("join-name")),
+		chromedp.SendKeys(chromedp.ID("join-name"), "Ben"),
+		chromedp.Click(chromedp.CSS(`#join-form button[type=submit]`)),
+		chromedp.WaitVisible(chromedp.ID("hand")),
+	)
+	if who := eval[string](ben, `document.getElementById("seat-who").textContent`); who != "You are Ben (seat 2)." {
+		t.Errorf("after joining the table says %q", who)
+	}
+	// Ann's table starts without a reload, and she leads; Ben sees the lead live.
+	rng := rand.New(rand.NewPCG(5, 6))
+	ann.playOne(rng)
+	v := s.view(id, "")
+	poll[bool](ben, "Ann's lead, live", fmt.Sprintf(`document.getElementById("table").dataset.version === "%d"`, v.Version))
+	if log := eval[string](ben, `document.getElementById("log").textContent`); !strings.Contains(log, "Ben takes seat 2") || !strings.Contains(log, "Ann leads 5-5") {
+		t.Errorf("Ben's log reads %q", log)
+	}
+
+	// Not listed: the invite from the create answer takes the seat; while a third seat is
+	// still open, the seat can be left again.
+	var created struct {
+		Match struct {
+			ID string `json:"id"`
+		} `json:"match"`
+		Invites []struct {
+			Seat   int    `json:"seat"`
+			Invite string `json:"invite"`
+		} `json:"invites"`
+	}
+	s.call("POST", "/api/v1/matches", "", map[string]any{"players": []map[string]string{{"name": "Cy", "kind": "human"}, {"kind": "open"}, {"kind": "open"}}}, &created)
+	ben.do("join with an invite",
+		chromedp.Navigate(s.url+"/play/"+created.Match.ID),
+		chromedp.WaitVisible(chromedp.ID("join-invite")),
+		chromedp.SendKeys(chromedp.ID("join-name"), "Di"),
+		chromedp.SendKeys(chromedp.ID("join-invite"), created.Invites[0].Invite),
+		chromedp.Click(chromedp.CSS(`#join-form button[type=submit]`)),
+		chromedp.WaitVisible(chromedp.ID("hand")),
+	)
+	if who := eval[string](ben, `document.getElementById("seat-who").textContent`); who != "You are Di (seat 2)." {
+		t.Errorf("after joining by invite the table says %q", who)
+	}
+	if html := eval[string](ben, `document.documentElement.outerHTML + location.href`); strings.Contains(html, created.Invites[0].Invite) {
+		t.Error("the invite stays in the page after joining")
+	}
+	ben.do("leave the seat", chromedp.Click(chromedp.ID("leave")), chromedp.WaitVisible(chromedp.ID("join-form")))
+	var open struct {
+		OpenSeats []int `json:"open_seats"`
+	}
+	s.call("GET", "/api/v1/matches/"+created.Match.ID, "", nil, &open)
+	if fmt.Sprint(open.OpenSeats) != "[1 2]" {
+		t.Errorf("after leaving, the open seats are %v", open.OpenSeats)
+	}
+	if got := eval[string](ben, `localStorage.getItem("allfives:seat:`+created.Match.ID+`") || ""`); got != "" {
+		t.Errorf("the token of the seat left is still kept: %q", got)
+	}
+}

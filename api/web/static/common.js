@@ -1,0 +1,243 @@
+// What every page of the client shares: calls to the public API, dominoes drawn in SVG, events
+// said in words, and the seat tokens kept in this browser (docs/api.md, "The web client").
+
+const SVG = "http://www.w3.org/2000/svg";
+
+// ApiError is a problem answered by the API; its message is the problem's detail.
+export class ApiError extends Error {
+  constructor(problem, status) {
+    super(problem.detail || problem.title || `HTTP ${status}`);
+    this.status = status;
+    this.code = problem.code || "";
+  }
+}
+
+// api calls the API on this origin and answers the JSON body, or throws an ApiError.
+export async function api(path, { method = "GET", body, token, headers = {} } = {}) {
+  const h = { Accept: "application/json", ...headers };
+  if (token) h.Authorization = `Bearer ${token}`;
+  if (body !== undefined) h["Content-Type"] = "application/json";
+  let res;
+  try {
+    res = await fetch(path, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (err) {
+    throw new ApiError({ detail: `the server cannot be reached (${err.message})` }, 0);
+  }
+  const text = await res.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!res.ok) throw new ApiError(data || {}, res.status);
+  return data;
+}
+
+// matchId is the id in a page path such as /play/{id} or /replay/{id}.
+export function matchId() {
+  return decodeURIComponent(location.pathname.split("/")[2] || "");
+}
+
+// el makes an element with attributes and children; strings become text, never HTML.
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(typeof c === "string" || typeof c === "number" ? String(c) : c);
+  }
+  return node;
+}
+
+// showError puts an API error (its detail) or any other error in a page's alert region.
+export function showError(region, err) {
+  region.textContent = err ? (err instanceof ApiError ? err.message : String(err.message || err)) : "";
+  region.hidden = !err;
+}
+
+// Pip positions in one square half of a tile, in a 100 by 100 box.
+const PIPS = {
+  0: [],
+  1: [[50, 50]],
+  2: [[25, 25], [75, 75]],
+  3: [[25, 25], [50, 50], [75, 75]],
+  4: [[25, 25], [75, 25], [25, 75], [75, 75]],
+  5: [[25, 25], [75, 25], [50, 50], [25, 75], [75, 75]],
+  6: [[25, 22], [25, 50], [25, 78], [75, 22], [75, 50], [75, 78]],
+};
+
+// tileSVG draws a domino: across (the first pip on the left) or upright (the first pip on
+// top). Its title names it, so it reads the same to a screen reader as it looks.
+export function tileSVG(name, upright = false) {
+  const [a, b] = name.split("-").map(Number);
+  const w = upright ? 100 : 200;
+  const h = upright ? 200 : 100;
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  svg.setAttribute("class", `domino ${upright ? "upright" : "across"}`);
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", name);
+  const title = document.createElementNS(SVG, "title");
+  title.textContent = name;
+  svg.append(title);
+  const rect = document.createElementNS(SVG, "rect");
+  for (const [k, v] of Object.entries({ x: 3, y: 3, width: w - 6, height: h - 6, rx: 12, class: "face" })) rect.setAttribute(k, v);
+  svg.append(rect);
+  const bar = document.createElementNS(SVG, "line");
+  const mid = upright ? { x1: 14, y1: 100, x2: 86, y2: 100 } : { x1: 100, y1: 14, x2: 100, y2: 86 };
+  for (const [k, v] of Object.entries(mid)) bar.setAttribute(k, v);
+  bar.setAttribute("class", "bar");
+  svg.append(bar);
+  [a, b].forEach((pips, half) => {
+    for (const [x, y] of PIPS[pips] || []) {
+      const c = document.createElementNS(SVG, "circle");
+      // Across, a half is offset sideways; upright, downwards (and the pattern turned).
+      const cx = upright ? y : x + half * 100;
+      const cy = upright ? x + half * 100 : y;
+      c.setAttribute("cx", cx);
+      c.setAttribute("cy", cy);
+      c.setAttribute("r", 9);
+      c.setAttribute("class", "pip");
+      svg.append(c);
+    }
+  });
+  return svg;
+}
+
+// isDouble says whether a tile name is a double such as 5-5.
+export function isDouble(name) {
+  const [a, b] = name.split("-");
+  return a === b;
+}
+
+// drawLine fills a container with the line left to right, doubles crosswise.
+export function drawLine(container, line) {
+  container.replaceChildren(
+    ...line.map((t) => el("span", { class: "line-tile", "data-tile": t }, tileSVG(t, isDouble(t)))),
+  );
+  if (line.length === 0) container.append(el("p", { class: "muted", text: "No tile on the table yet." }));
+}
+
+// sideName names a side by its seats' names ("Ada & Cy").
+export function sideName(seats, side) {
+  return seats.filter((s) => s.side === side).map((s) => s.name).join(" & ") || `side ${side}`;
+}
+
+// seatName names a seat; an unknown seat is called by its number.
+function seatName(seats, seat) {
+  const s = seats.find((x) => x.seat === seat);
+  return s && s.name ? s.name : `seat ${seat + 1}`;
+}
+
+function scoresText(seats, scores) {
+  return scores.map((p, side) => `${sideName(seats, side)} ${p}`).join(", ");
+}
+
+// describe says an event in words, naming seats as the match does. viewer is the seat the
+// words are for (a tile drawn by someone else is not named), or -1.
+export function describe(event, seats, viewer = -1) {
+  const d = event.data || {};
+  const who = seatName(seats, d.seat);
+  switch (event.type) {
+    case "match.created":
+      return `Match created for ${(d.players || []).map((p) => p.name).join(", ")}: first to ${d.target}` +
+        `${d.partnerships ? ", in partnerships" : ""}${d.seeded ? ", seeded" : ""}.`;
+    case "hand.started": {
+      const why = d.lead === "winner" ? "the last hand's winner leads" : "the highest double leads";
+      const redeal = d.redeals ? ` after ${d.redeals} redeal${d.redeals > 1 ? "s" : ""}` : "";
+      return `Hand ${d.hand} dealt${redeal}: ${seatName(seats, d.leader)} to lead (${why}); ${d.boneyard_count} in the boneyard.`;
+    }
+    case "tile.played": {
+      const score = d.points > 0 ? `scores ${d.points}` : "no score";
+      const tile = event.laid || d.tile; // as it lies in the line, when the caller knows it
+      const what = event.lead ? `leads ${tile}` : `plays ${tile} on the ${d.end}`;
+      return `${who} ${what}: ends count ${d.total}, ${score}.`;
+    }
+    case "tile.drawn":
+      return d.tile && (viewer === -1 || viewer === d.seat) ? `${who} draws ${d.tile}.` : `${who} draws a tile.`;
+    case "turn.passed":
+      return `${who} passes.`;
+    case "hand.ended": {
+      const how = d.outcome === "domino" ? `${who} goes out` : "the hand is blocked";
+      const pips = (d.pips || []).map((p, s) => `${seatName(seats, s)} ${p}`).join(", ");
+      const won = d.winner_side === null || d.winner_side === undefined
+        ? "a tie, no one scores"
+        : `${sideName(seats, d.winner_side)} score${d.points === 1 ? "s" : ""} ${d.points}`;
+      return `Hand ${d.hand} ends: ${how}; pips left ${pips}; ${won}. Scores: ${scoresText(seats, d.scores || [])}.`;
+    }
+    case "seat.joined":
+      return `${d.name || who} takes seat ${d.seat + 1}.`;
+    case "seat.left":
+      return `${who} leaves; seat ${d.seat + 1} is open again.`;
+    case "turn.timed_out":
+      return `${who}'s time is up: the greedy bot plays the turn.`;
+    case "seat.autoplay":
+      return `${who} timed out too often: the ${d.bot || "greedy"} bot plays the seat until they resume.`;
+    case "seat.resumed":
+      return `${who} takes the seat back from the bot.`;
+    case "match.expired":
+      return "The match expired: its open seats were not taken in time.";
+    case "match.ended":
+      return `Match over: ${sideName(seats, d.winner_side)} win${seats.filter((s) => s.side === d.winner_side).length > 1 ? "" : "s"}, ` +
+        `${scoresText(seats, d.scores || [])}. The seed is revealed.`;
+  }
+  return event.type;
+}
+
+// markLeads flags each tile.played that leads a hand, so that describe can say "leads".
+export function markLeads(events) {
+  let fresh = false;
+  for (const e of events) {
+    if (e.type === "hand.started") fresh = true;
+    else if (e.type === "tile.played") {
+      e.lead = fresh;
+      fresh = false;
+    }
+  }
+  return events;
+}
+
+// Tokens: one seat token per match, kept in this browser's localStorage and sent only in the
+// Authorization header (and, for EventSource, which cannot send headers, in the stream's query).
+const tokenKey = (id) => `allfives:seat:${id}`;
+
+// savedSeat is the seat and token this browser holds for a match, or null.
+export function savedSeat(id) {
+  try {
+    const v = JSON.parse(localStorage.getItem(tokenKey(id)) || "null");
+    return v && typeof v.token === "string" ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+// saveSeat keeps a match's seat token; forgetSeat drops it.
+export function saveSeat(id, seat, token) {
+  localStorage.setItem(tokenKey(id), JSON.stringify({ seat, token }));
+}
+
+export function forgetSeat(id) {
+  localStorage.removeItem(tokenKey(id));
+}
+
+// scoreList fills a list with each side's score against the target; the leader is marked in
+// words, not only by colour.
+export function scoreList(list, seats, scores, target) {
+  const best = Math.max(...scores);
+  list.replaceChildren(
+    ...scores.map((p, side) =>
+      el("li", { "data-side": side, class: p === best && p > 0 ? "leading" : "" },
+        el("span", { class: "who", text: sideName(seats, side) }), " ",
+        el("b", { class: "points", text: String(p) }),
+        el("span", { class: "muted", text: ` / ${target}` }),
+        p === best && p > 0 ? el("span", { class: "tag", text: " (leading)" }) : null),
+    ),
+  );
+}

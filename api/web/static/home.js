@@ -1,0 +1,146 @@
+// The home page: create a match, and find matches to join, watch or replay.
+import { api, el, showError, saveSeat } from "/assets/common.js";
+
+const $ = (sel) => document.getElementById(sel);
+const errorBox = $("error");
+const KINDS = [
+  ["human", "Human"], ["bot:expert", "Bot: expert"], ["bot:greedy", "Bot: greedy"],
+  ["bot:random", "Bot: random"], ["open", "Open seat (someone joins)"],
+];
+const DEFAULTS = [["You", "human"], ["Expert", "bot:expert"], ["Greedy", "bot:greedy"], ["Random", "bot:random"]];
+
+function rows() {
+  $("rows").replaceChildren(...DEFAULTS.map(([name, kind], i) =>
+    el("div", { class: "player-row", id: `row-${i}` },
+      el("label", { for: `name-${i}`, text: `Seat ${i + 1}` }),
+      el("input", { id: `name-${i}`, value: name, maxlength: 64, autocomplete: "off" }),
+      el("label", { for: `kind-${i}`, class: "visually-hidden", text: `Seat ${i + 1} is played by` }),
+      el("select", { id: `kind-${i}`, onchange: () => { $(`name-${i}`).disabled = $(`kind-${i}`).value === "open"; } },
+        ...KINDS.map(([v, label]) => el("option", { value: v, selected: v === kind, text: label }))))));
+  count();
+}
+
+// count shows as many seat rows as players, and allows partnerships only with four.
+function count() {
+  const n = Number($("count").value);
+  for (let i = 0; i < 4; i++) $(`row-${i}`).hidden = i >= n;
+  $("partnerships").disabled = n !== 4;
+  if (n !== 4) $("partnerships").checked = false;
+}
+
+function request() {
+  const n = Number($("count").value);
+  const players = [];
+  for (let i = 0; i < n; i++) {
+    const kind = $(`kind-${i}`).value;
+    const name = $(`name-${i}`).value.trim();
+    if (kind === "open") players.push({ kind: "open" });
+    else if (kind.startsWith("bot:")) players.push({ name, kind: "bot", bot: kind.slice(4) });
+    else players.push({ name, kind: "human" });
+  }
+  const body = { players };
+  if ($("partnerships").checked) body.partnerships = true;
+  if ($("target").value) body.target = Number($("target").value);
+  if ($("seed").value.trim()) body.seed = $("seed").value.trim();
+  // Sent only when asked for, so that a server without open seats or a clock still creates.
+  if ($("listed").checked) body.listed = true;
+  if ($("turn-seconds").value) body.turn_seconds = Number($("turn-seconds").value);
+  return body;
+}
+
+async function create(ev) {
+  ev.preventDefault();
+  const button = ev.target.querySelector("button[type=submit]");
+  button.disabled = true;
+  try {
+    const res = await api("/api/v1/matches", { method: "POST", body: request() });
+    showError(errorBox, null);
+    created(res);
+    recent();
+  } catch (err) {
+    showError(errorBox, err);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+// created says what to do next. This browser keeps the first human seat's token; the other
+// human seats' tokens and the open seats' invites are shown once, to pass on privately.
+function created(res) {
+  const m = res.match;
+  const id = m.id;
+  const name = (seat) => m.seats[seat].name || `seat ${seat + 1}`;
+  const tokens = res.tokens || [];
+  const invites = res.invites || [];
+  const box = $("created");
+  const parts = [el("h3", { text: "Match created" })];
+  if (tokens.length) {
+    saveSeat(id, tokens[0].seat, tokens[0].token);
+    parts.push(el("p", {}, `You sit at seat ${tokens[0].seat + 1} (${name(tokens[0].seat)}); your token is kept in this browser. `,
+      el("a", { href: `/play/${id}`, id: "table-link", text: "Go to your table" })));
+  } else if (m.status === "finished") {
+    parts.push(el("p", {}, "The bots played it to the end: ", el("a", { href: `/replay/${id}`, id: "replay-link", text: "watch the replay" }), "."));
+  } else {
+    parts.push(el("p", {}, el("a", { href: `/play/${id}`, id: "table-link", text: "Watch the table" })));
+  }
+  if (tokens.length > 1) {
+    parts.push(el("p", { text: "Give each other player their token privately; they open the table and enter it there:" }),
+      el("ul", {}, ...tokens.slice(1).map((t) => el("li", {}, `${name(t.seat)} (seat ${t.seat + 1}): `, el("code", { class: "token", text: t.token })))));
+  }
+  if (invites.length) {
+    parts.push(el("p", { text: "Invites for the open seats (whoever has one joins at the table with it):" }),
+      el("ul", {}, ...invites.map((i) => el("li", {}, `Seat ${i.seat + 1}: `, el("code", { class: "token", text: i.invite })))));
+  }
+  parts.push(el("p", { class: "muted small" }, "Table: ", el("a", { href: `/play/${id}`, text: `/play/${id}` })));
+  box.replaceChildren(...parts);
+  box.hidden = false;
+}
+
+function players(item) {
+  return item.players.map((p) => (p.kind === "open" ? "open seat" : p.name)).join(", ");
+}
+
+function when(t) {
+  const d = new Date(t);
+  return Number.isNaN(d.getTime()) ? "" : d.toLocaleString();
+}
+
+// list fills one list of the history, or says why it cannot.
+async function list(status, ul, item) {
+  try {
+    const res = await api(`/api/v1/matches?status=${status}&limit=15`);
+    ul.replaceChildren(...res.matches.map(item));
+    if (!res.matches.length) ul.append(el("li", { class: "muted", text: "None yet." }));
+  } catch (err) {
+    ul.replaceChildren(el("li", { class: "bad", text: err.message }));
+  }
+}
+
+// hasLobby asks the API's own document whether this server has open seats and a lobby, so a
+// server without them is never asked for a status it does not know.
+const hasLobby = fetch("/openapi.yaml")
+  .then((r) => (r.ok ? r.text() : ""))
+  .then((doc) => doc.includes("/seats/{seat}/join"))
+  .catch(() => false);
+
+async function recent() {
+  if (!(await hasLobby)) {
+    $("lobby").hidden = true;
+    $("lobby-title").hidden = true;
+    $("more").hidden = true;
+    for (const o of document.querySelectorAll("option[value=open]")) o.remove();
+  } else list("waiting", $("lobby"), (m) => el("li", { "data-id": m.id },
+    el("a", { href: `/play/${m.id}`, text: `Join: ${players(m)}` }),
+    el("span", { class: "muted", text: ` · target ${m.target ?? "default"}${m.turn_seconds ? ` · ${m.turn_seconds} s a turn` : ""}` })));
+  list("in_progress", $("live-matches"), (m) => el("li", { "data-id": m.id },
+    el("a", { href: `/play/${m.id}`, text: `${players(m)}: ${m.scores.join(" to ")}` }),
+    el("span", { class: "muted", text: ` · started ${when(m.created_at)}` })));
+  list("finished", $("finished"), (m) => el("li", { "data-id": m.id },
+    el("a", { href: `/replay/${m.id}`, text: `${players(m)}: ${m.scores.join(" to ")}` }),
+    el("span", { class: "muted", text: ` · ${when(m.updated_at)}` })));
+}
+
+rows();
+$("count").addEventListener("change", count);
+$("create").addEventListener("submit", create);
+recent();

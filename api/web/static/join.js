@@ -1,0 +1,41 @@
+// Joining an open seat of a waiting match from the table (docs/api.md, "Playing with others").
+// The form shows only when the server has open seats and the match has one this browser can take.
+import { api, el, showError, saveSeat } from "/assets/common.js";
+
+const $ = (sel) => document.getElementById(sel);
+const errorBox = $("error");
+
+// renderJoin offers the open seats of a waiting match to a browser that holds no seat in it.
+export function renderJoin(v) {
+  const open = v.status === "waiting" && !v.you ? v.open_seats || [] : [];
+  $("join-box").hidden = open.length === 0;
+  if (!open.length) return;
+  const select = $("join-seat");
+  const wanted = open.map(String).join(",");
+  if (select.dataset.seats !== wanted) {
+    select.replaceChildren(...open.map((s) => el("option", { value: s, text: `Seat ${s + 1}` })));
+    select.dataset.seats = wanted;
+  }
+  $("join-invite").required = !v.listed;
+  $("join-note").textContent = v.listed
+    ? "This match is in the lobby: no invite is needed."
+    : "Enter the invite the match's creator gave you.";
+}
+
+// join takes the chosen open seat, keeps its token in this browser, and hands the answer on.
+export async function join(ev, id, joined) {
+  ev.preventDefault();
+  const seatNo = Number($("join-seat").value);
+  const body = { name: $("join-name").value.trim() };
+  const invite = $("join-invite").value.trim();
+  if (invite) body.invite = invite;
+  $("join-invite").value = "";
+  try {
+    const res = await api(`/api/v1/matches/${encodeURIComponent(id)}/seats/${seatNo}/join`, { method: "POST", body });
+    saveSeat(id, res.seat, res.token);
+    showError(errorBox, null);
+    await joined(res);
+  } catch (err) {
+    showError(errorBox, err);
+  }
+}

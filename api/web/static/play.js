@@ -1,0 +1,330 @@
+// The table: your hand, the legal moves to click, and the match live over the stream. The
+// page shows only what the API shows this seat (or a spectator), so it can hold no tile of
+// another hand while the match is live.
+import {
+  api, matchId, el, showError, tileSVG, drawLine, describe, markLeads, scoreList, sideName,
+  savedSeat, saveSeat, forgetSeat,
+} from "/assets/common.js";
+import { renderJoin, join } from "/assets/join.js";
+
+const id = matchId();
+const base = `/api/v1/matches/${encodeURIComponent(id)}`;
+const $ = (sel) => document.getElementById(sel);
+const main = $("table");
+const errorBox = $("error");
+// Every event type, those of open seats and the clock included (docs/api.md): EventSource hands
+// a named event only to a listener of that name.
+const TYPES = [
+  "match.created", "hand.started", "tile.played", "tile.drawn", "turn.passed", "hand.ended", "match.ended",
+  "seat.joined", "seat.left", "turn.timed_out", "seat.autoplay", "seat.resumed", "match.expired",
+];
+const OVER = ["match.ended", "match.expired"];
+const LOG_SIZE = 12;
+
+let seat = savedSeat(id); // {seat, token} or null
+let view = null;
+let log = []; // the last events, in seq order
+let stream = null;
+let retry = null;
+let refreshing = null;
+let choosing = null; // the tile whose end is being asked
+
+const token = () => (seat ? seat.token : "");
+const over = (v) => v.status === "finished" || v.status === "expired"; // nothing more will happen
+
+// load reads the match as this seat (or a spectator) sees it and draws it.
+async function load() {
+  try {
+    render(await api(base, { token: token() }));
+  } catch (err) {
+    if (err.status === 401 && seat) {
+      forgetSeat(id);
+      seat = null;
+      showError(errorBox, new Error(`The saved token was refused (${err.message}); it is forgotten, and you now watch as a spectator.`));
+      return load();
+    }
+    showError(errorBox, err);
+  }
+}
+
+// refresh reloads the view once after a burst of streamed events.
+function refresh() {
+  if (refreshing) return;
+  refreshing = setTimeout(async () => {
+    refreshing = null;
+    await load();
+  }, 30);
+}
+
+function render(v) {
+  // Answers can arrive out of order (a refresh sent before a move's answer, read after it):
+  // never draw a view older than the one shown to the same viewer.
+  const sameViewer = view && (view.you ? view.you.seat : -1) === (v.you ? v.you.seat : -1);
+  if (sameViewer && v.version < view.version) return;
+  view = v;
+  const h = v.hand;
+  const me = v.you ? v.you.seat : -1;
+  const live = v.status === "in_progress";
+  const mine = live && h && h.number > 0 && h.turn === me;
+  main.dataset.version = String(v.version);
+  main.dataset.status = v.status;
+  main.dataset.myTurn = mine ? "1" : "0";
+  document.title = `${mine ? "Your turn · " : ""}${v.seats.map((s) => s.name).join(" v ")} · All Fives`;
+  const open = v.open_seats || [];
+  const clock = live && h && v.seats[h.turn] && v.seats[h.turn].deadline
+    ? ` Clock: by ${new Date(v.seats[h.turn].deadline).toLocaleTimeString()}.` : "";
+  $("turn").textContent = v.status === "waiting"
+    ? `Waiting for players: seat${open.length === 1 ? "" : "s"} ${open.map((x) => x + 1).join(", ")} open.`
+    : v.status === "expired" ? "The match expired before its seats were taken."
+    : !live ? "The match is over."
+    : !h || h.number === 0 ? "Waiting for the deal."
+    : (mine ? "Your turn." : `${v.seats[h.turn].name} to move.`) + clock;
+  scoreList($("scores"), v.seats, v.scores, v.target);
+  $("seats").replaceChildren(...v.seats.map((s) => {
+    const toMove = live && h && h.turn === s.seat;
+    const kind = s.kind === "bot" ? `${s.bot} bot` : s.kind === "open" ? "open seat" : s.autoplay ? "human, on autoplay" : "human";
+    return el("li", { class: toMove ? "to-move" : "", "data-seat": s.seat },
+      `${s.name || `Seat ${s.seat + 1}`}${s.seat === me ? " (you)" : ""}: ${s.tiles} tile${s.tiles === 1 ? "" : "s"}`,
+      el("span", { class: "muted", text: ` · ${kind}${v.partnerships ? `, side ${s.side}` : ""}` }),
+      toMove ? el("span", { class: "tag", text: " ▶ to move" }) : null);
+  }));
+  drawLine($("line"), h ? h.line : []);
+  $("ends").textContent = h && h.left
+    ? `Ends ${h.left.pip}${h.left.double ? " (double)" : ""} and ${h.right.pip}${h.right.double ? " (double)" : ""}: they count ${h.total}.`
+    : "";
+  $("boneyard").textContent = h ? `Boneyard: ${h.boneyard} tile${h.boneyard === 1 ? "" : "s"}.` : "";
+  renderSeat(v, mine);
+  renderResult(v);
+  renderLog();
+}
+
+function renderSeat(v, mine) {
+  renderJoin(v);
+  $("seat-form-box").hidden = !!v.you || over(v); // once over, there is no seat to take
+  $("seat-box").hidden = !v.you;
+  if (!v.you) return;
+  const s = v.seats[v.you.seat];
+  $("seat-who").textContent = `You are ${s.name} (seat ${s.seat + 1}).`;
+  $("leave").hidden = v.status !== "waiting"; // a seat may be left only while the match waits
+  $("resume").hidden = !(s.autoplay && v.status === "in_progress"); // after too many timeouts
+  const moves = mine ? v.legal_moves || [] : [];
+  // The hand is drawn again only when it changed, so that a refresh bringing the same view
+  // never swaps a button from under a pointer or the keyboard focus.
+  const key = JSON.stringify([v.you.tiles, moves, mine]);
+  const hand = $("hand");
+  if (hand.dataset.key !== key || hand.querySelector("button:disabled.legal")) {
+    const hadFocus = hand.contains(document.activeElement) || document.activeElement === document.body;
+    hand.replaceChildren(...v.you.tiles.map((t) => tileButton(t, moves.filter((m) => m.action === "play" && m.tile === t), mine)));
+    hand.dataset.key = key;
+    // A keyboard player whose tile went into the line goes on from the hand, not the page top.
+    const first = hand.querySelector("button.legal");
+    if (hadFocus && first && document.activeElement === document.body) first.focus({ preventScroll: true });
+  }
+  for (const action of ["draw", "pass"]) {
+    $(action).hidden = !moves.some((m) => m.action === action);
+    $(action).disabled = false;
+  }
+  if (choosing && !moves.some((m) => m.tile === choosing)) closeChoice();
+}
+
+// tileButton is one tile of the hand: playable when it has plays, with the points each would
+// score written on it (the border and the lift say "playable" as well as the colour).
+function tileButton(t, plays, mine) {
+  const pts = (m) => (m.points > 0 ? `+${m.points}` : "+0");
+  let badge = "";
+  let label = `${t}: not playable now`;
+  if (plays.length === 1) {
+    badge = pts(plays[0]);
+    label = `Play ${t} on the ${plays[0].end}: scores ${plays[0].points}`;
+  } else if (plays.length > 1) {
+    const [l, r] = ["left", "right"].map((e) => plays.find((m) => m.end === e));
+    badge = `L${pts(l)} R${pts(r)}`;
+    label = `Play ${t}: on the left scores ${l.points}, on the right ${r.points}; you choose the end`;
+  } else if (!mine) {
+    label = t;
+  }
+  return el("button", {
+    type: "button", class: `tile${plays.length ? " legal" : ""}`, "data-tile": t, disabled: plays.length === 0,
+    "aria-label": label, title: label, onclick: () => choose(t, plays),
+  }, tileSVG(t, true), el("span", { class: "badge", "aria-hidden": "true", text: plays.length ? badge : mine ? "—" : "" }));
+}
+
+// choose plays a tile that fits one end, and asks which end for a tile that fits both.
+function choose(t, plays) {
+  if (plays.length === 1) return move({ action: "play", tile: t, end: plays[0].end });
+  choosing = t;
+  const box = $("end-choice");
+  $("end-question").textContent = `${t} fits both ends. Play it:`;
+  for (const b of box.querySelectorAll("button[data-end]")) {
+    const m = plays.find((p) => p.end === b.dataset.end);
+    b.textContent = `on the ${m.end} (scores ${m.points})`;
+    b.onclick = () => {
+      closeChoice();
+      move({ action: "play", tile: t, end: m.end });
+    };
+  }
+  box.hidden = false;
+  box.querySelector("button[data-end]").focus();
+}
+
+function closeChoice() {
+  choosing = null;
+  $("end-choice").hidden = true;
+}
+
+// move sends a move on the version this page shows; the answer carries the events it caused
+// (the bots' replies included) and the view after them.
+async function move(body) {
+  if (main.dataset.busy === "1") return;
+  main.dataset.busy = "1";
+  for (const b of document.querySelectorAll("#hand button, #draw, #pass")) b.disabled = true; // render enables them again
+  try {
+    const res = await api(`${base}/moves`, { method: "POST", body, token: token(), headers: { "If-Match": String(view.version) } });
+    showError(errorBox, null);
+    addEvents(res.events);
+    render(res.match);
+  } catch (err) {
+    showError(errorBox, err);
+    await load();
+  } finally {
+    main.dataset.busy = "0";
+  }
+}
+
+function addEvents(events) {
+  for (const e of events) {
+    if (log.some((x) => x.seq === e.seq)) continue;
+    log.push(e);
+  }
+  log.sort((a, b) => a.seq - b.seq);
+  markLeads(log);
+  if (log.length > LOG_SIZE) log = log.slice(-LOG_SIZE);
+}
+
+function renderLog() {
+  if (!view) return;
+  const me = view.you ? view.you.seat : -1;
+  $("log").replaceChildren(...log.slice().reverse().map((e) => el("li", { value: e.seq }, describe(e, view.seats, me))));
+  // A screen reader hears the newest event once, not the whole list again.
+  const newest = log[log.length - 1];
+  if (newest && $("announce").dataset.seq !== String(newest.seq)) {
+    $("announce").dataset.seq = String(newest.seq);
+    $("announce").textContent = describe(newest, view.seats, me);
+  }
+}
+
+function renderResult(v) {
+  const box = $("result");
+  box.hidden = v.status !== "finished";
+  if (box.hidden || v.winner_side === undefined || v.winner_side === null) return;
+  const won = v.winner_side;
+  const mine = v.you ? v.seats[v.you.seat].side === won : null;
+  $("result-text").textContent = `${sideName(v.seats, won)} won, ` +
+    v.scores.map((p, side) => `${sideName(v.seats, side)} ${p}`).join(" to ") +
+    `${mine === null ? "." : mine ? ". You won!" : ". You lost."}`;
+  $("replay-link").href = `/replay/${encodeURIComponent(id)}`;
+}
+
+// follow opens the stream after seq; EventSource resumes by itself with Last-Event-ID, and a
+// stream that was closed (a server restart) is opened again after a pause.
+function follow(after) {
+  if (stream) stream.close();
+  const q = new URLSearchParams({ after: String(after) });
+  if (token()) q.set("token", token()); // EventSource cannot send Authorization (docs/api.md)
+  stream = new EventSource(`${base}/stream?${q}`);
+  const onEvent = (msg) => {
+    const e = JSON.parse(msg.data);
+    addEvents([e]);
+    renderLog();
+    if (OVER.includes(e.type)) {
+      stream.close();
+      $("live").textContent = "(the match is over)";
+    }
+    if (!view || e.seq > view.version) refresh();
+  };
+  for (const t of TYPES) stream.addEventListener(t, onEvent);
+  stream.onopen = () => { $("live").textContent = "(live)"; };
+  stream.onerror = () => {
+    if (view && over(view)) return;
+    if (stream.readyState === EventSource.CLOSED) {
+      $("live").textContent = "(disconnected; retrying)";
+      clearTimeout(retry);
+      retry = setTimeout(() => follow(log.length ? log[log.length - 1].seq : 0), 3000);
+    } else {
+      $("live").textContent = "(reconnecting…)";
+    }
+  };
+}
+
+// leave gives the seat back while the match waits: it opens again, and the token stops working.
+async function leave() {
+  try {
+    await api(`${base}/seats/${seat.seat}/leave`, { method: "POST", token: token() });
+    forgetSeat(id);
+    seat = null;
+    showError(errorBox, null);
+    await load();
+    if (view) follow(view.version);
+  } catch (err) {
+    showError(errorBox, err);
+  }
+}
+
+// resume takes the seat back from the bot that plays it after it timed out too often.
+async function resume() {
+  try {
+    render(await api(`${base}/seats/${seat.seat}/resume`, { method: "POST", token: token() }));
+    showError(errorBox, null);
+  } catch (err) {
+    showError(errorBox, err);
+  }
+}
+
+async function takeSeat(ev) {
+  ev.preventDefault();
+  const input = $("token-input");
+  const t = input.value.trim();
+  input.value = "";
+  try {
+    const v = await api(base, { token: t });
+    if (!v.you) throw new Error("that token is not a seat of this match");
+    seat = { seat: v.you.seat, token: t };
+    saveSeat(id, v.you.seat, t);
+    showError(errorBox, null);
+    render(v);
+    if (!over(v)) follow(v.version);
+  } catch (err) {
+    showError(errorBox, err);
+  }
+}
+
+async function start() {
+  $("seat-form").addEventListener("submit", takeSeat);
+  $("join-form").addEventListener("submit", (ev) => join(ev, id, async (res) => {
+    seat = { seat: res.seat, token: res.token };
+    await load();
+    if (view) follow(view.version);
+  }));
+  $("forget").addEventListener("click", () => {
+    forgetSeat(id);
+    seat = null;
+    load().then(() => view && !over(view) && follow(view.version));
+  });
+  $("leave").addEventListener("click", leave);
+  $("resume").addEventListener("click", resume);
+  $("draw").addEventListener("click", () => move({ action: "draw" }));
+  $("pass").addEventListener("click", () => move({ action: "pass" }));
+  $("end-cancel").addEventListener("click", closeChoice);
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape" && choosing) closeChoice(); });
+  await load();
+  main.dataset.busy = "0";
+  if (view && over(view)) {
+    const res = await api(`${base}/events?after=${Math.max(0, view.version - LOG_SIZE)}`).catch(() => null);
+    if (res) addEvents(res.events);
+    renderLog();
+    return;
+  }
+  if (view) follow(Math.max(0, view.version - LOG_SIZE));
+}
+
+start();

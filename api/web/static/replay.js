@@ -1,0 +1,161 @@
+// The replay viewer: step through a match with a slider, buttons and the keyboard. Each step is
+// the API's own replay answer (GET /matches/{id}/replay?step=N), so what is drawn is what the
+// referee says the match was right after that event.
+import { api, matchId, el, showError, tileSVG, drawLine, describe, markLeads, scoreList, sideName } from "/assets/common.js";
+
+const id = matchId();
+const base = `/api/v1/matches/${encodeURIComponent(id)}`;
+const $ = (sel) => document.getElementById(sel);
+const main = $("replay");
+const errorBox = $("error");
+const slider = $("slider");
+
+const cache = new Map(); // step -> replay answer
+let max = 1;
+let wanted = 1;
+let events = []; // every event, from the export, for the list and for leads
+
+function fetchStep(n) {
+  if (!cache.has(n)) {
+    const p = api(`${base}/replay?step=${n}`);
+    cache.set(n, p);
+    p.catch(() => cache.delete(n));
+  }
+  return cache.get(n);
+}
+
+// go moves to step n (clamped) and draws it once its answer is in, unless another step was
+// asked for meanwhile.
+async function go(n) {
+  n = Math.min(max, Math.max(1, n));
+  wanted = n;
+  slider.value = String(n);
+  $("step-no").textContent = String(n);
+  const url = new URL(location.href);
+  url.searchParams.set("step", String(n));
+  history.replaceState(null, "", url);
+  try {
+    const r = await fetchStep(n);
+    if (wanted !== n) return;
+    render(r);
+    showError(errorBox, null);
+    if (n < max) fetchStep(n + 1).catch(() => {});
+  } catch (err) {
+    if (wanted === n) showError(errorBox, err);
+  }
+}
+
+function render(r) {
+  const m = r.match;
+  const ev = events[r.step - 1] || r.event;
+  const line = m.hand ? m.hand.line : [];
+  if (ev.type === "tile.played" && line.length) ev.laid = ev.data.end === "right" ? line[line.length - 1] : line[0];
+  $("event").textContent = describe(ev, m.seats);
+  scoreList($("scores"), m.seats, m.scores, m.target);
+  const h = m.hand;
+  $("hand-info").textContent = m.status === "finished"
+    ? `Finished: ${sideName(m.seats, m.winner_side)} won.`
+    : h && h.number > 0 ? `Hand ${h.number}. ${m.status === "in_progress" ? `${m.seats[h.turn].name} to move.` : ""}`
+    : "Before the first deal.";
+  drawLine($("line"), h ? h.line : []);
+  $("ends").textContent = h && h.left
+    ? `Ends ${h.left.pip}${h.left.double ? " (double)" : ""} and ${h.right.pip}${h.right.double ? " (double)" : ""}: they count ${h.total}.`
+    : "";
+  renderHands(m);
+  main.dataset.step = String(r.step);
+}
+
+function renderHands(m) {
+  const h = m.hand;
+  const hands = (h && h.hands) || [];
+  $("hands").replaceChildren(
+    ...m.seats.map((s) => {
+      const tiles = hands[s.seat] || [];
+      const toMove = h && m.status === "in_progress" && h.turn === s.seat && h.number > 0;
+      return el("div", { class: `seat${toMove ? " to-move" : ""}`, "data-seat": s.seat },
+        el("h3", {}, `${s.name} `, el("span", { class: "muted", text: `(${s.kind === "bot" ? `${s.bot} bot` : "human"}, ${s.tiles} tile${s.tiles === 1 ? "" : "s"})` }),
+          toMove ? el("span", { class: "tag", text: " ▶ to move" }) : null),
+        el("div", { class: "tiles" }, ...tiles.map((t) => el("span", { class: "hand-tile", "data-tile": t }, tileSVG(t, true)))));
+    }),
+  );
+  const bone = (h && h.boneyard_tiles) || [];
+  $("boneyard-count").textContent = h ? `(${h.boneyard})` : "";
+  $("boneyard").replaceChildren(...bone.map((t) => el("span", { class: "hand-tile", "data-tile": t }, tileSVG(t, true))));
+}
+
+// audit shows the server's verdict, and checks the revealed seed against the commitment here
+// too when the browser can hash (crypto.subtle needs a secure context such as localhost).
+async function audit(view) {
+  try {
+    const a = await api(`${base}/audit`);
+    $("audit-verdict").textContent = a.ok
+      ? `Verified: all ${a.checks.length} checks pass over ${a.events} events.`
+      : `FAILED: the record does not hold up${a.first_bad_seq ? `; the first event at fault is ${a.first_bad_seq}` : ""}.`;
+    $("audit-verdict").className = a.ok ? "ok" : "bad";
+    $("audit-checks").replaceChildren(...a.checks.map((c) =>
+      el("li", { class: c.ok ? "ok" : "bad" }, el("b", { text: `${c.ok ? "✓ pass" : "✗ FAIL"} ${c.name}: ` }), c.detail)));
+  } catch (err) {
+    $("audit-verdict").textContent = `The audit could not run: ${err.message}`;
+  }
+  const ended = events.find((e) => e.type === "match.ended");
+  if (!ended) {
+    $("seed-check").textContent = `Commitment ${view.commitment}; the seed stays secret until the match ends.`;
+    return;
+  }
+  const seed = ended.data.seed;
+  if (!(window.crypto && crypto.subtle)) {
+    $("seed-check").textContent = `Seed ${seed}; commitment ${view.commitment}. This page is not on a secure origin, so the browser cannot hash it here; the audit's seed check above did.`;
+    return;
+  }
+  const bytes = new Uint8Array(seed.match(/../g).map((x) => parseInt(x, 16)));
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  const hex = [...digest].map((b) => b.toString(16).padStart(2, "0")).join("");
+  const ok = hex === view.commitment;
+  $("seed-check").className = ok ? "ok" : "bad";
+  $("seed-check").textContent = `${ok ? "✓ Seed matches" : "✗ Seed does NOT match"} the commitment (sha256 checked in this browser): seed ${seed}, commitment ${view.commitment}.`;
+}
+
+function renderLog(seats) {
+  $("log").replaceChildren(...events.map((e) =>
+    el("li", { value: e.seq }, el("a", { href: `?step=${e.seq}`, onclick: (ev) => { ev.preventDefault(); go(e.seq); } }, describe(e, seats)))));
+}
+
+function keys(ev) {
+  if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
+  if (ev.target === slider) return; // the slider steps by itself
+  if (ev.target instanceof HTMLInputElement || ev.target instanceof HTMLTextAreaElement) return;
+  const moves = { ArrowLeft: wanted - 1, ArrowRight: wanted + 1, Home: 1, End: max };
+  if (!(ev.key in moves)) return;
+  ev.preventDefault();
+  go(moves[ev.key]);
+}
+
+async function start() {
+  $("export-json").href = `${base}/export?format=json`;
+  $("export-text").href = `${base}/export?format=text`;
+  let exp;
+  try {
+    exp = await api(`${base}/export`);
+  } catch (err) {
+    showError(errorBox, err);
+    $("event").textContent = "";
+    return;
+  }
+  events = markLeads(exp.events);
+  max = Math.max(1, exp.match.version);
+  document.title = `Replay: ${exp.match.seats.map((s) => s.name).join(" v ")} · All Fives`;
+  slider.max = String(max);
+  $("step-max").textContent = String(max);
+  renderLog(exp.match.seats);
+  $("first").addEventListener("click", () => go(1));
+  $("prev").addEventListener("click", () => go(wanted - 1));
+  $("next").addEventListener("click", () => go(wanted + 1));
+  $("last").addEventListener("click", () => go(max));
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  document.addEventListener("keydown", keys);
+  const asked = Number(new URL(location.href).searchParams.get("step"));
+  go(Number.isInteger(asked) && asked >= 1 ? asked : 1);
+  audit(exp.match);
+}
+
+start();

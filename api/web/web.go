@@ -1,0 +1,87 @@
+// Package web is the browser client (docs/api.md, "The web client"): plain HTML, CSS and
+// JavaScript embedded in the binary, with nothing to build. Its pages use only the public API
+// under /api/v1, from the same origin.
+package web
+
+import (
+	"embed"
+	"io/fs"
+	"net/http"
+	"path"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+)
+
+//go:embed static
+var files embed.FS
+
+// static is the client's files, rooted at static/.
+var static = func() fs.FS {
+	sub, err := fs.Sub(files, "static")
+	if err != nil {
+		panic(err) // the directory is embedded above, so this cannot happen
+	}
+	return sub
+}()
+
+// contentSecurity keeps every page to its own origin: no script, style, image or connection
+// elsewhere, and no inline script, so a name that slipped past escaping still could not run.
+const contentSecurity = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; " +
+	"connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
+// Register adds the client's routes: the home page at /, the table at /play/{id}, the replay
+// viewer at /replay/{id} and the files they load under /assets/. An unknown asset is the
+// server's usual 404 problem.
+func Register(e *echo.Echo) {
+	e.GET("/", page("index.html"))
+	e.GET("/play/:id", page("play.html"))
+	e.GET("/replay/:id", page("replay.html"))
+	e.GET("/assets/*", asset)
+}
+
+// page serves one HTML page. The match id stays in the path, where the page's script reads it;
+// the page itself is the same for every match.
+func page(name string) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		body, err := fs.ReadFile(static, name)
+		if err != nil {
+			return err
+		}
+		h := c.Response().Header()
+		h.Set("Content-Security-Policy", contentSecurity)
+		h.Set("Cache-Control", "no-cache")
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "no-referrer")
+		return c.HTMLBlob(http.StatusOK, body)
+	}
+}
+
+// asset serves a script, style sheet or image; HTML pages are served only by their routes.
+func asset(c echo.Context) error {
+	name := c.Param("*")
+	if !fs.ValidPath(name) || strings.HasSuffix(name, ".html") {
+		return echo.ErrNotFound
+	}
+	body, err := fs.ReadFile(static, name)
+	if err != nil {
+		return echo.ErrNotFound
+	}
+	h := c.Response().Header()
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Content-Type-Options", "nosniff")
+	return c.Blob(http.StatusOK, contentType(name), body)
+}
+
+// contentType names the types of the files the client has; anything else is plain bytes.
+func contentType(name string) string {
+	switch path.Ext(name) {
+	case ".js":
+		return "text/javascript; charset=utf-8"
+	case ".css":
+		return "text/css; charset=utf-8"
+	case ".svg":
+		return "image/svg+xml"
+	}
+	return "application/octet-stream"
+}
