@@ -30,6 +30,7 @@ type sim struct {
 	state   simState // whether the hand (or the match) is over
 	winner  int8     // side that won the hand or match, -1 for a blocked tie
 	outSeat int8     // seat that went out, -1 otherwise
+	look    bool     // rollouts use lookaheadPick instead of greedyPick
 }
 
 type simState uint8
@@ -216,6 +217,9 @@ func (g *sim) block() {
 func (g *sim) step() {
 	if m := g.playable(int(g.turn)); m != 0 {
 		t, e := g.greedyPick(m)
+		if g.look {
+			t, e = g.lookaheadPick(m)
+		}
 		g.play(t, e)
 		return
 	}
