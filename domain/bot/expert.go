@@ -60,8 +60,18 @@ func (x *Expert) decide(ctx context.Context, v domain.SeatView) (domain.Move, in
 	if len(v.LegalMoves) == 0 {
 		return domain.Move{}, 0, errNoMoves
 	}
+	order, values, n, err := x.evaluate(ctx, v)
+	if err != nil {
+		return domain.Move{}, n, err
+	}
+	return v.LegalMoves[order[best(values)]].Move(), n, nil
+}
+
+// evaluate values each legal move: order lists the indexes of v.LegalMoves in the order ties
+// are broken, values their mean outcomes in that order, and n is the playouts run.
+func (x *Expert) evaluate(ctx context.Context, v domain.SeatView) (order []int, values []float64, n int, err error) {
 	k := read(v)
-	order := greedyRank(v, k)
+	order = greedyRank(v, k)
 	side := v.Table.SideOf(v.Seat)
 	s := study{
 		base:   seatSim(v, k.mine, v.Target),
@@ -81,14 +91,11 @@ func (x *Expert) decide(ctx context.Context, v domain.SeatView) (domain.Move, in
 	}
 	s.base.look = x.opts.look
 	r := viewRNG(x.seed, v)
-	values, n, err := s.run(ctx, &r)
-	if err != nil {
-		return domain.Move{}, n, err
-	}
-	if x.opts.exact > 0 && v.Table.Players() == 2 && v.Boneyard == 0 {
+	values, n, err = s.run(ctx, &r)
+	if err == nil && x.opts.exact > 0 && v.Table.Players() == 2 && v.Boneyard == 0 {
 		x.solveKnown(&s, k, side, values)
 	}
-	return v.LegalMoves[order[best(values)]].Move(), n, nil
+	return order, values, n, err
 }
 
 // solveKnown replaces the sampled values by exact ones when the deal is known: with two

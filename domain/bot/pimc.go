@@ -49,7 +49,17 @@ func (p *PIMC) decide(ctx context.Context, v domain.SeatView) (domain.Move, int,
 	if len(v.LegalMoves) == 0 {
 		return domain.Move{}, 0, errNoMoves
 	}
-	order := make([]int, len(v.LegalMoves))
+	order, values, n, err := p.evaluate(ctx, v)
+	if err != nil {
+		return domain.Move{}, n, err
+	}
+	return v.LegalMoves[order[best(values)]].Move(), n, nil
+}
+
+// evaluate values each legal move: order lists the indexes of v.LegalMoves in the order ties
+// are broken, values their mean outcomes in that order, and n is the playouts run.
+func (p *PIMC) evaluate(ctx context.Context, v domain.SeatView) (order []int, values []float64, n int, err error) {
+	order = make([]int, len(v.LegalMoves))
 	for i := range order {
 		order[i] = i
 	}
@@ -65,11 +75,8 @@ func (p *PIMC) decide(ctx context.Context, v domain.SeatView) (domain.Move, int,
 		score:  func(g *sim) float64 { return float64(margin(g, side)) },
 	}
 	r := viewRNG(p.seed^pimcSalt, v)
-	values, n, err := s.run(ctx, &r)
-	if err != nil {
-		return domain.Move{}, n, err
-	}
-	return v.LegalMoves[order[best(values)]].Move(), n, nil
+	values, n, err = s.run(ctx, &r)
+	return order, values, n, err
 }
 
 // pimcSalt keeps PIMC's random stream apart from the expert's when both get the same seed.

@@ -54,6 +54,9 @@ type study struct {
 // luck between them; when the budget does not divide evenly, the last deal is shared by the
 // first candidates only, which the means absorb.
 func (s *study) run(ctx context.Context, r *rng) ([]float64, int, error) {
+	if len(s.cands) == 0 {
+		return nil, 0, errNoMoves
+	}
 	sum := make([]float64, len(s.cands))
 	weight := make([]float64, len(s.cands))
 	done := 0
