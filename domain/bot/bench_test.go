@@ -87,3 +87,14 @@ func BenchmarkGreedyChoose(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkExpertMatch plays whole two-player matches of the expert against itself, one op per
+// match, forced moves included (each costs a full decision): the README's "whole match"
+// figure.
+func BenchmarkExpertMatch(b *testing.B) {
+	x := bot.NewExpert(1, bot.DefaultRollouts)
+	for i := 0; i < b.N; i++ {
+		seed := bottest.Seed(fmt.Sprintf("match/%d", i))
+		bottest.Play(b, bottest.Spec(bottest.Table{Players: 2}, 0), seed, []domain.Strategy{x}, func(*domain.Match) bool { return true })
+	}
+}

@@ -30,7 +30,11 @@ type expertOpts struct {
 	look    bool    // play out with lookaheadPick rather than greedily
 	exact   int     // node cap of the exact endgame search (0: none)
 	beta    float64 // weight deals by past choices with choiceModel(beta) (0: none)
+	noMatch bool    // value only the hand's margin, as PIMC does, not the match
 }
+
+// exactNodes caps the exact endgame search of one decision, about 10 ms of work at worst.
+const exactNodes = 200000
 
 // Evaluation weights, in points. Winning the match outweighs any margin; the lead of the next
 // hand is worth a little (the leader plays first and scores first).
@@ -42,7 +46,7 @@ const (
 // NewExpert returns an expert that plays out rollouts hands per decision in total. Its
 // sampling derives from seed and the view, so it is repeatable.
 func NewExpert(seed uint64, rollouts int) *Expert {
-	return &Expert{seed: seed, rollouts: max(rollouts, 1)}
+	return &Expert{seed: seed, rollouts: max(rollouts, 1), opts: expertOpts{look: true, beta: 0.4, exact: exactNodes}}
 }
 
 // Choose spends the whole budget on every decision, a forced one included, so its time does
@@ -79,6 +83,10 @@ func (x *Expert) evaluate(ctx context.Context, v domain.SeatView) (order []int, 
 		budget: x.rollouts,
 		finish: (*sim).rollout,
 		score:  func(g *sim) float64 { return float64(outcome(g, side)) },
+	}
+	if x.opts.noMatch {
+		s.base.target = noTarget
+		s.score = func(g *sim) float64 { return float64(margin(g, side)) }
 	}
 	if x.opts.uniform {
 		s.deal = uniformDeal(v, k.unseen)
