@@ -58,12 +58,12 @@ func TestGreedyBeatsRandom(t *testing.T) {
 	assertBeats(t, bot.NameGreedy, bot.NameRandom, 200, 0.8, quick(5))
 }
 
-// TestExpertBeatsGreedy is a small, cheap version of the expert's claim: even at a tenth of
-// its budget it must clearly beat greedy.
+// TestExpertBeatsGreedy is a small, cheap version of the expert's claim: even at a twentieth
+// of its budget it must clearly beat greedy.
 func TestExpertBeatsGreedy(t *testing.T) {
 	s := bot.Strategies(5)
-	s[bot.NameExpert] = bot.NewExpert(5, 240)
-	assertBeats(t, bot.NameExpert, bot.NameGreedy, 60, 0.6, s)
+	s[bot.NameExpert] = bot.NewExpert(5, 120)
+	assertBeats(t, bot.NameExpert, bot.NameGreedy, 40, 0.7, s)
 }
 
 func assertBeats(t *testing.T, a, b string, matches int, rate float64, s map[string]domain.Strategy) {

@@ -25,7 +25,8 @@ func (g *sim) solve(side, alpha, beta int, nodes *int) int {
 		c.pass()
 		return c.solve(side, alpha, beta, nodes)
 	}
-	plays := g.orderedPlays(m)
+	var buf [14]move
+	plays := g.orderedPlays(m, &buf)
 	maximize := int(g.sideOf[seat]) == side
 	best := -1 << 30
 	if !maximize {
@@ -49,10 +50,9 @@ func (g *sim) solve(side, alpha, beta int, nodes *int) int {
 	return best
 }
 
-// orderedPlays lists the plays of the tiles in m, highest score first, which makes alpha-beta
-// cut early.
-func (g *sim) orderedPlays(m uint32) []move {
-	var buf [14]move
+// orderedPlays lists the plays of the tiles in m into buf, highest score first, which makes
+// alpha-beta cut early.
+func (g *sim) orderedPlays(m uint32, buf *[14]move) []move {
 	var pts [14]int
 	n := 0
 	for ; m != 0; m &= m - 1 {

@@ -77,7 +77,8 @@ func minimax(g *sim, side int) int {
 	}
 	maximize := int(g.sideOf[g.turn]) == side
 	best := 0
-	for i, p := range g.orderedPlays(m) {
+	var buf [14]move
+	for i, p := range g.orderedPlays(m, &buf) {
 		c := *g
 		c.play(p.tile, p.end)
 		v := minimax(&c, side)

@@ -14,6 +14,7 @@ type sampler struct {
 	unseen uint32
 	others []uint8   // the seats whose hands are hidden
 	slots  []slotRef // most constrained first, so the scarce tiles go where they must
+	held   []int8    // scratch for deal
 }
 
 type slotRef struct {
@@ -50,7 +51,10 @@ func (s *sampler) deal(r *rng, g *sim) float64 {
 	for i := range owner {
 		owner[i] = -1
 	}
-	held := make([]int8, len(s.slots)) // tile of each slot, -1 for none
+	if len(s.held) < len(s.slots) {
+		s.held = make([]int8, len(s.slots))
+	}
+	held := s.held[:len(s.slots)] // tile of each slot, -1 for none; reused across deals
 	for i := range held {
 		held[i] = -1
 	}

@@ -60,14 +60,15 @@ func (s *study) run(ctx context.Context, r *rng) ([]float64, int, error) {
 	sum := make([]float64, len(s.cands))
 	weight := make([]float64, len(s.cands))
 	done := 0
+	world, g := new(sim), new(sim) // allocated once: the callbacks would make locals escape
 	for n := 0; done < s.budget; n++ {
 		if n%64 == 63 {
 			if err := ctx.Err(); err != nil {
 				return nil, done, err
 			}
 		}
-		world := s.base
-		w := s.deal(r, &world)
+		*world = s.base
+		w := s.deal(r, world)
 		for i, c := range s.cands {
 			if done == s.budget {
 				break
@@ -76,10 +77,10 @@ func (s *study) run(ctx context.Context, r *rng) ([]float64, int, error) {
 			if w == 0 {
 				continue
 			}
-			g := world
+			*g = *world
 			g.apply(c)
-			s.finish(&g)
-			sum[i] += w * s.score(&g)
+			s.finish(g)
+			sum[i] += w * s.score(g)
 			weight[i] += w
 		}
 	}

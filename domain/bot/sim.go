@@ -216,9 +216,11 @@ func (g *sim) block() {
 // else pass.
 func (g *sim) step() {
 	if m := g.playable(int(g.turn)); m != 0 {
-		t, e := g.greedyPick(m)
+		var t, e int
 		if g.look {
 			t, e = g.lookaheadPick(m)
+		} else {
+			t, e = g.greedyPick(m)
 		}
 		g.play(t, e)
 		return
