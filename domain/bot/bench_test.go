@@ -13,20 +13,48 @@ import (
 )
 
 // positions collects at least n real decisions (views with more than one legal move) from
-// matches of expert against greedy at a table, the same ones on every call.
+// matches of pimc against greedy at a table, the same ones on every call.
 func positions(tb testing.TB, c bottest.Table, n int) []domain.SeatView {
+	return collect(tb, c, n, func(legal int) bool { return legal > 1 })
+}
+
+// collect gathers at least n views whose count of legal moves keep accepts.
+func collect(tb testing.TB, c bottest.Table, n int, keep func(legal int) bool) []domain.SeatView {
 	var out []domain.SeatView
-	players := []domain.Strategy{bot.NewExpert(2, bot.DefaultRollouts), bot.NewGreedy()}
+	players := []domain.Strategy{bot.NewPIMC(2, bot.DefaultPlayouts), bot.NewGreedy()}
 	for i := 0; len(out) < n; i++ {
 		seed := bottest.Seed(fmt.Sprintf("positions/%s/%d", c, i))
 		bottest.Play(tb, bottest.Spec(c, 0), seed, players, func(m *domain.Match) bool {
-			if v := m.SeatView(m.Turn()); len(v.LegalMoves) > 1 {
+			if v := m.SeatView(m.Turn()); keep(len(v.LegalMoves)) {
 				out = append(out, v)
 			}
 			return true
 		})
 	}
 	return out
+}
+
+// BenchmarkExpertForcedVsChoice times the expert's forced moves (one legal move) and its real
+// choices at two players in the same way as BenchmarkExpertChoose: both spend the same budget,
+// so the two medians should be close, which is the point (docs/api.md, timing).
+func BenchmarkExpertForcedVsChoice(b *testing.B) {
+	for _, forced := range []bool{true, false} {
+		b.Run(map[bool]string{true: "forced", false: "choice"}[forced], func(b *testing.B) {
+			views := collect(b, bottest.Table{Players: 2}, b.N, func(legal int) bool { return (legal == 1) == forced })
+			x := bot.NewExpert(1, bot.DefaultRollouts)
+			times := make([]time.Duration, 0, b.N)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				start := time.Now()
+				if _, err := x.Choose(context.Background(), views[i]); err != nil {
+					b.Fatal(err)
+				}
+				times = append(times, time.Since(start))
+			}
+			b.StopTimer()
+			reportQuantiles(b, times)
+		})
+	}
 }
 
 // BenchmarkExpertChoose times the expert's real decisions (those with a choice to make), one

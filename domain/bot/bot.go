@@ -15,7 +15,7 @@ import (
 	"github.com/allfives/allfives/domain"
 )
 
-// The strategy names a seat may ask for (DESIGN 7).
+// The strategy names a seat may ask for (README, Bots).
 const (
 	NameRandom = "random"
 	NameGreedy = "greedy"

@@ -16,9 +16,9 @@ var variants = map[string]struct {
 	budget int
 	opts   expertOpts
 }{
-	"x-base":    {2400, expertOpts{}},                        // inference, match-aware, greedy playouts
-	"x-uniform": {2400, expertOpts{uniform: true}},           // the same with PIMC's sampling
-	"x-look":    {2400, expertOpts{look: true}},              // lookahead playouts
+	"x-base":    {2400, expertOpts{}},              // inference, match-aware, greedy playouts
+	"x-uniform": {2400, expertOpts{uniform: true}}, // the same with PIMC's sampling
+	"x-look":    {2400, expertOpts{look: true}},    // lookahead playouts
 	"l-exact":   {2400, expertOpts{look: true, exact: exactNodes}},
 	"l-b40":     {2400, expertOpts{look: true, beta: 0.4}},
 	"l-unif":    {2400, expertOpts{look: true, uniform: true}},

@@ -7,7 +7,7 @@ import (
 )
 
 // sim is one hand of All Fives over plain arrays, for rollouts: copying it is copying a value,
-// and playing a move touches a few words. It follows DESIGN 1 for everything it simulates
+// and playing a move touches a few words. It follows docs/rules.md for everything it simulates
 // (plays, draws, passes, counting the ends, going out, blocked hands and the match ending on
 // the target, even mid-hand); dealing the next hand is left to the domain. sim_test.go plays
 // it against domain.Match move for move.
@@ -141,7 +141,7 @@ func (g *sim) pass() {
 	}
 }
 
-// award adds points to side and reports whether that ended the match (DESIGN 1.11).
+// award adds points to side and reports whether that ended the match (docs/rules.md).
 func (g *sim) award(side, points int) bool {
 	g.gained[side] += int32(points)
 	g.score[side] += int32(points)
@@ -152,7 +152,7 @@ func (g *sim) award(side, points int) bool {
 	return false
 }
 
-// blocked says whether the boneyard is empty and no seat can play (DESIGN 1.10).
+// blocked says whether the boneyard is empty and no seat can play (docs/rules.md).
 func (g *sim) blocked() bool {
 	if g.boneAt < g.boneEnd {
 		return false
@@ -165,7 +165,7 @@ func (g *sim) blocked() bool {
 	return true
 }
 
-// goOut scores a domino: every opponent's pips rounded to five, each on its own (DESIGN 1.9).
+// goOut scores a domino: every opponent's pips rounded to five, each on its own.
 func (g *sim) goOut(seat int) {
 	side := int(g.sideOf[seat])
 	bonus := 0
