@@ -12,21 +12,19 @@ import (
 	"github.com/allfives/allfives/domain/bot/tourney"
 )
 
-// quick is the strategies with small Monte Carlo budgets, so the tests can afford many
-// matches under the race detector; the code paths are the same at any budget.
+// quick is the strategies with small Monte Carlo budgets, so the tests can afford thousands
+// of matches (and many under the race detector); the code paths are the same at any budget.
 func quick(seed uint64) map[string]domain.Strategy {
 	s := bot.Strategies(seed)
-	if !bottest.Big() {
-		s[bot.NameExpert] = bot.NewExpert(seed, 60)
-		s[bot.NamePIMC] = bot.NewPIMC(seed, 60)
-	}
+	s[bot.NameExpert] = bot.NewExpert(seed, 60)
+	s[bot.NamePIMC] = bot.NewPIMC(seed, 60)
 	return s
 }
 
 // TestBotsOnlyChooseLegalMoves plays every table size with every strategy, in two lineups so
 // that each one sits at the two-player table too. The tournament fails on the first error or
 // move not among the view's legal moves, so passing means every decision of every match was
-// legal. ALLFIVES_BIG=1 plays thousands, at the full budgets.
+// legal. ALLFIVES_BIG=1 plays 8,000 (1,000 per table and lineup).
 func TestBotsOnlyChooseLegalMoves(t *testing.T) {
 	matches := bottest.Size(24, 1000)
 	lineups := [][]string{
