@@ -12,11 +12,14 @@ import (
 const DefaultRollouts = 2400
 
 // Expert is an information-set Monte Carlo player. For each decision it samples deals of the
-// tiles it cannot see that agree with everything its seat has observed (see knowledge), plays
-// every candidate in each sampled deal and finishes the hand, and takes the candidate with the
-// best average outcome: its side's points minus the best opposing side's, with a large bonus
-// or penalty when the match is won or lost on the way and a small one for winning the lead of
-// the next hand.
+// tiles it cannot see that agree with everything its seat has observed (see knowledge),
+// weighting each deal by how likely it made the other players' past plays (choiceModel);
+// plays every candidate in each sampled deal and finishes the hand with every seat playing the
+// lookahead policy (lookaheadPick); and takes the candidate with the best weighted mean
+// outcome: its side's points minus the best opposing side's, with a large bonus or penalty
+// when the match is won or lost on the way and a small one for winning the lead of the next
+// hand. With two players and the boneyard empty nothing is hidden, and it searches the rest of
+// the hand exactly instead.
 type Expert struct {
 	seed     uint64
 	rollouts int
@@ -33,7 +36,8 @@ type expertOpts struct {
 	noMatch bool    // value only the hand's margin, as PIMC does, not the match
 }
 
-// exactNodes caps the exact endgame search of one decision, about 10 ms of work at worst.
+// exactNodes caps the positions the exact endgame search of one decision visits, which bounds
+// its cost; most endgames need far fewer.
 const exactNodes = 200000
 
 // Evaluation weights, in points. Winning the match outweighs any margin; the lead of the next
