@@ -6,12 +6,13 @@ import "math/bits"
 // its own side (alpha-beta over the remaining plays). It needs two sides and a known deal
 // with the boneyard empty, so that nothing is left to chance: in a two-player hand that is
 // the true position once the boneyard is gone. nodes caps the work; past the cap a position is
-// valued by a lookahead rollout instead, so the result stays deterministic.
-func (g *sim) solve(side, alpha, beta int, nodes *int) int {
+// valued by a lookahead rollout instead, so the result stays deterministic. stack is scratch
+// space, one sim per level below this one, so the search allocates nothing.
+func (g *sim) solve(side, alpha, beta int, nodes *int, stack []sim) int {
 	if g.state != live {
 		return outcome(g, side)
 	}
-	if *nodes <= 0 {
+	if *nodes <= 0 || len(stack) == 0 {
 		c := *g
 		c.look = true
 		c.rollout()
@@ -21,9 +22,10 @@ func (g *sim) solve(side, alpha, beta int, nodes *int) int {
 	seat := int(g.turn)
 	m := g.playable(seat)
 	if m == 0 {
-		c := *g
+		c := &stack[0]
+		*c = *g
 		c.pass()
-		return c.solve(side, alpha, beta, nodes)
+		return c.solve(side, alpha, beta, nodes, stack[1:])
 	}
 	var buf [14]move
 	plays := g.orderedPlays(m, &buf)
@@ -33,9 +35,10 @@ func (g *sim) solve(side, alpha, beta int, nodes *int) int {
 		best = 1 << 30
 	}
 	for _, p := range plays {
-		c := *g
+		c := &stack[0]
+		*c = *g
 		c.play(p.tile, p.end)
-		v := c.solve(side, alpha, beta, nodes)
+		v := c.solve(side, alpha, beta, nodes, stack[1:])
 		if maximize {
 			best = max(best, v)
 			alpha = max(alpha, v)
@@ -49,6 +52,9 @@ func (g *sim) solve(side, alpha, beta int, nodes *int) int {
 	}
 	return best
 }
+
+// solveDepth is the scratch a solve needs: every play and pass left in a hand is one level.
+const solveDepth = 2 * nTiles
 
 // orderedPlays lists the plays of the tiles in m into buf, highest score first, which makes
 // alpha-beta cut early.

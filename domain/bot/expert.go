@@ -119,10 +119,11 @@ func (x *Expert) solveKnown(s *study, k *knowledge, side int, values []float64) 
 	world.boneAt, world.boneEnd = 0, 0
 	nodes := x.opts.exact
 	alpha := -1 << 30 // a move that cannot beat the best so far needs no exact value
+	stack := make([]sim, solveDepth)
 	for i, c := range s.cands {
 		g := world
 		g.apply(c)
-		v := g.solve(side, alpha, 1<<30, &nodes)
+		v := g.solve(side, alpha, 1<<30, &nodes, stack)
 		values[i] = float64(v)
 		alpha = max(alpha, v)
 	}

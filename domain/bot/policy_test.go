@@ -46,7 +46,7 @@ func TestSolveIsMinimax(t *testing.T) {
 			}
 			nodes := 1 << 30
 			side := int(g.sideOf[g.turn])
-			if got, want := g.solve(side, -1<<30, 1<<30, &nodes), minimax(g, side); got != want {
+			if got, want := g.solve(side, -1<<30, 1<<30, &nodes, make([]sim, solveDepth)), minimax(g, side); got != want {
 				t.Fatalf("alpha-beta %d, minimax %d", got, want)
 			}
 			solved++
