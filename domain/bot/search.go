@@ -38,8 +38,9 @@ func (g *sim) apply(m move) {
 
 // study is one fixed-budget Monte Carlo evaluation of a seat's candidate moves: deal a
 // hidden world, play every candidate in it, finish the hand, and score; repeat until exactly
-// budget playouts have been run. A forced move gets the same budget as a real choice, so the
-// time a decision takes says nothing about how many moves the seat had (docs/api.md).
+// budget playouts have been run. A forced move gets the same budget as a real choice, so a
+// decision's time does not give away whether the seat had a choice, as an instant answer to
+// a forced move would.
 type study struct {
 	base   sim                          // the hand as the seat knows it, hidden parts empty
 	cands  []move                       // the candidates, in the order ties are broken
