@@ -41,8 +41,9 @@ func Strategies(seed uint64) map[string]domain.Strategy {
 // Names lists the strategy names in order of strength.
 func Names() []string { return []string{NameRandom, NameGreedy, NamePIMC, NameExpert} }
 
-// onlyMove returns the move when the view leaves exactly one, so no strategy spends effort on a
-// forced draw, pass or lead.
+// onlyMove returns the move when the view leaves exactly one, so random and greedy answer a
+// forced draw, pass or lead at once. The Monte Carlo players do not use it: they spend their
+// whole budget on a forced move too, so their timing does not give it away.
 func onlyMove(v domain.SeatView) (domain.Move, bool, error) {
 	switch len(v.LegalMoves) {
 	case 0:
