@@ -40,7 +40,7 @@ type PlayerRequest struct {
 	// Kind open is a seat for someone to join with the invite the create answer gives.
 	Kind string `json:"kind" validate:"required" enums:"human,bot,open" example:"human"`
 	// Bot names the strategy of a bot seat, weakest first; only with kind bot.
-	Bot string `json:"bot,omitempty" enums:"random,greedy,expert" example:"greedy"`
+	Bot string `json:"bot,omitempty" enums:"random,greedy,pimc,expert" example:"greedy"`
 }
 
 // MoveRequest is the body of POST /api/v1/matches/{id}/moves.
@@ -57,7 +57,7 @@ type Seat struct {
 	Seat  int    `json:"seat"`
 	Name  string `json:"name"`
 	Kind  string `json:"kind" enums:"human,bot,open"`
-	Bot   string `json:"bot,omitempty" enums:"random,greedy,expert"`
+	Bot   string `json:"bot,omitempty" enums:"random,greedy,pimc,expert"`
 	Side  int    `json:"side"`
 	Tiles int    `json:"tiles"`
 	// Autoplay says the seat timed out too often and its bot plays it until its player resumes.
@@ -198,7 +198,7 @@ type Player struct {
 	Seat int    `json:"seat"`
 	Name string `json:"name"`
 	Kind string `json:"kind" enums:"human,bot,open"`
-	Bot  string `json:"bot,omitempty" enums:"random,greedy,expert"`
+	Bot  string `json:"bot,omitempty" enums:"random,greedy,pimc,expert"`
 }
 
 // HistoryItem is one match in the history.

@@ -2361,6 +2361,7 @@ const docTemplate = `{
                     "enum": [
                         "random",
                         "greedy",
+                        "pimc",
                         "expert"
                     ]
                 },
@@ -2392,6 +2393,7 @@ const docTemplate = `{
                     "enum": [
                         "random",
                         "greedy",
+                        "pimc",
                         "expert"
                     ],
                     "example": "greedy"
@@ -2545,6 +2547,7 @@ const docTemplate = `{
                     "enum": [
                         "random",
                         "greedy",
+                        "pimc",
                         "expert"
                     ]
                 },

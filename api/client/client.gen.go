@@ -341,6 +341,7 @@ func (e ApiMoveRequestEnd) Valid() bool {
 const (
 	ApiPlayerBotExpert ApiPlayerBot = "expert"
 	ApiPlayerBotGreedy ApiPlayerBot = "greedy"
+	ApiPlayerBotPimc   ApiPlayerBot = "pimc"
 	ApiPlayerBotRandom ApiPlayerBot = "random"
 )
 
@@ -350,6 +351,8 @@ func (e ApiPlayerBot) Valid() bool {
 	case ApiPlayerBotExpert:
 		return true
 	case ApiPlayerBotGreedy:
+		return true
+	case ApiPlayerBotPimc:
 		return true
 	case ApiPlayerBotRandom:
 		return true
@@ -383,6 +386,7 @@ func (e ApiPlayerKind) Valid() bool {
 const (
 	ApiPlayerRequestBotExpert ApiPlayerRequestBot = "expert"
 	ApiPlayerRequestBotGreedy ApiPlayerRequestBot = "greedy"
+	ApiPlayerRequestBotPimc   ApiPlayerRequestBot = "pimc"
 	ApiPlayerRequestBotRandom ApiPlayerRequestBot = "random"
 )
 
@@ -392,6 +396,8 @@ func (e ApiPlayerRequestBot) Valid() bool {
 	case ApiPlayerRequestBotExpert:
 		return true
 	case ApiPlayerRequestBotGreedy:
+		return true
+	case ApiPlayerRequestBotPimc:
 		return true
 	case ApiPlayerRequestBotRandom:
 		return true
@@ -530,6 +536,7 @@ func (e ApiProblemCode) Valid() bool {
 const (
 	ApiSeatBotExpert ApiSeatBot = "expert"
 	ApiSeatBotGreedy ApiSeatBot = "greedy"
+	ApiSeatBotPimc   ApiSeatBot = "pimc"
 	ApiSeatBotRandom ApiSeatBot = "random"
 )
 
@@ -539,6 +546,8 @@ func (e ApiSeatBot) Valid() bool {
 	case ApiSeatBotExpert:
 		return true
 	case ApiSeatBotGreedy:
+		return true
+	case ApiSeatBotPimc:
 		return true
 	case ApiSeatBotRandom:
 		return true

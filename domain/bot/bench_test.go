@@ -14,20 +14,52 @@ import (
 )
 
 // positions collects at least n real decisions (views with more than one legal move) from
-// matches of expert against greedy at a table, the same ones on every call.
+// matches of pimc against greedy at a table, the same ones on every call.
 func positions(tb testing.TB, c bottest.Table, n int) []domain.SeatView {
+	return collect(tb, c, n, func(v domain.SeatView) bool { return len(v.LegalMoves) > 1 })
+}
+
+// collect gathers at least n views that keep accepts.
+func collect(tb testing.TB, c bottest.Table, n int, keep func(v domain.SeatView) bool) []domain.SeatView {
 	var out []domain.SeatView
-	players := []referee.Strategy{bot.NewExpert(2, bot.DefaultRollouts), bot.NewGreedy()}
+	players := []referee.Strategy{bot.NewPIMC(2, bot.DefaultPlayouts), bot.NewGreedy()}
 	for i := 0; len(out) < n; i++ {
 		seed := bottest.Seed(fmt.Sprintf("positions/%s/%d", c, i))
 		bottest.Play(tb, bottest.Spec(c, 0), seed, players, func(m *domain.Match, hands domain.HandLog) bool {
-			if v := m.SeatView(m.Turn(), hands); len(v.LegalMoves) > 1 {
+			if v := m.SeatView(m.Turn(), hands); keep(v) {
 				out = append(out, v)
 			}
 			return true
 		})
 	}
 	return out
+}
+
+// BenchmarkExpertForcedVsChoice times the expert's forced moves (one legal move) and its real
+// choices at two players, while the boneyard still hides tiles (once it is empty a two-player
+// hand has no secret left): both spend the same budget of playouts, so the two should take
+// about as long. What remains is the cost of the playouts themselves, which depends on the
+// position more than on the choice.
+func BenchmarkExpertForcedVsChoice(b *testing.B) {
+	for _, forced := range []bool{true, false} {
+		b.Run(map[bool]string{true: "forced", false: "choice"}[forced], func(b *testing.B) {
+			views := collect(b, bottest.Table{Players: 2}, b.N, func(v domain.SeatView) bool {
+				return v.Boneyard > 0 && (len(v.LegalMoves) == 1) == forced
+			})
+			x := bot.NewExpert(1, bot.DefaultRollouts)
+			times := make([]time.Duration, 0, b.N)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				start := time.Now()
+				if _, err := x.Choose(context.Background(), views[i]); err != nil {
+					b.Fatal(err)
+				}
+				times = append(times, time.Since(start))
+			}
+			b.StopTimer()
+			reportQuantiles(b, times)
+		})
+	}
 }
 
 // BenchmarkExpertChoose times the expert's real decisions (those with a choice to make), one
@@ -86,5 +118,16 @@ func BenchmarkGreedyChoose(b *testing.B) {
 		if _, err := g.Choose(context.Background(), views[i%len(views)]); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkExpertMatch plays whole two-player matches of the expert against itself, one op per
+// match, forced moves included (each costs a full decision): the README's "whole match"
+// figure.
+func BenchmarkExpertMatch(b *testing.B) {
+	x := bot.NewExpert(1, bot.DefaultRollouts)
+	for i := 0; i < b.N; i++ {
+		seed := bottest.Seed(fmt.Sprintf("match/%d", i))
+		bottest.Play(b, bottest.Spec(bottest.Table{Players: 2}, 0), seed, []referee.Strategy{x}, func(*domain.Match, domain.HandLog) bool { return true })
 	}
 }

@@ -13,27 +13,30 @@ const (
 	NameRandom = "random"
 	NameGreedy = "greedy"
 	NameExpert = "expert"
+	NamePIMC   = "pimc"
 )
 
 // errNoMoves is returned when a strategy is asked to move while its seat has no legal move:
 // the service never does that, so it is a caller's bug, not a rule of the game.
 var errNoMoves = errors.New("bot: the view has no legal moves; it is not this seat's turn")
 
-// Strategies returns the three strategies by name, each seeded from seed, for
+// Strategies returns the strategies by name, each seeded from seed, for
 // referee.ServiceConfig.Bots.
 func Strategies(seed uint64) map[string]referee.Strategy {
 	return map[string]referee.Strategy{
 		NameRandom: NewRandom(seed),
 		NameGreedy: NewGreedy(),
 		NameExpert: NewExpert(seed, DefaultRollouts),
+		NamePIMC:   NewPIMC(seed, DefaultPlayouts),
 	}
 }
 
 // Names lists the strategy names in order of strength.
-func Names() []string { return []string{NameRandom, NameGreedy, NameExpert} }
+func Names() []string { return []string{NameRandom, NameGreedy, NamePIMC, NameExpert} }
 
-// onlyMove returns the move when the view leaves exactly one, so no strategy spends effort on a
-// forced draw, pass or lead.
+// onlyMove returns the move when the view leaves exactly one, so random and greedy answer a
+// forced draw, pass or lead at once. The Monte Carlo players do not use it: they spend their
+// whole budget on a forced move too, so their timing does not give it away.
 func onlyMove(v domain.SeatView) (domain.Move, bool, error) {
 	switch len(v.LegalMoves) {
 	case 0:

@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -12,35 +13,41 @@ import (
 	"github.com/allfives/allfives/domain/referee"
 )
 
-// quick is the three strategies with a small expert budget, so the tests can afford many
-// matches under the race detector; the expert's code paths are the same at any budget.
+// quick is the strategies with small Monte Carlo budgets, so the tests can afford thousands
+// of matches (and many under the race detector); the code paths are the same at any budget.
 func quick(seed uint64) map[string]referee.Strategy {
 	s := bot.Strategies(seed)
-	if !bottest.Big() {
-		s[bot.NameExpert] = bot.NewExpert(seed, 60)
-	}
+	s[bot.NameExpert] = bot.NewExpert(seed, 60)
+	s[bot.NamePIMC] = bot.NewPIMC(seed, 60)
 	return s
 }
 
-// TestBotsOnlyChooseLegalMoves plays every table size with all three strategies in every
-// seat. The tournament fails on the first error or move not among the view's legal moves, so
-// passing means every decision of every match was legal. ALLFIVES_BIG=1 plays thousands.
+// TestBotsOnlyChooseLegalMoves plays every table size with every strategy, in two lineups so
+// that each one sits at the two-player table too. The tournament fails on the first error or
+// move not among the view's legal moves, so passing means every decision of every match was
+// legal. ALLFIVES_BIG=1 plays 8,000 (1,000 per table and lineup).
 func TestBotsOnlyChooseLegalMoves(t *testing.T) {
-	matches := bottest.Size(60, 2500)
+	matches := bottest.Size(24, 1000)
+	lineups := [][]string{
+		{bot.NameExpert, bot.NamePIMC, bot.NameGreedy, bot.NameRandom},
+		{bot.NameRandom, bot.NameGreedy, bot.NamePIMC, bot.NameExpert},
+	}
 	for _, c := range bottest.Tables() {
-		t.Run(c.String(), func(t *testing.T) {
-			rep, err := tourney.Run(context.Background(), tourney.Config{
-				Matches: matches, Players: c.Players, Partnerships: c.Partnerships,
-				Bots: []string{bot.NameExpert, bot.NameGreedy, bot.NameRandom}, Seed: []byte("legal/" + c.String()),
-				Duplicate: true, Workers: 2, Strategies: quick(11),
+		for i, bots := range lineups {
+			t.Run(fmt.Sprintf("%s/%d", c, i), func(t *testing.T) {
+				rep, err := tourney.Run(context.Background(), tourney.Config{
+					Matches: matches, Players: c.Players, Partnerships: c.Partnerships,
+					Bots: bots, Seed: []byte(fmt.Sprintf("legal/%s/%d", c, i)),
+					Duplicate: true, Workers: 2, Strategies: quick(11),
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if rep.Matches < matches {
+					t.Fatalf("played %d matches, want %d", rep.Matches, matches)
+				}
 			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if rep.Matches < matches {
-				t.Fatalf("played %d matches, want %d", rep.Matches, matches)
-			}
-		})
+		}
 	}
 }
 
@@ -50,12 +57,12 @@ func TestGreedyBeatsRandom(t *testing.T) {
 	assertBeats(t, bot.NameGreedy, bot.NameRandom, 200, 0.8, quick(5))
 }
 
-// TestExpertBeatsGreedy is a small, cheap version of the expert's claim: even at a tenth of
-// its budget it must clearly beat greedy.
+// TestExpertBeatsGreedy is a small, cheap version of the expert's claim: even at a twentieth
+// of its budget it must clearly beat greedy.
 func TestExpertBeatsGreedy(t *testing.T) {
 	s := bot.Strategies(5)
-	s[bot.NameExpert] = bot.NewExpert(5, 240)
-	assertBeats(t, bot.NameExpert, bot.NameGreedy, 60, 0.6, s)
+	s[bot.NameExpert] = bot.NewExpert(5, 120)
+	assertBeats(t, bot.NameExpert, bot.NameGreedy, 40, 0.7, s)
 }
 
 func assertBeats(t *testing.T, a, b string, matches int, rate float64, s map[string]referee.Strategy) {
@@ -73,16 +80,20 @@ func assertBeats(t *testing.T, a, b string, matches int, rate float64, s map[str
 	}
 }
 
-// TestForcedMoveNeedsNoSearch hands each strategy a view with one legal move and nothing else:
-// any look at the table, line or history would fail, so the move must come straight back.
+// TestForcedMoveNeedsNoSearch hands random and greedy a view with one legal move and nothing
+// else: any look at the table, line or history would fail, so the move must come straight
+// back. They are cheap whatever the view, so answering a forced move at once reveals nothing;
+// the Monte Carlo players spend their full budget instead (TestBudgetIsFixed).
 func TestForcedMoveNeedsNoSearch(t *testing.T) {
-	for name, s := range bot.Strategies(1) {
+	for _, s := range []referee.Strategy{bot.NewRandom(1), bot.NewGreedy()} {
 		for _, want := range []domain.Move{domain.Draw(), domain.Pass()} {
 			got, err := s.Choose(context.Background(), domain.SeatView{LegalMoves: []domain.LegalMove{{Action: want.Action}}})
 			if err != nil || got != want {
-				t.Errorf("%s: got %+v, %v; want %+v", name, got, err, want)
+				t.Errorf("%T: got %+v, %v; want %+v", s, got, err, want)
 			}
 		}
+	}
+	for name, s := range bot.Strategies(1) {
 		if _, err := s.Choose(context.Background(), domain.SeatView{}); err == nil {
 			t.Errorf("%s: chose a move from a view with no legal moves", name)
 		}

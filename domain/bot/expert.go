@@ -7,20 +7,38 @@ import (
 )
 
 // DefaultRollouts is the expert's work per decision: the number of hands it plays out, shared
-// among the candidate plays. It is a count, not a time limit, so a decision is the same on a
+// among the candidate moves. It is a count, not a time limit, so a decision is the same on a
 // fast machine and a slow one; BenchmarkExpertChoose shows what it costs.
 const DefaultRollouts = 2400
 
 // Expert is an information-set Monte Carlo player. For each decision it samples deals of the
-// tiles it cannot see that agree with everything its seat has observed (see knowledge), plays
-// every candidate in each sampled deal and finishes the hand with a fast greedy policy for all
-// seats, and takes the candidate with the best average outcome: its side's points minus the
-// best opposing side's, with a large bonus or penalty when the match is won or lost on the way
-// and a small one for winning the lead of the next hand.
+// tiles it cannot see that agree with everything its seat has observed (see knowledge),
+// weighting each deal by how likely it made the other players' past plays (choiceModel);
+// plays every candidate in each sampled deal and finishes the hand with every seat playing the
+// lookahead policy (lookaheadPick); and takes the candidate with the best weighted mean
+// outcome: its side's points minus the best opposing side's, with a large bonus or penalty
+// when the match is won or lost on the way and a small one for winning the lead of the next
+// hand. With two players and the boneyard empty nothing is hidden, and it searches the rest of
+// the hand exactly instead.
 type Expert struct {
 	seed     uint64
 	rollouts int
+	opts     expertOpts
 }
+
+// expertOpts are the expert's switches, kept so the experiments behind the README's notes can
+// be rerun; NewExpert sets the ones that paid.
+type expertOpts struct {
+	uniform bool    // sample like PIMC, ignoring what the history says
+	look    bool    // play out with lookaheadPick rather than greedily
+	exact   int     // node cap of the exact endgame search (0: none)
+	beta    float64 // weight deals by past choices with choiceModel(beta) (0: none)
+	noMatch bool    // value only the hand's margin, as PIMC does, not the match
+}
+
+// exactNodes caps the positions the exact endgame search of one decision visits, which bounds
+// its cost; most endgames need far fewer.
+const exactNodes = 200000
 
 // Evaluation weights, in points. Winning the match outweighs any margin; the lead of the next
 // hand is worth a little (the leader plays first and scores first).
@@ -29,93 +47,92 @@ const (
 	leadWeight  = 3
 )
 
-// NewExpert returns an expert that plays out about rollouts hands per decision (at least one
-// deal per candidate). Its sampling derives from seed and the view, so it is repeatable.
+// NewExpert returns an expert that plays out rollouts hands per decision in total. Its
+// sampling derives from seed and the view, so it is repeatable.
 func NewExpert(seed uint64, rollouts int) *Expert {
-	return &Expert{seed: seed, rollouts: max(rollouts, 1)}
+	return &Expert{seed: seed, rollouts: max(rollouts, 1), opts: expertOpts{look: true, beta: 0.4, exact: exactNodes}}
 }
 
-// Choose searches the legal plays when there is a choice, and returns a forced move at once.
+// Choose spends the whole budget on every decision, a forced one included, so its time does
+// not reveal whether it had a choice, and returns the best move found.
 func (x *Expert) Choose(ctx context.Context, v domain.SeatView) (domain.Move, error) {
+	mv, _, err := x.decide(ctx, v)
+	return mv, err
+}
+
+// decide is Choose, also returning the playouts run, for the tests.
+func (x *Expert) decide(ctx context.Context, v domain.SeatView) (domain.Move, int, error) {
 	if err := ctx.Err(); err != nil {
-		return domain.Move{}, err
+		return domain.Move{}, 0, err
 	}
-	if mv, ok, err := onlyMove(v); ok || err != nil {
-		return mv, err
+	if len(v.LegalMoves) == 0 {
+		return domain.Move{}, 0, errNoMoves
 	}
-	k := read(v)
-	order := greedyRank(v, k)
-	totals, err := x.search(ctx, v, k, order)
+	order, values, n, err := x.evaluate(ctx, v)
 	if err != nil {
-		return domain.Move{}, err
+		return domain.Move{}, n, err
 	}
-	best := 0
-	for i := range totals {
-		if totals[i] > totals[best] {
-			best = i // strictly better only: ties keep the greedy order
-		}
-	}
-	return v.LegalMoves[order[best]].Move(), nil
+	return v.LegalMoves[order[best(values)]].Move(), n, nil
 }
 
-// search returns, for each move in order, the sum of its outcomes over the sampled deals. All
-// candidates are judged on the same deals, which cancels most of the luck between them.
-func (x *Expert) search(ctx context.Context, v domain.SeatView, k *knowledge, order []int) ([]int, error) {
-	base := simFromView(v, k)
+// evaluate values each legal move: order lists the indexes of v.LegalMoves in the order ties
+// are broken, values their mean outcomes in that order, and n is the playouts run.
+func (x *Expert) evaluate(ctx context.Context, v domain.SeatView) (order []int, values []float64, n int, err error) {
+	k := read(v)
+	order = greedyRank(v, k)
 	side := v.Table.SideOf(v.Seat)
-	type cand struct{ tile, end int }
-	cands := make([]cand, len(order))
-	for i, li := range order {
-		m := v.LegalMoves[li]
-		cands[i] = cand{m.Tile.Index(), int(m.End)}
+	s := study{
+		base:   seatSim(v, k.mine, v.Target),
+		cands:  movesOf(v.LegalMoves, order),
+		budget: x.rollouts,
+		finish: (*sim).rollout,
+		score:  func(g *sim) float64 { return float64(outcome(g, side)) },
 	}
-	samples := max(x.rollouts/len(cands), 1)
-	smp := newSampler(k)
+	if x.opts.noMatch {
+		s.base.target = noTarget
+		s.score = func(g *sim) float64 { return float64(margin(g, side)) }
+	}
+	if x.opts.uniform {
+		s.deal = uniformDeal(v, k.unseen)
+	} else {
+		smp := newSampler(k)
+		if x.opts.beta > 0 {
+			smp.model = newChoiceModel(x.opts.beta)
+		}
+		s.deal = smp.deal
+	}
+	s.base.look = x.opts.look
 	r := viewRNG(x.seed, v)
-	totals := make([]int, len(cands))
-	for n := 0; n < samples; n++ {
-		if n%64 == 63 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-		deal := base
-		smp.deal(&r, &deal)
-		for i, c := range cands {
-			g := deal
-			g.play(c.tile, c.end)
-			g.rollout()
-			totals[i] += outcome(&g, side)
-		}
+	values, n, err = s.run(ctx, &r)
+	if err == nil && x.opts.exact > 0 && v.Table.Players() == 2 && v.Boneyard == 0 {
+		x.solveKnown(&s, k, side, values)
 	}
-	return totals, nil
+	return order, values, n, err
 }
 
-// simFromView is the hand as v's seat knows it; the hidden hands and boneyard are left for the
-// sampler to fill.
-func simFromView(v domain.SeatView, k *knowledge) sim {
-	g := newSim(v.Table, v.Scores, v.Target)
-	g.hands[v.Seat] = k.mine
-	g.turn = uint8(v.Seat)
-	if n := v.Line.Len(); n > 0 {
-		l, r := v.Line.End(domain.Left), v.Line.End(domain.Right)
-		g.end = [2]uint8{uint8(l.Pip), uint8(r.Pip)}
-		g.dbl = [2]bool{l.Double, r.Double}
-		g.lineLen = uint8(min(n, nTiles))
+// solveKnown replaces the sampled values by exact ones when the deal is known: with two
+// players and the boneyard empty, the unseen tiles are the opponent's hand. The playouts have
+// run all the same, so the decision takes its usual time.
+func (x *Expert) solveKnown(s *study, k *knowledge, side int, values []float64) {
+	world := s.base
+	world.hands[1-k.me] = k.unseen
+	world.boneAt, world.boneEnd = 0, 0
+	nodes := x.opts.exact
+	alpha := -1 << 30 // a move that cannot beat the best so far needs no exact value
+	stack := make([]sim, solveDepth)
+	for i, c := range s.cands {
+		g := world
+		g.apply(c)
+		v := g.solve(side, alpha, 1<<30, &nodes, stack)
+		values[i] = float64(v)
+		alpha = max(alpha, v)
 	}
-	return g
 }
 
 // outcome scores a finished rollout for side: the point margin over the best opposing side,
 // plus the match or next-lead bonus.
 func outcome(g *sim, side int) int {
-	best := int32(-1 << 30)
-	for s := 0; s < int(g.sides); s++ {
-		if s != side && g.gained[s] > best {
-			best = g.gained[s]
-		}
-	}
-	v := int(g.gained[side] - best)
+	v := margin(g, side)
 	w := 0
 	switch g.state {
 	case matchOver:

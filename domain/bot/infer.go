@@ -25,12 +25,14 @@ type knowledge struct {
 	slots   [4][]uint32 // per seat, the forbidden set of each hidden tile, oldest first
 	bone    int         // boneyard count
 	patched bool        // the history disagreed with the counts; tests check it never does
+	trail               // who held which slot when, for weighting deals by past choices
 }
 
 // read builds the knowledge of v's seat from v alone.
 func read(v domain.SeatView) *knowledge {
 	k := &knowledge{me: v.Seat, players: v.Table.Players(), mine: maskOf(v.Hand)}
 	var ends [2]int
+	var open openEnds
 	lineLen := 0
 	leadDouble := false
 	for _, e := range v.History {
@@ -44,14 +46,22 @@ func read(v domain.SeatView) *knowledge {
 				// The highest double dealt was led, so no hand was dealt a higher one.
 				k.forbidAll(doubles[d.Tile.Low()])
 			}
+			e := 0
+			if d.End == domain.Right {
+				e = 1
+			}
+			if lineLen > 0 || !leadDouble { // a lead of the highest double is no choice
+				k.noteChoice(d.Seat, open, t, e)
+			}
 			k.removeSlot(d.Seat, t)
 			k.line |= 1 << t
 			ends = placeOnEnds(ends, lineLen, d.Tile, d.End)
+			open = open.after(t, e)
 			lineLen++
 		case domain.TileDrawn:
 			k.voidOn(d.Seat, ends, lineLen)
-			if d.Seat != k.me {
-				k.slots[d.Seat] = append(k.slots[d.Seat], 0)
+			if d.Seat != k.me && d.Seat >= 0 && d.Seat < len(k.slots) {
+				k.addSlot(d.Seat)
 			}
 		case domain.TurnPassed:
 			k.voidOn(d.Seat, ends, lineLen)
@@ -64,12 +74,15 @@ func read(v domain.SeatView) *knowledge {
 }
 
 func (k *knowledge) deal(d domain.HandStarted) {
+	k.trail = trail{}
 	for s := range k.slots {
 		k.slots[s] = k.slots[s][:0]
 	}
 	for s := 0; s < k.players && s < len(d.HandSizes); s++ {
 		if s != k.me {
-			k.slots[s] = make([]uint32, d.HandSizes[s], d.HandSizes[s]+8)
+			for range d.HandSizes[s] {
+				k.addSlot(s)
+			}
 		}
 	}
 }
@@ -108,6 +121,7 @@ func (k *knowledge) removeSlot(seat, t int) {
 		}
 	}
 	k.slots[seat] = append(s[:at], s[at+1:]...)
+	k.dropID(seat, at, t)
 }
 
 // reconcile makes the slot counts agree with the view's hand sizes and boneyard count, which
@@ -121,9 +135,10 @@ func (k *knowledge) reconcile(v domain.SeatView) {
 			k.patched = true
 		}
 		for len(k.slots[s]) < v.HandSizes[s] {
-			k.slots[s] = append(k.slots[s], 0)
+			k.addSlot(s)
 		}
 		k.slots[s] = k.slots[s][:v.HandSizes[s]]
+		k.ids[s] = k.ids[s][:v.HandSizes[s]]
 	}
 	k.bone = bits.OnesCount32(k.unseen)
 	for s := 0; s < k.players; s++ {

@@ -119,7 +119,7 @@ func TestSamplerRespectsKnowledge(t *testing.T) {
 			v := m.SeatView(m.Turn(), hands)
 			k := read(v)
 			smp := newSampler(k)
-			base := simFromView(v, k)
+			base := seatSim(v, k.mine, v.Target)
 			positions++
 			for i := 0; i < 20; i++ {
 				g := base

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"reflect"
-	"slices"
 	"testing"
 
 	"github.com/allfives/allfives/domain"
@@ -67,7 +66,7 @@ func TestHiddenTilesDoNotChangeDecisions(t *testing.T) {
 		for game := 0; game < 3; game++ {
 			_, log := play(t, c, fmt.Sprintf("hidden/%s/%d", c, game), func(m *domain.Match, hands domain.HandLog) bool { return m.HandsPlayed() == 1 })
 			for n := 2; n <= len(log); n++ {
-				a, b, hands, swappedHands, ok := swappedPair(t, log[:n])
+				a, b, hands, swappedHands, ok := bottest.SwapHidden(t, log[:n])
 				if !ok || a.Finished() || len(a.LegalMoves(a.Turn())) < 2 {
 					continue
 				}
@@ -90,53 +89,6 @@ func TestHiddenTilesDoNotChangeDecisions(t *testing.T) {
 	if checked < 20 {
 		t.Fatalf("only %d positions had a hidden tile to swap", checked)
 	}
-}
-
-// swappedPair rebuilds the log twice: as played, and with a tile an opponent of the seat to
-// move still holds from the deal swapped for a tile not yet drawn from the boneyard.
-func swappedPair(t *testing.T, log []domain.Event) (a, b *domain.Match, hands, swappedHands domain.HandLog, ok bool) {
-	t.Helper()
-	a, err := domain.Rebuild("a", log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if a.Finished() || a.HandsPlayed() != 1 {
-		return a, nil, hands, swappedHands, false
-	}
-	seat := a.Turn()
-	start := slices.IndexFunc(log, func(e domain.Event) bool { return e.Type == domain.TypeHandStarted })
-	deal := log[start].Data.(domain.HandStarted)
-	remaining := a.SeatView(seat, hands).Boneyard
-	if remaining == 0 {
-		return a, nil, hands, swappedHands, false
-	}
-	for opp := range deal.Hands {
-		held := a.SeatView(opp, hands).Hand
-		for i, tile := range deal.Hands[opp] {
-			if opp == seat || !slices.Contains(held, tile) {
-				continue
-			}
-			d := deal
-			d.Hands = slices.Clone(deal.Hands)
-			d.Hands[opp] = slices.Clone(deal.Hands[opp])
-			d.Boneyard = slices.Clone(deal.Boneyard)
-			j := len(d.Boneyard) - 1 // the last tile is drawn last: still in the boneyard
-			d.Hands[opp][i], d.Boneyard[j] = d.Boneyard[j], tile
-			swapped := slices.Clone(log)
-			swapped[start].Data = d
-			b, err := domain.Rebuild("b", swapped)
-			if err != nil {
-				continue // the swap broke the highest-double lead; try another tile
-			}
-			if reflect.DeepEqual(a.SeatView(opp, hands).Hand, b.SeatView(opp, hands).Hand) {
-				t.Fatal("the swap changed no hidden hand")
-			}
-			hands.Record(log...)
-			swappedHands.Record(swapped...)
-			return a, b, hands, swappedHands, true
-		}
-	}
-	return a, nil, hands, swappedHands, false
 }
 
 // play runs a match of greedy and random bots, calling visit before each move until it says

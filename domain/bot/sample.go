@@ -9,25 +9,29 @@ import (
 // with its knowledge: each hidden slot gets a tile it allows, the rest goes to the boneyard in
 // random order.
 type sampler struct {
+	k      *knowledge
+	model  *choiceModel // weights deals by the opponents' past choices; nil for none
 	unseen uint32
 	others []uint8   // the seats whose hands are hidden
 	slots  []slotRef // most constrained first, so the scarce tiles go where they must
+	held   []int8    // scratch for deal
 }
 
 type slotRef struct {
 	seat    uint8
+	id      int8
 	allowed uint32
 }
 
 func newSampler(k *knowledge) *sampler {
-	s := &sampler{unseen: k.unseen}
+	s := &sampler{k: k, unseen: k.unseen}
 	for seat := 0; seat < k.players; seat++ {
 		if seat == k.me {
 			continue
 		}
 		s.others = append(s.others, uint8(seat))
-		for _, f := range k.slots[seat] {
-			s.slots = append(s.slots, slotRef{seat: uint8(seat), allowed: k.unseen &^ f})
+		for i, f := range k.slots[seat] {
+			s.slots = append(s.slots, slotRef{seat: uint8(seat), id: k.ids[seat][i], allowed: k.unseen &^ f})
 		}
 	}
 	slices.SortStableFunc(s.slots, func(a, b slotRef) int {
@@ -40,13 +44,17 @@ func newSampler(k *knowledge) *sampler {
 // with a random tile it allows; when none is left, an augmenting path moves earlier slots to
 // other allowed tiles to make room, so a consistent deal is always found when one exists
 // (the constraints are sound, so the real deal is one). The result is not exactly uniform
-// over consistent deals, but close, and cheap.
-func (s *sampler) deal(r *rng, g *sim) {
+// over consistent deals, but close, and cheap. It returns the deal's weight under the choice
+// model, 1 without one.
+func (s *sampler) deal(r *rng, g *sim) float64 {
 	var owner [nTiles]int8 // slot holding each tile, -1 for none
 	for i := range owner {
 		owner[i] = -1
 	}
-	held := make([]int8, len(s.slots)) // tile of each slot, -1 for none
+	if len(s.held) < len(s.slots) {
+		s.held = make([]int8, len(s.slots))
+	}
+	held := s.held[:len(s.slots)] // tile of each slot, -1 for none; reused across deals
 	for i := range held {
 		held[i] = -1
 	}
@@ -81,6 +89,10 @@ func (s *sampler) deal(r *rng, g *sim) {
 		free &^= 1 << t
 	}
 	g.boneAt, g.boneEnd = 0, n
+	if s.model == nil {
+		return 1
+	}
+	return s.model.weight(s, held)
 }
 
 // augment finds slot i a tile by moving the holder of one of its allowed tiles to another

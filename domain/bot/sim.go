@@ -30,6 +30,7 @@ type sim struct {
 	state   simState // whether the hand (or the match) is over
 	winner  int8     // side that won the hand or match, -1 for a blocked tie
 	outSeat int8     // seat that went out, -1 otherwise
+	look    bool     // rollouts use lookaheadPick instead of greedyPick
 }
 
 type simState uint8
@@ -215,7 +216,12 @@ func (g *sim) block() {
 // else pass.
 func (g *sim) step() {
 	if m := g.playable(int(g.turn)); m != 0 {
-		t, e := g.greedyPick(m)
+		var t, e int
+		if g.look {
+			t, e = g.lookaheadPick(m)
+		} else {
+			t, e = g.greedyPick(m)
+		}
 		g.play(t, e)
 		return
 	}

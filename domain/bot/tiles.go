@@ -37,6 +37,7 @@ func init() {
 			doubles[p] |= 1 << mustIndex(q, q)
 		}
 	}
+	initScoring()
 }
 
 func mustIndex(a, b int) int {

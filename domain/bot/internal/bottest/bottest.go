@@ -8,6 +8,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -105,4 +107,51 @@ func Play(tb testing.TB, spec domain.MatchSpec, seed domain.Seed, strategies []r
 		log = append(log, evs...)
 	}
 	return m, log
+}
+
+// SwapHidden rebuilds the log twice: as played, and with a tile an opponent of the seat to
+// move still holds from the deal swapped for a tile not yet drawn from the boneyard. It returns
+// both matches with their hand logs, for their seat views.
+func SwapHidden(t testing.TB, log []domain.Event) (a, b *domain.Match, aHands, bHands domain.HandLog, ok bool) {
+	t.Helper()
+	a, err := domain.Rebuild("a", log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	aHands.Record(log...)
+	if a.Finished() || a.HandsPlayed() != 1 {
+		return a, nil, aHands, bHands, false
+	}
+	seat := a.Turn()
+	start := slices.IndexFunc(log, func(e domain.Event) bool { return e.Type == domain.TypeHandStarted })
+	deal := log[start].Data.(domain.HandStarted)
+	if a.SeatView(seat, aHands).Boneyard == 0 {
+		return a, nil, aHands, bHands, false
+	}
+	for opp := range deal.Hands {
+		held := a.SeatView(opp, aHands).Hand
+		for i, tile := range deal.Hands[opp] {
+			if opp == seat || !slices.Contains(held, tile) {
+				continue
+			}
+			d := deal
+			d.Hands = slices.Clone(deal.Hands)
+			d.Hands[opp] = slices.Clone(deal.Hands[opp])
+			d.Boneyard = slices.Clone(deal.Boneyard)
+			j := len(d.Boneyard) - 1 // the last tile is drawn last: still in the boneyard
+			d.Hands[opp][i], d.Boneyard[j] = d.Boneyard[j], tile
+			swapped := slices.Clone(log)
+			swapped[start].Data = d
+			b, err := domain.Rebuild("b", swapped)
+			if err != nil {
+				continue // the swap broke the highest-double lead; try another tile
+			}
+			bHands.Record(swapped...)
+			if reflect.DeepEqual(a.SeatView(opp, aHands).Hand, b.SeatView(opp, bHands).Hand) {
+				t.Fatal("the swap changed no hidden hand")
+			}
+			return a, b, aHands, bHands, true
+		}
+	}
+	return a, nil, aHands, bHands, false
 }
