@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/allfives/allfives/domain"
@@ -14,6 +15,7 @@ import (
 // Match returns the stored record, with the secret seed the service needs to deal later hands,
 // and the read model. It is the only query that returns the seed.
 func (s *Store) Match(ctx context.Context, id string) (_ referee.StoredMatch, err error) {
+	defer classify(&err)
 	defer domain.Wrap(&err, "match %s", id)
 	db := s.db.WithContext(ctx)
 	var rows []matchRow
@@ -32,21 +34,23 @@ func (s *Store) Match(ctx context.Context, id string) (_ referee.StoredMatch, er
 	if err != nil {
 		// %v, not %w: a seed the store cannot read back is damage to the store, an internal
 		// error, not the client's bad seed.
-		return referee.StoredMatch{}, fmt.Errorf("stored seed: %v", err)
+		return referee.StoredMatch{}, fmt.Errorf("%w: stored seed: %v", domain.ErrRecordCorrupt, err)
 	}
-	it, err := r.item()
-	if err != nil {
-		return referee.StoredMatch{}, err
-	}
-	rec := referee.MatchRecord{ID: r.ID, Seed: seed, CreatedAt: it.CreatedAt, Seats: make([]referee.SeatRecord, len(seats))}
+	// A read model that does not decode is reported beside the record, not as an error: the
+	// record is enough to play and audit the match, and the audit reports the read model.
+	created, cerr := parseTime(r.CreatedAt)
+	sum, serr := r.summary()
+	rec := referee.MatchRecord{ID: r.ID, Seed: seed, CreatedAt: created, Seats: make([]referee.SeatRecord, len(seats))}
 	for i, st := range seats {
-		rec.Seats[i] = referee.SeatRecord{Seat: st.Seat, Name: st.Name, Kind: domain.PlayerKind(st.Kind), Bot: st.Bot, TokenHash: []byte(st.TokenHash)}
+		rec.Seats[i] = referee.SeatRecord{Seat: st.Seat, Name: st.Name, Kind: domain.PlayerKind(st.Kind), Bot: st.Bot,
+			TokenHash: []byte(st.TokenHash), InviteHash: []byte(st.InviteHash)}
 	}
-	return referee.StoredMatch{Record: rec, Summary: it.Summary}, nil
+	return referee.StoredMatch{Record: rec, Summary: sum, SummaryErr: errors.Join(cerr, serr)}, nil
 }
 
 // Events returns the events with seq > after in order, at most limit of them (0: all).
 func (s *Store) Events(ctx context.Context, id string, after, limit int) (_ []domain.Event, err error) {
+	defer classify(&err)
 	defer domain.Wrap(&err, "events of %s", id)
 	db := s.db.WithContext(ctx)
 	q := db.Select("match_id", "seq", "type", "data", "at").
@@ -82,6 +86,7 @@ func (s *Store) Events(ctx context.Context, id string, after, limit int) (_ []do
 // Idempotency returns the record stored for (id, key); ok is false when there is none,
 // including when the match does not exist.
 func (s *Store) Idempotency(ctx context.Context, id, key string) (_ referee.IdempotencyRecord, _ bool, err error) {
+	defer classify(&err)
 	defer domain.Wrap(&err, "idempotency %s/%s", id, key)
 	var rows []idempotencyRow
 	if err := s.db.WithContext(ctx).Where("match_id = ? AND key = ?", id, key).Limit(1).Find(&rows).Error; err != nil {
@@ -93,7 +98,7 @@ func (s *Store) Idempotency(ctx context.Context, id, key string) (_ referee.Idem
 	r := rows[0]
 	created, err := parseTime(r.CreatedAt)
 	if err != nil {
-		return referee.IdempotencyRecord{}, false, err
+		return referee.IdempotencyRecord{}, false, fmt.Errorf("%w: idempotency record: %v", domain.ErrRecordCorrupt, err)
 	}
 	return referee.IdempotencyRecord{
 		Key: r.Key, Seat: r.Seat, Fingerprint: r.Fingerprint,

@@ -4,6 +4,7 @@ import (
 	"database/sql/driver"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/allfives/allfives/domain"
@@ -26,6 +27,13 @@ type matchRow struct {
 	Version    int    `gorm:"column:version"`
 	CreatedAt  string `gorm:"column:created_at"`
 	UpdatedAt  string `gorm:"column:updated_at"`
+	// Seats and the clock (migrations/postgres/00002_seats_and_clock.sql).
+	Listed       bool    `gorm:"column:listed"`
+	OpenSeats    string  `gorm:"column:open_seats"`
+	Target       int     `gorm:"column:target"`
+	TurnSeconds  int     `gorm:"column:turn_seconds"`
+	Turn         *int    `gorm:"column:turn"`
+	TurnDeadline *string `gorm:"column:turn_deadline"`
 }
 
 // TableName tells GORM the table, which migrations/postgres names.
@@ -33,12 +41,13 @@ func (matchRow) TableName() string { return "matches" }
 
 // seatRow is a row of seats.
 type seatRow struct {
-	MatchID   string `gorm:"column:match_id;primaryKey"`
-	Seat      int    `gorm:"column:seat;primaryKey;autoIncrement:false"`
-	Name      string `gorm:"column:name"`
-	Kind      string `gorm:"column:kind"`
-	Bot       string `gorm:"column:bot"`
-	TokenHash blob   `gorm:"column:token_hash"`
+	MatchID    string `gorm:"column:match_id;primaryKey"`
+	Seat       int    `gorm:"column:seat;primaryKey;autoIncrement:false"`
+	Name       string `gorm:"column:name"`
+	Kind       string `gorm:"column:kind"`
+	Bot        string `gorm:"column:bot"`
+	TokenHash  blob   `gorm:"column:token_hash"`
+	InviteHash blob   `gorm:"column:invite_hash"`
 }
 
 // TableName tells GORM the table, which migrations/postgres names.
@@ -122,20 +131,47 @@ func readModel(sum domain.Summary, version int) (matchRow, error) {
 	if err != nil {
 		return matchRow{}, err
 	}
-	return matchRow{
+	open, err := json.Marshal(nonNil(sum.OpenSeats))
+	if err != nil {
+		return matchRow{}, err
+	}
+	r := matchRow{
 		Status: string(sum.Status), Players: string(players), Scores: string(scores),
 		WinnerSide: sum.WinnerSide, Hands: sum.Hands, Version: version, UpdatedAt: formatTime(sum.UpdatedAt),
-	}, nil
+		Listed: sum.Listed, OpenSeats: string(open), Target: sum.Target, TurnSeconds: sum.TurnSeconds, Turn: sum.Turn,
+	}
+	if sum.Deadline != nil {
+		d := formatTime(*sum.Deadline)
+		r.TurnDeadline = &d
+	}
+	return r, nil
 }
 
-// appendColumns are the read-model columns an append rewrites. players never changes after
-// Create. status is written only when it is not in_progress, that is when the append finishes
-// the match (and a finished match takes no more appends): an UPDATE that leaves every indexed
-// column alone can be a heap-only tuple update in PostgreSQL, which writes no index entry.
-func appendColumns(sum domain.Summary) []string {
-	cols := []string{"scores", "winner_side", "hands", "version", "updated_at"}
-	if sum.Status != domain.StatusInProgress {
+func nonNil(s []int) []int {
+	if s == nil {
+		return []int{}
+	}
+	return s
+}
+
+// appendColumns are the read-model columns an append rewrites. players and open_seats change
+// only with a join or a leave. status is written only when it is not in_progress or the append
+// holds a join or a leave (the last join starts the match), and turn_deadline only for a match
+// with a clock: an UPDATE that leaves every indexed column alone can be a heap-only tuple
+// update in PostgreSQL, which writes no index entry, and most moves change neither.
+func appendColumns(sum domain.Summary, events []domain.Event) []string {
+	cols := []string{"scores", "winner_side", "hands", "version", "updated_at", "turn"}
+	seats := slices.ContainsFunc(events, func(e domain.Event) bool {
+		return e.Type == domain.TypeSeatJoined || e.Type == domain.TypeSeatLeft
+	})
+	if sum.Status != domain.StatusInProgress || seats {
 		cols = append(cols, "status")
+	}
+	if seats {
+		cols = append(cols, "players", "open_seats")
+	}
+	if sum.TurnSeconds > 0 {
+		cols = append(cols, "turn_deadline")
 	}
 	return cols
 }
@@ -155,7 +191,22 @@ func (r matchRow) item() (referee.HistoryItem, error) {
 
 // summary decodes the read model of a matches row.
 func (r matchRow) summary() (domain.Summary, error) {
-	s := domain.Summary{Status: domain.Status(r.Status), Hands: r.Hands, Version: r.Version, WinnerSide: r.WinnerSide}
+	s := domain.Summary{
+		Status: domain.Status(r.Status), Hands: r.Hands, Version: r.Version, WinnerSide: r.WinnerSide,
+		Listed: r.Listed, Target: r.Target, TurnSeconds: r.TurnSeconds, Turn: r.Turn,
+	}
+	if r.OpenSeats != "" {
+		if err := json.Unmarshal([]byte(r.OpenSeats), &s.OpenSeats); err != nil {
+			return s, fmt.Errorf("stored open seats: %w", err)
+		}
+	}
+	if r.TurnDeadline != nil {
+		d, err := parseTime(*r.TurnDeadline)
+		if err != nil {
+			return s, err
+		}
+		s.Deadline = &d
+	}
 	if err := json.Unmarshal([]byte(r.Players), &s.Players); err != nil {
 		return s, fmt.Errorf("stored players: %w", err)
 	}
@@ -173,11 +224,11 @@ func (r eventRow) event() (domain.Event, error) {
 	if err != nil {
 		// %v, not %w: a stored payload that does not decode (a bad tile, say) is damage to
 		// the store, an internal error, not the client's invalid request.
-		return domain.Event{}, fmt.Errorf("seq %d: %v", r.Seq, err)
+		return domain.Event{}, fmt.Errorf("%w: seq %d: %v", domain.ErrRecordCorrupt, r.Seq, err)
 	}
 	at, err := parseTime(r.At)
 	if err != nil {
-		return domain.Event{}, err
+		return domain.Event{}, fmt.Errorf("%w: seq %d: %v", domain.ErrRecordCorrupt, r.Seq, err)
 	}
 	return domain.Event{Seq: r.Seq, Type: domain.EventType(r.Type), At: at, Data: data}, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -21,6 +22,7 @@ import (
 const (
 	DefaultMaxConns         = 16
 	DefaultStatementTimeout = 10 * time.Second
+	DefaultLockTimeout      = 5 * time.Second
 	DefaultTxRetries        = 3
 	DefaultConnMaxLifetime  = 30 * time.Minute
 )
@@ -34,6 +36,11 @@ type Options struct {
 	// statement running longer (a lock wait included) is cancelled and its request fails,
 	// instead of holding a connection indefinitely. A statement_timeout given in the URL wins.
 	StatementTimeout time.Duration
+	// LockTimeout is PostgreSQL's lock_timeout for every connection of the pool: how long a
+	// statement waits for a lock another transaction holds (an append to the same match
+	// stuck behind a slow one, a migration) before it fails with domain.ErrStoreBusy (503
+	// STORE_BUSY). A lock_timeout given in the URL wins.
+	LockTimeout time.Duration
 	// TxRetries is how many times a transaction that failed with a serialization failure or a
 	// deadlock (SQLSTATE 40001, 40P01) is run again. At READ COMMITTED, the isolation every
 	// transaction here asks for, appends serialize on a row lock and neither happens, so this
@@ -46,6 +53,9 @@ type Options struct {
 	// NoMigrate skips running the migrations in Open, for `allfives migrate`, which calls
 	// Migrate itself to report what it applied.
 	NoMigrate bool
+	// Logger receives what the store skips rather than fails on (a damaged history row);
+	// nil means slog.Default().
+	Logger *slog.Logger
 }
 
 func (o Options) withDefaults() Options {
@@ -55,11 +65,17 @@ func (o Options) withDefaults() Options {
 	if o.StatementTimeout <= 0 {
 		o.StatementTimeout = DefaultStatementTimeout
 	}
+	if o.LockTimeout <= 0 {
+		o.LockTimeout = DefaultLockTimeout
+	}
 	if o.TxRetries == 0 {
 		o.TxRetries = DefaultTxRetries
 	}
 	if o.ConnMaxLifetime <= 0 {
 		o.ConnMaxLifetime = DefaultConnMaxLifetime
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
 	}
 	return o
 }
@@ -70,6 +86,7 @@ type Store struct {
 	sqlDB   *sql.DB
 	conn    *pgx.ConnConfig // for the listener's own connection
 	retries int
+	log     *slog.Logger
 }
 
 var (
@@ -89,6 +106,9 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	if _, ok := cfg.RuntimeParams["statement_timeout"]; !ok {
 		cfg.RuntimeParams["statement_timeout"] = fmt.Sprint(opts.StatementTimeout.Milliseconds())
 	}
+	if _, ok := cfg.RuntimeParams["lock_timeout"]; !ok {
+		cfg.RuntimeParams["lock_timeout"] = fmt.Sprint(opts.LockTimeout.Milliseconds())
+	}
 	sqlDB := stdlib.OpenDB(*cfg)
 	sqlDB.SetMaxOpenConns(opts.MaxConns)
 	sqlDB.SetMaxIdleConns(opts.MaxConns)
@@ -103,7 +123,7 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		sqlDB.Close()
 		return nil, fmt.Errorf("open %s: %w", Redact(url), err)
 	}
-	s := &Store{db: db, sqlDB: sqlDB, conn: cfg, retries: max(opts.TxRetries, 0)}
+	s := &Store{db: db, sqlDB: sqlDB, conn: cfg, retries: max(opts.TxRetries, 0), log: opts.Logger}
 	if err := s.Ping(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("open %s: %w", Redact(url), err)
@@ -125,6 +145,7 @@ func (s *Store) DB() *sql.DB { return s.sqlDB }
 
 // Ping checks that the database answers a query, for readiness probes.
 func (s *Store) Ping(ctx context.Context) (err error) {
+	defer classify(&err)
 	defer domain.Wrap(&err, "ping database")
 	var one int
 	return s.db.WithContext(ctx).Raw("SELECT 1").Scan(&one).Error

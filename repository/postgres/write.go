@@ -20,6 +20,7 @@ const Channel = "allfives_appended"
 // events, in one transaction. An id already stored is a *domain.VersionConflictError with
 // Expected 0: creating is appending to an empty log, and the same race rules apply.
 func (s *Store) Create(ctx context.Context, rec referee.MatchRecord, events []domain.Event, sum domain.Summary) (err error) {
+	defer classify(&err)
 	defer domain.Wrap(&err, "create match %s", rec.ID)
 	if rec.ID == "" {
 		return domain.Invalidf("a match needs an id")
@@ -39,7 +40,7 @@ func (s *Store) Create(ctx context.Context, rec referee.MatchRecord, events []do
 	m.ID, m.Seed, m.CreatedAt = rec.ID, rec.Seed.String(), formatTime(rec.CreatedAt)
 	seats := make([]seatRow, len(rec.Seats))
 	for i, st := range rec.Seats {
-		seats[i] = seatRow{MatchID: rec.ID, Seat: st.Seat, Name: st.Name, Kind: string(st.Kind), Bot: st.Bot, TokenHash: blob(st.TokenHash)}
+		seats[i] = seatRowOf(rec.ID, st)
 	}
 	taken := false
 	err = s.inTx(ctx, func(tx *gorm.DB) error {
@@ -65,11 +66,12 @@ func (s *Store) Create(ctx context.Context, rec referee.MatchRecord, events []do
 	return err
 }
 
-// Append adds a.Events after a.Expected with the read model, the idempotency record and the
-// notification, in one transaction that first locks the match's row: appends to one match
+// Append adds a.Events after a.Expected with the read model, the seat records a.Seats
+// replaces, the idempotency record and the notification, in one transaction that first locks the match's row: appends to one match
 // queue there, so the version check and the insert cannot be split by another writer, on this
 // instance or any other.
 func (s *Store) Append(ctx context.Context, a referee.Append) (err error) {
+	defer classify(&err)
 	defer domain.Wrap(&err, "append to %s at %d", a.MatchID, a.Expected)
 	rows, err := encodeEvents(a.MatchID, a.Events)
 	if err != nil {
@@ -92,7 +94,7 @@ func (s *Store) Append(ctx context.Context, a referee.Append) (err error) {
 }
 
 // appendTx is the body of Append's transaction: the lock and version check, the events, the
-// read model, the idempotency record and the NOTIFY, all through tx.
+// read model, the seats, the idempotency record and the NOTIFY, all through tx.
 func appendTx(tx *gorm.DB, a referee.Append, rows []eventRow, m matchRow, idem *idempotencyRow) error {
 	var locked []string
 	if err := tx.Raw("SELECT id FROM matches WHERE id = ? FOR UPDATE", a.MatchID).Scan(&locked).Error; err != nil {
@@ -118,12 +120,15 @@ func appendTx(tx *gorm.DB, a referee.Append, rows []eventRow, m matchRow, idem *
 	if err := tx.Create(&rows).Error; err != nil {
 		return err
 	}
-	res := tx.Model(&matchRow{}).Where("id = ?", a.MatchID).Select(appendColumns(a.Summary)).Updates(&m)
+	res := tx.Model(&matchRow{}).Where("id = ?", a.MatchID).Select(appendColumns(a.Summary, a.Events)).Updates(&m)
 	if res.Error == nil && res.RowsAffected != 1 {
 		res.Error = fmt.Errorf("match %s has events but no matches row", a.MatchID)
 	}
 	if res.Error != nil {
 		return res.Error
+	}
+	if err := updateSeats(tx, a.MatchID, a.Seats); err != nil {
+		return err
 	}
 	if idem != nil {
 		res := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(idem)
@@ -203,4 +208,27 @@ func link(rows []eventRow, events []domain.Event, prev []byte) {
 	for i, l := range repository.Link(prev, events, payloads) {
 		rows[i].PrevHash, rows[i].Hash = blob(l.PrevHash), blob(l.Hash)
 	}
+}
+
+// seatRowOf is a seat record as a row of seats.
+func seatRowOf(id string, st referee.SeatRecord) seatRow {
+	return seatRow{MatchID: id, Seat: st.Seat, Name: st.Name, Kind: string(st.Kind), Bot: st.Bot,
+		TokenHash: blob(st.TokenHash), InviteHash: blob(st.InviteHash)}
+}
+
+// updateSeats replaces the stored records of the seats an append carries (a join or a leave),
+// within tx; every seat named must exist.
+func updateSeats(tx *gorm.DB, id string, seats []referee.SeatRecord) error {
+	for _, st := range seats {
+		row := seatRowOf(id, st)
+		res := tx.Model(&seatRow{}).Where("match_id = ? AND seat = ?", id, st.Seat).
+			Select("name", "kind", "bot", "token_hash", "invite_hash").Updates(&row)
+		if res.Error == nil && res.RowsAffected != 1 {
+			res.Error = fmt.Errorf("match %s has no seat %d", id, st.Seat)
+		}
+		if res.Error != nil {
+			return res.Error
+		}
+	}
+	return nil
 }
