@@ -31,7 +31,7 @@ type store interface {
 type storeConfig struct {
 	db          string        // a PostgreSQL URL, or else a SQLite file
 	sync        string        // SQLite's durability; PostgreSQL's is the server's (synchronous_commit)
-	busyTimeout time.Duration // SQLite's wait for another process's lock; 0: the store's default
+	busyTimeout time.Duration // the wait for another writer's lock (SQLite's busy timeout, PostgreSQL's lock_timeout); 0: the store's default
 	log         *slog.Logger  // nil: the store logs nothing of its own
 	migrate     bool          // run the migrations while opening
 }
@@ -39,7 +39,7 @@ type storeConfig struct {
 // openStore opens the database c names.
 func openStore(ctx context.Context, c storeConfig) (store, error) {
 	if postgres.IsURL(c.db) {
-		return postgres.Open(ctx, c.db, postgres.Options{NoMigrate: !c.migrate})
+		return postgres.Open(ctx, c.db, postgres.Options{NoMigrate: !c.migrate, LockTimeout: c.busyTimeout, Logger: c.log})
 	}
 	return sqlite.Open(ctx, c.db, sqlite.Options{Sync: c.sync, NoMigrate: !c.migrate, BusyTimeout: c.busyTimeout, Logger: c.log})
 }
