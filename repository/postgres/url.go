@@ -19,8 +19,9 @@ func IsURL(db string) bool {
 
 // ParseURL reads a postgres:// or postgresql:// URL. Besides pgx's own parameters (host, port,
 // sslmode, connect_timeout, application_name, default_query_exec_mode, ...) and PostgreSQL
-// settings such as statement_timeout (sent to the server as-is, in milliseconds or with a
-// unit: 5s), it takes the pool's, which it removes before pgx sees the URL:
+// settings such as statement_timeout and lock_timeout (sent to the server as-is, in
+// milliseconds or with a unit: 5s), it takes the pool's, which it removes before pgx sees the
+// URL:
 //
 //   - pool_max_conns: Options.MaxConns
 //   - pool_max_conn_lifetime: Options.ConnMaxLifetime, a Go duration (30m)
