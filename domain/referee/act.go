@@ -102,10 +102,13 @@ func (s *MatchService) act(ctx context.Context, id string, v domain.Viewer, seat
 
 // replayAnswer rebuilds the answer an earlier keyed request got: its events and the match as
 // it stood right after them.
-// A stored record naming events the log does not hold is a corrupt record, not a panic.
+// A stored record naming events the log does not hold is a corrupt record, not a panic. The
+// record is judged against the stored log, not the cached copy: with several instances the
+// copy may be older than the keyed request another instance committed (docs/design.md,
+// "Several instances").
 func (s *MatchService) replayAnswer(ctx context.Context, e *entry, v domain.Viewer, rec IdempotencyRecord) (ActResult, error) {
 	id := e.match.ID()
-	if rec.FirstSeq < 1 || rec.FirstSeq > rec.LastSeq || rec.LastSeq > e.match.Version() {
+	if rec.FirstSeq < 1 || rec.FirstSeq > rec.LastSeq {
 		return ActResult{}, &CorruptError{MatchID: id}
 	}
 	events, err := s.store.Events(ctx, id, 0, rec.LastSeq)
@@ -119,6 +122,7 @@ func (s *MatchService) replayAnswer(ctx context.Context, e *entry, v domain.View
 	if err != nil {
 		return ActResult{}, &CorruptError{MatchID: id}
 	}
+	// A stale copy may not know yet that the match ended: then it only hides more.
 	finished := e.match.Finished()
 	return ActResult{
 		Events:   v.RedactAll(events[rec.FirstSeq-1:], finished),
