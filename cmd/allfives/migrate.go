@@ -13,11 +13,11 @@ import (
 // too; this is for deployments that migrate in a separate step.
 func runMigrate(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) (err error) {
 	f := newEnvFlags("migrate", getenv, stdout)
-	db := f.string("db", "ALLFIVES_DB", sqlite.DefaultPath, "SQLite database file")
+	db := f.string("db", "ALLFIVES_DB", sqlite.DefaultPath, dbHelp)
 	if err := f.parse(args); err != nil {
 		return helpOK(err)
 	}
-	store, err := sqlite.Open(ctx, *db, sqlite.Options{NoMigrate: true})
+	store, err := openStore(ctx, storeConfig{db: *db})
 	if err != nil {
 		return err
 	}
@@ -31,9 +31,9 @@ func runMigrate(ctx context.Context, args []string, getenv func(string) string, 
 		return err
 	}
 	if len(applied) == 0 {
-		_, err = fmt.Fprintf(stdout, "%s: schema at version %d, nothing to apply\n", *db, current)
+		_, err = fmt.Fprintf(stdout, "%s: schema at version %d, nothing to apply\n", dbName(*db), current)
 		return err
 	}
-	_, err = fmt.Fprintf(stdout, "%s: applied %s; schema at version %d\n", *db, strings.Join(applied, ", "), current)
+	_, err = fmt.Fprintf(stdout, "%s: applied %s; schema at version %d\n", dbName(*db), strings.Join(applied, ", "), current)
 	return err
 }

@@ -37,7 +37,7 @@ type replayConfig struct {
 func parseReplay(args []string, getenv func(string) string, out io.Writer) (replayConfig, error) {
 	var c replayConfig
 	f := newEnvFlags("replay", getenv, out)
-	db := f.string("db", "ALLFIVES_DB", sqlite.DefaultPath, "SQLite database file to read")
+	db := f.string("db", "ALLFIVES_DB", sqlite.DefaultPath, "the database to read: "+dbHelp)
 	token := f.string("token", "ALLFIVES_TOKEN", "", "a seat token: show that seat's tiles while the match is live")
 	server := f.fs.String("server", "", "base URL of a running server to ask instead of the database, like http://localhost:8080")
 	step := f.fs.Int("step", 0, "print the table as it was right after event N (1 to the match's version) instead of the record")

@@ -16,7 +16,7 @@ import (
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/notation"
 	"github.com/allfives/allfives/domain/referee"
-	"github.com/allfives/allfives/repository/sqlite"
+	"github.com/allfives/allfives/repository/postgres"
 )
 
 // dbSource reads a database file through the same service the server uses, so what it shows
@@ -26,10 +26,10 @@ type dbSource struct{ path string }
 // open opens an existing database without migrating it: a command that only reads must not
 // create a file where there was none, nor change the schema of one a server is using.
 func (d *dbSource) open(ctx context.Context, id, token string) (*referee.MatchService, domain.Viewer, func(), error) {
-	if _, err := os.Stat(d.path); err != nil {
+	if _, err := os.Stat(d.path); err != nil && !postgres.IsURL(d.path) {
 		return nil, domain.Viewer{}, nil, fmt.Errorf("replay: no database at %s (set --db or ALLFIVES_DB): %w", d.path, err)
 	}
-	store, err := sqlite.Open(ctx, d.path, sqlite.Options{NoMigrate: true})
+	store, err := openStore(ctx, storeConfig{db: d.path})
 	if err != nil {
 		return nil, domain.Viewer{}, nil, err
 	}

@@ -10,8 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/allfives/allfives/repository/sqlite"
 )
 
 const usage = `usage: allfives [command] [flags]
@@ -133,7 +131,7 @@ func newLogger(out io.Writer, level string) (*slog.Logger, error) {
 
 // closeStore closes the database for a deferred call, adding a failure to close (the last
 // WAL checkpoint, which a full disk can refuse) to the command's error.
-func closeStore(s *sqlite.Store, errp *error) {
+func closeStore(s interface{ Close() error }, errp *error) {
 	if err := s.Close(); err != nil {
 		*errp = errors.Join(*errp, fmt.Errorf("close database: %w", err))
 	}

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/allfives/allfives/api"
 	"github.com/allfives/allfives/domain/bot"
 	"github.com/allfives/allfives/domain/referee"
@@ -50,8 +52,8 @@ type serveConfig struct {
 func parseServe(args []string, getenv func(string) string, out io.Writer) (c serveConfig, err error) {
 	f := newEnvFlags("serve", getenv, out)
 	addr := f.string("addr", "ALLFIVES_ADDR", ":8080", "address to listen on")
-	db := f.string("db", "ALLFIVES_DB", sqlite.DefaultPath, "SQLite database file")
-	sync := f.string("sync", "ALLFIVES_SYNC", "full", "durability: full, normal or off (see README)")
+	db := f.string("db", "ALLFIVES_DB", sqlite.DefaultPath, dbHelp)
+	sync := f.string("sync", "ALLFIVES_SYNC", "full", "SQLite durability: full, normal or off (see README)")
 	level := f.string("log-level", "ALLFIVES_LOG_LEVEL", "info", "log level: debug, info, warn or error")
 	limit := f.float("rate-limit", "ALLFIVES_RATE_LIMIT", 0, "requests per second per client address; 0 turns the limit off")
 	origins := f.string("cors-origins", "ALLFIVES_CORS_ORIGINS", "", "comma-separated browser origins allowed to call the API (https://play.example); none by default")
@@ -116,7 +118,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
-	store, err := sqlite.Open(ctx, cfg.db, sqlite.Options{Sync: cfg.sync, BusyTimeout: cfg.busyTimeout, Logger: log})
+	store, err := openStore(ctx, storeConfig{db: cfg.db, sync: cfg.sync, busyTimeout: cfg.busyTimeout, log: log, migrate: true})
 	if err != nil {
 		ln.Close()
 		return err
@@ -130,8 +132,12 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		Store: store, Bots: bot.Strategies(botSeed()), WaitingTTL: ttl, BotWorkers: cfg.botWorkers, Logger: log,
 	})
 	defer svc.Close() // runs before the store closes: the workers stop first
+	reg := prometheus.NewRegistry()
+	follow, stopFollowing := context.WithCancel(context.Background())
+	following := shareStore(follow, store, svc, reg, log)
+	defer func() { stopFollowing(); following() }() // before the store closes
 	go resumeBots(ctx, svc, log)
-	handler := api.New(api.Config{Service: svc, Ready: store, Logger: log, RateLimit: cfg.rateLimit,
+	handler := api.New(api.Config{Service: svc, Ready: store, Logger: log, RateLimit: cfg.rateLimit, Registry: reg,
 		CORSOrigins: cfg.corsOrigins, MaxStreams: cfg.maxStreams, MaxStreamsPerClient: cfg.perClient})
 	// The clock: one sweeper per instance; the expected version settles races with others.
 	sweepCtx, stopSweep := context.WithCancel(ctx)
@@ -152,7 +158,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	log.Info("listening", "addr", ln.Addr().String(), "db", cfg.db, "sync", cfg.sync, "rate_limit", cfg.rateLimit,
+	log.Info("listening", "addr", ln.Addr().String(), "db", dbName(cfg.db), "sync", cfg.sync, "rate_limit", cfg.rateLimit,
 		"cors_origins", strings.Join(cfg.corsOrigins, ","), "waiting_ttl", cfg.waitingTTL.String())
 	select {
 	case err := <-served:

@@ -28,16 +28,19 @@ type ActResult struct {
 }
 
 // Act runs a move for the viewer's seat, then bot turns until a human is to move or the match
-// ends, and stores every resulting event in one append. A move that asked for no particular
-// version and lost a race to another copy of the match (one evicted from the cache while in
-// use, or another process) is tried once more on the match as stored.
+// ends, and stores every resulting event in one append. A move that lost a race to another
+// copy of the match (one evicted from the cache while in use, or another instance), or that
+// the cached copy refused while the store had moved on, is tried again on the match as stored:
+// decided again without an expected version, refused as a conflict with one.
 func (s *MatchService) Act(ctx context.Context, id string, v domain.Viewer, req ActRequest) (ActResult, error) {
 	seat, ok := v.Seat()
 	if !ok {
 		return ActResult{}, domain.ErrUnauthorized
 	}
 	res, err := s.act(ctx, id, v, seat, req)
-	if req.ExpectedVersion == 0 && errors.Is(err, domain.ErrVersionConflict) {
+	// Up to two more tries: one after a refusal found the cached copy stale, one after an
+	// append lost a race (shared.go says when a conflict is worth another try).
+	for try := 0; try < 2 && tryAgain(err, req); try++ {
 		res, err = s.act(ctx, id, v, seat, req)
 	}
 	return res, err
@@ -64,13 +67,13 @@ func (s *MatchService) act(ctx context.Context, id string, v domain.Viewer, seat
 	}
 	m := e.match
 	if req.ExpectedVersion > 0 && req.ExpectedVersion != m.Version() {
-		return ActResult{}, &domain.VersionConflictError{Expected: req.ExpectedVersion, Current: m.Version()}
+		return ActResult{}, s.refuse(ctx, e, &domain.VersionConflictError{Expected: req.ExpectedVersion, Current: m.Version()})
 	}
 	now := s.clock.Now()
 	work := e.working()
 	events, err := work.play(seat, req.Move, now)
 	if err != nil {
-		return ActResult{}, err
+		return ActResult{}, s.refuse(ctx, e, err)
 	}
 	more, err := s.runBots(ctx, work, now)
 	if err != nil {
@@ -99,10 +102,13 @@ func (s *MatchService) act(ctx context.Context, id string, v domain.Viewer, seat
 
 // replayAnswer rebuilds the answer an earlier keyed request got: its events and the match as
 // it stood right after them.
-// A stored record naming events the log does not hold is a corrupt record, not a panic.
+// A stored record naming events the log does not hold is a corrupt record, not a panic. The
+// record is judged against the stored log, not the cached copy: with several instances the
+// copy may be older than the keyed request another instance committed (docs/design.md,
+// "Several instances").
 func (s *MatchService) replayAnswer(ctx context.Context, e *entry, v domain.Viewer, rec IdempotencyRecord) (ActResult, error) {
 	id := e.match.ID()
-	if rec.FirstSeq < 1 || rec.FirstSeq > rec.LastSeq || rec.LastSeq > e.match.Version() {
+	if rec.FirstSeq < 1 || rec.FirstSeq > rec.LastSeq {
 		return ActResult{}, &CorruptError{MatchID: id}
 	}
 	events, err := s.store.Events(ctx, id, 0, rec.LastSeq)
@@ -116,6 +122,7 @@ func (s *MatchService) replayAnswer(ctx context.Context, e *entry, v domain.View
 	if err != nil {
 		return ActResult{}, &CorruptError{MatchID: id}
 	}
+	// A stale copy may not know yet that the match ended: then it only hides more.
 	finished := e.match.Finished()
 	return ActResult{
 		Events:   v.RedactAll(events[rec.FirstSeq-1:], finished),

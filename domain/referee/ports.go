@@ -8,8 +8,9 @@ import (
 	"github.com/allfives/allfives/domain/audit"
 )
 
-// EventStore is the port for durable match logs. Implementations: memstore (tests) and the
-// SQLite store in package repository/sqlite; both pass storetest.Run.
+// EventStore is the port for durable match logs. Implementations: memstore (tests), the
+// SQLite store in package repository/sqlite and the PostgreSQL store in repository/postgres;
+// all pass storetest.Run.
 type EventStore interface {
 	// Create stores a new match: its record, its opening events (seq from 1) and read model.
 	// An id already stored is a *VersionConflictError with Expected 0.
@@ -56,6 +57,18 @@ type DueQuery struct {
 // Stores report a stored row they cannot decode (an event's payload, type or time, a seed) as
 // an error wrapping domain.ErrRecordCorrupt; the service turns it into a *CorruptError that
 // names the match and shows nothing of the row.
+
+// Notifier is the port through which server instances sharing one store hear of each other's
+// appends (docs/design.md, "Several instances"). The PostgreSQL store implements it with
+// LISTEN/NOTIFY; a store used by one process alone needs none.
+type Notifier interface {
+	// Listen calls appended(matchID, version) for every append committed to the store, by any
+	// instance (this one included), until ctx ends; it returns ctx's error then, or an error
+	// that stops it for good. appended("", 0) says announcements may have been missed (the
+	// listener reconnected): any match may have moved. Calls come from one goroutine, in the
+	// order the store committed them.
+	Listen(ctx context.Context, appended func(matchID string, version int)) error
+}
 
 // MatchRecord is what is stored once when a match is created. Seed stays secret until the
 // match ends: no store query for clients may return it while the match is live.

@@ -112,3 +112,74 @@ func (s *MatchService) finished(ctx context.Context, id string) (bool, error) {
 	_, finished, err := s.status(ctx, id)
 	return finished, err
 }
+
+// Follow runs n until ctx ends, handing each append it announces to Appended: how an instance
+// hears of moves made by the others sharing its store (docs/design.md, "Several instances").
+func (s *MatchService) Follow(ctx context.Context, n Notifier) error {
+	return n.Listen(ctx, s.Appended)
+}
+
+// Appended is told that match id's log has reached version, possibly by another instance. A
+// cached copy older than that is dropped, so the next request reads the match afresh, and the
+// match's followers are woken, so streams send the new events. id "" means any match may have
+// moved: every cached copy no request is using is dropped and every follower woken.
+func (s *MatchService) Appended(id string, version int) {
+	if id == "" {
+		s.forgetAll()
+		return
+	}
+	// Pinned, but not moved up the LRU order: an announcement is not a use.
+	s.cache.mu.Lock()
+	e := s.cache.byID[id]
+	if e != nil {
+		e.pins++
+	}
+	s.cache.mu.Unlock()
+	if e == nil {
+		s.watch.wake(id)
+		return
+	}
+	// A command holding the entry may be mid-append; wait for it elsewhere, so that a slow move
+	// never holds up the announcements of other matches.
+	if !e.mu.TryLock() {
+		go func() {
+			e.mu.Lock()
+			s.dropIfOlder(e, version)
+			s.watch.wake(id)
+		}()
+		return
+	}
+	s.dropIfOlder(e, version)
+	s.watch.wake(id)
+}
+
+// dropIfOlder drops e from the cache when its copy is older than version, then unlocks and
+// unpins it; the caller holds e.mu and a pin.
+func (s *MatchService) dropIfOlder(e *entry, version int) {
+	if e.match.Version() < version {
+		s.cache.drop(e)
+	}
+	s.release(e)
+}
+
+// forgetAll drops every cached copy that no request is using and wakes every follower. Copies
+// in use are left: a command's append still meets the stored version.
+func (s *MatchService) forgetAll() {
+	s.cache.mu.Lock()
+	for id, e := range s.cache.byID {
+		if e.pins == 0 {
+			s.cache.order.Remove(e.elem)
+			delete(s.cache.byID, id)
+		}
+	}
+	s.cache.mu.Unlock()
+	s.watch.mu.Lock()
+	ids := make([]string, 0, len(s.watch.byID))
+	for id := range s.watch.byID {
+		ids = append(ids, id)
+	}
+	s.watch.mu.Unlock()
+	for _, id := range ids {
+		s.watch.wake(id)
+	}
+}

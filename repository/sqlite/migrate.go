@@ -50,5 +50,5 @@ func (s *Store) migrator() (*goose.Provider, error) {
 	if err != nil {
 		return nil, err
 	}
-	return goose.NewProvider(goose.DialectSQLite3, sqlDB, migrations.FS)
+	return goose.NewProvider(goose.DialectSQLite3, sqlDB, migrations.SQLite)
 }

@@ -27,7 +27,7 @@ type matchRow struct {
 	Version    int    `gorm:"column:version"`
 	CreatedAt  string `gorm:"column:created_at"`
 	UpdatedAt  string `gorm:"column:updated_at"`
-	// Seats and the clock (migrations/00002_seats_and_clock.sql).
+	// Seats and the clock (migrations/sqlite/00002_seats_and_clock.sql).
 	Listed       bool    `gorm:"column:listed"`
 	OpenSeats    string  `gorm:"column:open_seats"`
 	Target       int     `gorm:"column:target"`

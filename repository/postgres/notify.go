@@ -1,0 +1,92 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Timings of Listen. idleCheck is how long the listener waits for a notification before it
+// pings its connection: a connection that died quietly (a failover, a dropped NAT entry) would
+// otherwise wait forever, hearing nothing.
+const (
+	idleCheck      = 10 * time.Second
+	pingTimeout    = 5 * time.Second
+	reconnectPause = time.Second
+)
+
+// Listen is the referee's Notifier port over LISTEN/NOTIFY: on a connection of its own, outside
+// the pool, it listens on Channel and calls appended for every append committed to the
+// database, by any instance, until ctx ends. When the connection fails it connects again after
+// a pause and then calls appended("", 0), since notifications sent meanwhile are lost. It
+// returns ctx's error.
+func (s *Store) Listen(ctx context.Context, appended func(matchID string, version int)) error {
+	for {
+		err := s.listenOnce(ctx, appended)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		_ = err // the connection failed; what the caller needs is the "" call after reconnecting
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(reconnectPause):
+		}
+	}
+}
+
+// listenOnce connects, listens, announces a possible gap with appended("", 0), and relays
+// notifications until the connection fails or ctx ends.
+func (s *Store) listenOnce(ctx context.Context, appended func(string, int)) error {
+	conn, err := pgx.ConnectConfig(ctx, s.conn)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		closing, cancel := context.WithTimeout(context.Background(), pingTimeout)
+		defer cancel()
+		conn.Close(closing)
+	}()
+	if _, err := conn.Exec(ctx, "LISTEN "+Channel); err != nil {
+		return err
+	}
+	// Whatever was announced before LISTEN took effect was not heard: the first connection
+	// too, since followers may have started watching before it.
+	appended("", 0)
+	for {
+		wait, cancel := context.WithTimeout(ctx, idleCheck)
+		n, err := conn.WaitForNotification(wait)
+		cancel()
+		switch {
+		case err == nil:
+			if id, version, ok := parsePayload(n.Payload); ok {
+				appended(id, version)
+			}
+		case ctx.Err() != nil:
+			return ctx.Err()
+		case errors.Is(err, context.DeadlineExceeded):
+			ping, cancel := context.WithTimeout(ctx, pingTimeout)
+			err = conn.Ping(ping)
+			cancel()
+			if err != nil {
+				return err
+			}
+		default:
+			return err
+		}
+	}
+}
+
+// parsePayload reads "<version> <match id>", what Append sends.
+func parsePayload(p string) (id string, version int, ok bool) {
+	v, id, ok := strings.Cut(p, " ")
+	if !ok || id == "" {
+		return "", 0, false
+	}
+	version, err := strconv.Atoi(v)
+	return id, version, err == nil && version > 0
+}

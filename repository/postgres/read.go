@@ -1,0 +1,107 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/referee"
+)
+
+// Reads take no locks: each statement sees what was committed when it began, so a read never
+// waits for an append and never sees half of one.
+
+// Match returns the stored record, with the secret seed the service needs to deal later hands,
+// and the read model. It is the only query that returns the seed.
+func (s *Store) Match(ctx context.Context, id string) (_ referee.StoredMatch, err error) {
+	defer classify(&err)
+	defer domain.Wrap(&err, "match %s", id)
+	db := s.db.WithContext(ctx)
+	var rows []matchRow
+	if err := db.Where("id = ?", id).Limit(1).Find(&rows).Error; err != nil {
+		return referee.StoredMatch{}, err
+	}
+	if len(rows) == 0 {
+		return referee.StoredMatch{}, fmt.Errorf("match %q: %w", id, domain.ErrMatchNotFound)
+	}
+	r := rows[0]
+	var seats []seatRow
+	if err := db.Where("match_id = ?", id).Order("seat").Find(&seats).Error; err != nil {
+		return referee.StoredMatch{}, fmt.Errorf("seats: %w", err)
+	}
+	seed, err := domain.ParseSeed(r.Seed)
+	if err != nil {
+		// %v, not %w: a seed the store cannot read back is damage to the store, an internal
+		// error, not the client's bad seed.
+		return referee.StoredMatch{}, fmt.Errorf("%w: stored seed: %v", domain.ErrRecordCorrupt, err)
+	}
+	// A read model that does not decode is reported beside the record, not as an error: the
+	// record is enough to play and audit the match, and the audit reports the read model.
+	created, cerr := parseTime(r.CreatedAt)
+	sum, serr := r.summary()
+	rec := referee.MatchRecord{ID: r.ID, Seed: seed, CreatedAt: created, Seats: make([]referee.SeatRecord, len(seats))}
+	for i, st := range seats {
+		rec.Seats[i] = referee.SeatRecord{Seat: st.Seat, Name: st.Name, Kind: domain.PlayerKind(st.Kind), Bot: st.Bot,
+			TokenHash: []byte(st.TokenHash), InviteHash: []byte(st.InviteHash)}
+	}
+	return referee.StoredMatch{Record: rec, Summary: sum, SummaryErr: errors.Join(cerr, serr)}, nil
+}
+
+// Events returns the events with seq > after in order, at most limit of them (0: all).
+func (s *Store) Events(ctx context.Context, id string, after, limit int) (_ []domain.Event, err error) {
+	defer classify(&err)
+	defer domain.Wrap(&err, "events of %s", id)
+	db := s.db.WithContext(ctx)
+	q := db.Select("match_id", "seq", "type", "data", "at").
+		Where("match_id = ? AND seq > ?", id, max(after, 0)).Order("seq")
+	if limit > 0 {
+		q = q.Limit(limit)
+	}
+	var rows []eventRow
+	if err := q.Find(&rows).Error; err != nil {
+		return nil, err
+	}
+	if len(rows) == 0 {
+		// No rows is either the end of the log or no match at all; only the latter is an error.
+		var n int64
+		if err := db.Model(&matchRow{}).Where("id = ?", id).Count(&n).Error; err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			return nil, fmt.Errorf("events of %q: %w", id, domain.ErrMatchNotFound)
+		}
+	}
+	out := make([]domain.Event, len(rows))
+	for i, r := range rows {
+		e, err := r.event()
+		if err != nil {
+			return nil, err
+		}
+		out[i] = e
+	}
+	return out, nil
+}
+
+// Idempotency returns the record stored for (id, key); ok is false when there is none,
+// including when the match does not exist.
+func (s *Store) Idempotency(ctx context.Context, id, key string) (_ referee.IdempotencyRecord, _ bool, err error) {
+	defer classify(&err)
+	defer domain.Wrap(&err, "idempotency %s/%s", id, key)
+	var rows []idempotencyRow
+	if err := s.db.WithContext(ctx).Where("match_id = ? AND key = ?", id, key).Limit(1).Find(&rows).Error; err != nil {
+		return referee.IdempotencyRecord{}, false, err
+	}
+	if len(rows) == 0 {
+		return referee.IdempotencyRecord{}, false, nil
+	}
+	r := rows[0]
+	created, err := parseTime(r.CreatedAt)
+	if err != nil {
+		return referee.IdempotencyRecord{}, false, fmt.Errorf("%w: idempotency record: %v", domain.ErrRecordCorrupt, err)
+	}
+	return referee.IdempotencyRecord{
+		Key: r.Key, Seat: r.Seat, Fingerprint: r.Fingerprint,
+		FirstSeq: r.FirstSeq, LastSeq: r.LastSeq, CreatedAt: created,
+	}, true, nil
+}

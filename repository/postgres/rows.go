@@ -1,0 +1,234 @@
+package postgres
+
+import (
+	"database/sql/driver"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/repository"
+)
+
+// Rows are the tables' shapes, kept apart from the domain types so that the schema and the
+// domain can change independently; every column is named explicitly to match migrations/postgres.
+
+// matchRow is a row of matches: the secret seed and the read model of the history.
+type matchRow struct {
+	ID         string `gorm:"column:id;primaryKey"`
+	Seed       string `gorm:"column:seed"`
+	Status     string `gorm:"column:status"`
+	Players    string `gorm:"column:players"`
+	Scores     string `gorm:"column:scores"`
+	WinnerSide *int   `gorm:"column:winner_side"`
+	Hands      int    `gorm:"column:hands"`
+	Version    int    `gorm:"column:version"`
+	CreatedAt  string `gorm:"column:created_at"`
+	UpdatedAt  string `gorm:"column:updated_at"`
+	// Seats and the clock (migrations/postgres/00002_seats_and_clock.sql).
+	Listed       bool    `gorm:"column:listed"`
+	OpenSeats    string  `gorm:"column:open_seats"`
+	Target       int     `gorm:"column:target"`
+	TurnSeconds  int     `gorm:"column:turn_seconds"`
+	Turn         *int    `gorm:"column:turn"`
+	TurnDeadline *string `gorm:"column:turn_deadline"`
+}
+
+// TableName tells GORM the table, which migrations/postgres names.
+func (matchRow) TableName() string { return "matches" }
+
+// seatRow is a row of seats.
+type seatRow struct {
+	MatchID    string `gorm:"column:match_id;primaryKey"`
+	Seat       int    `gorm:"column:seat;primaryKey;autoIncrement:false"`
+	Name       string `gorm:"column:name"`
+	Kind       string `gorm:"column:kind"`
+	Bot        string `gorm:"column:bot"`
+	TokenHash  blob   `gorm:"column:token_hash"`
+	InviteHash blob   `gorm:"column:invite_hash"`
+}
+
+// TableName tells GORM the table, which migrations/postgres names.
+func (seatRow) TableName() string { return "seats" }
+
+// eventRow is a row of events. Data is the payload JSON exactly as hashed.
+type eventRow struct {
+	MatchID  string `gorm:"column:match_id;primaryKey"`
+	Seq      int    `gorm:"column:seq;primaryKey;autoIncrement:false"`
+	Type     string `gorm:"column:type"`
+	Data     string `gorm:"column:data"`
+	At       string `gorm:"column:at"`
+	PrevHash blob   `gorm:"column:prev_hash"`
+	Hash     blob   `gorm:"column:hash"`
+}
+
+// TableName tells GORM the table, which migrations/postgres names.
+func (eventRow) TableName() string { return "events" }
+
+// idempotencyRow is a row of idempotency_keys.
+type idempotencyRow struct {
+	MatchID     string `gorm:"column:match_id;primaryKey"`
+	Key         string `gorm:"column:key;primaryKey"`
+	Seat        int    `gorm:"column:seat"`
+	Fingerprint string `gorm:"column:fingerprint"`
+	FirstSeq    int    `gorm:"column:first_seq"`
+	LastSeq     int    `gorm:"column:last_seq"`
+	CreatedAt   string `gorm:"column:created_at"`
+}
+
+// TableName tells GORM the table, which migrations/postgres names.
+func (idempotencyRow) TableName() string { return "idempotency_keys" }
+
+// blob is a BYTEA column that stores an empty value as NULL, so that "no hash" (seq 1's
+// prev_hash, a bot's token) is NULL in the database rather than a zero-length blob.
+type blob []byte
+
+// Value implements driver.Valuer.
+func (b blob) Value() (driver.Value, error) {
+	if len(b) == 0 {
+		return nil, nil
+	}
+	return []byte(b), nil
+}
+
+// Scan implements sql.Scanner.
+func (b *blob) Scan(v any) error {
+	switch x := v.(type) {
+	case nil:
+		*b = nil
+	case []byte:
+		*b = append(blob(nil), x...)
+	case string:
+		*b = blob(x)
+	default:
+		return fmt.Errorf("blob column holds %T", v)
+	}
+	return nil
+}
+
+// Times are stored as repository.TimeLayout, so history can sort and compare created_at as
+// stored text.
+func formatTime(t time.Time) string { return t.UTC().Format(repository.TimeLayout) }
+
+func parseTime(s string) (time.Time, error) {
+	t, err := time.Parse(repository.TimeLayout, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("stored time %q: %w", s, err)
+	}
+	return t, nil
+}
+
+// readModel fills the read-model columns of a matches row from sum. The version stored is
+// the log's head, which the store knows, whatever the caller's summary says.
+func readModel(sum domain.Summary, version int) (matchRow, error) {
+	players, err := json.Marshal(sum.Players)
+	if err != nil {
+		return matchRow{}, err
+	}
+	scores, err := json.Marshal(sum.Scores)
+	if err != nil {
+		return matchRow{}, err
+	}
+	open, err := json.Marshal(nonNil(sum.OpenSeats))
+	if err != nil {
+		return matchRow{}, err
+	}
+	r := matchRow{
+		Status: string(sum.Status), Players: string(players), Scores: string(scores),
+		WinnerSide: sum.WinnerSide, Hands: sum.Hands, Version: version, UpdatedAt: formatTime(sum.UpdatedAt),
+		Listed: sum.Listed, OpenSeats: string(open), Target: sum.Target, TurnSeconds: sum.TurnSeconds, Turn: sum.Turn,
+	}
+	if sum.Deadline != nil {
+		d := formatTime(*sum.Deadline)
+		r.TurnDeadline = &d
+	}
+	return r, nil
+}
+
+func nonNil(s []int) []int {
+	if s == nil {
+		return []int{}
+	}
+	return s
+}
+
+// appendColumns are the read-model columns an append rewrites. players and open_seats change
+// only with a join or a leave. status is written only when it is not in_progress or the append
+// holds a join or a leave (the last join starts the match), and turn_deadline only for a match
+// with a clock: an UPDATE that leaves every indexed column alone can be a heap-only tuple
+// update in PostgreSQL, which writes no index entry, and most moves change neither.
+func appendColumns(sum domain.Summary, events []domain.Event) []string {
+	cols := []string{"scores", "winner_side", "hands", "version", "updated_at", "turn"}
+	seats := slices.ContainsFunc(events, func(e domain.Event) bool {
+		return e.Type == domain.TypeSeatJoined || e.Type == domain.TypeSeatLeft
+	})
+	if sum.Status != domain.StatusInProgress || seats {
+		cols = append(cols, "status")
+	}
+	if seats {
+		cols = append(cols, "players", "open_seats")
+	}
+	if sum.TurnSeconds > 0 {
+		cols = append(cols, "turn_deadline")
+	}
+	return cols
+}
+
+// item decodes what the history lists of a matches row: its id, creation time and read model.
+func (r matchRow) item() (referee.HistoryItem, error) {
+	created, err := parseTime(r.CreatedAt)
+	if err != nil {
+		return referee.HistoryItem{}, err
+	}
+	sum, err := r.summary()
+	if err != nil {
+		return referee.HistoryItem{}, err
+	}
+	return referee.HistoryItem{ID: r.ID, CreatedAt: created, Summary: sum}, nil
+}
+
+// summary decodes the read model of a matches row.
+func (r matchRow) summary() (domain.Summary, error) {
+	s := domain.Summary{
+		Status: domain.Status(r.Status), Hands: r.Hands, Version: r.Version, WinnerSide: r.WinnerSide,
+		Listed: r.Listed, Target: r.Target, TurnSeconds: r.TurnSeconds, Turn: r.Turn,
+	}
+	if r.OpenSeats != "" {
+		if err := json.Unmarshal([]byte(r.OpenSeats), &s.OpenSeats); err != nil {
+			return s, fmt.Errorf("stored open seats: %w", err)
+		}
+	}
+	if r.TurnDeadline != nil {
+		d, err := parseTime(*r.TurnDeadline)
+		if err != nil {
+			return s, err
+		}
+		s.Deadline = &d
+	}
+	if err := json.Unmarshal([]byte(r.Players), &s.Players); err != nil {
+		return s, fmt.Errorf("stored players: %w", err)
+	}
+	if err := json.Unmarshal([]byte(r.Scores), &s.Scores); err != nil {
+		return s, fmt.Errorf("stored scores: %w", err)
+	}
+	var err error
+	s.UpdatedAt, err = parseTime(r.UpdatedAt)
+	return s, err
+}
+
+// event decodes an events row.
+func (r eventRow) event() (domain.Event, error) {
+	data, err := domain.DecodeEventData(domain.EventType(r.Type), []byte(r.Data))
+	if err != nil {
+		// %v, not %w: a stored payload that does not decode (a bad tile, say) is damage to
+		// the store, an internal error, not the client's invalid request.
+		return domain.Event{}, fmt.Errorf("%w: seq %d: %v", domain.ErrRecordCorrupt, r.Seq, err)
+	}
+	at, err := parseTime(r.At)
+	if err != nil {
+		return domain.Event{}, fmt.Errorf("%w: seq %d: %v", domain.ErrRecordCorrupt, r.Seq, err)
+	}
+	return domain.Event{Seq: r.Seq, Type: domain.EventType(r.Type), At: at, Data: data}, nil
+}

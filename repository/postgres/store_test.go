@@ -1,0 +1,64 @@
+package postgres_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/repository/postgres"
+	"github.com/allfives/allfives/repository/postgres/pgtest"
+	"github.com/allfives/allfives/repository/storetest"
+)
+
+var ctx = context.Background()
+
+// openStore opens a store on a new, empty database and closes it when tb ends; it returns the
+// database's URL too, for a second store on the same database.
+func openStore(tb testing.TB, opts postgres.Options) (*postgres.Store, string) {
+	tb.Helper()
+	url := pgtest.URL(tb)
+	return openAt(tb, url, opts), url
+}
+
+// openAt opens another store on the database at url, closed when tb ends.
+func openAt(tb testing.TB, url string, opts postgres.Options) *postgres.Store {
+	tb.Helper()
+	s, err := postgres.Open(ctx, url, opts)
+	if err != nil {
+		tb.Fatalf("open: %v", err)
+	}
+	tb.Cleanup(func() {
+		if err := s.Close(); err != nil {
+			tb.Errorf("close: %v", err)
+		}
+	})
+	return s
+}
+
+// playedMatches stores n matches with ids prefix0, prefix1, ..., a second apart, each with up
+// to moves random legal moves appended one by one.
+func playedMatches(tb testing.TB, s referee.EventStore, prefix string, n, moves int) []*storetest.Fixture {
+	tb.Helper()
+	out := make([]*storetest.Fixture, n)
+	for i := range out {
+		f := storetest.NewFixture(tb, fmt.Sprintf("%s%d", prefix, i), storetest.Base.Add(time.Duration(i)*time.Second), 0)
+		if err := f.Create(ctx, s); err != nil {
+			tb.Fatal(err)
+		}
+		f.PlayToEnd(tb, s, moves)
+		out[i] = f
+	}
+	return out
+}
+
+// TestConformance runs the EventStore contract that memstore and the SQLite store pass too,
+// each subtest on a database of its own.
+func TestConformance(t *testing.T) {
+	pgtest.Require(t)
+	storetest.Run(t, func(t *testing.T) referee.EventStore {
+		s, _ := openStore(t, postgres.Options{})
+		return s
+	})
+}

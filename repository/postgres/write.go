@@ -1,0 +1,234 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+
+	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/repository"
+)
+
+// Channel is the LISTEN/NOTIFY channel on which every append announces "<version> <match id>".
+const Channel = "allfives_appended"
+
+// Create stores a new match: its matches row (seed and read model), its seats and its opening
+// events, in one transaction. An id already stored is a *domain.VersionConflictError with
+// Expected 0: creating is appending to an empty log, and the same race rules apply.
+func (s *Store) Create(ctx context.Context, rec referee.MatchRecord, events []domain.Event, sum domain.Summary) (err error) {
+	defer classify(&err)
+	defer domain.Wrap(&err, "create match %s", rec.ID)
+	if rec.ID == "" {
+		return domain.Invalidf("a match needs an id")
+	}
+	rows, err := encodeEvents(rec.ID, events)
+	if err != nil {
+		return err
+	}
+	if err := repository.StartsAt(events, 0); err != nil {
+		return err
+	}
+	link(rows, events, nil)
+	m, err := readModel(sum, len(rows))
+	if err != nil {
+		return err
+	}
+	m.ID, m.Seed, m.CreatedAt = rec.ID, rec.Seed.String(), formatTime(rec.CreatedAt)
+	seats := make([]seatRow, len(rec.Seats))
+	for i, st := range rec.Seats {
+		seats[i] = seatRowOf(rec.ID, st)
+	}
+	taken := false
+	err = s.inTx(ctx, func(tx *gorm.DB) error {
+		// ON CONFLICT DO NOTHING waits for a racing insert of the same id to commit or roll
+		// back, then inserts nothing: the loser learns it lost without an aborted transaction.
+		res := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&m)
+		if res.Error != nil {
+			return res.Error
+		}
+		if taken = res.RowsAffected == 0; taken {
+			return nil
+		}
+		if len(seats) > 0 {
+			if err := tx.Create(&seats).Error; err != nil {
+				return err
+			}
+		}
+		return tx.Create(&rows).Error
+	})
+	if err == nil && taken {
+		return &domain.VersionConflictError{Expected: 0, Current: s.version(ctx, rec.ID)}
+	}
+	return err
+}
+
+// Append adds a.Events after a.Expected with the read model, the seat records a.Seats
+// replaces, the idempotency record and the notification, in one transaction that first locks the match's row: appends to one match
+// queue there, so the version check and the insert cannot be split by another writer, on this
+// instance or any other.
+func (s *Store) Append(ctx context.Context, a referee.Append) (err error) {
+	defer classify(&err)
+	defer domain.Wrap(&err, "append to %s at %d", a.MatchID, a.Expected)
+	rows, err := encodeEvents(a.MatchID, a.Events)
+	if err != nil {
+		return err
+	}
+	m, err := readModel(a.Summary, a.Expected+len(rows))
+	if err != nil {
+		return err
+	}
+	idem := idempotencyRowOf(a, len(rows))
+	err = s.inTx(ctx, func(tx *gorm.DB) error {
+		return appendTx(tx, a, rows, m, idem)
+	})
+	if sqlState(err) == codeUniqueViolation {
+		// Unreachable under the row lock, but a clash on (match_id, seq) is by definition a
+		// lost race: report it as one, never as a constraint error.
+		return &domain.VersionConflictError{Expected: a.Expected, Current: s.version(ctx, a.MatchID)}
+	}
+	return err
+}
+
+// appendTx is the body of Append's transaction: the lock and version check, the events, the
+// read model, the seats, the idempotency record and the NOTIFY, all through tx.
+func appendTx(tx *gorm.DB, a referee.Append, rows []eventRow, m matchRow, idem *idempotencyRow) error {
+	var locked []string
+	if err := tx.Raw("SELECT id FROM matches WHERE id = ? FOR UPDATE", a.MatchID).Scan(&locked).Error; err != nil {
+		return err
+	}
+	if len(locked) == 0 {
+		return fmt.Errorf("append to %q: %w", a.MatchID, domain.ErrMatchNotFound)
+	}
+	// At READ COMMITTED this statement sees every append committed before the lock was ours.
+	head, found, err := headOf(tx, a.MatchID)
+	switch {
+	case err != nil:
+		return err
+	case !found:
+		return fmt.Errorf("match %s has a matches row but no events", a.MatchID)
+	case head.Seq != a.Expected:
+		return &domain.VersionConflictError{Expected: a.Expected, Current: head.Seq}
+	}
+	if err := repository.StartsAt(a.Events, head.Seq); err != nil {
+		return err
+	}
+	link(rows, a.Events, head.Hash)
+	if err := tx.Create(&rows).Error; err != nil {
+		return err
+	}
+	res := tx.Model(&matchRow{}).Where("id = ?", a.MatchID).Select(appendColumns(a.Summary, a.Events)).Updates(&m)
+	if res.Error == nil && res.RowsAffected != 1 {
+		res.Error = fmt.Errorf("match %s has events but no matches row", a.MatchID)
+	}
+	if res.Error != nil {
+		return res.Error
+	}
+	if err := updateSeats(tx, a.MatchID, a.Seats); err != nil {
+		return err
+	}
+	if idem != nil {
+		res := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(idem)
+		if res.Error != nil {
+			return res.Error
+		}
+		if res.RowsAffected == 0 {
+			return fmt.Errorf("%w: key %q is already recorded for match %s", domain.ErrIdempotencyReuse, idem.Key, a.MatchID)
+		}
+	}
+	// Delivered to every listener when, and only if, the transaction commits.
+	return tx.Exec("SELECT pg_notify(?, ?)", Channel, strconv.Itoa(m.Version)+" "+a.MatchID).Error
+}
+
+// idempotencyRowOf is a's idempotency record as a row, nil when it has none. Zero seqs are
+// filled with the seqs of the n events the append writes.
+func idempotencyRowOf(a referee.Append, n int) *idempotencyRow {
+	r := a.Idempotency
+	if r == nil {
+		return nil
+	}
+	row := &idempotencyRow{
+		MatchID: a.MatchID, Key: r.Key, Seat: r.Seat, Fingerprint: r.Fingerprint,
+		FirstSeq: r.FirstSeq, LastSeq: r.LastSeq, CreatedAt: formatTime(r.CreatedAt),
+	}
+	if row.FirstSeq == 0 && row.LastSeq == 0 {
+		row.FirstSeq, row.LastSeq = a.Expected+1, a.Expected+n
+	}
+	return row
+}
+
+// head is the last event of a log: its seq is the match's version, its hash the next prev.
+type head struct {
+	Seq  int  `gorm:"column:seq"`
+	Hash blob `gorm:"column:hash"`
+}
+
+// headOf reads the last event of a match within tx; found is false when there is no match
+// (a stored match always has at least match.created).
+func headOf(tx *gorm.DB, id string) (h head, found bool, err error) {
+	res := tx.Raw("SELECT seq, hash FROM events WHERE match_id = ? ORDER BY seq DESC LIMIT 1", id).Scan(&h)
+	return h, res.RowsAffected > 0, res.Error
+}
+
+// version reads a match's version, for error reports after a failed transaction; 0 when it
+// cannot tell.
+func (s *Store) version(ctx context.Context, id string) int {
+	h, _, err := headOf(s.db.WithContext(ctx), id)
+	if err != nil {
+		return 0
+	}
+	return h.Seq
+}
+
+// encodeEvents checks that events are consecutive and encodes their payloads, the bytes that
+// are both stored and hashed. Whether they start right after the log's head is checked under
+// the lock (repository.StartsAt), after the version check, so that a stale caller hears of the
+// conflict rather than of its seqs.
+func encodeEvents(id string, events []domain.Event) ([]eventRow, error) {
+	payloads, err := repository.EncodeBatch(events)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]eventRow, len(events))
+	for i, e := range events {
+		rows[i] = eventRow{MatchID: id, Seq: e.Seq, Type: string(e.Type), Data: string(payloads[i]), At: formatTime(e.At)}
+	}
+	return rows, nil
+}
+
+// link fills the chain of rows, the encoded events, from prev: the shared repository.Link.
+func link(rows []eventRow, events []domain.Event, prev []byte) {
+	payloads := make([][]byte, len(rows))
+	for i, r := range rows {
+		payloads[i] = []byte(r.Data)
+	}
+	for i, l := range repository.Link(prev, events, payloads) {
+		rows[i].PrevHash, rows[i].Hash = blob(l.PrevHash), blob(l.Hash)
+	}
+}
+
+// seatRowOf is a seat record as a row of seats.
+func seatRowOf(id string, st referee.SeatRecord) seatRow {
+	return seatRow{MatchID: id, Seat: st.Seat, Name: st.Name, Kind: string(st.Kind), Bot: st.Bot,
+		TokenHash: blob(st.TokenHash), InviteHash: blob(st.InviteHash)}
+}
+
+// updateSeats replaces the stored records of the seats an append carries (a join or a leave),
+// within tx; every seat named must exist.
+func updateSeats(tx *gorm.DB, id string, seats []referee.SeatRecord) error {
+	for _, st := range seats {
+		row := seatRowOf(id, st)
+		res := tx.Model(&seatRow{}).Where("match_id = ? AND seat = ?", id, st.Seat).
+			Select("name", "kind", "bot", "token_hash", "invite_hash").Updates(&row)
+		if res.Error == nil && res.RowsAffected != 1 {
+			res.Error = fmt.Errorf("match %s has no seat %d", id, st.Seat)
+		}
+		if res.Error != nil {
+			return res.Error
+		}
+	}
+	return nil
+}
