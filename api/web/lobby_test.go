@@ -11,7 +11,7 @@ import (
 
 // TestLobbyJoin creates a listed match with an open seat from the home page in one browser
 // context and takes the seat from the lobby in another; the creator's table starts live. A
-// second match, not listed, is joined with its invite.
+// second match, not listed, is joined through its invite link.
 func TestLobbyJoin(t *testing.T) {
 	s := newSite(t)
 	b := newBrowser(t)
@@ -63,11 +63,16 @@ func TestLobbyJoin(t *testing.T) {
 		} `json:"invites"`
 	}
 	s.call("POST", "/api/v1/matches", "", map[string]any{"players": []map[string]string{{"name": "Cy", "kind": "human"}, {"kind": "open"}, {"kind": "open"}}}, &created)
-	ben.do("join with an invite",
-		chromedp.Navigate(s.url+"/play/"+created.Match.ID),
+	// The invite link carries the seat and the invite in its fragment, which fills the form.
+	ben.do("join with an invite link",
+		chromedp.Navigate(fmt.Sprintf("%s/play/%s#invite=%d.%s", s.url, created.Match.ID, created.Invites[0].Seat, created.Invites[0].Invite)),
 		chromedp.WaitVisible(chromedp.ID("join-invite")),
 		chromedp.SendKeys(chromedp.ID("join-name"), "Di"),
-		chromedp.SendKeys(chromedp.ID("join-invite"), created.Invites[0].Invite),
+	)
+	if got := eval[string](ben, `document.getElementById("join-invite").value + " " + location.hash`); got != created.Invites[0].Invite+" " {
+		t.Errorf("the invite link left the form and address as %q", got)
+	}
+	ben.do("join",
 		chromedp.Click(chromedp.CSS(`#join-form button[type=submit]`)),
 		chromedp.WaitVisible(chromedp.ID("hand")),
 	)

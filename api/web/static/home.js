@@ -88,8 +88,10 @@ function created(res) {
       el("ul", {}, ...tokens.slice(1).map((t) => el("li", {}, `${name(t.seat)} (seat ${t.seat + 1}): `, el("code", { class: "token", text: t.token })))));
   }
   if (invites.length) {
-    parts.push(el("p", { text: "Invites for the open seats (whoever has one joins at the table with it):" }),
-      el("ul", {}, ...invites.map((i) => el("li", {}, `Seat ${i.seat + 1}: `, el("code", { class: "token", text: i.invite })))));
+    parts.push(el("p", { text: "Invites for the open seats: send each link (or its code) privately; whoever opens it joins that seat. The invite rides in the link's #fragment, which browsers never send to a server." }),
+      el("ul", {}, ...invites.map((i) => el("li", {}, `Seat ${i.seat + 1}: `,
+        el("a", { href: `/play/${id}#invite=${i.seat}.${i.invite}`, class: "invite-link", text: "invite link" }), " ",
+        el("code", { class: "token", text: i.invite })))));
   }
   parts.push(el("p", { class: "muted small" }, "Table: ", el("a", { href: `/play/${id}`, text: `/play/${id}` })));
   box.replaceChildren(...parts);

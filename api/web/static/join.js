@@ -16,10 +16,27 @@ export function renderJoin(v) {
     select.replaceChildren(...open.map((s) => el("option", { value: s, text: `Seat ${s + 1}` })));
     select.dataset.seats = wanted;
   }
+  const link = inviteFromLink();
+  if (link && open.includes(link.seat)) {
+    select.value = String(link.seat);
+    $("join-invite").value = link.invite;
+  }
   $("join-invite").required = !v.listed;
   $("join-note").textContent = v.listed
     ? "This match is in the lobby: no invite is needed."
     : "Enter the invite the match's creator gave you.";
+}
+
+// inviteFromLink reads an invite link's "#invite={seat}.{invite}" once and takes it out of the
+// address bar. A fragment never reaches a server, so the secret travels only between people.
+let linked;
+function inviteFromLink() {
+  const m = /^#invite=(\d)\.([A-Za-z0-9_-]+)$/.exec(location.hash);
+  if (m) {
+    linked = { seat: Number(m[1]), invite: m[2] };
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  return linked;
 }
 
 // join takes the chosen open seat, keeps its token in this browser, and hands the answer on.
@@ -30,6 +47,7 @@ export async function join(ev, id, joined) {
   const invite = $("join-invite").value.trim();
   if (invite) body.invite = invite;
   $("join-invite").value = "";
+  linked = undefined;
   try {
     const res = await api(`/api/v1/matches/${encodeURIComponent(id)}/seats/${seatNo}/join`, { method: "POST", body });
     saveSeat(id, res.seat, res.token);
