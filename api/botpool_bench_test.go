@@ -6,11 +6,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/allfives/allfives/domain/referee"
 )
 
 // BenchmarkBotOnlyCreate measures, over loopback HTTP, 40 matches of four expert bots to 1000
@@ -25,7 +26,7 @@ func BenchmarkBotOnlyCreate(b *testing.B) {
 	}
 	var createMax, health99, afterCreates []float64
 	for range b.N {
-		h := serverOn(b, filepath.Join(b.TempDir(), "allfives.db"), runtime.NumCPU())
+		h := serverOn(b, filepath.Join(b.TempDir(), "allfives.db"), referee.DefaultBotWorkers())
 		srv := httptest.NewServer(h.e)
 		stop := make(chan struct{})
 		var (

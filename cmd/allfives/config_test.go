@@ -9,12 +9,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/domain/referee"
 )
 
 const week = 7 * 24 * time.Hour
@@ -27,7 +27,7 @@ func envOf(m map[string]string) func(string) string {
 func TestServeConfigPrecedence(t *testing.T) {
 	// Settings the cases leave alone take their defaults.
 	def := func(c serveConfig) serveConfig {
-		c.botWorkers, c.maxStreams, c.perClient, c.busyTimeout = runtime.NumCPU(), api.DefaultMaxStreams, api.DefaultMaxStreamsPerClient, 10*time.Second
+		c.botWorkers, c.maxStreams, c.perClient, c.busyTimeout = referee.DefaultBotWorkers(), api.DefaultMaxStreams, api.DefaultMaxStreamsPerClient, 10*time.Second
 		return c
 	}
 	cases := []struct {

@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"runtime"
 	"strings"
 	"time"
 
@@ -59,7 +58,7 @@ func parseServe(args []string, getenv func(string) string, out io.Writer) (c ser
 	origins := f.string("cors-origins", "ALLFIVES_CORS_ORIGINS", "", "comma-separated browser origins allowed to call the API (https://play.example); none by default")
 	ttl := f.string("waiting-ttl", "ALLFIVES_WAITING_TTL", "168h", "how long a waiting match's open seats may stay empty before it expires; 0 never")
 	sweep := f.string("sweep-interval", "ALLFIVES_SWEEP_INTERVAL", "1s", "how often the clock looks for due turns and waiting matches to expire")
-	workers := f.int("bot-workers", "ALLFIVES_BOT_WORKERS", runtime.NumCPU(), "workers playing matches of bots only, off the request path")
+	workers := f.int("bot-workers", "ALLFIVES_BOT_WORKERS", referee.DefaultBotWorkers(), "workers playing matches of bots only, off the request path (default: the CPUs less one)")
 	streams := f.int("max-streams", "ALLFIVES_MAX_STREAMS", api.DefaultMaxStreams, "live streams open at once; beyond it 503 UNAVAILABLE")
 	perClient := f.int("max-streams-per-client", "ALLFIVES_MAX_STREAMS_PER_CLIENT", api.DefaultMaxStreamsPerClient, "live streams per client address; beyond it 429 RATE_LIMITED")
 	busy := f.string("busy-timeout", "ALLFIVES_BUSY_TIMEOUT", "10s", "how long a write waits for another process's lock on the database before 503 STORE_BUSY")
