@@ -128,19 +128,6 @@ func readModel(sum domain.Summary, version int) (matchRow, error) {
 	}, nil
 }
 
-// appendColumns are the read-model columns an append rewrites. players never changes after
-// Create. status is written only when it is not in_progress, that is when the append finishes
-// the match (and a finished match takes no more appends): SQLite rewrites an index entry
-// whenever its column is SET, even to the value it had, and the status index page would be one
-// more page to write to disk on every move.
-func appendColumns(sum domain.Summary) []string {
-	cols := []string{"scores", "winner_side", "hands", "version", "updated_at"}
-	if sum.Status != domain.StatusInProgress {
-		cols = append(cols, "status")
-	}
-	return cols
-}
-
 // item decodes what the history lists of a matches row: its id, creation time and read model.
 func (r matchRow) item() (referee.HistoryItem, error) {
 	created, err := parseTime(r.CreatedAt)

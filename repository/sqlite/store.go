@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -47,8 +48,14 @@ type Options struct {
 
 // Store is the SQLite event store. It is safe for concurrent use.
 type Store struct {
-	w *gorm.DB // the one writer connection; transactions begin IMMEDIATE
-	r *gorm.DB // the read pool; query_only, so a stray write fails loudly
+	w     *gorm.DB // the one writer connection; transactions begin IMMEDIATE
+	r     *gorm.DB // the read pool; query_only, so a stray write fails loudly
+	wdb   *sql.DB  // w's database/sql pool, for the prepared statements of the append
+	trans gorm.ErrorTranslator
+	gc    *committer // the group commit of appends (commit.go)
+	heads headCache  // the heads this store last wrote (lean.go)
+	// prepared are the append's statements, prepared on first use; only gc touches them.
+	prepared map[string]*sql.Stmt
 }
 
 var _ referee.EventStore = (*Store)(nil)
@@ -86,7 +93,15 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		closeGorm(w)
 		return nil, fmt.Errorf("open %s for reading: %w", path, err)
 	}
-	s := &Store{w: w, r: r}
+	wdb, err := w.DB()
+	if err != nil {
+		closeGorm(r)
+		closeGorm(w)
+		return nil, err
+	}
+	trans, _ := w.Dialector.(gorm.ErrorTranslator)
+	s := &Store{w: w, r: r, wdb: wdb, trans: trans}
+	s.gc = newCommitter(s)
 	if !opts.NoMigrate {
 		if _, err := s.Migrate(ctx); err != nil {
 			s.Close()
@@ -143,8 +158,14 @@ func closeGorm(db *gorm.DB) error {
 	return sqlDB.Close()
 }
 
-// Close closes both pools. The last connection to close checkpoints the WAL into the file.
+// Close lets the appends already queued commit, refuses new ones, and closes both pools. The
+// last connection to close checkpoints the WAL into the file. Calling it twice is harmless.
 func (s *Store) Close() error {
+	s.gc.close()
+	for _, p := range s.prepared {
+		p.Close()
+	}
+	s.prepared = nil
 	return errors.Join(closeGorm(s.r), closeGorm(s.w))
 }
 
