@@ -2,7 +2,7 @@ package sqlite
 
 import (
 	"context"
-		"errors"
+	"errors"
 	"fmt"
 	"sync"
 )

@@ -121,7 +121,7 @@ type appendWrite struct {
 	// entry whenever its column is SET, even to the value it had, and the status index page
 	// would be one more page to write to disk on every move. players never changes.
 	status bool
-	idem     *idempotencyRow
+	idem   *idempotencyRow
 }
 
 // head is the last row's seq and hash, once linked.
