@@ -50,7 +50,7 @@ func (s *MatchService) act(ctx context.Context, id string, v domain.Viewer, seat
 	defer s.release(e)
 	fp := fingerprint(seat, req.Move)
 	if req.IdempotencyKey != "" {
-		rec, found, err := s.store.Idempotency(ctx, id, req.IdempotencyKey)
+		rec, found, err := s.idempotency(ctx, e, req.IdempotencyKey)
 		if err != nil {
 			return ActResult{}, err
 		}
@@ -92,6 +92,7 @@ func (s *MatchService) act(ctx context.Context, id string, v domain.Viewer, seat
 		return ActResult{}, err
 	}
 	e.set(work)
+	e.remember(a.Idempotency)
 	s.watch.wake(id)
 	return ActResult{Events: v.RedactAll(events, work.match.Finished()), Match: work.match.View(v)}, nil
 }

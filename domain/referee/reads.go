@@ -9,14 +9,16 @@ import (
 // MaxEventsPage is the most events one Events call returns.
 const MaxEventsPage = 1000
 
+// Reads take the match's published snapshot (cache.go), never its lock: a read does not wait
+// for a move on the same match, and sees the state before or after it, never half of it.
+
 // View returns the match as v may see it.
 func (s *MatchService) View(ctx context.Context, id string, v domain.Viewer) (domain.MatchView, error) {
-	e, err := s.acquire(ctx, id)
+	snap, err := s.snapshot(ctx, id)
 	if err != nil {
 		return domain.MatchView{}, err
 	}
-	defer s.release(e)
-	return e.match.View(v), nil
+	return snap.match.View(v), nil
 }
 
 // LegalMoves returns the viewer's seat, the match version and the seat's legal moves now
@@ -26,12 +28,11 @@ func (s *MatchService) LegalMoves(ctx context.Context, id string, v domain.Viewe
 	if !ok {
 		return 0, 0, nil, domain.ErrUnauthorized
 	}
-	e, err := s.acquire(ctx, id)
+	snap, err := s.snapshot(ctx, id)
 	if err != nil {
 		return 0, 0, nil, err
 	}
-	defer s.release(e)
-	return seat, e.match.Version(), e.match.LegalMoves(seat), nil
+	return seat, snap.match.Version(), snap.match.LegalMoves(seat), nil
 }
 
 // Events returns up to limit events with seq > after, as v may see them, and the version.
@@ -42,14 +43,13 @@ func (s *MatchService) Events(ctx context.Context, id string, v domain.Viewer, a
 	if limit < 1 || limit > MaxEventsPage {
 		return nil, 0, domain.Invalidf("limit must be 1 to %d", MaxEventsPage)
 	}
-	e, err := s.acquire(ctx, id)
+	snap, err := s.snapshot(ctx, id)
 	if err != nil {
 		return nil, 0, err
 	}
 	// Read the status before the log: if the match ends in between, the events are redacted
 	// more than needed, never less.
-	finished, version := e.match.Finished(), e.match.Version()
-	s.release(e)
+	finished, version := snap.match.Finished(), snap.match.Version()
 	events, err := s.store.Events(ctx, id, after, limit)
 	if err != nil {
 		return nil, 0, err

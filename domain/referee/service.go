@@ -36,12 +36,16 @@ type MatchService struct {
 
 // ServiceConfig wires a MatchService. Zero fields take the production defaults.
 type ServiceConfig struct {
-	Store     EventStore
-	Clock     Clock               // default SystemClock
-	Random    io.Reader           // default crypto/rand.Reader: seeds, ids and tokens
-	Bots      map[string]Strategy // strategies by name
-	CacheSize int                 // matches kept in memory; default 4096
+	Store      EventStore
+	Clock      Clock               // default SystemClock
+	Random     io.Reader           // default crypto/rand.Reader: seeds, ids and tokens
+	Bots       map[string]Strategy // strategies by name
+	CacheSize  int                 // most matches kept in memory; 0: bounded by CacheBytes only
+	CacheBytes int64               // estimated memory the cached matches may take; default 256 MiB
 }
+
+// DefaultCacheBytes bounds the match cache when ServiceConfig.CacheBytes is 0.
+const DefaultCacheBytes = 256 << 20
 
 // NewMatchService returns a service over cfg.Store.
 func NewMatchService(cfg ServiceConfig) *MatchService {
@@ -51,10 +55,10 @@ func NewMatchService(cfg ServiceConfig) *MatchService {
 	if cfg.Random == nil {
 		cfg.Random = rand.Reader
 	}
-	if cfg.CacheSize <= 0 {
-		cfg.CacheSize = 4096
+	if cfg.CacheBytes <= 0 {
+		cfg.CacheBytes = DefaultCacheBytes
 	}
-	return &MatchService{store: cfg.Store, clock: cfg.Clock, random: cfg.Random, bots: cfg.Bots, cache: newMatchCache(cfg.CacheSize)}
+	return &MatchService{store: cfg.Store, clock: cfg.Clock, random: cfg.Random, bots: cfg.Bots, cache: newMatchCache(cfg.CacheSize, cfg.CacheBytes)}
 }
 
 // BotNames lists the strategies a seat may name, in order.
@@ -147,7 +151,7 @@ func (s *MatchService) Create(ctx context.Context, req CreateRequest) (_ Created
 	if err := s.store.Create(ctx, rec, events, t.match.Summary()); err != nil {
 		return Created{}, err
 	}
-	fresh := &entry{record: rec}
+	fresh := &entry{record: rec, keysAll: true} // a new match has no idempotency keys yet
 	fresh.set(t)
 	s.cache.unpin(s.cache.put(fresh))
 	return Created{Match: t.match.View(domain.Spectator()), Tokens: tokens}, nil
