@@ -37,6 +37,7 @@ const (
 type serveConfig struct {
 	addr, db, sync, logLevel string
 	rateLimit                float64
+	cacheMiB                 float64
 }
 
 func parseServe(args []string, getenv func(string) string, out io.Writer) (serveConfig, error) {
@@ -47,10 +48,14 @@ func parseServe(args []string, getenv func(string) string, out io.Writer) (serve
 	sync := f.string("sync", "ALLFIVES_SYNC", "full", "durability: full, normal or off (see README)")
 	level := f.string("log-level", "ALLFIVES_LOG_LEVEL", "info", "log level: debug, info, warn or error")
 	limit := f.float("rate-limit", "ALLFIVES_RATE_LIMIT", 0, "requests per second per client address; 0 turns the limit off")
+	cache := f.float("cache-mib", "ALLFIVES_CACHE_MIB", referee.DefaultCacheBytes>>20, "memory for matches held in memory, in MiB (an estimate)")
 	if err := f.parse(args); err != nil {
 		return c, err
 	}
-	c = serveConfig{addr: *addr, db: *db, sync: strings.ToLower(*sync), logLevel: *level, rateLimit: *limit}
+	c = serveConfig{addr: *addr, db: *db, sync: strings.ToLower(*sync), logLevel: *level, rateLimit: *limit, cacheMiB: *cache}
+	if c.cacheMiB < 1 {
+		return c, fmt.Errorf("cache-mib must be at least 1, not %v", c.cacheMiB)
+	}
 	if err := checkSync(c.sync); err != nil {
 		return c, err
 	}
@@ -90,7 +95,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	defer closeStore(store, &err)
-	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(botSeed())})
+	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(botSeed()), CacheBytes: int64(cfg.cacheMiB * (1 << 20))})
 	handler := api.New(api.Config{Service: svc, Ready: store, Logger: log, RateLimit: cfg.rateLimit})
 	srv := &http.Server{
 		Handler:           handler,
