@@ -39,6 +39,10 @@ type Config struct {
 	// StreamHeartbeat is how often an idle live stream sends a comment; 0 means
 	// DefaultHeartbeat (15 s).
 	StreamHeartbeat time.Duration
+	// AccessSample logs one in this many fast successful requests at info, the others at
+	// debug; every error (status 400 and up) and every slow request is logged at info or
+	// above. 0 and 1 log every request at info.
+	AccessSample int
 }
 
 // server holds what handlers share.
@@ -49,6 +53,7 @@ type server struct {
 	metrics *metrics
 	limit   int64
 	streams *streams
+	access  accessLog
 }
 
 // New returns the HTTP handler with every route of routes.go.
@@ -65,6 +70,7 @@ func New(cfg Config) *echo.Echo {
 	s := &server{
 		svc: cfg.Service, ready: cfg.Ready, log: cfg.Logger, limit: cfg.BodyLimit,
 		metrics: newMetrics(cfg.Registry, cfg.Service), streams: newStreams(cfg.StreamHeartbeat),
+		access: accessLog{sample: uint64(max(1, cfg.AccessSample))},
 	}
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
