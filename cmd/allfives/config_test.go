@@ -24,14 +24,14 @@ func TestServeConfigPrecedence(t *testing.T) {
 		env  map[string]string
 		want serveConfig
 	}{
-		{"defaults", nil, nil, serveConfig{addr: ":8080", db: "allfives.db", sync: "full", logLevel: "info", cacheMiB: 256}},
+		{"defaults", nil, nil, serveConfig{addr: ":8080", db: "allfives.db", sync: "full", logLevel: "info", cacheMiB: 256, accessSample: 100}},
 		{"environment", nil, map[string]string{
 			"ALLFIVES_ADDR": ":9000", "ALLFIVES_DB": "/tmp/x.db", "ALLFIVES_SYNC": "NORMAL",
 			"ALLFIVES_LOG_LEVEL": "debug", "ALLFIVES_RATE_LIMIT": "2.5", "ALLFIVES_CACHE_MIB": "64",
-		}, serveConfig{addr: ":9000", db: "/tmp/x.db", sync: "normal", logLevel: "debug", rateLimit: 2.5, cacheMiB: 64}},
+		}, serveConfig{addr: ":9000", db: "/tmp/x.db", sync: "normal", logLevel: "debug", rateLimit: 2.5, cacheMiB: 64, accessSample: 100}},
 		{"flags win", []string{"--addr", ":7000", "--rate-limit", "0", "--sync", "off"},
 			map[string]string{"ALLFIVES_ADDR": ":9000", "ALLFIVES_RATE_LIMIT": "3"},
-			serveConfig{addr: ":7000", db: "allfives.db", sync: "off", logLevel: "info", cacheMiB: 256}},
+			serveConfig{addr: ":7000", db: "allfives.db", sync: "off", logLevel: "info", cacheMiB: 256, accessSample: 100}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -38,6 +38,7 @@ type serveConfig struct {
 	addr, db, sync, logLevel string
 	rateLimit                float64
 	cacheMiB                 float64
+	accessSample             float64
 }
 
 func parseServe(args []string, getenv func(string) string, out io.Writer) (serveConfig, error) {
@@ -49,10 +50,14 @@ func parseServe(args []string, getenv func(string) string, out io.Writer) (serve
 	level := f.string("log-level", "ALLFIVES_LOG_LEVEL", "info", "log level: debug, info, warn or error")
 	limit := f.float("rate-limit", "ALLFIVES_RATE_LIMIT", 0, "requests per second per client address; 0 turns the limit off")
 	cache := f.float("cache-mib", "ALLFIVES_CACHE_MIB", referee.DefaultCacheBytes>>20, "memory for matches held in memory, in MiB (an estimate)")
+	sample := f.float("access-sample", "ALLFIVES_ACCESS_SAMPLE", 100, "log one in this many fast successful requests at info (1: every one); errors and slow requests always")
 	if err := f.parse(args); err != nil {
 		return c, err
 	}
-	c = serveConfig{addr: *addr, db: *db, sync: strings.ToLower(*sync), logLevel: *level, rateLimit: *limit, cacheMiB: *cache}
+	c = serveConfig{addr: *addr, db: *db, sync: strings.ToLower(*sync), logLevel: *level, rateLimit: *limit, cacheMiB: *cache, accessSample: *sample}
+	if c.accessSample < 1 || c.accessSample != float64(int(c.accessSample)) {
+		return c, fmt.Errorf("access-sample must be a whole number, 1 or more, not %v", c.accessSample)
+	}
 	if c.cacheMiB < 1 {
 		return c, fmt.Errorf("cache-mib must be at least 1, not %v", c.cacheMiB)
 	}
@@ -96,7 +101,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	defer closeStore(store, &err)
 	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(botSeed()), CacheBytes: int64(cfg.cacheMiB * (1 << 20))})
-	handler := api.New(api.Config{Service: svc, Ready: store, Logger: log, RateLimit: cfg.rateLimit})
+	handler := api.New(api.Config{Service: svc, Ready: store, Logger: log, RateLimit: cfg.rateLimit, AccessSample: int(cfg.accessSample)})
 	srv := &http.Server{
 		Handler:           handler,
 		ReadHeaderTimeout: readHeaderTimeout,
