@@ -102,9 +102,9 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
-	p("healthz          %9.1f req/s", rr[0].rate())
-	p("state, %5d hot  %9.1f req/s", cfg.hot, rr[1].rate())
-	p("state, %5d     %9.1f req/s", cfg.spread, rr[2].rate())
+	p("healthz          %9.1f req/s    p50 %s  p99 %s", rr[0].rate(), ms(rr[0].pct(50)), ms(rr[0].pct(99)))
+	p("state, %5d hot  %9.1f req/s    p50 %s  p99 %s", cfg.hot, rr[1].rate(), ms(rr[1].pct(50)), ms(rr[1].pct(99)))
+	p("state, %5d     %9.1f req/s    p50 %s  p99 %s", cfg.spread, rr[2].rate(), ms(rr[2].pct(50)), ms(rr[2].pct(99)))
 
 	p("ratios (target):")
 	p("  moves with key / moves          %5.2f  (>= 0.90)", mr[1].rate()/mr[0].rate())
