@@ -157,15 +157,20 @@ func (r matchRow) summary() (domain.Summary, error) {
 
 // event decodes an events row.
 func (r eventRow) event() (domain.Event, error) {
-	data, err := domain.DecodeEventData(domain.EventType(r.Type), []byte(r.Data))
+	return eventOf(r.Seq, domain.EventType(r.Type), []byte(r.Data), []byte(r.At))
+}
+
+// eventOf decodes the columns of an events row; it keeps neither byte slice.
+func eventOf(seq int, typ domain.EventType, payload, stamp []byte) (domain.Event, error) {
+	data, err := domain.DecodeEventData(typ, payload)
 	if err != nil {
 		// %v, not %w: a stored payload that does not decode (a bad tile, say) is damage to
 		// the store, an internal error, not the client's invalid request.
-		return domain.Event{}, fmt.Errorf("seq %d: %v", r.Seq, err)
+		return domain.Event{}, fmt.Errorf("seq %d: %v", seq, err)
 	}
-	at, err := parseTime(r.At)
+	at, err := parseTime(string(stamp))
 	if err != nil {
 		return domain.Event{}, err
 	}
-	return domain.Event{Seq: r.Seq, Type: domain.EventType(r.Type), At: at, Data: data}, nil
+	return domain.Event{Seq: seq, Type: typ, At: at, Data: data}, nil
 }

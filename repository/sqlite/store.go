@@ -51,6 +51,7 @@ type Store struct {
 	w     *gorm.DB // the one writer connection; transactions begin IMMEDIATE
 	r     *gorm.DB // the read pool; query_only, so a stray write fails loudly
 	wdb   *sql.DB  // w's database/sql pool, for the prepared statements of the append
+	rdb   *sql.DB  // r's, for the scan of events
 	trans gorm.ErrorTranslator
 	gc    *committer // the group commit of appends (commit.go)
 	heads headCache  // the heads this store last wrote (lean.go)
@@ -99,8 +100,14 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		closeGorm(w)
 		return nil, err
 	}
+	rdb, err := r.DB()
+	if err != nil {
+		closeGorm(r)
+		closeGorm(w)
+		return nil, err
+	}
 	trans, _ := w.Dialector.(gorm.ErrorTranslator)
-	s := &Store{w: w, r: r, wdb: wdb, trans: trans}
+	s := &Store{w: w, r: r, wdb: wdb, rdb: rdb, trans: trans}
 	s.gc = newCommitter(s)
 	if !opts.NoMigrate {
 		if _, err := s.Migrate(ctx); err != nil {
