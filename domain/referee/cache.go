@@ -32,18 +32,37 @@ type entry struct {
 	live     atomic.Bool  // mirrors !match.Finished() for metrics, readable without mu
 }
 
+// maxSeats is the most seats a match has (docs/rules.md).
+const maxSeats = 4
+
 // snapshot is one published state of a match. Nothing in it is ever modified: a command
 // plays on a clone (entry.working) and publishes the clone once the store holds its events.
 type snapshot struct {
 	match *domain.Match
 	hands domain.HandLog
+	// views are the encoded views of this version (encodedView), one slot per viewer:
+	// the spectator, then seats 0 to 3. viewBytes is their size counted in the cache's total,
+	// guarded by matchCache.mu.
+	views     [1 + maxSeats]atomic.Pointer[[]byte]
+	viewBytes int64
 }
 
 // set installs the match's new state and publishes it; the caller holds mu (or owns e
 // exclusively).
 func (e *entry) set(t *table) {
 	e.match, e.hands = t.match, t.hands
-	e.snap.Store(&snapshot{match: t.match, hands: t.hands})
+	next := &snapshot{match: t.match, hands: t.hands}
+	if c := e.cache; c != nil {
+		// The old version's encoded views go with it: their bytes leave the total under the
+		// cache's lock, as they entered it (keepView).
+		c.mu.Lock()
+		if old := e.snap.Swap(next); old != nil {
+			c.bytes.Add(-old.viewBytes)
+		}
+		c.mu.Unlock()
+	} else {
+		e.snap.Store(next)
+	}
 	e.live.Store(!t.match.Finished())
 	e.resize()
 }
@@ -55,6 +74,8 @@ const (
 	entryBytes = 2 << 10
 	eventBytes = 192
 	keyBytes   = 192
+	// viewOverhead is what an encoded view costs beyond its bytes.
+	viewOverhead = 64
 )
 
 // resize re-estimates e's memory and updates its cache's total; the caller holds mu.
@@ -133,8 +154,22 @@ func (c *matchCache) over() bool {
 // unlist removes e from the cache; the caller holds mu.
 func (c *matchCache) unlist(e *entry) {
 	c.order.Remove(e.elem)
-	delete(c.byID, e.match.ID())
-	c.bytes.Add(-e.size.Load())
+	delete(c.byID, e.snap.Load().match.ID())
+	c.bytes.Add(-e.size.Load() - e.snap.Load().viewBytes)
+}
+
+// keepView stores b as snap's encoded view in slot, counted in the cache's total, unless the
+// entry has left the cache or moved on to another version meanwhile, or another read stored
+// the slot first.
+func (c *matchCache) keepView(e *entry, snap *snapshot, slot int, b []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.byID[snap.match.ID()] != e || e.snap.Load() != snap || !snap.views[slot].CompareAndSwap(nil, &b) {
+		return
+	}
+	n := int64(len(b)) + viewOverhead
+	snap.viewBytes += n
+	c.bytes.Add(n)
 }
 
 // get returns the cached entry for id, pinned, or nil.
@@ -219,15 +254,21 @@ func (s *MatchService) release(e *entry) {
 // snapshot returns the match's current published state without taking its lock, from the
 // cache or, on a miss, loaded from the store.
 func (s *MatchService) snapshot(ctx context.Context, id string) (*snapshot, error) {
+	_, snap, err := s.current(ctx, id)
+	return snap, err
+}
+
+// current is snapshot with the entry it was published by.
+func (s *MatchService) current(ctx context.Context, id string) (*entry, *snapshot, error) {
 	if e := s.cache.peek(id); e != nil {
-		return e.snap.Load(), nil
+		return e, e.snap.Load(), nil
 	}
 	e, err := s.load(ctx, id)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer s.cache.unpin(e)
-	return e.snap.Load(), nil
+	return e, e.snap.Load(), nil
 }
 
 // load returns the match's entry, pinned, from the cache or read and folded from the store.

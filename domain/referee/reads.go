@@ -21,6 +21,42 @@ func (s *MatchService) View(ctx context.Context, id string, v domain.Viewer) (do
 	return snap.match.View(v), nil
 }
 
+// EncodedView returns the match as v may see it, encoded by enc, and its version. The
+// encoding is kept with the match's current version for the spectator and each seat, so
+// repeated reads of an unchanged match encode it once; enc must depend on the view alone.
+func (s *MatchService) EncodedView(ctx context.Context, id string, v domain.Viewer, enc func(domain.MatchView) ([]byte, error)) ([]byte, int, error) {
+	e, snap, err := s.current(ctx, id)
+	if err != nil {
+		return nil, 0, err
+	}
+	slot := viewSlot(v)
+	if slot >= 0 {
+		if b := snap.views[slot].Load(); b != nil {
+			return *b, snap.match.Version(), nil
+		}
+	}
+	b, err := enc(snap.match.View(v))
+	if err != nil {
+		return nil, 0, err
+	}
+	if slot >= 0 {
+		s.cache.keepView(e, snap, slot, b)
+	}
+	return b, snap.match.Version(), nil
+}
+
+// viewSlot is v's slot in snapshot.views: 0 for the spectator, 1+seat for a seat, -1 for
+// any other viewer (an opened one), whose views are not kept.
+func viewSlot(v domain.Viewer) int {
+	switch seat, ok := v.Seat(); {
+	case v == domain.Spectator():
+		return 0
+	case ok && v == domain.SeatViewer(seat) && seat < maxSeats:
+		return 1 + seat
+	}
+	return -1
+}
+
 // LegalMoves returns the viewer's seat, the match version and the seat's legal moves now
 // (empty when it is not the seat's turn). A spectator has no legal moves: ErrUnauthorized.
 func (s *MatchService) LegalMoves(ctx context.Context, id string, v domain.Viewer) (seat, version int, moves []domain.LegalMove, err error) {

@@ -1,6 +1,7 @@
 package referee
 
 import (
+	"context"
 	"crypto/sha256"
 	"fmt"
 	"runtime"
@@ -119,5 +120,73 @@ func TestEntrySizeEstimate(t *testing.T) {
 		runtime.KeepAlive(entries)
 		runtime.KeepAlive(logs)
 		runtime.KeepAlive(payloads)
+	}
+}
+
+// TestEncodedViewsPerVersionAndViewer: a view is encoded once per version and viewer, each
+// viewer gets its own bytes, an opened viewer's view is never kept, a move starts afresh, and
+// the cache's byte total counts the kept views and lets them go.
+func TestEncodedViewsPerVersionAndViewer(t *testing.T) {
+	seed, events := playedLog(t, "m", 3)
+	tb, err := newTable("m", seed, events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := &MatchService{cache: newMatchCache(0, 1<<30)}
+	e := &entry{}
+	e.set(tb)
+	svc.cache.unpin(svc.cache.put(e))
+	base := svc.cache.bytes.Load()
+	calls := 0
+	enc := func(v domain.MatchView) ([]byte, error) {
+		calls++
+		you := -1
+		if v.You != nil {
+			you = v.You.Seat
+		}
+		return fmt.Appendf(nil, "%d/%d/%d", v.Version, you, calls), nil
+	}
+	read := func(v domain.Viewer) string {
+		t.Helper()
+		b, version, err := svc.EncodedView(context.Background(), "m", v, enc)
+		if err != nil || version != e.match.Version() {
+			t.Fatalf("encoded view: version %d, %v", version, err)
+		}
+		return string(b)
+	}
+	spec, s0, s1 := read(domain.Spectator()), read(domain.SeatViewer(0)), read(domain.SeatViewer(1))
+	if spec == s0 || s0 == s1 || calls != 3 {
+		t.Fatalf("views %q %q %q after %d encodings", spec, s0, s1, calls)
+	}
+	if read(domain.Spectator()) != spec || read(domain.SeatViewer(0)) != s0 || calls != 3 {
+		t.Fatalf("an unchanged match was encoded again (%d encodings)", calls)
+	}
+	read(domain.SeatViewer(0).Opened())
+	read(domain.SeatViewer(0).Opened())
+	if calls != 5 {
+		t.Fatalf("an opened viewer's view was kept (%d encodings)", calls)
+	}
+	kept := int64(len(spec)+len(s0)+len(s1)) + 3*viewOverhead
+	if got := svc.cache.bytes.Load(); got != base+kept {
+		t.Fatalf("cache total %d, want %d + %d for the kept views", got, base, kept)
+	}
+
+	e.mu.Lock()
+	work := e.working()
+	seat := work.match.Turn()
+	if _, err := work.play(seat, work.match.LegalMoves(seat)[0].Move(), t0); err != nil {
+		t.Fatal(err)
+	}
+	e.set(work)
+	e.mu.Unlock()
+	if got := svc.cache.bytes.Load(); got != e.size.Load() {
+		t.Fatalf("after a move the total is %d, want the entry's %d: the old views stayed counted", got, e.size.Load())
+	}
+	if read(domain.SeatViewer(0)) == s0 || calls != 6 {
+		t.Fatalf("after a move the old view was served (%d encodings)", calls)
+	}
+	svc.cache.drop(e)
+	if got := svc.cache.bytes.Load(); got != 0 {
+		t.Fatalf("an empty cache counts %d bytes", got)
 	}
 }
