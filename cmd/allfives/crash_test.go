@@ -58,7 +58,7 @@ func startServer(t *testing.T, bin, db string) *server {
 	}
 	go func() {
 		_, _ = io.Copy(io.Discard, stdout) // keep draining, so the server never blocks on its log
-		_ = cmd.Wait() // killed, by the test or its cleanup
+		_ = cmd.Wait()                     // killed, by the test or its cleanup
 		close(s.done)
 	}()
 	t.Cleanup(func() {
