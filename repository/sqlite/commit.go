@@ -7,14 +7,14 @@ import (
 	"sync"
 )
 
-// Group commit (docs/design.md, "Persistence"): one goroutine, the committer, owns every
-// append. It takes all the appends that queued while it was busy and writes them in one
-// BEGIN IMMEDIATE transaction, each under its own savepoint and its own version check, so one
-// append's conflict rolls back that append alone. Every caller hears its answer only after
-// the COMMIT that holds its events returned, that is after the fsync at sync=full. There is no
-// timer: an idle committer starts a batch as soon as one append arrives, and a batch is
-// whatever queued during the previous commit, so moves on different matches share one fsync
-// instead of queueing for one each.
+// Group commit (docs/design.md, "Group commit and reads that never wait"): one goroutine,
+// the committer, owns every append. It takes all the appends that queued while it was busy and
+// writes them in one BEGIN IMMEDIATE transaction, each under its own savepoint and its own
+// version check, so one append's conflict rolls back that append alone. Every caller hears its
+// answer only after the COMMIT that holds its events returned, that is after the fsync at
+// sync=full. There is no timer: an idle committer starts a batch as soon as one append
+// arrives, and a batch is whatever queued during the previous commit, so moves on different
+// matches share one fsync instead of queueing for one each.
 
 // maxBatch bounds one transaction, so a burst cannot hold the write lock for long.
 const maxBatch = 256
