@@ -36,7 +36,9 @@ func (s *MatchService) Act(ctx context.Context, id string, v domain.Viewer, req 
 		return ActResult{}, domain.ErrUnauthorized
 	}
 	res, err := s.act(ctx, id, v, seat, req)
-	if req.ExpectedVersion == 0 && errors.Is(err, domain.ErrVersionConflict) {
+	// A keyed move is tried again too: its copy of the match may not know a key another
+	// process recorded (cache.go), and the second try reads the key from the store.
+	if (req.ExpectedVersion == 0 || req.IdempotencyKey != "") && errors.Is(err, domain.ErrVersionConflict) {
 		res, err = s.act(ctx, id, v, seat, req)
 	}
 	return res, err

@@ -12,7 +12,7 @@ import (
 // entry is one match held in memory. mu serializes commands on the match and guards match,
 // hands and keys. Reads do not take mu: every state a command installs is also published as
 // an immutable snapshot (snap), which a read loads with one atomic operation, so a read never
-// waits for a move in flight (docs/design.md, "Flow of a move").
+// waits for a move in flight (docs/design.md, "Group commit and reads that never wait").
 type entry struct {
 	mu     sync.Mutex
 	match  *domain.Match

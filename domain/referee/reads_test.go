@@ -108,3 +108,26 @@ func TestIdempotencyKeysInMemory(t *testing.T) {
 		t.Errorf("%d idempotency reads for a loaded match, want 1", store.keyReads)
 	}
 }
+
+// TestKeyRecordedByAnotherProcess: a keyed move made through a second service on the same
+// store (another process), retried with the same key and If-Match through the first, whose
+// cached copy never heard of the key, answers the first answer, not a version conflict.
+func TestKeyRecordedByAnotherProcess(t *testing.T) {
+	ctx := context.Background()
+	store := memstore.New()
+	a, id, seat := humansMatch(t, store)
+	b := newService(t, store, 0)
+	before, err := a.View(ctx, id, seat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := referee.ActRequest{Move: domain.Play(domain.MustTile("5-5"), domain.Left), IdempotencyKey: "k1", ExpectedVersion: before.Version}
+	first, err := b.Act(ctx, id, seat, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := a.Act(ctx, id, seat, req)
+	if err != nil || !again.Replayed || again.Match.Version != first.Match.Version {
+		t.Fatalf("retry through the other process: replayed %v at %d, %v", again.Replayed, again.Match.Version, err)
+	}
+}
