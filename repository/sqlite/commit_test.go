@@ -236,10 +236,18 @@ func TestGroupCommitManyMovers(t *testing.T) {
 	s, _ := openTest(t)
 	fs := created(t, s, "mover-", 24, 0)
 	var wg sync.WaitGroup
-	for _, f := range fs {
-		wg.Go(func() { f.PlayToEnd(t, s, 60) })
+	errs := make([]error, len(fs))
+	for i, f := range fs {
+		wg.Go(func() {
+			for n := 0; n < 60 && !f.Match.Finished() && errs[i] == nil; n++ {
+				errs[i] = s.Append(context.Background(), f.Next(t))
+			}
+		})
 	}
 	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
 	for _, f := range fs {
 		sameLog(t, s, f.Record.ID, f.Events)
 		m, err := s.Match(context.Background(), f.Record.ID)
