@@ -123,6 +123,9 @@ func (c *committer) commit(batch []*pending) {
 	}
 	errs := make([]error, len(live))
 	err := c.write(live, errs)
+	if err == nil {
+		c.s.ck.committed()
+	}
 	for i, p := range live {
 		if err != nil {
 			// Nothing of this batch is durable: every caller hears so, also those whose own

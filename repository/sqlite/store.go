@@ -53,8 +53,9 @@ type Store struct {
 	wdb   *sql.DB  // w's database/sql pool, for the prepared statements of the append
 	rdb   *sql.DB  // r's, for the scan of events
 	trans gorm.ErrorTranslator
-	gc    *committer // the group commit of appends (commit.go)
-	heads headCache  // the heads this store last wrote (lean.go)
+	gc    *committer    // the group commit of appends (commit.go)
+	ck    *checkpointer // checkpoints off the commit path (checkpoint.go)
+	heads headCache     // the heads this store last wrote (lean.go)
 	// prepared are the append's statements, prepared on first use; only gc touches them.
 	prepared map[string]*sql.Stmt
 }
@@ -107,7 +108,14 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	trans, _ := w.Dialector.(gorm.ErrorTranslator)
-	s := &Store{w: w, r: r, wdb: wdb, rdb: rdb, trans: trans}
+	ck, err := sql.Open("sqlite", ckDSN(path, opts.Sync))
+	if err != nil {
+		closeGorm(r)
+		closeGorm(w)
+		return nil, err
+	}
+	ck.SetMaxOpenConns(1)
+	s := &Store{w: w, r: r, wdb: wdb, rdb: rdb, trans: trans, ck: newCheckpointer(ck)}
 	s.gc = newCommitter(s)
 	if !opts.NoMigrate {
 		if _, err := s.Migrate(ctx); err != nil {
@@ -128,7 +136,13 @@ func writerDSN(path, sync string) (string, error) {
 		return "", domain.Invalidf("sync must be full, normal or off, not %q", sync)
 	}
 	return fmt.Sprintf("%s?_pragma=busy_timeout(%d)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)"+
-		"&_pragma=synchronous(%s)&_txlock=immediate", path, busyTimeoutMS, level), nil
+		"&_pragma=synchronous(%s)&_pragma=wal_autocheckpoint(0)&_txlock=immediate", path, busyTimeoutMS, level), nil
+}
+
+// ckDSN is the checkpointer's DSN (checkpoint.go), at the writer's sync level.
+func ckDSN(path, sync string) string {
+	level := map[string]string{"": "FULL", "full": "FULL", "normal": "NORMAL", "off": "OFF"}[strings.ToLower(sync)]
+	return fmt.Sprintf("%s?_pragma=busy_timeout(%d)&_pragma=synchronous(%s)", path, busyTimeoutMS, level)
 }
 
 // readerDSN is the read pool's DSN: query_only makes any write on it an error.
@@ -169,11 +183,15 @@ func closeGorm(db *gorm.DB) error {
 // last connection to close checkpoints the WAL into the file. Calling it twice is harmless.
 func (s *Store) Close() error {
 	s.gc.close()
+	var ckErr error
+	if s.ck != nil {
+		ckErr, s.ck = s.ck.close(), nil
+	}
 	for _, p := range s.prepared {
 		p.Close()
 	}
 	s.prepared = nil
-	return errors.Join(closeGorm(s.r), closeGorm(s.w))
+	return errors.Join(ckErr, closeGorm(s.r), closeGorm(s.w))
 }
 
 // Ping checks that both pools can reach the database, for readiness probes.
