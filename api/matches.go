@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/json"
 	"net/http"
 	"time"
 	"unicode"
@@ -170,17 +171,24 @@ func (s *server) getMatch(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	view, err := s.svc.View(c.Request().Context(), id, v)
+	body, version, err := s.svc.EncodedView(c.Request().Context(), id, v, encodeMatchView)
 	if err != nil {
 		return err
 	}
-	tag := etag(view.Version, v)
+	tag := etag(version, v)
 	c.Response().Header().Set("ETag", tag)
 	recordHeaders(c)
 	if notModified(c.Request(), tag) {
 		return c.NoContent(http.StatusNotModified)
 	}
-	return c.JSON(http.StatusOK, ToMatchView(view))
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, body)
+}
+
+// encodeMatchView is the body of a state read, byte for byte what c.JSON would write; the
+// service keeps it per version and viewer, so an unchanged match is encoded once per seat.
+func encodeMatchView(v domain.MatchView) ([]byte, error) {
+	b, err := json.Marshal(ToMatchView(v))
+	return append(b, '\n'), err
 }
 
 // checkNames refuses names that could forge or garble whatever shows them: control characters

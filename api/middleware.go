@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -63,11 +64,38 @@ func (s *server) observe(next echo.HandlerFunc) echo.HandlerFunc {
 			route = "unmatched" // unknown paths share one label, so they cannot explode the series
 		}
 		s.metrics.observe(req.Method, route, res.Status, took)
-		s.logger(c).Log(req.Context(), accessLevel(route, res.Status), "request",
-			"method", req.Method, "path", req.URL.Path, "route", route, "status", res.Status,
-			"bytes", res.Size, "duration_ms", float64(took.Microseconds())/1000, "remote", c.RealIP())
+		level := s.access.level(accessLevel(route, res.Status), res.Status, took)
+		if !s.log.Enabled(req.Context(), level) {
+			return nil // nothing to format: the common case for sampled-out requests
+		}
+		s.log.LogAttrs(req.Context(), level, "request", slog.String("request_id", requestID(c)),
+			slog.String("method", req.Method), slog.String("path", req.URL.Path), slog.String("route", route),
+			slog.Int("status", res.Status), slog.Int64("bytes", res.Size),
+			slog.Float64("duration_ms", float64(took.Microseconds())/1000), slog.String("remote", c.RealIP()))
 		return nil
 	}
+}
+
+// slowRequest is how long a request may take before the access log always keeps it.
+const slowRequest = 500 * time.Millisecond
+
+// accessLog samples the access lines of fast successful requests: formatting and writing a
+// JSON line for every one of them costs a busy server a measurable share of its CPU, and says
+// little that the metrics (allfives_http_requests_total, the duration histogram) do not.
+type accessLog struct {
+	sample uint64
+	n      atomic.Uint64
+}
+
+// level demotes a fast success at info to debug, except one in sample.
+func (a *accessLog) level(l slog.Level, status int, took time.Duration) slog.Level {
+	if l != slog.LevelInfo || status >= 400 || took >= slowRequest || a.sample <= 1 {
+		return l
+	}
+	if a.n.Add(1)%a.sample == 0 {
+		return l
+	}
+	return slog.LevelDebug
 }
 
 // accessLevel picks the access-log level: server errors are worth a look; probes and scrapes

@@ -51,6 +51,10 @@ type Config struct {
 	// HeaderLimit is the most bytes of headers and URL a request may carry (0:
 	// DefaultHeaderLimit); beyond it 431 HEADER_TOO_LARGE.
 	HeaderLimit int
+	// AccessSample logs one in this many fast successful requests at info, the others at
+	// debug; every error (status 400 and up) and every slow request is logged at info or
+	// above. 0 and 1 log every request at info.
+	AccessSample int
 }
 
 // server holds what handlers share.
@@ -62,6 +66,7 @@ type server struct {
 	limit   int64
 	streams *streams
 	caps    *streamCaps
+	access  accessLog
 }
 
 // New returns the HTTP handler with every route of routes.go.
@@ -78,7 +83,8 @@ func New(cfg Config) *echo.Echo {
 	s := &server{
 		svc: cfg.Service, ready: cfg.Ready, log: cfg.Logger, limit: cfg.BodyLimit,
 		metrics: newMetrics(cfg.Registry, cfg.Service), streams: newStreams(cfg.StreamHeartbeat),
-		caps: newStreamCaps(cfg.MaxStreams, cfg.MaxStreamsPerClient),
+		caps:   newStreamCaps(cfg.MaxStreams, cfg.MaxStreamsPerClient),
+		access: accessLog{sample: uint64(max(1, cfg.AccessSample))},
 	}
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true

@@ -28,6 +28,12 @@ func TestServeConfigPrecedence(t *testing.T) {
 	// Settings the cases leave alone take their defaults.
 	def := func(c serveConfig) serveConfig {
 		c.botWorkers, c.maxStreams, c.perClient, c.busyTimeout = referee.DefaultBotWorkers(), api.DefaultMaxStreams, api.DefaultMaxStreamsPerClient, 10*time.Second
+		if c.cacheMiB == 0 {
+			c.cacheMiB = 256
+		}
+		if c.accessSample == 0 {
+			c.accessSample = 100
+		}
 		return c
 	}
 	cases := []struct {
@@ -39,16 +45,16 @@ func TestServeConfigPrecedence(t *testing.T) {
 		{"defaults", nil, nil, def(serveConfig{addr: ":8080", db: "allfives.db", sync: "full", logLevel: "info", waitingTTL: week, sweepEvery: time.Second})},
 		{"environment", nil, map[string]string{
 			"ALLFIVES_ADDR": ":9000", "ALLFIVES_DB": "/tmp/x.db", "ALLFIVES_SYNC": "NORMAL",
-			"ALLFIVES_LOG_LEVEL": "debug", "ALLFIVES_RATE_LIMIT": "2.5",
+			"ALLFIVES_LOG_LEVEL": "debug", "ALLFIVES_RATE_LIMIT": "2.5", "ALLFIVES_CACHE_MIB": "64", "ALLFIVES_ACCESS_SAMPLE": "10",
 			"ALLFIVES_CORS_ORIGINS": "https://a.example, https://b.example", "ALLFIVES_WAITING_TTL": "1h",
-		}, def(serveConfig{addr: ":9000", db: "/tmp/x.db", sync: "normal", logLevel: "debug", rateLimit: 2.5,
+		}, def(serveConfig{addr: ":9000", db: "/tmp/x.db", sync: "normal", logLevel: "debug", rateLimit: 2.5, cacheMiB: 64, accessSample: 10,
 			corsOrigins: []string{"https://a.example", "https://b.example"}, waitingTTL: time.Hour, sweepEvery: time.Second})},
-		{"flags win", []string{"--addr", ":7000", "--rate-limit", "0", "--sync", "off", "--waiting-ttl", "0", "--sweep-interval", "250ms"},
-			map[string]string{"ALLFIVES_ADDR": ":9000", "ALLFIVES_RATE_LIMIT": "3", "ALLFIVES_WAITING_TTL": "1h"},
-			def(serveConfig{addr: ":7000", db: "allfives.db", sync: "off", logLevel: "info", sweepEvery: 250 * time.Millisecond})},
+		{"flags win", []string{"--addr", ":7000", "--rate-limit", "0", "--sync", "off", "--waiting-ttl", "0", "--sweep-interval", "250ms", "--cache-mib", "32"},
+			map[string]string{"ALLFIVES_ADDR": ":9000", "ALLFIVES_RATE_LIMIT": "3", "ALLFIVES_WAITING_TTL": "1h", "ALLFIVES_CACHE_MIB": "64"},
+			def(serveConfig{addr: ":7000", db: "allfives.db", sync: "off", logLevel: "info", sweepEvery: 250 * time.Millisecond, cacheMiB: 32})},
 		{"limits", []string{"--bot-workers", "3", "--max-streams", "50", "--busy-timeout", "2s"},
 			map[string]string{"ALLFIVES_MAX_STREAMS": "9", "ALLFIVES_MAX_STREAMS_PER_CLIENT": "4"},
-			serveConfig{addr: ":8080", db: "allfives.db", sync: "full", logLevel: "info", botWorkers: 3, maxStreams: 50, perClient: 4, busyTimeout: 2 * time.Second, waitingTTL: week, sweepEvery: time.Second}},
+			serveConfig{addr: ":8080", db: "allfives.db", sync: "full", logLevel: "info", botWorkers: 3, maxStreams: 50, perClient: 4, busyTimeout: 2 * time.Second, waitingTTL: week, sweepEvery: time.Second, cacheMiB: 256, accessSample: 100}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

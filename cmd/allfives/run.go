@@ -21,6 +21,7 @@ commands:
   simulate   play matches between bots in-process and report on the strategies
   replay     print a stored match's record as text
   verify     check a match's JSON export offline: chain, rules, seed and deals
+  bench      load a running server over HTTP and print rates, latencies and ratios
   help       show this text
 
 Run allfives <command> -h for a command's flags. A flag whose help names a variable
@@ -55,6 +56,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return runReplay(ctx, rest, getenv, stdout)
 	case "verify":
 		return runVerify(ctx, rest, stdout)
+	case "bench":
+		return runBench(ctx, rest, getenv, stdout)
 	case "help":
 		_, err := io.WriteString(stdout, usage)
 		return err

@@ -46,6 +46,8 @@ type serveConfig struct {
 	botWorkers               int
 	maxStreams, perClient    int
 	busyTimeout              time.Duration
+	cacheMiB                 float64
+	accessSample             float64
 }
 
 func parseServe(args []string, getenv func(string) string, out io.Writer) (c serveConfig, err error) {
@@ -62,11 +64,13 @@ func parseServe(args []string, getenv func(string) string, out io.Writer) (c ser
 	streams := f.int("max-streams", "ALLFIVES_MAX_STREAMS", api.DefaultMaxStreams, "live streams open at once; beyond it 503 UNAVAILABLE")
 	perClient := f.int("max-streams-per-client", "ALLFIVES_MAX_STREAMS_PER_CLIENT", api.DefaultMaxStreamsPerClient, "live streams per client address; beyond it 429 RATE_LIMITED")
 	busy := f.string("busy-timeout", "ALLFIVES_BUSY_TIMEOUT", "10s", "how long a write waits for another process's lock on the database before 503 STORE_BUSY")
+	cache := f.float("cache-mib", "ALLFIVES_CACHE_MIB", referee.DefaultCacheBytes>>20, "memory for matches held in memory, in MiB (an estimate)")
+	sample := f.float("access-sample", "ALLFIVES_ACCESS_SAMPLE", 100, "log one in this many fast successful requests at info (1: every one); errors and slow requests always")
 	if err := f.parse(args); err != nil {
 		return c, err
 	}
 	c = serveConfig{addr: *addr, db: *db, sync: strings.ToLower(*sync), logLevel: *level, rateLimit: *limit,
-		botWorkers: *workers, maxStreams: *streams, perClient: *perClient}
+		botWorkers: *workers, maxStreams: *streams, perClient: *perClient, cacheMiB: *cache, accessSample: *sample}
 	for _, o := range strings.Split(*origins, ",") {
 		if o = strings.TrimSpace(o); o != "" {
 			c.corsOrigins = append(c.corsOrigins, o)
@@ -83,6 +87,12 @@ func parseServe(args []string, getenv func(string) string, out io.Writer) (c ser
 	}
 	if c.botWorkers < 1 || c.maxStreams < 1 || c.perClient < 1 {
 		return c, fmt.Errorf("bot workers, max streams and max streams per client must be 1 or more")
+	}
+	if c.accessSample < 1 || c.accessSample != float64(int(c.accessSample)) {
+		return c, fmt.Errorf("access-sample must be a whole number, 1 or more, not %v", c.accessSample)
+	}
+	if c.cacheMiB < 1 {
+		return c, fmt.Errorf("cache-mib must be at least 1, not %v", c.cacheMiB)
 	}
 	if err := checkSync(c.sync); err != nil {
 		return c, err
@@ -129,6 +139,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	svc := referee.NewMatchService(referee.ServiceConfig{
 		Store: store, Bots: bot.Strategies(botSeed()), WaitingTTL: ttl, BotWorkers: cfg.botWorkers, Logger: log,
+		CacheBytes: int64(cfg.cacheMiB * (1 << 20)),
 	})
 	defer svc.Close() // runs before the store closes: the workers stop first
 	reg := prometheus.NewRegistry()
@@ -137,7 +148,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	defer func() { stopFollowing(); following() }() // before the store closes
 	go resumeBots(ctx, svc, log)
 	handler := api.New(api.Config{Service: svc, Ready: store, Logger: log, RateLimit: cfg.rateLimit, Registry: reg,
-		CORSOrigins: cfg.corsOrigins, MaxStreams: cfg.maxStreams, MaxStreamsPerClient: cfg.perClient})
+		CORSOrigins: cfg.corsOrigins, MaxStreams: cfg.maxStreams, MaxStreamsPerClient: cfg.perClient,
+		AccessSample: int(cfg.accessSample)})
 	// The clock: one sweeper per instance; the expected version settles races with others.
 	sweepCtx, stopSweep := context.WithCancel(ctx)
 	swept := make(chan struct{})

@@ -39,7 +39,9 @@ func (s *MatchService) Act(ctx context.Context, id string, v domain.Viewer, req 
 	}
 	res, err := s.act(ctx, id, v, seat, req)
 	// Up to two more tries: one after a refusal found the cached copy stale, one after an
-	// append lost a race (shared.go says when a conflict is worth another try).
+	// append lost a race (shared.go says when a conflict is worth another try). A keyed move
+	// is tried again too: its copy of the match may not know a key another process recorded
+	// (cache.go), and the next try reads the key from the store.
 	for try := 0; try < 2 && tryAgain(err, req); try++ {
 		res, err = s.act(ctx, id, v, seat, req)
 	}
@@ -54,7 +56,7 @@ func (s *MatchService) act(ctx context.Context, id string, v domain.Viewer, seat
 	defer s.release(e)
 	fp := fingerprint(seat, req.Move)
 	if req.IdempotencyKey != "" {
-		rec, found, err := s.store.Idempotency(ctx, id, req.IdempotencyKey)
+		rec, found, err := s.idempotency(ctx, e, req.IdempotencyKey)
 		if err != nil {
 			return ActResult{}, corrupt(id, err)
 		}
@@ -96,6 +98,7 @@ func (s *MatchService) act(ctx context.Context, id string, v domain.Viewer, seat
 		return ActResult{}, err
 	}
 	e.set(work)
+	e.remember(a.Idempotency)
 	s.watch.wake(id)
 	return ActResult{Events: v.RedactAll(events, work.match.Finished()), Match: work.match.View(v)}, nil
 }

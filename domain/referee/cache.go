@@ -9,24 +9,83 @@ import (
 	"github.com/allfives/allfives/domain"
 )
 
-// entry is one match held in memory. mu serializes commands on the match and guards match:
-// a read takes it too, so it never sees a half-applied batch.
+// entry is one match held in memory. mu serializes commands on the match and guards match,
+// hands and keys. Reads do not take mu: every state a command installs is also published as
+// an immutable snapshot (snap), which a read loads with one atomic operation, so a read never
+// waits for a move in flight (docs/design.md, "Group commit and reads that never wait").
 type entry struct {
 	mu     sync.Mutex
 	match  *domain.Match
 	hands  domain.HandLog // this hand's events, for bots' seat views
 	record MatchRecord
-	elem   *list.Element
-	pins   int          // requests using the entry, guarded by matchCache.mu
-	live   atomic.Bool  // mirrors !match.Finished() for metrics, readable without mu
-	ver    atomic.Int64 // mirrors match.Version(), readable without mu
+	// keys are the idempotency records committed through this entry; keysAll says they are
+	// every record the match has (the entry was created here, not loaded), so a key not
+	// among them needs no read of the store.
+	keys     map[string]IdempotencyRecord
+	keysAll  bool
+	keyBytes int // estimated bytes of keys
+	snap     atomic.Pointer[snapshot]
+	elem     *list.Element
+	pins     int          // requests using the entry, guarded by matchCache.mu
+	size     atomic.Int64 // estimated bytes, counted in cache.bytes while listed
+	cache    *matchCache  // set when listed
+	live     atomic.Bool  // mirrors !match.Closed() for metrics, readable without mu
+	ver      atomic.Int64 // mirrors match.Version(), readable without mu
 }
 
-// set installs the match's new state; the caller holds mu (or owns e exclusively).
+// maxSeats is the most seats a match has (docs/rules.md).
+const maxSeats = 4
+
+// snapshot is one published state of a match. Nothing in it is ever modified: a command
+// plays on a clone (entry.working) and publishes the clone once the store holds its events.
+type snapshot struct {
+	match *domain.Match
+	hands domain.HandLog
+	// views are the encoded views of this version (encodedView), one slot per viewer:
+	// the spectator, then seats 0 to 3. viewBytes is their size counted in the cache's total,
+	// guarded by matchCache.mu.
+	views     [1 + maxSeats]atomic.Pointer[[]byte]
+	viewBytes int64
+}
+
+// set installs the match's new state and publishes it; the caller holds mu (or owns e
+// exclusively).
 func (e *entry) set(t *table) {
 	e.match, e.hands = t.match, t.hands
+	next := &snapshot{match: t.match, hands: t.hands}
+	if c := e.cache; c != nil {
+		// The old version's encoded views go with it: their bytes leave the total under the
+		// cache's lock, as they entered it (keepView).
+		c.mu.Lock()
+		if old := e.snap.Swap(next); old != nil {
+			c.bytes.Add(-old.viewBytes)
+		}
+		c.mu.Unlock()
+	} else {
+		e.snap.Store(next)
+	}
 	e.live.Store(!t.match.Closed())
 	e.ver.Store(int64(t.match.Version()))
+	e.resize()
+}
+
+// Estimated memory of an entry, measured with runtime.MemStats over many loaded matches
+// (TestEntrySizeEstimate): a match's state and record, plus this hand's events, plus its
+// remembered idempotency keys. The cache is bounded by the sum of these estimates.
+const (
+	entryBytes = 2 << 10
+	eventBytes = 192
+	keyBytes   = 192
+	// viewOverhead is what an encoded view costs beyond its bytes.
+	viewOverhead = 64
+)
+
+// resize re-estimates e's memory and updates its cache's total; the caller holds mu.
+func (e *entry) resize() {
+	n := int64(entryBytes + eventBytes*e.hands.Len() + e.keyBytes)
+	if old := e.size.Swap(n); e.cache != nil {
+		e.cache.bytes.Add(n - old)
+	}
 }
 
 // working is a copy of the entry's state for a command to play on; the caller holds mu.
@@ -34,18 +93,85 @@ func (e *entry) working() *table {
 	return (&table{match: e.match, hands: e.hands}).clone()
 }
 
+// remember keeps a committed idempotency record in memory; the caller holds mu.
+func (e *entry) remember(rec *IdempotencyRecord) {
+	if rec == nil {
+		return
+	}
+	if e.keys == nil {
+		e.keys = make(map[string]IdempotencyRecord)
+	}
+	if _, ok := e.keys[rec.Key]; !ok {
+		e.keyBytes += keyBytes + len(rec.Key)
+	}
+	e.keys[rec.Key] = *rec
+	e.resize()
+}
+
+// idempotency finds the record of key for the match in e: in memory when the entry knows it,
+// else in the store. The caller holds e.mu.
+func (s *MatchService) idempotency(ctx context.Context, e *entry, key string) (IdempotencyRecord, bool, error) {
+	if rec, ok := e.keys[key]; ok {
+		return rec, true, nil
+	}
+	if e.keysAll {
+		return IdempotencyRecord{}, false, nil
+	}
+	return s.store.Idempotency(ctx, e.match.ID(), key)
+}
+
 // matchCache keeps the most recently used matches, so a state read does not replay the log.
 // An entry in use is pinned and never evicted: were it evicted mid-move, the next request
 // would load a second copy, and whichever copy moved last would leave the other stale.
 type matchCache struct {
-	mu    sync.Mutex
-	max   int
-	byID  map[string]*entry
-	order *list.List // front: most recently used
+	mu       sync.Mutex
+	max      int   // most entries; 0: no bound by count
+	maxBytes int64 // most estimated bytes (entry.size)
+	bytes    atomic.Int64
+	byID     map[string]*entry
+	order    *list.List // front: most recently used
 }
 
-func newMatchCache(max int) *matchCache {
-	return &matchCache{max: max, byID: make(map[string]*entry), order: list.New()}
+func newMatchCache(max int, maxBytes int64) *matchCache {
+	return &matchCache{max: max, maxBytes: maxBytes, byID: make(map[string]*entry), order: list.New()}
+}
+
+// peek returns the cached entry for id without pinning it, or nil: for reads, which only load
+// its snapshot.
+func (c *matchCache) peek(id string) *entry {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.byID[id]
+	if e != nil {
+		c.order.MoveToFront(e.elem)
+	}
+	return e
+}
+
+// over says whether the cache holds more than it should.
+func (c *matchCache) over() bool {
+	return c.max > 0 && c.order.Len() > c.max || c.bytes.Load() > c.maxBytes
+}
+
+// unlist removes e from the cache; the caller holds mu.
+func (c *matchCache) unlist(e *entry) {
+	c.order.Remove(e.elem)
+	delete(c.byID, e.snap.Load().match.ID())
+	c.bytes.Add(-e.size.Load() - e.snap.Load().viewBytes)
+}
+
+// keepView stores b as snap's encoded view in slot, counted in the cache's total, unless the
+// entry has left the cache or moved on to another version meanwhile, or another read stored
+// the slot first.
+func (c *matchCache) keepView(e *entry, snap *snapshot, slot int, b []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.byID[snap.match.ID()] != e || e.snap.Load() != snap || !snap.views[slot].CompareAndSwap(nil, &b) {
+		return
+	}
+	n := int64(len(b)) + viewOverhead
+	snap.viewBytes += n
+	c.bytes.Add(n)
 }
 
 // get returns the cached entry for id, pinned, or nil.
@@ -74,6 +200,8 @@ func (c *matchCache) put(e *entry) *entry {
 	e.elem = c.order.PushFront(id)
 	e.pins++
 	c.byID[id] = e
+	e.cache = c
+	c.bytes.Add(e.size.Load())
 	c.evict()
 	return e
 }
@@ -81,11 +209,10 @@ func (c *matchCache) put(e *entry) *entry {
 // evict drops the least recently used unpinned entries while the cache is over its size; with
 // every entry pinned it may stay over until they are released.
 func (c *matchCache) evict() {
-	for el := c.order.Back(); el != nil && c.order.Len() > c.max; {
+	for el := c.order.Back(); el != nil && c.over(); {
 		prev := el.Prev()
-		if id := el.Value.(string); c.byID[id].pins == 0 {
-			delete(c.byID, id)
-			c.order.Remove(el)
+		if e := c.byID[el.Value.(string)]; e.pins == 0 {
+			c.unlist(e)
 		}
 		el = prev
 	}
@@ -105,10 +232,8 @@ func (c *matchCache) unpin(e *entry) {
 func (c *matchCache) drop(e *entry) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	id := e.match.ID()
-	if c.byID[id] == e {
-		c.order.Remove(e.elem)
-		delete(c.byID, id)
+	if c.byID[e.match.ID()] == e {
+		c.unlist(e)
 	}
 }
 
@@ -126,6 +251,26 @@ func (s *MatchService) acquire(ctx context.Context, id string) (*entry, error) {
 func (s *MatchService) release(e *entry) {
 	e.mu.Unlock()
 	s.cache.unpin(e)
+}
+
+// snapshot returns the match's current published state without taking its lock, from the
+// cache or, on a miss, loaded from the store.
+func (s *MatchService) snapshot(ctx context.Context, id string) (*snapshot, error) {
+	_, snap, err := s.current(ctx, id)
+	return snap, err
+}
+
+// current is snapshot with the entry it was published by.
+func (s *MatchService) current(ctx context.Context, id string) (*entry, *snapshot, error) {
+	if e := s.cache.peek(id); e != nil {
+		return e, e.snap.Load(), nil
+	}
+	e, err := s.load(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer s.cache.unpin(e)
+	return e, e.snap.Load(), nil
 }
 
 // load returns the match's entry, pinned, from the cache or read and folded from the store.

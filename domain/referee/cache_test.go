@@ -15,7 +15,7 @@ func cachedMatch(id string) *entry {
 // TestCacheKeepsPinnedEntries: an entry in use is never evicted, so a move in flight can never
 // leave a second, stale copy of its match in the cache.
 func TestCacheKeepsPinnedEntries(t *testing.T) {
-	c := newMatchCache(1)
+	c := newMatchCache(1, 1<<40)
 	a := c.put(cachedMatch("a")) // pinned: a request is using it
 	b := c.put(cachedMatch("b"))
 	if c.get("a") != a {

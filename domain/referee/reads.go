@@ -9,14 +9,52 @@ import (
 // MaxEventsPage is the most events one Events call returns.
 const MaxEventsPage = 1000
 
+// Reads take the match's published snapshot (cache.go), never its lock: a read does not wait
+// for a move on the same match, and sees the state before or after it, never half of it.
+
 // View returns the match as v may see it.
 func (s *MatchService) View(ctx context.Context, id string, v domain.Viewer) (domain.MatchView, error) {
-	e, err := s.acquire(ctx, id)
+	snap, err := s.snapshot(ctx, id)
 	if err != nil {
 		return domain.MatchView{}, err
 	}
-	defer s.release(e)
-	return e.match.View(v), nil
+	return snap.match.View(v), nil
+}
+
+// EncodedView returns the match as v may see it, encoded by enc, and its version. The
+// encoding is kept with the match's current version for the spectator and each seat, so
+// repeated reads of an unchanged match encode it once; enc must depend on the view alone.
+func (s *MatchService) EncodedView(ctx context.Context, id string, v domain.Viewer, enc func(domain.MatchView) ([]byte, error)) ([]byte, int, error) {
+	e, snap, err := s.current(ctx, id)
+	if err != nil {
+		return nil, 0, err
+	}
+	slot := viewSlot(v)
+	if slot >= 0 {
+		if b := snap.views[slot].Load(); b != nil {
+			return *b, snap.match.Version(), nil
+		}
+	}
+	b, err := enc(snap.match.View(v))
+	if err != nil {
+		return nil, 0, err
+	}
+	if slot >= 0 {
+		s.cache.keepView(e, snap, slot, b)
+	}
+	return b, snap.match.Version(), nil
+}
+
+// viewSlot is v's slot in snapshot.views: 0 for the spectator, 1+seat for a seat, -1 for
+// any other viewer (an opened one), whose views are not kept.
+func viewSlot(v domain.Viewer) int {
+	switch seat, ok := v.Seat(); {
+	case v == domain.Spectator():
+		return 0
+	case ok && v == domain.SeatViewer(seat) && seat < maxSeats:
+		return 1 + seat
+	}
+	return -1
 }
 
 // LegalMoves returns the viewer's seat, the match version and the seat's legal moves now
@@ -26,12 +64,11 @@ func (s *MatchService) LegalMoves(ctx context.Context, id string, v domain.Viewe
 	if !ok {
 		return 0, 0, nil, domain.ErrUnauthorized
 	}
-	e, err := s.acquire(ctx, id)
+	snap, err := s.snapshot(ctx, id)
 	if err != nil {
 		return 0, 0, nil, err
 	}
-	defer s.release(e)
-	return seat, e.match.Version(), e.match.LegalMoves(seat), nil
+	return seat, snap.match.Version(), snap.match.LegalMoves(seat), nil
 }
 
 // Events returns up to limit events with seq > after, as v may see them, and the version.

@@ -43,11 +43,12 @@ type MatchService struct {
 
 // ServiceConfig wires a MatchService. Zero fields take the production defaults.
 type ServiceConfig struct {
-	Store     EventStore
-	Clock     Clock               // default SystemClock
-	Random    io.Reader           // default crypto/rand.Reader: seeds, ids and tokens
-	Bots      map[string]Strategy // strategies by name
-	CacheSize int                 // matches kept in memory; default 4096
+	Store      EventStore
+	Clock      Clock               // default SystemClock
+	Random     io.Reader           // default crypto/rand.Reader: seeds, ids and tokens
+	Bots       map[string]Strategy // strategies by name
+	CacheSize  int                 // most matches kept in memory; 0: bounded by CacheBytes only
+	CacheBytes int64               // estimated memory the cached matches may take; default 256 MiB
 	// WaitingTTL is how long a waiting match's open seats may stay empty before Sweep expires
 	// it; 0 means DefaultWaitingTTL, a negative value never.
 	WaitingTTL time.Duration
@@ -58,6 +59,9 @@ type ServiceConfig struct {
 	Logger     *slog.Logger // default slog.Default()
 }
 
+// DefaultCacheBytes bounds the match cache when ServiceConfig.CacheBytes is 0.
+const DefaultCacheBytes = 256 << 20
+
 // NewMatchService returns a service over cfg.Store.
 func NewMatchService(cfg ServiceConfig) *MatchService {
 	if cfg.Clock == nil {
@@ -66,8 +70,8 @@ func NewMatchService(cfg ServiceConfig) *MatchService {
 	if cfg.Random == nil {
 		cfg.Random = rand.Reader
 	}
-	if cfg.CacheSize <= 0 {
-		cfg.CacheSize = 4096
+	if cfg.CacheBytes <= 0 {
+		cfg.CacheBytes = DefaultCacheBytes
 	}
 	switch {
 	case cfg.WaitingTTL == 0:
@@ -80,7 +84,7 @@ func NewMatchService(cfg ServiceConfig) *MatchService {
 	}
 	s := &MatchService{
 		store: cfg.Store, clock: cfg.Clock, random: cfg.Random, bots: cfg.Bots,
-		cache: newMatchCache(cfg.CacheSize), waitingTTL: cfg.WaitingTTL, log: cfg.Logger,
+		cache: newMatchCache(cfg.CacheSize, cfg.CacheBytes), waitingTTL: cfg.WaitingTTL, log: cfg.Logger,
 	}
 	if cfg.BotWorkers > 0 {
 		s.pool = newBotPool(s, cfg.BotWorkers, cfg.Logger)
@@ -207,7 +211,7 @@ func (s *MatchService) Create(ctx context.Context, req CreateRequest) (_ Created
 	if err := s.store.Create(ctx, rec, events, t.match.Summary()); err != nil {
 		return Created{}, err
 	}
-	fresh := &entry{record: rec}
+	fresh := &entry{record: rec, keysAll: true} // a new match has no idempotency keys yet
 	fresh.set(t)
 	s.cache.unpin(s.cache.put(fresh))
 	if offPath {

@@ -166,10 +166,9 @@ func (s *MatchService) dropIfOlder(e *entry, version int) {
 // in use are left: a command's append still meets the stored version.
 func (s *MatchService) forgetAll() {
 	s.cache.mu.Lock()
-	for id, e := range s.cache.byID {
+	for _, e := range s.cache.byID {
 		if e.pins == 0 {
-			s.cache.order.Remove(e.elem)
-			delete(s.cache.byID, id)
+			s.cache.unlist(e) // its memory and its encoded views leave the total with it
 		}
 	}
 	s.cache.mu.Unlock()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -12,7 +13,7 @@ import (
 	"github.com/allfives/allfives/repository/storetest"
 )
 
-// Run: go test -bench . -run '^$' ./repository
+// Run: go test -bench . -run '^$' ./repository/sqlite
 //
 // BenchmarkAppendOneEvent and BenchmarkBareInsert open the database the same way (Open, so the
 // same DSN and pragmas) on the same disk (b.TempDir()); the first measures a whole store append
@@ -37,10 +38,15 @@ func openBench(b *testing.B, sync string) *Store {
 // oneEventAppends creates matches in s and returns at least n appends of exactly one real
 // event each, in an order in which each is the next for its match.
 func oneEventAppends(b *testing.B, s *Store, n int) []referee.Append {
+	return oneEventAppendsFrom(b, s, "bench-", n)
+}
+
+// oneEventAppendsFrom is oneEventAppends with matches whose ids start with prefix.
+func oneEventAppendsFrom(b *testing.B, s *Store, prefix string, n int) []referee.Append {
 	b.Helper()
 	var out []referee.Append
 	for k := 0; len(out) < n; k++ {
-		f := storetest.NewFixture(b, fmt.Sprintf("bench-%d", k), storetest.Base, 1000)
+		f := storetest.NewFixture(b, fmt.Sprintf("%s%d", prefix, k), storetest.Base, 1000)
 		if err := f.Create(context.Background(), s); err != nil {
 			b.Fatal(err)
 		}
@@ -166,4 +172,37 @@ func BenchmarkLoadAndFold500(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(len(f.Events)), "events")
+}
+
+// BenchmarkAppend16Concurrent is 16 goroutines appending one real event at a time, each to its
+// own match, so that the committer groups them: ns/op is the wall time per append, to set
+// against BenchmarkBareInsert (one durable commit per row) at the same sync mode.
+func BenchmarkAppend16Concurrent(b *testing.B) {
+	for _, mode := range []string{"full", "off"} {
+		b.Run("sync="+mode, func(b *testing.B) {
+			s := openBench(b, mode)
+			const movers = 16
+			per := b.N/movers + 1
+			queues := make([][]referee.Append, movers)
+			for i := range queues {
+				queues[i] = oneEventAppendsFrom(b, s, fmt.Sprintf("m%d-", i), per)
+			}
+			ctx := context.Background()
+			b.ResetTimer()
+			var wg sync.WaitGroup
+			for i := range movers {
+				wg.Go(func() {
+					for _, a := range queues[i][:per] {
+						if err := s.Append(ctx, a); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				})
+			}
+			wg.Wait()
+			b.StopTimer()
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(movers*per), "ns/append")
+		})
+	}
 }

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 
@@ -48,37 +49,48 @@ func (s *Store) Match(ctx context.Context, id string) (_ referee.StoredMatch, er
 	return referee.StoredMatch{Record: rec, Summary: sum, SummaryErr: errors.Join(cerr, serr)}, nil
 }
 
-// Events returns the events with seq > after in order, at most limit of them (0: all).
+// Events returns the events with seq > after in order, at most limit of them (0: all). It
+// scans with database/sql rather than GORM, into reused buffers: a cache miss folds the whole
+// log, and the per-row reflection and copies were a good part of its cost.
 func (s *Store) Events(ctx context.Context, id string, after, limit int) (_ []domain.Event, err error) {
 	defer s.read(&err)
 	defer domain.Wrap(&err, "events of %s", id)
-	db := s.r.WithContext(ctx)
-	q := db.Select("match_id", "seq", "type", "data", "at").
-		Where("match_id = ? AND seq > ?", id, max(after, 0)).Order("seq")
-	if limit > 0 {
-		q = q.Limit(limit)
+	if limit <= 0 {
+		limit = -1 // SQLite: no limit
 	}
-	var rows []eventRow
-	if err := q.Find(&rows).Error; err != nil {
+	rows, err := s.rdb.QueryContext(ctx, "SELECT seq, type, data, at FROM events WHERE match_id = ? AND seq > ? ORDER BY seq LIMIT ?", id, max(after, 0), limit)
+	if err != nil {
 		return nil, err
 	}
-	if len(rows) == 0 {
+	defer rows.Close()
+	var out []domain.Event
+	var (
+		seq      int
+		typ      string
+		data, at sql.RawBytes
+	)
+	for rows.Next() {
+		if err := rows.Scan(&seq, &typ, &data, &at); err != nil {
+			return nil, err
+		}
+		e, err := eventOf(seq, domain.EventType(typ), data, at)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
 		// No rows is either the end of the log or no match at all; only the latter is an error.
 		var n int64
-		if err := db.Model(&matchRow{}).Where("id = ?", id).Count(&n).Error; err != nil {
+		if err := s.r.WithContext(ctx).Model(&matchRow{}).Where("id = ?", id).Count(&n).Error; err != nil {
 			return nil, err
 		}
 		if n == 0 {
 			return nil, fmt.Errorf("events of %q: %w", id, domain.ErrMatchNotFound)
 		}
-	}
-	out := make([]domain.Event, len(rows))
-	for i, r := range rows {
-		e, err := r.event()
-		if err != nil {
-			return nil, err
-		}
-		out[i] = e
 	}
 	return out, nil
 }

@@ -160,20 +160,63 @@ func nonNil(s []int) []int {
 // an index entry whenever its column is SET, even to the value it had, and an index page would
 // be one more page to write to disk on every move.
 func appendColumns(sum domain.Summary, events []domain.Event) []string {
-	cols := []string{"scores", "winner_side", "hands", "version", "updated_at", "turn"}
 	seats := slices.ContainsFunc(events, func(e domain.Event) bool {
 		return e.Type == domain.TypeSeatJoined || e.Type == domain.TypeSeatLeft
 	})
-	if sum.Status != domain.StatusInProgress || seats {
+	return updateColumns(sum.Status != domain.StatusInProgress || seats, seats, sum.TurnSeconds > 0)
+}
+
+// updateColumns are the columns of one shape of the append's read-model update: always the
+// scores, the version and the turn, then status, the seats, and the deadline as asked. The
+// lean append prepares one statement per shape (lean.go).
+func updateColumns(status, seats, clock bool) []string {
+	cols := []string{"scores", "winner_side", "hands", "version", "updated_at", "turn"}
+	if status {
 		cols = append(cols, "status")
 	}
 	if seats {
 		cols = append(cols, "players", "open_seats")
 	}
-	if sum.TurnSeconds > 0 {
+	if clock {
 		cols = append(cols, "turn_deadline")
 	}
 	return cols
+}
+
+// column is the value of read-model column c, as a database/sql argument.
+func (r matchRow) column(c string) any {
+	switch c {
+	case "scores":
+		return r.Scores
+	case "winner_side":
+		if r.WinnerSide == nil {
+			return nil
+		}
+		return *r.WinnerSide
+	case "hands":
+		return r.Hands
+	case "version":
+		return r.Version
+	case "updated_at":
+		return r.UpdatedAt
+	case "turn":
+		if r.Turn == nil {
+			return nil
+		}
+		return *r.Turn
+	case "status":
+		return r.Status
+	case "players":
+		return r.Players
+	case "open_seats":
+		return r.OpenSeats
+	case "turn_deadline":
+		if r.TurnDeadline == nil {
+			return nil
+		}
+		return *r.TurnDeadline
+	}
+	panic("sqlite: no read-model column " + c)
 }
 
 // item decodes what the history lists of a matches row: its id, creation time and read model.
@@ -220,15 +263,20 @@ func (r matchRow) summary() (domain.Summary, error) {
 
 // event decodes an events row.
 func (r eventRow) event() (domain.Event, error) {
-	data, err := domain.DecodeEventData(domain.EventType(r.Type), []byte(r.Data))
+	return eventOf(r.Seq, domain.EventType(r.Type), []byte(r.Data), []byte(r.At))
+}
+
+// eventOf decodes the columns of an events row; it keeps neither byte slice.
+func eventOf(seq int, typ domain.EventType, payload, stamp []byte) (domain.Event, error) {
+	data, err := domain.DecodeEventData(typ, payload)
 	if err != nil {
 		// %v, not %w: a stored payload that does not decode (a bad tile, say) is damage to
 		// the store, an internal error, not the client's invalid request.
-		return domain.Event{}, fmt.Errorf("%w: seq %d: %v", domain.ErrRecordCorrupt, r.Seq, err)
+		return domain.Event{}, fmt.Errorf("%w: seq %d: %v", domain.ErrRecordCorrupt, seq, err)
 	}
-	at, err := parseTime(r.At)
+	at, err := parseTime(string(stamp))
 	if err != nil {
-		return domain.Event{}, fmt.Errorf("%w: seq %d: %v", domain.ErrRecordCorrupt, r.Seq, err)
+		return domain.Event{}, fmt.Errorf("%w: seq %d: %v", domain.ErrRecordCorrupt, seq, err)
 	}
-	return domain.Event{Seq: r.Seq, Type: domain.EventType(r.Type), At: at, Data: data}, nil
+	return domain.Event{Seq: seq, Type: typ, At: at, Data: data}, nil
 }

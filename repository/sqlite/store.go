@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -64,6 +65,14 @@ type Store struct {
 	log   *slog.Logger
 	dir   string     // the database file's directory, whose disk readiness watches
 	fault writeFault // the last write's failure for want of space or write access
+	wdb   *sql.DB    // w's database/sql pool, for the prepared statements of the append
+	rdb   *sql.DB    // r's, for the scan of events
+	trans gorm.ErrorTranslator
+	gc    *committer    // the group commit of appends (commit.go)
+	ck    *checkpointer // checkpoints off the commit path (checkpoint.go)
+	heads headCache     // the heads this store last wrote (lean.go)
+	// prepared are the append's statements, prepared on first use; only gc touches them.
+	prepared map[string]*sql.Stmt
 }
 
 var _ referee.EventStore = (*Store)(nil)
@@ -110,10 +119,31 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		closeGorm(w)
 		return nil, fmt.Errorf("open %s for reading: %w", path, err)
 	}
+	wdb, err := w.DB()
+	if err != nil {
+		closeGorm(r)
+		closeGorm(w)
+		return nil, err
+	}
+	rdb, err := r.DB()
+	if err != nil {
+		closeGorm(r)
+		closeGorm(w)
+		return nil, err
+	}
+	trans, _ := w.Dialector.(gorm.ErrorTranslator)
+	ck, err := sql.Open("sqlite", ckDSN(path, opts.Sync, busy))
+	if err != nil {
+		closeGorm(r)
+		closeGorm(w)
+		return nil, err
+	}
+	ck.SetMaxOpenConns(1)
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	s := &Store{w: w, r: r, log: opts.Logger, dir: filepath.Dir(path)}
+	s := &Store{w: w, r: r, log: opts.Logger, dir: filepath.Dir(path), wdb: wdb, rdb: rdb, trans: trans, ck: newCheckpointer(ck)}
+	s.gc = newCommitter(s)
 	if !opts.NoMigrate {
 		if _, err := s.Migrate(ctx); err != nil {
 			s.Close()
@@ -140,7 +170,13 @@ func writerDSN(path, sync string, busyMS int) (string, error) {
 		return "", domain.Invalidf("sync must be full, normal or off, not %q", sync)
 	}
 	return fmt.Sprintf("%s?_pragma=busy_timeout(%d)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)"+
-		"&_pragma=synchronous(%s)&_txlock=immediate", path, busyMS, level), nil
+		"&_pragma=synchronous(%s)&_pragma=wal_autocheckpoint(0)&_txlock=immediate", path, busyMS, level), nil
+}
+
+// ckDSN is the checkpointer's DSN (checkpoint.go), at the writer's sync level.
+func ckDSN(path, sync string, busyMS int) string {
+	level := map[string]string{"": "FULL", "full": "FULL", "normal": "NORMAL", "off": "OFF"}[strings.ToLower(sync)]
+	return fmt.Sprintf("%s?_pragma=busy_timeout(%d)&_pragma=synchronous(%s)", path, busyMS, level)
 }
 
 // readerDSN is the read pool's DSN: query_only makes any write on it an error.
@@ -177,9 +213,19 @@ func closeGorm(db *gorm.DB) error {
 	return sqlDB.Close()
 }
 
-// Close closes both pools. The last connection to close checkpoints the WAL into the file.
+// Close lets the appends already queued commit, refuses new ones, and closes both pools. The
+// last connection to close checkpoints the WAL into the file. Calling it twice is harmless.
 func (s *Store) Close() error {
-	return errors.Join(closeGorm(s.r), closeGorm(s.w))
+	s.gc.close()
+	var ckErr error
+	if s.ck != nil {
+		ckErr, s.ck = s.ck.close(), nil
+	}
+	for _, p := range s.prepared {
+		p.Close()
+	}
+	s.prepared = nil
+	return errors.Join(ckErr, closeGorm(s.r), closeGorm(s.w))
 }
 
 // Ping checks that both pools can reach the database, for readiness probes. While writes fail

@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"gorm.io/gorm"
 
@@ -60,16 +59,20 @@ func (s *Store) Create(ctx context.Context, rec referee.MatchRecord, events []do
 		// lost race can never surface as a raw constraint error.
 		return &domain.VersionConflictError{Expected: 0, Current: s.version(ctx, rec.ID)}
 	}
+	if err == nil {
+		last := rows[len(rows)-1]
+		s.heads.put(rec.ID, head{Seq: last.Seq, Hash: last.Hash})
+	}
 	return err
 }
 
-// Append adds a.Events after a.Expected with the read model and the idempotency record, in one
-// BEGIN IMMEDIATE transaction: the head is read under the write lock, so the version check
-// and the insert cannot be split by another writer.
+// Append adds a.Events after a.Expected with the read model and the idempotency record. The
+// events are encoded here, in the caller's goroutine; the committer then writes them in the
+// next group commit (commit.go), under their own savepoint, and Append returns once that
+// commit is durable or the append has failed.
 func (s *Store) Append(ctx context.Context, a referee.Append) (err error) {
 	defer s.wrote(&err)
 	defer domain.Wrap(&err, "append to %s at %d", a.MatchID, a.Expected)
-	// Encoding happens before the transaction so the write lock is held only for SQL.
 	rows, err := encodeEvents(a.MatchID, a.Events)
 	if err != nil {
 		return err
@@ -78,70 +81,14 @@ func (s *Store) Append(ctx context.Context, a referee.Append) (err error) {
 	if err != nil {
 		return err
 	}
-	idem := idempotencyRowOf(a, len(rows))
-	err = s.w.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		return appendTx(tx, a, rows, m, idem)
-	})
-	if errors.Is(err, gorm.ErrDuplicatedKey) {
-		return &domain.VersionConflictError{Expected: a.Expected, Current: s.version(ctx, a.MatchID)}
-	}
-	return err
-}
-
-// appendTx is the body of Append's transaction: the version check, the events, the read
-// model and the idempotency record, all through tx.
-func appendTx(tx *gorm.DB, a referee.Append, rows []eventRow, m matchRow, idem *idempotencyRow) error {
-	head, found, err := headOf(tx, a.MatchID)
-	switch {
-	case err != nil:
-		return err
-	case !found:
-		return fmt.Errorf("append to %q: %w", a.MatchID, domain.ErrMatchNotFound)
-	case head.Seq != a.Expected:
-		return &domain.VersionConflictError{Expected: a.Expected, Current: head.Seq}
-	}
-	if err := repository.StartsAt(a.Events, head.Seq); err != nil {
-		return err
-	}
-	link(rows, a.Events, head.Hash)
-	if err := tx.Create(&rows).Error; err != nil {
-		if errors.Is(err, gorm.ErrDuplicatedKey) {
-			// Unreachable under the write lock, but a clash on (match_id, seq) is by
-			// definition a lost race: report it as one, never as a constraint error.
-			if h, _, herr := headOf(tx, a.MatchID); herr == nil {
-				return &domain.VersionConflictError{Expected: a.Expected, Current: h.Seq}
-			}
-		}
-		return err
-	}
-	res := tx.Model(&matchRow{}).Where("id = ?", a.MatchID).Select(appendColumns(a.Summary, a.Events)).Updates(&m)
-	if res.Error == nil && res.RowsAffected != 1 {
-		res.Error = fmt.Errorf("match %s has events but no matches row", a.MatchID)
-	}
-	if res.Error != nil {
-		return res.Error
+	w := &appendWrite{
+		id: a.MatchID, expected: a.Expected, events: a.Events, rows: rows, model: m,
+		cols: appendColumns(a.Summary, a.Events), idem: idempotencyRowOf(a, len(rows)),
 	}
 	for _, st := range a.Seats {
-		row := seatRowOf(a.MatchID, st)
-		res := tx.Model(&seatRow{}).Where("match_id = ? AND seat = ?", a.MatchID, st.Seat).
-			Select("name", "kind", "bot", "token_hash", "invite_hash").Updates(&row)
-		if res.Error == nil && res.RowsAffected != 1 {
-			res.Error = fmt.Errorf("match %s has no seat %d", a.MatchID, st.Seat)
-		}
-		if res.Error != nil {
-			return res.Error
-		}
+		w.seats = append(w.seats, seatRowOf(a.MatchID, st))
 	}
-	if idem == nil {
-		return nil
-	}
-	if err := tx.Create(idem).Error; err != nil {
-		if errors.Is(err, gorm.ErrDuplicatedKey) {
-			return fmt.Errorf("%w: key %q is already recorded for match %s", domain.ErrIdempotencyReuse, idem.Key, a.MatchID)
-		}
-		return err
-	}
-	return nil
+	return s.gc.submit(ctx, w)
 }
 
 // idempotencyRowOf is a's idempotency record as a row, nil when it has none. Zero seqs are

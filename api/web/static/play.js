@@ -303,7 +303,9 @@ async function start() {
   $("join-form").addEventListener("submit", (ev) => join(ev, id, async (res) => {
     seat = { seat: res.seat, token: res.token };
     await load();
-    if (view) follow(view.version);
+    // From the last event logged, not the view's version: the spectator's stream may not have
+    // brought the join's own events yet, and closing it would lose them.
+    if (view) follow(log.length ? log[log.length - 1].seq : Math.max(0, view.version - LOG_SIZE));
   }));
   $("forget").addEventListener("click", () => {
     forgetSeat(id);

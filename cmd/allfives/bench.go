@@ -1,0 +1,282 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// benchConfig is what `allfives bench` runs with.
+type benchConfig struct {
+	addr, baseline string
+	clients        int
+	duration       time.Duration
+	ops            int // per client and phase; when > 0 a phase ends after it, not after duration
+	rounds         int
+	hot, spread    int
+	bot            string
+	target         int
+}
+
+func parseBench(args []string, getenv func(string) string, out io.Writer) (benchConfig, error) {
+	var c benchConfig
+	f := newEnvFlags("bench", getenv, out)
+	f.fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "the server to load")
+	f.fs.StringVar(&c.baseline, "baseline-addr", "", "a second server (e.g. one run with --sync off) to run the same moves against, for the ratio")
+	f.fs.IntVar(&c.clients, "clients", 32, "concurrent clients")
+	f.fs.DurationVar(&c.duration, "duration", 10*time.Second, "how long each phase runs")
+	f.fs.IntVar(&c.rounds, "rounds", 5, "rounds each phase's duration is split into, alternating with the phases it is compared with")
+	f.fs.IntVar(&c.ops, "ops", 0, "when > 0, each client does this many operations per phase instead of running for -duration")
+	f.fs.IntVar(&c.hot, "hot", 64, "live matches the hot reads spread over")
+	f.fs.IntVar(&c.spread, "spread", 6000, "live matches the spread reads spread over")
+	f.fs.StringVar(&c.bot, "bot", "random", "strategy of the bot seat in every match")
+	f.fs.IntVar(&c.target, "target", 1000, "target score of the matches played")
+	if err := f.parse(args); err != nil {
+		return c, err
+	}
+	if c.clients < 1 || c.rounds < 1 || c.hot < 1 || c.spread < 1 || c.ops < 0 || (c.ops == 0 && c.duration <= 0) {
+		return c, errors.New("bench: clients, hot and spread must be at least 1, and ops or duration positive")
+	}
+	return c, nil
+}
+
+// runBench loads a running server through its public API and prints the rates, the latencies
+// of moves and the ratios the README's performance section quotes.
+func runBench(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+	cfg, err := parseBench(args, getenv, stdout)
+	if err != nil {
+		return helpOK(err)
+	}
+	c := newBenchClient(cfg.addr, cfg.clients)
+	p := func(format string, a ...any) { fmt.Fprintf(stdout, format+"\n", a...) }
+	p("bench %s: %d clients, %s", c.base, cfg.clients, cfg.span())
+
+	// Each ratio compares phases run in alternating rounds, so that both sides of it see the
+	// same machine: on a shared machine the speed drifts by more than the targets' margins.
+	moves, err := cfg.moves(ctx, c, false)
+	if err != nil {
+		return fmt.Errorf("moves: %w", err)
+	}
+	keyed, err := cfg.moves(ctx, c, true)
+	if err != nil {
+		return fmt.Errorf("moves with Idempotency-Key: %w", err)
+	}
+	movePhases := []phase{moves, keyed}
+	if cfg.baseline != "" {
+		base, err := cfg.moves(ctx, newBenchClient(cfg.baseline, cfg.clients), false)
+		if err != nil {
+			return fmt.Errorf("baseline moves: %w", err)
+		}
+		movePhases = append(movePhases, base)
+	}
+	mr, err := cfg.alternate(ctx, movePhases...)
+	if err != nil {
+		return err
+	}
+	p("moves            %9.1f moves/s  p50 %s  p99 %s", mr[0].rate(), ms(mr[0].pct(50)), ms(mr[0].pct(99)))
+	p("moves with key   %9.1f moves/s  p50 %s  p99 %s", mr[1].rate(), ms(mr[1].pct(50)), ms(mr[1].pct(99)))
+	if cfg.baseline != "" {
+		p("moves, baseline  %9.1f moves/s  p50 %s  p99 %s", mr[2].rate(), ms(mr[2].pct(50)), ms(mr[2].pct(99)))
+	}
+
+	health := func(ctx context.Context, d time.Duration) (*result, error) {
+		return cfg.load(ctx, d, func(ctx context.Context, _ int, _ *rand.Rand) (time.Duration, error) {
+			return timed(func() error { return c.do(ctx, "GET", "/healthz", "", nil, nil, nil) })
+		})
+	}
+	hot, err := cfg.reads(ctx, c, cfg.hot)
+	if err != nil {
+		return fmt.Errorf("hot reads: %w", err)
+	}
+	spread, err := cfg.reads(ctx, c, cfg.spread)
+	if err != nil {
+		return fmt.Errorf("spread reads: %w", err)
+	}
+	rr, err := cfg.alternate(ctx, health, hot, spread)
+	if err != nil {
+		return err
+	}
+	p("healthz          %9.1f req/s    p50 %s  p99 %s", rr[0].rate(), ms(rr[0].pct(50)), ms(rr[0].pct(99)))
+	p("state, %5d hot  %9.1f req/s    p50 %s  p99 %s", cfg.hot, rr[1].rate(), ms(rr[1].pct(50)), ms(rr[1].pct(99)))
+	p("state, %5d     %9.1f req/s    p50 %s  p99 %s", cfg.spread, rr[2].rate(), ms(rr[2].pct(50)), ms(rr[2].pct(99)))
+
+	p("ratios (target):")
+	p("  moves with key / moves          %5.2f  (>= 0.90)", mr[1].rate()/mr[0].rate())
+	p("  move p99 / p50                  %5.2f  (<= 4)", float64(mr[0].pct(99))/float64(mr[0].pct(50)))
+	p("  state reads / healthz           %5.2f  (>= 0.85)", rr[1].rate()/rr[0].rate())
+	p("  spread reads / hot reads        %5.2f  (>= 0.70)", rr[2].rate()/rr[1].rate())
+	if cfg.baseline != "" {
+		p("  moves / moves on %s  %5.2f  (>= 0.90 when it runs --sync off)", cfg.baseline, mr[0].rate()/mr[2].rate())
+	}
+	return nil
+}
+
+func (cfg benchConfig) span() string {
+	if cfg.ops > 0 {
+		return fmt.Sprintf("%d operations per client and phase", cfg.ops)
+	}
+	return fmt.Sprintf("%s per phase in %d alternating rounds", cfg.duration, cfg.rounds)
+}
+
+// phase runs one kind of load for d (or cfg.ops operations per client).
+type phase func(ctx context.Context, d time.Duration) (*result, error)
+
+// alternate runs the phases in turn for cfg.rounds rounds of cfg.duration/rounds each, and
+// returns each phase's results merged over the rounds.
+func (cfg benchConfig) alternate(ctx context.Context, phases ...phase) ([]*result, error) {
+	out := make([]*result, len(phases))
+	for i := range out {
+		out[i] = &result{}
+	}
+	rounds := cfg.rounds
+	if cfg.ops > 0 {
+		rounds = 1
+	}
+	for range rounds {
+		for i, run := range phases {
+			r, err := run(ctx, cfg.duration/time.Duration(rounds))
+			if err != nil {
+				return nil, err
+			}
+			out[i].add(r)
+		}
+	}
+	for _, r := range out {
+		slices.Sort(r.lats)
+	}
+	return out, nil
+}
+
+// moves has every client play its own match by reading the state and posting its first legal
+// move, with an Idempotency-Key on each move when keyed. The latency is the POST's.
+func (cfg benchConfig) moves(ctx context.Context, c *benchClient, keyed bool) (phase, error) {
+	matches := make([]benchMatch, cfg.clients)
+	for i := range matches {
+		m, err := c.create(ctx, cfg.bot, cfg.target)
+		if err != nil {
+			return nil, err
+		}
+		matches[i] = m
+	}
+	return func(ctx context.Context, d time.Duration) (*result, error) {
+		return cfg.load(ctx, d, func(ctx context.Context, client int, _ *rand.Rand) (time.Duration, error) {
+			for {
+				m := matches[client]
+				v, err := c.state(ctx, m)
+				if err != nil {
+					return 0, err
+				}
+				if v.Status != "in_progress" || len(v.LegalMoves) == 0 {
+					if matches[client], err = c.create(ctx, cfg.bot, cfg.target); err != nil {
+						return 0, err
+					}
+					continue
+				}
+				k := ""
+				if keyed {
+					k = key(client, m, v.Version)
+				}
+				return timed(func() error { _, err := c.move(ctx, m, v.LegalMoves[0], k); return err })
+			}
+		})
+	}, nil
+}
+
+// reads creates n live matches and has every client read the state of random ones. The
+// answer is read and discarded, as healthz's is, so the client's work is alike for both.
+func (cfg benchConfig) reads(ctx context.Context, c *benchClient, n int) (phase, error) {
+	matches := make([]benchMatch, n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errs := make([]error, cfg.clients)
+	for w := range cfg.clients {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < n && errs[w] == nil; i = int(next.Add(1)) - 1 {
+				matches[i], errs[w] = c.create(ctx, cfg.bot, cfg.target)
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context, d time.Duration) (*result, error) {
+		return cfg.load(ctx, d, func(ctx context.Context, _ int, rng *rand.Rand) (time.Duration, error) {
+			m := matches[rng.IntN(n)]
+			return timed(func() error { return c.do(ctx, "GET", "/api/v1/matches/"+m.ID, m.Token, nil, nil, nil) })
+		})
+	}, nil
+}
+
+// result is one phase: how many operations in how long, and each one's latency.
+type result struct {
+	ops     int
+	elapsed time.Duration
+	lats    []time.Duration // sorted
+}
+
+func (r *result) rate() float64 { return float64(r.ops) / r.elapsed.Seconds() }
+
+// add merges another round of the same phase into r.
+func (r *result) add(o *result) {
+	r.ops += o.ops
+	r.elapsed += o.elapsed
+	r.lats = append(r.lats, o.lats...)
+}
+
+// pct is the p-th percentile latency.
+func (r *result) pct(p int) time.Duration {
+	if len(r.lats) == 0 {
+		return 0
+	}
+	return r.lats[min(len(r.lats)-1, len(r.lats)*p/100)]
+}
+
+// load runs op on every client until the phase ends, and gathers the latencies. The first
+// error ends the phase for everyone.
+func (cfg benchConfig) load(ctx context.Context, d time.Duration, op func(ctx context.Context, client int, rng *rand.Rand) (time.Duration, error)) (*result, error) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	deadline := time.Now().Add(d)
+	lats := make([][]time.Duration, cfg.clients)
+	start := time.Now()
+	var wg sync.WaitGroup
+	for i := range cfg.clients {
+		wg.Go(func() {
+			rng := rand.New(rand.NewPCG(uint64(i), uint64(start.UnixNano())))
+			for n := 0; ; n++ {
+				if cfg.ops > 0 && n >= cfg.ops || cfg.ops == 0 && time.Now().After(deadline) || ctx.Err() != nil {
+					return
+				}
+				d, err := op(ctx, i, rng)
+				if err != nil {
+					cancel(err)
+					return
+				}
+				lats[i] = append(lats[i], d)
+			}
+		})
+	}
+	wg.Wait()
+	if err := context.Cause(ctx); err != nil {
+		return nil, err
+	}
+	r := &result{elapsed: time.Since(start), lats: slices.Concat(lats...)}
+	r.ops = len(r.lats)
+	slices.Sort(r.lats)
+	return r, nil
+}
+
+func timed(f func() error) (time.Duration, error) {
+	t0 := time.Now()
+	err := f()
+	return time.Since(t0), err
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%6.2fms", float64(d.Microseconds())/1000) }
