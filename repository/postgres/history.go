@@ -55,7 +55,7 @@ func (s *Store) History(ctx context.Context, q referee.HistoryQuery) (_ referee.
 	}
 	page := referee.HistoryPage{Matches: make([]referee.HistoryItem, 0, min(len(rows), limit))}
 	for _, r := range rows[:min(len(rows), limit)] {
-		it, err := r.item()
+		it, err := r.Item()
 		if err != nil {
 			// One damaged row must not take the page down with it: it is left out and logged,
 			// and the match's audit reports what is wrong with it.

@@ -39,7 +39,7 @@ func (s *Store) Match(ctx context.Context, id string) (_ referee.StoredMatch, er
 	// A read model that does not decode is reported beside the record, not as an error: the
 	// record is enough to play and audit the match, and the audit reports the read model.
 	created, cerr := parseTime(r.CreatedAt)
-	sum, serr := r.summary()
+	sum, serr := r.Summary()
 	rec := referee.MatchRecord{ID: r.ID, Seed: seed, CreatedAt: created, Seats: make([]referee.SeatRecord, len(seats))}
 	for i, st := range seats {
 		rec.Seats[i] = referee.SeatRecord{Seat: st.Seat, Name: st.Name, Kind: domain.PlayerKind(st.Kind), Bot: st.Bot,
@@ -74,7 +74,7 @@ func (s *Store) Events(ctx context.Context, id string, after, limit int) (_ []do
 	}
 	out := make([]domain.Event, len(rows))
 	for i, r := range rows {
-		e, err := r.event()
+		e, err := r.Event()
 		if err != nil {
 			return nil, err
 		}

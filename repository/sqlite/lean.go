@@ -12,6 +12,7 @@ import (
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/repository"
+	"github.com/allfives/allfives/repository/sqlrow"
 )
 
 // The lean append: the statements of an append are prepared once on the writer connection and
@@ -57,7 +58,7 @@ var hotSQL = func() []string {
 	for _, status := range []bool{false, true} {
 		for _, seats := range []bool{false, true} {
 			for _, clock := range []bool{false, true} {
-				qs = append(qs, updateSQL(updateColumns(status, seats, clock)))
+				qs = append(qs, updateSQL(sqlrow.UpdateColumns(status, seats, clock)))
 			}
 		}
 	}
@@ -161,7 +162,7 @@ func (w *appendWrite) head() head {
 func (b *bound) append(s *Store, w *appendWrite) error {
 	args := make([]any, 0, len(w.cols)+2)
 	for _, c := range w.cols {
-		args = append(args, w.model.column(c))
+		args = append(args, w.model.Column(c))
 	}
 	res, err := b.exec(updateSQL(w.cols), append(args, w.id, w.expected)...)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/repository/sqlrow"
 )
 
 // Reads go through the read pool: in WAL mode they see the last committed state and neither
@@ -40,7 +41,7 @@ func (s *Store) Match(ctx context.Context, id string) (_ referee.StoredMatch, er
 	// A read model that does not decode is reported beside the record, not as an error: the
 	// record is enough to play and audit the match, and the audit reports the read model.
 	created, cerr := parseTime(r.CreatedAt)
-	sum, serr := r.summary()
+	sum, serr := r.Summary()
 	rec := referee.MatchRecord{ID: r.ID, Seed: seed, CreatedAt: created, Seats: make([]referee.SeatRecord, len(seats))}
 	for i, st := range seats {
 		rec.Seats[i] = referee.SeatRecord{Seat: st.Seat, Name: st.Name, Kind: domain.PlayerKind(st.Kind), Bot: st.Bot,
@@ -73,7 +74,7 @@ func (s *Store) Events(ctx context.Context, id string, after, limit int) (_ []do
 		if err := rows.Scan(&seq, &typ, &data, &at); err != nil {
 			return nil, err
 		}
-		e, err := eventOf(seq, domain.EventType(typ), data, at)
+		e, err := sqlrow.EventOf(seq, domain.EventType(typ), data, at)
 		if err != nil {
 			return nil, err
 		}
