@@ -83,7 +83,7 @@ func TestSchemaKeys(t *testing.T) {
 // whoever asks, and the log is unchanged afterwards.
 func TestEventsAppendOnly(t *testing.T) {
 	s, url := openStore(t, postgres.Options{})
-	f := playedMatches(t, s, "m", 1, 5)[0]
+	f := storetest.PlayedMatches(t, s, "m", 1, 5)[0]
 	conn := connect(t, url)
 	for _, stmt := range []string{
 		`UPDATE events SET data = '{}' WHERE match_id = 'm0' AND seq = 2`,

@@ -2,9 +2,7 @@ package postgres_test
 
 import (
 	"context"
-	"fmt"
 	"testing"
-	"time"
 
 	"github.com/allfives/allfives/domain/referee"
 	"github.com/allfives/allfives/repository/postgres"
@@ -35,22 +33,6 @@ func openAt(tb testing.TB, url string, opts postgres.Options) *postgres.Store {
 		}
 	})
 	return s
-}
-
-// playedMatches stores n matches with ids prefix0, prefix1, ..., a second apart, each with up
-// to moves random legal moves appended one by one.
-func playedMatches(tb testing.TB, s referee.EventStore, prefix string, n, moves int) []*storetest.Fixture {
-	tb.Helper()
-	out := make([]*storetest.Fixture, n)
-	for i := range out {
-		f := storetest.NewFixture(tb, fmt.Sprintf("%s%d", prefix, i), storetest.Base.Add(time.Duration(i)*time.Second), 0)
-		if err := f.Create(ctx, s); err != nil {
-			tb.Fatal(err)
-		}
-		f.PlayToEnd(tb, s, moves)
-		out[i] = f
-	}
-	return out
 }
 
 // TestConformance runs the EventStore contract that memstore and the SQLite store pass too,

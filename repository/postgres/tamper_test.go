@@ -11,6 +11,7 @@ import (
 	"github.com/allfives/allfives/domain/audit"
 	"github.com/allfives/allfives/domain/referee"
 	"github.com/allfives/allfives/repository/postgres"
+	"github.com/allfives/allfives/repository/storetest"
 )
 
 // TestTamperedRowIsCaught: changes made behind the store's back, with plain SQL, are caught by
@@ -18,7 +19,7 @@ import (
 // tamperer has to drop them, as the database's owner could.
 func TestTamperedRowIsCaught(t *testing.T) {
 	s, url := openStore(t, postgres.Options{})
-	playedMatches(t, s, "t-", 5, 20)
+	storetest.PlayedMatches(t, s, "t-", 5, 20)
 	conn := connect(t, url)
 	exec := func(q string, args ...any) {
 		t.Helper()
@@ -79,7 +80,7 @@ func TestTamperedRowIsCaught(t *testing.T) {
 func TestUnreadableRowIsRecordCorrupt(t *testing.T) {
 	var logs bytes.Buffer
 	s, url := openStore(t, postgres.Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
-	playedMatches(t, s, "u-", 3, 20)
+	storetest.PlayedMatches(t, s, "u-", 3, 20)
 	conn := connect(t, url)
 	var seq int
 	if err := conn.QueryRow(ctx, "SELECT min(seq) FROM events WHERE match_id = 'u-0' AND type = 'tile.played'").Scan(&seq); err != nil {

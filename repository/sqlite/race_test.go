@@ -1,25 +1,15 @@
 package sqlite_test
 
 import (
-	"errors"
-	"fmt"
-	"sync"
-	"sync/atomic"
 	"testing"
-	"time"
 
-	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/referee"
 	"github.com/allfives/allfives/repository/sqlite"
 	"github.com/allfives/allfives/repository/storetest"
 )
 
-// TestRacingAppends: 16 goroutines race to append the next move of one match, each reading the
-// log, deciding and appending at the version it read. Half go through a second Store on the
-// same file, as a second process would, so the race is decided by SQLite's write lock and
-// busy_timeout, not only by the writer pool. Exactly one append may win each version; the rest
-// must get the version conflict, never SQLITE_BUSY or a constraint error. Meanwhile readers
-// keep reading other matches.
+// TestRacingAppends runs the racing-appends test with half the racers going through a second
+// Store on the same file, as a second process would, so the race is decided by SQLite's write
+// lock and busy_timeout, not only by the writer pool.
 func TestRacingAppends(t *testing.T) {
 	a, path := openStore(t, sqlite.Options{})
 	b, err := sqlite.Open(ctx, path, sqlite.Options{})
@@ -27,152 +17,5 @@ func TestRacingAppends(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	stores := []*sqlite.Store{a, b}
-	hot := storetest.NewFixture(t, "hot", storetest.Base, 1000, "ann", "bob")
-	if err := hot.Create(ctx, a); err != nil {
-		t.Fatal(err)
-	}
-	others := playedMatches(t, a, "cold-", 4, 10)
-
-	const racers, goal = 16, 40
-	r := &race{hot: hot, goal: goal, wins: map[int][]domain.Event{}}
-	fails := make(chan error, racers+len(others))
-	var wg sync.WaitGroup
-	// Any failure ends the race for everyone, so no goroutine waits for a goal never reached.
-	start := func(f func() error) {
-		wg.Go(func() {
-			if err := f(); err != nil {
-				fails <- err
-				r.done.Store(true)
-			}
-		})
-	}
-	for i := range racers {
-		s := stores[i%2]
-		start(func() error { return r.appendUntilGoal(s) })
-	}
-	for i, f := range others {
-		s := stores[i%2]
-		start(func() error { return r.readUntilDone(s, f.Record.ID) })
-	}
-	wg.Wait()
-	close(fails)
-	for err := range fails {
-		t.Error(err)
-	}
-	if t.Failed() {
-		return
-	}
-
-	checkRacedLog(t, a, b, hot, r.wins)
-	t.Logf("%d versions won, %d appends lost the race, %d reads of other matches meanwhile", len(r.wins), r.lost.Load(), r.reads.Load())
-	if r.lost.Load() == 0 {
-		t.Error("no append ever lost a race: the test did not race")
-	}
-	if r.reads.Load() == 0 {
-		t.Error("no reads of other matches happened during the race")
-	}
-}
-
-// race is what the goroutines of TestRacingAppends share.
-type race struct {
-	hot   *storetest.Fixture
-	goal  int // the version at which the racers stop
-	mu    sync.Mutex
-	wins  map[int][]domain.Event // expected version -> the winner's events
-	lost  atomic.Int64
-	reads atomic.Int64
-	done  atomic.Bool
-}
-
-// appendUntilGoal is one racer: it reads the hot match, decides its next move and appends it
-// at the version it read, until the log reaches the goal.
-func (r *race) appendUntilGoal(s *sqlite.Store) error {
-	for !r.done.Load() {
-		events, err := s.Events(ctx, "hot", 0, 0)
-		if err != nil {
-			return err
-		}
-		m, err := domain.Resume("hot", r.hot.Record.Seed, events)
-		if err != nil {
-			return err
-		}
-		if m.Version() >= r.goal || m.Finished() {
-			r.done.Store(true)
-			return nil
-		}
-		expected := m.Version()
-		next, err := storetest.Step(m, nil, storetest.Base.Add(time.Duration(expected)*time.Second))
-		if err != nil {
-			return err
-		}
-		err = s.Append(ctx, referee.Append{MatchID: "hot", Expected: expected, Events: next, Summary: m.Summary()})
-		var vc *domain.VersionConflictError
-		switch {
-		case err == nil:
-			if err := r.won(expected, next); err != nil {
-				return err
-			}
-		case errors.As(err, &vc) && vc.Expected == expected && vc.Current > expected:
-			r.lost.Add(1)
-		default:
-			return fmt.Errorf("racer at version %d: %w", expected, err)
-		}
-	}
-	return nil
-}
-
-// won records the winner of a version; a second winner is the failure the test looks for.
-func (r *race) won(expected int, events []domain.Event) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if _, dup := r.wins[expected]; dup {
-		return fmt.Errorf("two appends won version %d", expected)
-	}
-	r.wins[expected] = events
-	return nil
-}
-
-// readUntilDone reads another match's log, the history and the match's chain while the race
-// goes on.
-func (r *race) readUntilDone(s *sqlite.Store, id string) error {
-	for !r.done.Load() {
-		if _, err := s.Events(ctx, id, 0, 0); err != nil {
-			return err
-		}
-		if _, err := s.History(ctx, referee.HistoryQuery{Limit: 3}); err != nil {
-			return err
-		}
-		if rep, err := s.VerifyChain(ctx, id); err != nil || !rep.OK {
-			return fmt.Errorf("verify %s: %+v %v", id, rep, err)
-		}
-		r.reads.Add(1)
-	}
-	return nil
-}
-
-// checkRacedLog checks that the hot match's log is exactly the winners' events, each version
-// once, in order, with a sound chain as either store sees it, and that it folds.
-func checkRacedLog(t *testing.T, a, b *sqlite.Store, hot *storetest.Fixture, wins map[int][]domain.Event) {
-	t.Helper()
-	events, err := a.Events(ctx, "hot", 0, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := append([]domain.Event(nil), hot.Opening...)
-	for v := len(hot.Opening); v < len(events); {
-		w, ok := wins[v]
-		if !ok {
-			t.Fatalf("the log moved past version %d but no racer won it", v)
-		}
-		want = append(want, w...)
-		v += len(w)
-	}
-	storetest.SameEvents(t, events, want)
-	if rep, err := b.VerifyChain(ctx, "hot"); err != nil || !rep.OK || rep.Events != len(events) {
-		t.Fatalf("chain after the race: %+v %v", rep, err)
-	}
-	if _, err := domain.Resume("hot", hot.Record.Seed, events); err != nil {
-		t.Fatalf("the raced log does not fold: %v", err)
-	}
+	storetest.RacingAppends(t, a, b)
 }

@@ -2,10 +2,8 @@ package sqlite_test
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/allfives/allfives/domain/referee"
 	"github.com/allfives/allfives/repository/sqlite"
@@ -28,22 +26,6 @@ func openStore(tb testing.TB, opts sqlite.Options) (*sqlite.Store, string) {
 		}
 	})
 	return s, path
-}
-
-// playedMatches stores n matches with ids prefix0, prefix1, ..., a second apart, each
-// with up to moves random legal moves appended one by one.
-func playedMatches(tb testing.TB, s *sqlite.Store, prefix string, n, moves int) []*storetest.Fixture {
-	tb.Helper()
-	out := make([]*storetest.Fixture, n)
-	for i := range out {
-		f := storetest.NewFixture(tb, fmt.Sprintf("%s%d", prefix, i), storetest.Base.Add(time.Duration(i)*time.Second), 0)
-		if err := f.Create(ctx, s); err != nil {
-			tb.Fatal(err)
-		}
-		f.PlayToEnd(tb, s, moves)
-		out[i] = f
-	}
-	return out
 }
 
 // TestConformance runs the EventStore contract that memstore passes too.

@@ -9,6 +9,7 @@ import (
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/audit"
 	"github.com/allfives/allfives/repository/sqlite"
+	"github.com/allfives/allfives/repository/storetest"
 )
 
 // TestTamperedRowIsCaught: changes made behind the store's back, with plain SQL on the file,
@@ -16,7 +17,7 @@ import (
 // first; the tamperer has to drop them, as anyone with write access to the file could.
 func TestTamperedRowIsCaught(t *testing.T) {
 	s, path := openStore(t, sqlite.Options{})
-	playedMatches(t, s, "t-", 5, 20)
+	storetest.PlayedMatches(t, s, "t-", 5, 20)
 	raw := openRaw(t, path)
 	exec := func(q string, args ...any) error {
 		_, err := raw.ExecContext(ctx, q, args...)
@@ -95,7 +96,7 @@ func rehash(t *testing.T, raw *sql.DB, id string, seq int) {
 // turns it into a problem that names the match and nothing of the row.
 func TestUnreadableRowIsRecordCorrupt(t *testing.T) {
 	s, path := openStore(t, sqlite.Options{})
-	playedMatches(t, s, "u-", 1, 20)
+	storetest.PlayedMatches(t, s, "u-", 1, 20)
 	raw := openRaw(t, path)
 	var seq int
 	if err := raw.QueryRowContext(ctx, "SELECT min(seq) FROM events WHERE match_id = 'u-0' AND type = 'tile.played'").Scan(&seq); err != nil {
