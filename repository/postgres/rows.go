@@ -9,6 +9,7 @@ type (
 	eventRow       = sqlrow.EventRow
 	idempotencyRow = sqlrow.IdempotencyRow
 	blob           = sqlrow.Blob
+	head           = sqlrow.Head
 )
 
 var (
@@ -16,4 +17,10 @@ var (
 	parseTime     = sqlrow.ParseTime
 	readModel     = sqlrow.ReadModel
 	appendColumns = sqlrow.AppendColumns
+	// The pieces of an append both stores build alike.
+	encodeEvents     = sqlrow.EncodeEvents
+	link             = sqlrow.Link
+	headOf           = sqlrow.HeadOf
+	idempotencyRowOf = sqlrow.IdempotencyRowOf
+	seatRowOf        = sqlrow.SeatRowOf
 )

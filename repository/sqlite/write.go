@@ -91,36 +91,6 @@ func (s *Store) Append(ctx context.Context, a referee.Append) (err error) {
 	return s.gc.submit(ctx, w)
 }
 
-// idempotencyRowOf is a's idempotency record as a row, nil when it has none. Zero seqs are
-// filled with the seqs of the n events the append writes.
-func idempotencyRowOf(a referee.Append, n int) *idempotencyRow {
-	r := a.Idempotency
-	if r == nil {
-		return nil
-	}
-	row := &idempotencyRow{
-		MatchID: a.MatchID, Key: r.Key, Seat: r.Seat, Fingerprint: r.Fingerprint,
-		FirstSeq: r.FirstSeq, LastSeq: r.LastSeq, CreatedAt: formatTime(r.CreatedAt),
-	}
-	if row.FirstSeq == 0 && row.LastSeq == 0 {
-		row.FirstSeq, row.LastSeq = a.Expected+1, a.Expected+n
-	}
-	return row
-}
-
-// head is the last event of a log: its seq is the match's version, its hash the next prev.
-type head struct {
-	Seq  int  `gorm:"column:seq"`
-	Hash blob `gorm:"column:hash"`
-}
-
-// headOf reads the last event of a match within tx; found is false when there is no match
-// (a stored match always has at least match.created).
-func headOf(tx *gorm.DB, id string) (h head, found bool, err error) {
-	res := tx.Raw("SELECT seq, hash FROM events WHERE match_id = ? ORDER BY seq DESC LIMIT 1", id).Scan(&h)
-	return h, res.RowsAffected > 0, res.Error
-}
-
 // version reads a match's version through the read pool, for error reports after a failed
 // transaction; 0 when it cannot tell.
 func (s *Store) version(ctx context.Context, id string) int {
@@ -129,37 +99,4 @@ func (s *Store) version(ctx context.Context, id string) int {
 		return 0
 	}
 	return h.Seq
-}
-
-// encodeEvents checks that events are consecutive and encodes their payloads, the bytes that
-// are both stored and hashed. Whether they start right after the log's head is checked under
-// the write lock (repository.StartsAt), after the version check, so that a stale caller hears of the
-// conflict rather than of its seqs.
-func encodeEvents(id string, events []domain.Event) ([]eventRow, error) {
-	payloads, err := repository.EncodeBatch(events)
-	if err != nil {
-		return nil, err
-	}
-	rows := make([]eventRow, len(events))
-	for i, e := range events {
-		rows[i] = eventRow{MatchID: id, Seq: e.Seq, Type: string(e.Type), Data: string(payloads[i]), At: formatTime(e.At)}
-	}
-	return rows, nil
-}
-
-// link fills the chain of rows, the encoded events, from prev: the shared repository.Link.
-func link(rows []eventRow, events []domain.Event, prev []byte) {
-	payloads := make([][]byte, len(rows))
-	for i, r := range rows {
-		payloads[i] = []byte(r.Data)
-	}
-	for i, l := range repository.Link(prev, events, payloads) {
-		rows[i].PrevHash, rows[i].Hash = blob(l.PrevHash), blob(l.Hash)
-	}
-}
-
-// seatRowOf is a seat record as a row of seats.
-func seatRowOf(id string, st referee.SeatRecord) seatRow {
-	return seatRow{MatchID: id, Seat: st.Seat, Name: st.Name, Kind: string(st.Kind), Bot: st.Bot,
-		TokenHash: blob(st.TokenHash), InviteHash: blob(st.InviteHash)}
 }

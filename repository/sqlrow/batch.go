@@ -1,0 +1,72 @@
+package sqlrow
+
+import (
+	"gorm.io/gorm"
+
+	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/repository"
+)
+
+// IdempotencyRowOf is a's idempotency record as a row, nil when it has none. Zero seqs are
+// filled with the seqs of the n events the append writes.
+func IdempotencyRowOf(a referee.Append, n int) *IdempotencyRow {
+	r := a.Idempotency
+	if r == nil {
+		return nil
+	}
+	row := &IdempotencyRow{
+		MatchID: a.MatchID, Key: r.Key, Seat: r.Seat, Fingerprint: r.Fingerprint,
+		FirstSeq: r.FirstSeq, LastSeq: r.LastSeq, CreatedAt: FormatTime(r.CreatedAt),
+	}
+	if row.FirstSeq == 0 && row.LastSeq == 0 {
+		row.FirstSeq, row.LastSeq = a.Expected+1, a.Expected+n
+	}
+	return row
+}
+
+// Head is the last event of a log: its seq is the match's version, its hash the next prev.
+type Head struct {
+	Seq  int  `gorm:"column:seq"`
+	Hash Blob `gorm:"column:hash"`
+}
+
+// HeadOf reads the last event of a match within tx; found is false when there is no match
+// (a stored match always has at least match.created).
+func HeadOf(tx *gorm.DB, id string) (h Head, found bool, err error) {
+	res := tx.Raw("SELECT seq, hash FROM events WHERE match_id = ? ORDER BY seq DESC LIMIT 1", id).Scan(&h)
+	return h, res.RowsAffected > 0, res.Error
+}
+
+// EncodeEvents checks that events are consecutive and encodes their payloads, the bytes that
+// are both stored and hashed. Whether they start right after the log's head is checked under
+// the store's lock (repository.StartsAt), after the version check, so that a stale caller
+// hears of the conflict rather than of its seqs.
+func EncodeEvents(id string, events []domain.Event) ([]EventRow, error) {
+	payloads, err := repository.EncodeBatch(events)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]EventRow, len(events))
+	for i, e := range events {
+		rows[i] = EventRow{MatchID: id, Seq: e.Seq, Type: string(e.Type), Data: string(payloads[i]), At: FormatTime(e.At)}
+	}
+	return rows, nil
+}
+
+// Link fills the chain of rows, the encoded events, from prev, through repository.Link.
+func Link(rows []EventRow, events []domain.Event, prev []byte) {
+	payloads := make([][]byte, len(rows))
+	for i, r := range rows {
+		payloads[i] = []byte(r.Data)
+	}
+	for i, l := range repository.Link(prev, events, payloads) {
+		rows[i].PrevHash, rows[i].Hash = Blob(l.PrevHash), Blob(l.Hash)
+	}
+}
+
+// SeatRowOf is a seat record as a row of seats.
+func SeatRowOf(id string, st referee.SeatRecord) SeatRow {
+	return SeatRow{MatchID: id, Seat: st.Seat, Name: st.Name, Kind: string(st.Kind), Bot: st.Bot,
+		TokenHash: Blob(st.TokenHash), InviteHash: Blob(st.InviteHash)}
+}
