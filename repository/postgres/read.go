@@ -2,50 +2,22 @@ package postgres
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/repository/sqlrow"
 )
 
 // Reads take no locks: each statement sees what was committed when it began, so a read never
 // waits for an append and never sees half of one.
 
 // Match returns the stored record, with the secret seed the service needs to deal later hands,
-// and the read model. It is the only query that returns the seed.
+// and the read model (sqlrow.Match). It is the only query that returns the seed.
 func (s *Store) Match(ctx context.Context, id string) (_ referee.StoredMatch, err error) {
 	defer classify(&err)
 	defer domain.Wrap(&err, "match %s", id)
-	db := s.db.WithContext(ctx)
-	var rows []matchRow
-	if err := db.Where("id = ?", id).Limit(1).Find(&rows).Error; err != nil {
-		return referee.StoredMatch{}, err
-	}
-	if len(rows) == 0 {
-		return referee.StoredMatch{}, fmt.Errorf("match %q: %w", id, domain.ErrMatchNotFound)
-	}
-	r := rows[0]
-	var seats []seatRow
-	if err := db.Where("match_id = ?", id).Order("seat").Find(&seats).Error; err != nil {
-		return referee.StoredMatch{}, fmt.Errorf("seats: %w", err)
-	}
-	seed, err := domain.ParseSeed(r.Seed)
-	if err != nil {
-		// %v, not %w: a seed the store cannot read back is damage to the store, an internal
-		// error, not the client's bad seed.
-		return referee.StoredMatch{}, fmt.Errorf("%w: stored seed: %v", domain.ErrRecordCorrupt, err)
-	}
-	// A read model that does not decode is reported beside the record, not as an error: the
-	// record is enough to play and audit the match, and the audit reports the read model.
-	created, cerr := parseTime(r.CreatedAt)
-	sum, serr := r.Summary()
-	rec := referee.MatchRecord{ID: r.ID, Seed: seed, CreatedAt: created, Seats: make([]referee.SeatRecord, len(seats))}
-	for i, st := range seats {
-		rec.Seats[i] = referee.SeatRecord{Seat: st.Seat, Name: st.Name, Kind: domain.PlayerKind(st.Kind), Bot: st.Bot,
-			TokenHash: []byte(st.TokenHash), InviteHash: []byte(st.InviteHash)}
-	}
-	return referee.StoredMatch{Record: rec, Summary: sum, SummaryErr: errors.Join(cerr, serr)}, nil
+	return sqlrow.Match(s.db.WithContext(ctx), id)
 }
 
 // Events returns the events with seq > after in order, at most limit of them (0: all).
