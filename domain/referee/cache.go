@@ -18,6 +18,9 @@ type entry struct {
 	match  *domain.Match
 	hands  domain.HandLog // this hand's events, for bots' seat views
 	record MatchRecord
+	// seats is record.Seats, published whole whenever a join or leave replaces it, so that
+	// Authenticate reads the token hashes without waiting for a move that holds mu.
+	seats atomic.Pointer[[]SeatRecord]
 	// keys are the idempotency records committed through this entry; keysAll says they are
 	// every record the match has (the entry was created here, not loaded), so a key not
 	// among them needs no read of the store.
@@ -86,6 +89,13 @@ func (e *entry) resize() {
 	if old := e.size.Swap(n); e.cache != nil {
 		e.cache.bytes.Add(n - old)
 	}
+}
+
+// setRecord installs the match's record and publishes its seats; the caller holds mu (or owns
+// e exclusively). rec.Seats is never changed in place afterwards: withSeats makes a new slice.
+func (e *entry) setRecord(rec MatchRecord) {
+	e.record = rec
+	e.seats.Store(&rec.Seats)
 }
 
 // working is a copy of the entry's state for a command to play on; the caller holds mu.
@@ -293,7 +303,8 @@ func (s *MatchService) load(ctx context.Context, id string) (*entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	fresh := &entry{record: stored.Record}
+	fresh := &entry{}
+	fresh.setRecord(stored.Record)
 	fresh.set(t)
 	return s.cache.put(fresh), nil
 }

@@ -80,6 +80,33 @@ func TestReadsDoNotWaitForAMove(t *testing.T) {
 	}
 }
 
+// TestAuthenticateDoesNotWaitForAMove: every authenticated read starts with Authenticate,
+// so it too must answer while a move waits for the store, for a seat and a spectator alike.
+func TestAuthenticateDoesNotWaitForAMove(t *testing.T) {
+	ctx := context.Background()
+	store := &stallingStore{EventStore: memstore.New(), entered: make(chan struct{}), release: make(chan struct{})}
+	svc := newService(t, store, 0)
+	c := create(t, svc, twoHumans(vectorSeed))
+	id, token := c.Match.ID, c.Tokens[0].Token
+	store.stall = true
+	moved := make(chan error, 1)
+	go func() {
+		_, err := svc.Act(ctx, id, domain.SeatViewer(0), referee.ActRequest{Move: domain.Play(domain.MustTile("5-5"), domain.Left)})
+		moved <- err
+	}()
+	<-store.entered // the move holds the lock and waits for the store
+	if v, err := svc.Authenticate(ctx, id, token); err != nil || v != domain.SeatViewer(0) {
+		t.Fatalf("authenticate during a move: %+v, %v", v, err)
+	}
+	if v, err := svc.Authenticate(ctx, id, ""); err != nil || v != domain.Spectator() {
+		t.Fatalf("spectator during a move: %+v, %v", v, err)
+	}
+	close(store.release)
+	if err := <-moved; err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestIdempotencyKeysInMemory: a keyed move on a match created by this service, and its
 // retry, never read the store for the key; a service that loaded the match from the store
 // reads it once and answers the retry alike.

@@ -160,7 +160,7 @@ func (s *MatchService) commit(ctx context.Context, e *entry, work *table, events
 		return err
 	}
 	e.set(work)
-	e.record = withSeats(e.record, seats)
+	e.setRecord(withSeats(e.record, seats))
 	s.watch.wake(e.match.ID())
 	return nil
 }

@@ -211,7 +211,8 @@ func (s *MatchService) Create(ctx context.Context, req CreateRequest) (_ Created
 	if err := s.store.Create(ctx, rec, events, t.match.Summary()); err != nil {
 		return Created{}, err
 	}
-	fresh := &entry{record: rec, keysAll: true} // a new match has no idempotency keys yet
+	fresh := &entry{keysAll: true} // a new match has no idempotency keys yet
+	fresh.setRecord(rec)
 	fresh.set(t)
 	s.cache.unpin(s.cache.put(fresh))
 	if offPath {
@@ -297,10 +298,10 @@ func (s *MatchService) Authenticate(ctx context.Context, id, token string) (doma
 	case err != nil:
 		return domain.Viewer{}, err
 	default:
-		// Joins and leaves change the seat records: read them under the match's lock.
-		e.mu.Lock()
-		seats = slices.Clone(e.record.Seats)
-		s.release(e)
+		// The published seats: joins and leaves replace them whole, so no lock is needed and a
+		// read never waits for a move in flight.
+		seats = *e.seats.Load()
+		s.cache.unpin(e)
 	}
 	if token == "" {
 		return domain.Spectator(), nil
