@@ -122,7 +122,9 @@ func (c *committer) commit(batch []*pending) {
 		return
 	}
 	errs := make([]error, len(live))
+	c.s.writing.Lock()
 	err := c.write(live, errs)
+	c.s.writing.Unlock()
 	if err == nil {
 		c.s.ck.committed()
 	}

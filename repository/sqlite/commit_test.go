@@ -4,12 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/referee"
@@ -267,46 +265,5 @@ func TestAppendAfterClose(t *testing.T) {
 	s.Close()
 	if err := s.Append(context.Background(), f.Next(t)); !errors.Is(err, errClosed) {
 		t.Fatalf("append after close: %v", err)
-	}
-}
-
-// TestCheckpointsOffTheCommitPath: with automatic checkpoints off, the checkpointer still
-// copies the WAL into the database file as commits accumulate, and what it copied reads back
-// after a reopen.
-func TestCheckpointsOffTheCommitPath(t *testing.T) {
-	s, path := openTest(t)
-	size := func() int64 {
-		fi, err := os.Stat(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return fi.Size()
-	}
-	before := size()
-	fs := created(t, s, "ck-", 4, 0)
-	for range 2 * checkpointEvery / len(fs) {
-		for _, f := range fs {
-			if err := s.Append(context.Background(), f.Next(t)); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	for size() <= before {
-		time.Sleep(10 * time.Millisecond) // the checkpoint runs on its own goroutine
-	}
-	var auto int
-	if err := s.w.Raw("PRAGMA wal_autocheckpoint").Scan(&auto).Error; err != nil || auto != 0 {
-		t.Fatalf("the writer's wal_autocheckpoint is %d (%v), want 0", auto, err)
-	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	r, err := Open(context.Background(), path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	for _, f := range fs {
-		sameLog(t, r, f.Record.ID, f.Events)
 	}
 }

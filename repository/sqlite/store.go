@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/glebarez/sqlite"
@@ -68,9 +69,12 @@ type Store struct {
 	wdb   *sql.DB    // w's database/sql pool, for the prepared statements of the append
 	rdb   *sql.DB    // r's, for the scan of events
 	trans gorm.ErrorTranslator
-	gc    *committer    // the group commit of appends (commit.go)
-	ck    *checkpointer // checkpoints off the commit path (checkpoint.go)
-	heads headCache     // the heads this store last wrote (lean.go)
+	gc    *committer // the group commit of appends (commit.go)
+	// writing is held by the committer while it writes a batch, and by the checkpointer to
+	// copy the WAL's last frames with the committer paused (checkpoint.go).
+	writing sync.Mutex
+	ck      *checkpointer // checkpoints off the commit path (checkpoint.go)
+	heads   headCache     // the heads this store last wrote (lean.go)
 	// prepared are the append's statements, prepared on first use; only gc touches them.
 	prepared map[string]*sql.Stmt
 }
@@ -142,7 +146,8 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	s := &Store{w: w, r: r, log: opts.Logger, dir: filepath.Dir(path), wdb: wdb, rdb: rdb, trans: trans, ck: newCheckpointer(ck)}
+	s := &Store{w: w, r: r, log: opts.Logger, dir: filepath.Dir(path), wdb: wdb, rdb: rdb, trans: trans}
+	s.ck = newCheckpointer(ck, &s.writing)
 	s.gc = newCommitter(s)
 	if !opts.NoMigrate {
 		if _, err := s.Migrate(ctx); err != nil {
@@ -160,6 +165,11 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	return s, nil
 }
 
+// walSizeLimit is the size the WAL file is cut back to when it starts again from its beginning
+// after a burst made it longer (SQLite's journal_size_limit): big enough that a steady load
+// overwrites the file instead of growing it again.
+const walSizeLimit = 64 << 20
+
 // writerDSN is the glebarez/go-sqlite DSN of the writer: each _pragma runs on every new
 // connection, and _txlock=immediate makes every transaction BEGIN IMMEDIATE, so an append takes
 // the write lock before it reads the version it checks. busy_timeout comes first so that the
@@ -170,7 +180,7 @@ func writerDSN(path, sync string, busyMS int) (string, error) {
 		return "", domain.Invalidf("sync must be full, normal or off, not %q", sync)
 	}
 	return fmt.Sprintf("%s?_pragma=busy_timeout(%d)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)"+
-		"&_pragma=synchronous(%s)&_pragma=wal_autocheckpoint(0)&_txlock=immediate", path, busyMS, level), nil
+		"&_pragma=synchronous(%s)&_pragma=wal_autocheckpoint(0)&_pragma=journal_size_limit(%d)&_txlock=immediate", path, busyMS, level, walSizeLimit), nil
 }
 
 // ckDSN is the checkpointer's DSN (checkpoint.go), at the writer's sync level.
@@ -217,10 +227,7 @@ func closeGorm(db *gorm.DB) error {
 // last connection to close checkpoints the WAL into the file. Calling it twice is harmless.
 func (s *Store) Close() error {
 	s.gc.close()
-	var ckErr error
-	if s.ck != nil {
-		ckErr, s.ck = s.ck.close(), nil
-	}
+	ckErr := s.ck.close()
 	for _, p := range s.prepared {
 		p.Close()
 	}
