@@ -22,8 +22,12 @@ import (
 // the next commit then writes the WAL from its start again. Closing the store still
 // checkpoints the whole WAL.
 
-// checkpointEvery is how many group commits pass between two checkpoints.
-const checkpointEvery = 32
+// checkpointEvery is how many commits pass between two checkpoints. Each checkpoint writes the
+// pages the commits changed into the database file and syncs it, and pauses the committer for
+// its second step; a page that several commits changed is written once per checkpoint. Against
+// every 32 commits, every 128 gave 1.07–1.08× the durable moves per second in `allfives bench`
+// (2 runs, in alternating rounds), with a WAL of up to 26 MB instead of 9.
+const checkpointEvery = 128
 
 // checkpointer runs the checkpoints on its own connection.
 type checkpointer struct {
