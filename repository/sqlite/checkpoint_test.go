@@ -3,10 +3,14 @@ package sqlite
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/allfives/allfives/repository/storetest"
 )
 
 // TestCheckpointsOffTheCommitPath: with automatic checkpoints off, the checkpointer still
@@ -100,5 +104,36 @@ func TestCheckpointStartsTheWALAgain(t *testing.T) {
 	}
 	for _, f := range fs {
 		sameLog(t, s, f.Record.ID, f.Events)
+	}
+}
+
+// TestCreatesCountTowardsCheckpoints: creates alone (a lobby filling up, the load tool making
+// its matches) also lead to checkpoints, so the WAL starts again from its beginning; before,
+// only the committer's batches were counted and 6,000 creates grew the WAL to 350 MB.
+func TestCreatesCountTowardsCheckpoints(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "creates.db")
+	s, err := Open(context.Background(), path, Options{Sync: "off"}) // creates, not fsyncs, are tested
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	create := func(i int) {
+		f := storetest.NewFixture(t, fmt.Sprintf("create-%d", i), storetest.Base, 1000)
+		if err := f.Create(context.Background(), s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := walRestarts(t, path)
+	n := 0
+	for ; n < checkpointEvery; n++ {
+		create(n)
+	}
+	// The checkpoint runs on its own goroutine, and the WAL starts again at the write after it.
+	for deadline := time.Now().Add(20 * time.Second); walRestarts(t, path) == before; n++ {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d creates and the WAL's checkpoint sequence is still %d: creates do not lead to checkpoints", n, before)
+		}
+		create(n)
+		time.Sleep(5 * time.Millisecond)
 	}
 }
