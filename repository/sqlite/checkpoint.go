@@ -17,22 +17,21 @@ import (
 // never copied whole is never started again from its beginning: it grew to 1 GB in one
 // 70-second run of `allfives bench`, and each commit then appended to the file, whose sync must
 // also journal the file's new size (0.34 ms against 0.15 ms for overwriting 4 KB, on the VM of
-// the README's performance section). So a second
-// PASSIVE checkpoint copies those few frames while the committer waits between two batches;
-// the next commit then writes the WAL from its start again. Closing the store still
-// checkpoints the whole WAL.
+// the README's performance section). So a second PASSIVE checkpoint copies those few frames
+// while the committer waits between two batches; the next commit then writes the WAL from its
+// start again. Closing the store still checkpoints the whole WAL.
 
 // checkpointEvery is how many commits pass between two checkpoints. Each checkpoint writes the
 // pages the commits changed into the database file and syncs it, and pauses the committer for
 // its second step; a page that several commits changed is written once per checkpoint. Against
 // every 32 commits, every 128 gave 1.07–1.08× the durable moves per second in `allfives bench`
-// (2 runs, in alternating rounds), with a WAL of up to 26 MB instead of 9.
+// (2 runs, in alternating rounds), with a WAL of up to 29 MB instead of 9.
 const checkpointEvery = 128
 
 // checkpointer runs the checkpoints on its own connection.
 type checkpointer struct {
 	db      *sql.DB
-	writer  *sync.Mutex   // held by the committer while it writes a batch
+	writer  *sync.Mutex   // held by the committer while it writes a batch, and by creates
 	kick    chan struct{} // capacity 1: "checkpoint soon"
 	stop    chan struct{} // closed by close
 	stopped chan struct{} // closed when the goroutine has returned
