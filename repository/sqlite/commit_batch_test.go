@@ -84,6 +84,10 @@ func TestGroupCommitKeyClashFailsAlone(t *testing.T) {
 		}
 		sameLog(t, s, f.Record.ID, want)
 	}
+	m, err := s.Match(context.Background(), fs[clash].Record.ID)
+	if err != nil || m.Summary.Version != as[clash].Expected {
+		t.Errorf("the read model of the refused append's match is at version %d (%v), want %d", m.Summary.Version, err, as[clash].Expected)
+	}
 }
 
 // TestGroupCommitOneMatchTwiceInABatch: two appends to one match in one batch, the second
