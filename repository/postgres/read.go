@@ -60,20 +60,5 @@ func (s *Store) Events(ctx context.Context, id string, after, limit int) (_ []do
 func (s *Store) Idempotency(ctx context.Context, id, key string) (_ referee.IdempotencyRecord, _ bool, err error) {
 	defer classify(&err)
 	defer domain.Wrap(&err, "idempotency %s/%s", id, key)
-	var rows []idempotencyRow
-	if err := s.db.WithContext(ctx).Where("match_id = ? AND key = ?", id, key).Limit(1).Find(&rows).Error; err != nil {
-		return referee.IdempotencyRecord{}, false, err
-	}
-	if len(rows) == 0 {
-		return referee.IdempotencyRecord{}, false, nil
-	}
-	r := rows[0]
-	created, err := parseTime(r.CreatedAt)
-	if err != nil {
-		return referee.IdempotencyRecord{}, false, fmt.Errorf("%w: idempotency record: %v", domain.ErrRecordCorrupt, err)
-	}
-	return referee.IdempotencyRecord{
-		Key: r.Key, Seat: r.Seat, Fingerprint: r.Fingerprint,
-		FirstSeq: r.FirstSeq, LastSeq: r.LastSeq, CreatedAt: created,
-	}, true, nil
+	return sqlrow.Idempotency(s.db.WithContext(ctx), id, key)
 }

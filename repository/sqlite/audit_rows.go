@@ -2,33 +2,15 @@ package sqlite
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/repository/sqlrow"
 )
 
-// IdempotencyRecords returns every idempotency record of match id in key order, for the audit.
-// A created_at that does not parse is left zero: the audit judges the seqs, seat and
-// fingerprint, and a garbled row must be reported by it, not fail it.
+// IdempotencyRecords returns every idempotency record of match id in key order, for the audit
+// (sqlrow.IdempotencyRecords says what it forgives).
 func (s *Store) IdempotencyRecords(ctx context.Context, id string) (_ []referee.IdempotencyRecord, err error) {
 	defer domain.Wrap(&err, "idempotency records of %s", id)
-	db := s.r.WithContext(ctx)
-	var n int64
-	if err := db.Model(&matchRow{}).Where("id = ?", id).Count(&n).Error; err != nil {
-		return nil, err
-	}
-	if n == 0 {
-		return nil, fmt.Errorf("idempotency records of %q: %w", id, domain.ErrMatchNotFound)
-	}
-	var rows []idempotencyRow
-	if err := db.Where("match_id = ?", id).Order("`key`").Find(&rows).Error; err != nil {
-		return nil, err
-	}
-	out := make([]referee.IdempotencyRecord, len(rows))
-	for i, r := range rows {
-		created, _ := parseTime(r.CreatedAt)
-		out[i] = referee.IdempotencyRecord{Key: r.Key, Seat: r.Seat, Fingerprint: r.Fingerprint, FirstSeq: r.FirstSeq, LastSeq: r.LastSeq, CreatedAt: created}
-	}
-	return out, nil
+	return sqlrow.IdempotencyRecords(s.r.WithContext(ctx), id, "`key`")
 }
