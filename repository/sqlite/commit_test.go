@@ -120,33 +120,17 @@ func sameLog(t *testing.T, s *Store, id string, want []domain.Event) {
 func TestGroupCommitStaleAppenderFailsAlone(t *testing.T) {
 	s, _ := openTest(t)
 	fs := created(t, s, "gc-", 17, 3)
-	g := hold(s, nil)
 	lead := storetest.NewFixture(t, "lead", storetest.Base, 1000)
 	if err := lead.Create(context.Background(), s); err != nil {
 		t.Fatal(err)
 	}
-	leadDone := make(chan error, 1)
-	go func() { leadDone <- s.Append(context.Background(), lead.Next(t)) }()
-	<-g.entered
-
 	as := make([]referee.Append, len(fs))
 	for i, f := range fs {
 		as[i] = f.Next(t)
 	}
 	stale := 16
 	as[stale].Expected-- // the log is one further than this appender believes
-	var errs []error
-	done := make(chan struct{})
-	go func() { errs = appendAll(s, as); close(done) }()
-	waitQueued(s, len(as))
-	close(g.open)
-	<-done
-	if err := <-leadDone; err != nil {
-		t.Fatal(err)
-	}
-	if got := g.batches(); len(got) != 2 || got[1] != len(as) {
-		t.Fatalf("batches %v, want [1 %d]: the appends did not share one commit", got, len(as))
-	}
+	errs := batchOf(t, s, lead.Next(t), as)
 	for i, err := range errs {
 		var vc *domain.VersionConflictError
 		switch {
