@@ -8,6 +8,7 @@ import (
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/migrations"
+	"github.com/allfives/allfives/repository/sqlrow"
 )
 
 // migrationLockID is the key of the advisory lock goose holds while it migrates, so that
@@ -25,15 +26,7 @@ func (s *Store) Migrate(ctx context.Context) (_ []string, err error) {
 	if err != nil {
 		return nil, err
 	}
-	results, err := p.Up(ctx)
-	if err != nil {
-		return nil, err
-	}
-	applied := make([]string, 0, len(results))
-	for _, r := range results {
-		applied = append(applied, r.Source.Path)
-	}
-	return applied, nil
+	return sqlrow.Migrate(ctx, p)
 }
 
 // SchemaVersion returns the version of the newest migration applied to the database and of the

@@ -7,6 +7,7 @@ import (
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/migrations"
+	"github.com/allfives/allfives/repository/sqlrow"
 )
 
 // Migrate applies every migration in package migrations that the database has not seen, in
@@ -23,15 +24,7 @@ func (s *Store) Migrate(ctx context.Context) (_ []string, err error) {
 	if err != nil {
 		return nil, err
 	}
-	results, err := p.Up(ctx)
-	if err != nil {
-		return nil, err
-	}
-	applied := make([]string, 0, len(results))
-	for _, r := range results {
-		applied = append(applied, r.Source.Path)
-	}
-	return applied, nil
+	return sqlrow.Migrate(ctx, p)
 }
 
 // SchemaVersion returns the version of the newest migration applied to the database and of the
