@@ -8,13 +8,10 @@ type (
 	seatRow        = sqlrow.SeatRow
 	eventRow       = sqlrow.EventRow
 	idempotencyRow = sqlrow.IdempotencyRow
-	blob           = sqlrow.Blob
 	head           = sqlrow.Head
 )
 
 var (
-	formatTime    = sqlrow.FormatTime
-	parseTime     = sqlrow.ParseTime
 	readModel     = sqlrow.ReadModel
 	appendColumns = sqlrow.AppendColumns
 	// The pieces of an append both stores build alike.

@@ -11,6 +11,7 @@ import (
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/referee"
 	"github.com/allfives/allfives/repository"
+	"github.com/allfives/allfives/repository/sqlrow"
 )
 
 // Channel is the LISTEN/NOTIFY channel on which every append announces "<version> <match id>".
@@ -22,43 +23,27 @@ const Channel = "allfives_appended"
 func (s *Store) Create(ctx context.Context, rec referee.MatchRecord, events []domain.Event, sum domain.Summary) (err error) {
 	defer classify(&err)
 	defer domain.Wrap(&err, "create match %s", rec.ID)
-	if rec.ID == "" {
-		return domain.Invalidf("a match needs an id")
-	}
-	rows, err := encodeEvents(rec.ID, events)
+	c, err := sqlrow.NewCreation(rec, events, sum)
 	if err != nil {
 		return err
-	}
-	if err := repository.StartsAt(events, 0); err != nil {
-		return err
-	}
-	link(rows, events, nil)
-	m, err := readModel(sum, len(rows))
-	if err != nil {
-		return err
-	}
-	m.ID, m.Seed, m.CreatedAt = rec.ID, rec.Seed.String(), formatTime(rec.CreatedAt)
-	seats := make([]seatRow, len(rec.Seats))
-	for i, st := range rec.Seats {
-		seats[i] = seatRowOf(rec.ID, st)
 	}
 	taken := false
 	err = s.inTx(ctx, func(tx *gorm.DB) error {
 		// ON CONFLICT DO NOTHING waits for a racing insert of the same id to commit or roll
 		// back, then inserts nothing: the loser learns it lost without an aborted transaction.
-		res := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&m)
+		res := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&c.Match)
 		if res.Error != nil {
 			return res.Error
 		}
 		if taken = res.RowsAffected == 0; taken {
 			return nil
 		}
-		if len(seats) > 0 {
-			if err := tx.Create(&seats).Error; err != nil {
+		if len(c.Seats) > 0 {
+			if err := tx.Create(&c.Seats).Error; err != nil {
 				return err
 			}
 		}
-		return tx.Create(&rows).Error
+		return tx.Create(&c.Events).Error
 	})
 	if err == nil && taken {
 		return &domain.VersionConflictError{Expected: 0, Current: s.version(ctx, rec.ID)}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/referee"
-	"github.com/allfives/allfives/repository"
+	"github.com/allfives/allfives/repository/sqlrow"
 )
 
 // Create stores a new match: its matches row (seed and read model), its seats and its opening
@@ -17,25 +17,9 @@ import (
 func (s *Store) Create(ctx context.Context, rec referee.MatchRecord, events []domain.Event, sum domain.Summary) (err error) {
 	defer s.wrote(&err)
 	defer domain.Wrap(&err, "create match %s", rec.ID)
-	if rec.ID == "" {
-		return domain.Invalidf("a match needs an id")
-	}
-	rows, err := encodeEvents(rec.ID, events)
+	c, err := sqlrow.NewCreation(rec, events, sum)
 	if err != nil {
 		return err
-	}
-	if err := repository.StartsAt(events, 0); err != nil {
-		return err
-	}
-	link(rows, events, nil)
-	m, err := readModel(sum, len(rows))
-	if err != nil {
-		return err
-	}
-	m.ID, m.Seed, m.CreatedAt = rec.ID, rec.Seed.String(), formatTime(rec.CreatedAt)
-	seats := make([]seatRow, len(rec.Seats))
-	for i, st := range rec.Seats {
-		seats[i] = seatRowOf(rec.ID, st)
 	}
 	// Creates pause the checkpointer's last step like batches do, and count towards the
 	// next checkpoint (checkpoint.go): 6,000 creates in a row grew the WAL to 350 MB before.
@@ -48,15 +32,15 @@ func (s *Store) Create(ctx context.Context, rec referee.MatchRecord, events []do
 			}
 			return err
 		}
-		if err := tx.Create(&m).Error; err != nil {
+		if err := tx.Create(&c.Match).Error; err != nil {
 			return err
 		}
-		if len(seats) > 0 {
-			if err := tx.Create(&seats).Error; err != nil {
+		if len(c.Seats) > 0 {
+			if err := tx.Create(&c.Seats).Error; err != nil {
 				return err
 			}
 		}
-		return tx.Create(&rows).Error
+		return tx.Create(&c.Events).Error
 	})
 	if errors.Is(err, gorm.ErrDuplicatedKey) {
 		// Unreachable while the existence check runs under the write lock; kept so that a
@@ -65,7 +49,7 @@ func (s *Store) Create(ctx context.Context, rec referee.MatchRecord, events []do
 	}
 	if err == nil {
 		s.ck.committed()
-		last := rows[len(rows)-1]
+		last := c.Events[len(c.Events)-1]
 		s.heads.put(rec.ID, head{Seq: last.Seq, Hash: last.Hash})
 	}
 	return err

@@ -70,3 +70,36 @@ func SeatRowOf(id string, st referee.SeatRecord) SeatRow {
 	return SeatRow{MatchID: id, Seat: st.Seat, Name: st.Name, Kind: string(st.Kind), Bot: st.Bot,
 		TokenHash: Blob(st.TokenHash), InviteHash: Blob(st.InviteHash)}
 }
+
+// Creation is what creating a match writes: its matches row (seed and read model), its seat
+// rows and its linked opening events.
+type Creation struct {
+	Match  MatchRow
+	Seats  []SeatRow
+	Events []EventRow
+}
+
+// NewCreation builds the rows of a new match, checking that its events open a log.
+func NewCreation(rec referee.MatchRecord, events []domain.Event, sum domain.Summary) (Creation, error) {
+	if rec.ID == "" {
+		return Creation{}, domain.Invalidf("a match needs an id")
+	}
+	rows, err := EncodeEvents(rec.ID, events)
+	if err != nil {
+		return Creation{}, err
+	}
+	if err := repository.StartsAt(events, 0); err != nil {
+		return Creation{}, err
+	}
+	Link(rows, events, nil)
+	m, err := ReadModel(sum, len(rows))
+	if err != nil {
+		return Creation{}, err
+	}
+	m.ID, m.Seed, m.CreatedAt = rec.ID, rec.Seed.String(), FormatTime(rec.CreatedAt)
+	seats := make([]SeatRow, len(rec.Seats))
+	for i, st := range rec.Seats {
+		seats[i] = SeatRowOf(rec.ID, st)
+	}
+	return Creation{Match: m, Seats: seats, Events: rows}, nil
+}
