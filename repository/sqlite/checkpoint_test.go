@@ -41,17 +41,7 @@ func TestCheckpointsOffTheCommitPath(t *testing.T) {
 	if err := s.w.Raw("PRAGMA wal_autocheckpoint").Scan(&auto).Error; err != nil || auto != 0 {
 		t.Fatalf("the writer's wal_autocheckpoint is %d (%v), want 0", auto, err)
 	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	r, err := Open(context.Background(), path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	for _, f := range fs {
-		sameLog(t, r, f.Record.ID, f.Events)
-	}
+	reopened(t, s, path, fs)
 }
 
 // walRestarts reads how many times the WAL at path was started again from its beginning: the

@@ -100,6 +100,23 @@ func appendAll(s *Store, as []referee.Append) []error {
 	return errs
 }
 
+// reopened closes s, opens its file again and fails unless that holds every fixture's log.
+func reopened(t *testing.T, s *Store, path string, fs []*storetest.Fixture) *Store {
+	t.Helper()
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(context.Background(), path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	for _, f := range fs {
+		sameLog(t, r, f.Record.ID, f.Events)
+	}
+	return r
+}
+
 // sameLog fails unless the store holds exactly want for the match.
 func sameLog(t *testing.T, s *Store, id string, want []domain.Event) {
 	t.Helper()
@@ -200,17 +217,7 @@ func TestGroupCommitFailedCommit(t *testing.T) {
 			t.Fatalf("retry %d: %v", i, err)
 		}
 	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	r, err := Open(context.Background(), path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	for _, f := range fs {
-		sameLog(t, r, f.Record.ID, f.Events)
-	}
+	r := reopened(t, s, path, fs)
 	sameLog(t, r, "lead", lead.Events)
 }
 
