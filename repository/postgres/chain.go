@@ -9,6 +9,7 @@ import (
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/audit"
+	"github.com/allfives/allfives/repository/sqlrow"
 )
 
 // VerifyChain re-hashes a match's log from the stored bytes and reports the first seq where it
@@ -43,13 +44,13 @@ func (s *Store) Links(ctx context.Context, id string) (_ []audit.ChainLink, err 
 // chain reads every events row of a match in seq order, or ErrMatchNotFound. It reads in one
 // REPEATABLE READ, read-only transaction, so that the existence check and the rows form one
 // snapshot even while appends go on.
-func (s *Store) chain(ctx context.Context, id string) ([]eventRow, error) {
+func (s *Store) chain(ctx context.Context, id string) ([]sqlrow.EventRow, error) {
 	var (
-		rows  []eventRow
+		rows  []sqlrow.EventRow
 		found int64
 	)
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if err := tx.Model(&matchRow{}).Where("id = ?", id).Count(&found).Error; err != nil {
+		if err := tx.Model(&sqlrow.MatchRow{}).Where("id = ?", id).Count(&found).Error; err != nil {
 			return err
 		}
 		return tx.Where("match_id = ?", id).Order("seq").Find(&rows).Error
@@ -65,7 +66,7 @@ func (s *Store) chain(ctx context.Context, id string) ([]eventRow, error) {
 
 // toLinks is the rows as the chain sees them. The rows are fresh from the database, so the
 // links share no memory with the store.
-func toLinks(rows []eventRow) []audit.ChainLink {
+func toLinks(rows []sqlrow.EventRow) []audit.ChainLink {
 	links := make([]audit.ChainLink, len(rows))
 	for i, r := range rows {
 		links[i] = audit.ChainLink{Seq: r.Seq, Type: domain.EventType(r.Type), Data: []byte(r.Data), PrevHash: r.PrevHash, Hash: r.Hash}

@@ -30,14 +30,14 @@ func (s *Store) Events(ctx context.Context, id string, after, limit int) (_ []do
 	if limit > 0 {
 		q = q.Limit(limit)
 	}
-	var rows []eventRow
+	var rows []sqlrow.EventRow
 	if err := q.Find(&rows).Error; err != nil {
 		return nil, err
 	}
 	if len(rows) == 0 {
 		// No rows is either the end of the log or no match at all; only the latter is an error.
 		var n int64
-		if err := db.Model(&matchRow{}).Where("id = ?", id).Count(&n).Error; err != nil {
+		if err := db.Model(&sqlrow.MatchRow{}).Where("id = ?", id).Count(&n).Error; err != nil {
 			return nil, err
 		}
 		if n == 0 {

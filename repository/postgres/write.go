@@ -58,15 +58,15 @@ func (s *Store) Create(ctx context.Context, rec referee.MatchRecord, events []do
 func (s *Store) Append(ctx context.Context, a referee.Append) (err error) {
 	defer classify(&err)
 	defer domain.Wrap(&err, "append to %s at %d", a.MatchID, a.Expected)
-	rows, err := encodeEvents(a.MatchID, a.Events)
+	rows, err := sqlrow.EncodeEvents(a.MatchID, a.Events)
 	if err != nil {
 		return err
 	}
-	m, err := readModel(a.Summary, a.Expected+len(rows))
+	m, err := sqlrow.ReadModel(a.Summary, a.Expected+len(rows))
 	if err != nil {
 		return err
 	}
-	idem := idempotencyRowOf(a, len(rows))
+	idem := sqlrow.IdempotencyRowOf(a, len(rows))
 	err = s.inTx(ctx, func(tx *gorm.DB) error {
 		return appendTx(tx, a, rows, m, idem)
 	})
@@ -80,7 +80,7 @@ func (s *Store) Append(ctx context.Context, a referee.Append) (err error) {
 
 // appendTx is the body of Append's transaction: the lock and version check, the events, the
 // read model, the seats, the idempotency record and the NOTIFY, all through tx.
-func appendTx(tx *gorm.DB, a referee.Append, rows []eventRow, m matchRow, idem *idempotencyRow) error {
+func appendTx(tx *gorm.DB, a referee.Append, rows []sqlrow.EventRow, m sqlrow.MatchRow, idem *sqlrow.IdempotencyRow) error {
 	var locked []string
 	if err := tx.Raw("SELECT id FROM matches WHERE id = ? FOR UPDATE", a.MatchID).Scan(&locked).Error; err != nil {
 		return err
@@ -89,7 +89,7 @@ func appendTx(tx *gorm.DB, a referee.Append, rows []eventRow, m matchRow, idem *
 		return fmt.Errorf("append to %q: %w", a.MatchID, domain.ErrMatchNotFound)
 	}
 	// At READ COMMITTED this statement sees every append committed before the lock was ours.
-	head, found, err := headOf(tx, a.MatchID)
+	head, found, err := sqlrow.HeadOf(tx, a.MatchID)
 	switch {
 	case err != nil:
 		return err
@@ -101,11 +101,11 @@ func appendTx(tx *gorm.DB, a referee.Append, rows []eventRow, m matchRow, idem *
 	if err := repository.StartsAt(a.Events, head.Seq); err != nil {
 		return err
 	}
-	link(rows, a.Events, head.Hash)
+	sqlrow.Link(rows, a.Events, head.Hash)
 	if err := tx.Create(&rows).Error; err != nil {
 		return err
 	}
-	res := tx.Model(&matchRow{}).Where("id = ?", a.MatchID).Select(appendColumns(a.Summary, a.Events)).Updates(&m)
+	res := tx.Model(&sqlrow.MatchRow{}).Where("id = ?", a.MatchID).Select(sqlrow.AppendColumns(a.Summary, a.Events)).Updates(&m)
 	if res.Error == nil && res.RowsAffected != 1 {
 		res.Error = fmt.Errorf("match %s has events but no matches row", a.MatchID)
 	}
@@ -131,7 +131,7 @@ func appendTx(tx *gorm.DB, a referee.Append, rows []eventRow, m matchRow, idem *
 // version reads a match's version, for error reports after a failed transaction; 0 when it
 // cannot tell.
 func (s *Store) version(ctx context.Context, id string) int {
-	h, _, err := headOf(s.db.WithContext(ctx), id)
+	h, _, err := sqlrow.HeadOf(s.db.WithContext(ctx), id)
 	if err != nil {
 		return 0
 	}
@@ -142,8 +142,8 @@ func (s *Store) version(ctx context.Context, id string) int {
 // within tx; every seat named must exist.
 func updateSeats(tx *gorm.DB, id string, seats []referee.SeatRecord) error {
 	for _, st := range seats {
-		row := seatRowOf(id, st)
-		res := tx.Model(&seatRow{}).Where("match_id = ? AND seat = ?", id, st.Seat).
+		row := sqlrow.SeatRowOf(id, st)
+		res := tx.Model(&sqlrow.SeatRow{}).Where("match_id = ? AND seat = ?", id, st.Seat).
 			Select("name", "kind", "bot", "token_hash", "invite_hash").Updates(&row)
 		if res.Error == nil && res.RowsAffected != 1 {
 			res.Error = fmt.Errorf("match %s has no seat %d", id, st.Seat)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/audit"
+	"github.com/allfives/allfives/repository/sqlrow"
 )
 
 // VerifyChain re-hashes a match's log from the stored bytes and reports the first seq where it
@@ -23,11 +24,11 @@ import (
 func (s *Store) VerifyChain(ctx context.Context, id string) (_ audit.ChainReport, err error) {
 	defer domain.Wrap(&err, "verify %s", id)
 	var (
-		rows    []eventRow
+		rows    []sqlrow.EventRow
 		version []int
 	)
 	err = s.r.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if err := tx.Model(&matchRow{}).Where("id = ?", id).Pluck("version", &version).Error; err != nil {
+		if err := tx.Model(&sqlrow.MatchRow{}).Where("id = ?", id).Pluck("version", &version).Error; err != nil {
 			return err
 		}
 		return tx.Where("match_id = ?", id).Order("seq").Find(&rows).Error
@@ -46,11 +47,11 @@ func (s *Store) VerifyChain(ctx context.Context, id string) (_ audit.ChainReport
 func (s *Store) Links(ctx context.Context, id string) (_ []audit.ChainLink, err error) {
 	defer domain.Wrap(&err, "links of %s", id)
 	var (
-		rows  []eventRow
+		rows  []sqlrow.EventRow
 		found int64
 	)
 	err = s.r.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if err := tx.Model(&matchRow{}).Where("id = ?", id).Count(&found).Error; err != nil {
+		if err := tx.Model(&sqlrow.MatchRow{}).Where("id = ?", id).Count(&found).Error; err != nil {
 			return err
 		}
 		return tx.Where("match_id = ?", id).Order("seq").Find(&rows).Error
@@ -64,7 +65,7 @@ func (s *Store) Links(ctx context.Context, id string) (_ []audit.ChainLink, err 
 	return toLinks(rows), nil
 }
 
-func toLinks(rows []eventRow) []audit.ChainLink {
+func toLinks(rows []sqlrow.EventRow) []audit.ChainLink {
 	links := make([]audit.ChainLink, len(rows))
 	for i, r := range rows {
 		links[i] = audit.ChainLink{Seq: r.Seq, Type: domain.EventType(r.Type), Data: []byte(r.Data), PrevHash: r.PrevHash, Hash: r.Hash}

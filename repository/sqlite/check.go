@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/repository/sqlrow"
 )
 
 // IntegrityCheck runs SQLite's PRAGMA integrity_check and returns what it reports: ["ok"] for a
@@ -22,7 +23,7 @@ func (s *Store) IntegrityCheck(ctx context.Context) (_ []string, err error) {
 func (s *Store) MatchIDs(ctx context.Context) (_ []string, err error) {
 	defer domain.Wrap(&err, "match ids")
 	var ids []string
-	if err := s.r.WithContext(ctx).Model(&matchRow{}).Order("rowid").Pluck("id", &ids).Error; err != nil {
+	if err := s.r.WithContext(ctx).Model(&sqlrow.MatchRow{}).Order("rowid").Pluck("id", &ids).Error; err != nil {
 		return nil, err
 	}
 	return ids, nil

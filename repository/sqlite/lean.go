@@ -151,17 +151,17 @@ type appendWrite struct {
 	id       string
 	expected int
 	events   []domain.Event
-	rows     []eventRow
-	model    matchRow
-	cols     []string  // the read-model columns to write (appendColumns)
-	seats    []seatRow // seat records replaced by a join or a leave
-	idem     *idempotencyRow
+	rows     []sqlrow.EventRow
+	model    sqlrow.MatchRow
+	cols     []string         // the read-model columns to write (sqlrow.AppendColumns)
+	seats    []sqlrow.SeatRow // seat records replaced by a join or a leave
+	idem     *sqlrow.IdempotencyRow
 }
 
 // head is the last row's seq and hash, once linked.
-func (w *appendWrite) head() head {
+func (w *appendWrite) head() sqlrow.Head {
 	r := w.rows[len(w.rows)-1]
-	return head{Seq: r.Seq, Hash: r.Hash}
+	return sqlrow.Head{Seq: r.Seq, Hash: r.Hash}
 }
 
 // append writes one append in the batch's transaction: the guarded read-model update (the
@@ -188,7 +188,7 @@ func (b *bound) append(s *Store, w *appendWrite) error {
 			return fmt.Errorf("hash of seq %d: %w", w.expected, err)
 		}
 	}
-	link(w.rows, w.events, prev)
+	sqlrow.Link(w.rows, w.events, prev)
 	for _, r := range w.rows {
 		if _, err := b.exec(sqlInsertEvent, r.MatchID, r.Seq, r.Type, r.Data, r.At, r.PrevHash, r.Hash); err != nil {
 			if errors.Is(err, gorm.ErrDuplicatedKey) {
@@ -238,7 +238,7 @@ const maxHeads = 1 << 16
 // headCache remembers the head (seq and hash) of the logs this store last wrote.
 type headCache struct {
 	mu sync.Mutex
-	m  map[string]head
+	m  map[string]sqlrow.Head
 }
 
 func (c *headCache) get(id string, seq int) ([]byte, bool) {
@@ -251,11 +251,11 @@ func (c *headCache) get(id string, seq int) ([]byte, bool) {
 	return h.Hash, true
 }
 
-func (c *headCache) put(id string, h head) {
+func (c *headCache) put(id string, h sqlrow.Head) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil {
-		c.m = make(map[string]head)
+		c.m = make(map[string]sqlrow.Head)
 	}
 	if _, ok := c.m[id]; !ok && len(c.m) >= maxHeads {
 		for k := range c.m {

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/allfives/allfives/repository/sqlrow"
 	"gorm.io/gorm/schema"
 )
 
@@ -79,7 +80,7 @@ func TestMigrateDownAndUp(t *testing.T) {
 // exactly the row type's columns, and the indexes and triggers the queries rely on exist.
 func checkSchema(t *testing.T, s *Store) {
 	t.Helper()
-	for _, row := range []any{&matchRow{}, &seatRow{}, &eventRow{}, &idempotencyRow{}} {
+	for _, row := range []any{&sqlrow.MatchRow{}, &sqlrow.SeatRow{}, &sqlrow.EventRow{}, &sqlrow.IdempotencyRow{}} {
 		sch, err := schema.Parse(row, &sync.Map{}, schema.NamingStrategy{})
 		if err != nil {
 			t.Fatal(err)

@@ -57,7 +57,7 @@ func (s *Store) Events(ctx context.Context, id string, after, limit int) (_ []do
 	if len(out) == 0 {
 		// No rows is either the end of the log or no match at all; only the latter is an error.
 		var n int64
-		if err := s.r.WithContext(ctx).Model(&matchRow{}).Where("id = ?", id).Count(&n).Error; err != nil {
+		if err := s.r.WithContext(ctx).Model(&sqlrow.MatchRow{}).Where("id = ?", id).Count(&n).Error; err != nil {
 			return nil, err
 		}
 		if n == 0 {

@@ -26,7 +26,7 @@ func (s *Store) Create(ctx context.Context, rec referee.MatchRecord, events []do
 	s.writing.Lock()
 	defer s.writing.Unlock()
 	err = s.w.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if cur, found, err := headOf(tx, rec.ID); err != nil || found {
+		if cur, found, err := sqlrow.HeadOf(tx, rec.ID); err != nil || found {
 			if err == nil {
 				err = &domain.VersionConflictError{Expected: 0, Current: cur.Seq}
 			}
@@ -50,7 +50,7 @@ func (s *Store) Create(ctx context.Context, rec referee.MatchRecord, events []do
 	if err == nil {
 		s.ck.committed()
 		last := c.Events[len(c.Events)-1]
-		s.heads.put(rec.ID, head{Seq: last.Seq, Hash: last.Hash})
+		s.heads.put(rec.ID, sqlrow.Head{Seq: last.Seq, Hash: last.Hash})
 	}
 	return err
 }
@@ -62,20 +62,20 @@ func (s *Store) Create(ctx context.Context, rec referee.MatchRecord, events []do
 func (s *Store) Append(ctx context.Context, a referee.Append) (err error) {
 	defer s.wrote(&err)
 	defer domain.Wrap(&err, "append to %s at %d", a.MatchID, a.Expected)
-	rows, err := encodeEvents(a.MatchID, a.Events)
+	rows, err := sqlrow.EncodeEvents(a.MatchID, a.Events)
 	if err != nil {
 		return err
 	}
-	m, err := readModel(a.Summary, a.Expected+len(rows))
+	m, err := sqlrow.ReadModel(a.Summary, a.Expected+len(rows))
 	if err != nil {
 		return err
 	}
 	w := &appendWrite{
 		id: a.MatchID, expected: a.Expected, events: a.Events, rows: rows, model: m,
-		cols: appendColumns(a.Summary, a.Events), idem: idempotencyRowOf(a, len(rows)),
+		cols: sqlrow.AppendColumns(a.Summary, a.Events), idem: sqlrow.IdempotencyRowOf(a, len(rows)),
 	}
 	for _, st := range a.Seats {
-		w.seats = append(w.seats, seatRowOf(a.MatchID, st))
+		w.seats = append(w.seats, sqlrow.SeatRowOf(a.MatchID, st))
 	}
 	return s.gc.submit(ctx, w)
 }
@@ -83,7 +83,7 @@ func (s *Store) Append(ctx context.Context, a referee.Append) (err error) {
 // version reads a match's version through the read pool, for error reports after a failed
 // transaction; 0 when it cannot tell.
 func (s *Store) version(ctx context.Context, id string) int {
-	h, _, err := headOf(s.r.WithContext(ctx), id)
+	h, _, err := sqlrow.HeadOf(s.r.WithContext(ctx), id)
 	if err != nil {
 		return 0
 	}
