@@ -6,32 +6,20 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
 	"github.com/allfives/allfives/api/client"
-	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/domain/referee"
-	"github.com/allfives/allfives/repository/sqlite"
 )
 
 // newServer is the real server over a SQLite file, on a local port.
 func newServer(t *testing.T) string {
 	t.Helper()
-	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "allfives.db"), sqlite.Options{Sync: "normal"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(5)})
-	srv := httptest.NewServer(api.New(api.Config{Service: svc, Ready: store}))
-	t.Cleanup(srv.Close)
-	return srv.URL
+	return apitest.Server(t, 5).URL
 }
 
 // bearer is the request editor that sends a seat token.

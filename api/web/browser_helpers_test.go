@@ -18,9 +18,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/allfives/allfives/api"
-	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/domain/referee"
-	"github.com/allfives/allfives/repository/sqlite"
+	"github.com/allfives/allfives/api/apitest"
 )
 
 // seed1 deals seat 0 of a two-player match 2-3 4-4 4-5 2-4 2-5 0-0 5-5 (docs/api.md).
@@ -39,14 +37,7 @@ type site struct {
 
 func newSite(t *testing.T) *site {
 	t.Helper()
-	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "allfives.db"), sqlite.Options{Sync: "normal"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(7)})
-	srv := httptest.NewServer(api.New(api.Config{Service: svc, Ready: store}))
-	t.Cleanup(srv.Close)
+	srv := apitest.Server(t, 7)
 	return &site{t: t, url: srv.URL, srv: srv}
 }
 

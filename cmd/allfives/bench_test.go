@@ -3,29 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
-	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/allfives/allfives/api"
-	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/domain/referee"
-	"github.com/allfives/allfives/repository/sqlite"
+	"github.com/allfives/allfives/api/apitest"
 )
 
 // benchServer is the real handler over a SQLite file, on a loopback port.
 func benchServer(t *testing.T) string {
 	t.Helper()
-	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "bench.db"), sqlite.Options{Sync: "normal"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(1)})
-	srv := httptest.NewServer(api.New(api.Config{Service: svc, Ready: store}))
-	t.Cleanup(srv.Close)
-	return srv.URL
+	return apitest.Server(t, 1).URL
 }
 
 // TestBenchRunsEveryPhase: a short bench against two servers plays its moves (plain and

@@ -1,0 +1,33 @@
+// Package apitest starts the real server for the tests of the packages that talk to it over
+// HTTP: the web client, the generated Go client and the load tool. It is the API, the match
+// service with every bot strategy, and the SQLite store on a file in the test's own temporary
+// directory, as `allfives serve` wires them.
+package apitest
+
+import (
+	"context"
+	"net/http/httptest"
+	"path/filepath"
+	"testing"
+
+	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/domain/bot"
+	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/repository/sqlite"
+)
+
+// Server starts the API over a fresh SQLite file (sync=normal: these tests do not cut the
+// power) on a loopback port, its bots seeded with seed. The server and the store close when
+// the test ends.
+func Server(t testing.TB, seed uint64) *httptest.Server {
+	t.Helper()
+	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "allfives.db"), sqlite.Options{Sync: "normal"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(seed)})
+	srv := httptest.NewServer(api.New(api.Config{Service: svc, Ready: store}))
+	t.Cleanup(srv.Close)
+	return srv
+}
