@@ -22,10 +22,11 @@ func keyed(a referee.Append, key string) referee.Append {
 
 // batchOf commits as in one batch, queued in their order: a first append is held in its own
 // batch while as queue behind it; it returns their errors and fails the test unless they
-// shared one commit.
-func batchOf(t *testing.T, s *Store, lead referee.Append, as []referee.Append) []error {
+// shared one commit and the first append committed. When fail is not nil, the COMMIT of as's
+// batch fails with it.
+func batchOf(t *testing.T, s *Store, lead referee.Append, as []referee.Append, fail error) []error {
 	t.Helper()
-	g := hold(s, nil)
+	g := hold(s, map[int]error{2: fail})
 	leadDone := make(chan error, 1)
 	go func() { leadDone <- s.Append(context.Background(), lead) }()
 	<-g.entered
@@ -66,7 +67,7 @@ func TestGroupCommitKeyClashFailsAlone(t *testing.T) {
 		}
 		as[i] = keyed(f.Next(t), key)
 	}
-	errs := batchOf(t, s, lead.Next(t), as)
+	errs := batchOf(t, s, lead.Next(t), as, nil)
 	for i, err := range errs {
 		switch {
 		case i == clash && !errors.Is(err, domain.ErrIdempotencyReuse):
@@ -98,7 +99,7 @@ func TestGroupCommitOneMatchTwiceInABatch(t *testing.T) {
 	fs := created(t, s, "twice-", 3, 2)
 	lead := created(t, s, "lead-", 1, 0)[0]
 	as := []referee.Append{fs[0].Next(t), fs[1].Next(t), fs[1].Next(t), fs[2].Next(t)}
-	for i, err := range batchOf(t, s, lead.Next(t), as) {
+	for i, err := range batchOf(t, s, lead.Next(t), as, nil) {
 		if err != nil {
 			t.Errorf("append %d: %v", i, err)
 		}

@@ -86,26 +86,11 @@ func TestGroupCommitSeatsAndClockInOneBatch(t *testing.T) {
 	for _, f := range fs {
 		as = append(as, f.Next(t))
 	}
-	g := hold(s, nil)
 	lead := storetest.NewFixture(t, "lead", storetest.Base, 1000)
 	if err := lead.Create(context.Background(), s); err != nil {
 		t.Fatal(err)
 	}
-	leadDone := make(chan error, 1)
-	go func() { leadDone <- s.Append(context.Background(), lead.Next(t)) }()
-	<-g.entered
-	var errs []error
-	done := make(chan struct{})
-	go func() { errs = appendAll(s, as); close(done) }()
-	waitQueued(s, len(as))
-	close(g.open)
-	<-done
-	if err := <-leadDone; err != nil {
-		t.Fatal(err)
-	}
-	if got := g.batches(); len(got) != 2 || got[1] != len(as) {
-		t.Fatalf("batches %v, want [1 %d]: the appends did not share one commit", got, len(as))
-	}
+	errs := batchOf(t, s, lead.Next(t), as, nil)
 	for i, err := range errs {
 		if err != nil {
 			t.Fatalf("append %d: %v", i, err)

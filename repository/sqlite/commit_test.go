@@ -147,7 +147,7 @@ func TestGroupCommitStaleAppenderFailsAlone(t *testing.T) {
 	}
 	stale := 16
 	as[stale].Expected-- // the log is one further than this appender believes
-	errs := batchOf(t, s, lead.Next(t), as)
+	errs := batchOf(t, s, lead.Next(t), as, nil)
 	for i, err := range errs {
 		var vc *domain.VersionConflictError
 		switch {
@@ -174,34 +174,17 @@ func TestGroupCommitFailedCommit(t *testing.T) {
 	s, path := openTest(t)
 	fs := created(t, s, "gc-", 8, 2)
 	boom := errors.New("disk full (simulated)")
-	g := hold(s, map[int]error{2: boom})
 	lead := storetest.NewFixture(t, "lead", storetest.Base, 1000)
 	if err := lead.Create(context.Background(), s); err != nil {
 		t.Fatal(err)
 	}
-	leadDone := make(chan error, 1)
-	go func() { leadDone <- s.Append(context.Background(), lead.Next(t)) }()
-	<-g.entered
-
 	before := make([][]domain.Event, len(fs))
 	as := make([]referee.Append, len(fs))
 	for i, f := range fs {
 		before[i] = append([]domain.Event(nil), f.Events...)
 		as[i] = f.Next(t)
 	}
-	var errs []error
-	done := make(chan struct{})
-	go func() { errs = appendAll(s, as); close(done) }()
-	waitQueued(s, len(as))
-	close(g.open)
-	<-done
-	if err := <-leadDone; err != nil {
-		t.Fatalf("the acknowledged batch before: %v", err)
-	}
-	if got := g.batches(); len(got) != 2 || got[1] != len(as) {
-		t.Fatalf("batches %v, want [1 %d]", got, len(as))
-	}
-	for i, err := range errs {
+	for i, err := range batchOf(t, s, lead.Next(t), as, boom) {
 		if !errors.Is(err, boom) {
 			t.Errorf("append %d in the failed batch: %v, want the commit's error", i, err)
 		}
