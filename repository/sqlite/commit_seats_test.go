@@ -12,32 +12,6 @@ import (
 	"github.com/allfives/allfives/repository/storetest"
 )
 
-// openMatch creates a clocked three-seat match with seat 0 taken and seats 1 and 2 open, and
-// returns its record and the match as stored.
-func openMatch(t *testing.T, s *Store, id string) (referee.MatchRecord, *domain.Match) {
-	t.Helper()
-	seed := domain.Seed(sha256.Sum256([]byte("seed/" + id)))
-	players := []domain.PlayerInfo{{Name: "ann", Kind: domain.Human}, {Kind: domain.Open}, {Kind: domain.Open}}
-	events, err := domain.Start(domain.MatchSpec{Players: players, TurnSeconds: 30}, seed, storetest.Base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := domain.Resume(id, seed, events)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tok, inv1, inv2 := sha256.Sum256([]byte("t0"+id)), sha256.Sum256([]byte("i1"+id)), sha256.Sum256([]byte("i2"+id))
-	rec := referee.MatchRecord{ID: id, Seed: seed, CreatedAt: storetest.Base, Seats: []referee.SeatRecord{
-		{Seat: 0, Name: "ann", Kind: domain.Human, TokenHash: tok[:]},
-		{Seat: 1, Kind: domain.Open, InviteHash: inv1[:]},
-		{Seat: 2, Kind: domain.Open, InviteHash: inv2[:]},
-	}}
-	if err := s.Create(context.Background(), rec, events, m.Summary()); err != nil {
-		t.Fatal(err)
-	}
-	return rec, m
-}
-
 // joinAppend plays seat's join on m and returns the append that stores it with its seat record.
 func joinAppend(t *testing.T, rec referee.MatchRecord, m *domain.Match, seat int, name string) (referee.Append, referee.SeatRecord) {
 	t.Helper()
@@ -71,7 +45,7 @@ func TestGroupCommitSeatsAndClockInOneBatch(t *testing.T) {
 	var as []referee.Append
 	var js []joined
 	for i := range 3 {
-		rec, m := openMatch(t, s, fmt.Sprintf("open-%d", i))
+		rec, m := storetest.NewOpenMatch(t, s, fmt.Sprintf("open-%d", i), storetest.Base, false)
 		if i == 2 { // the first join commits alone, so the batch's join starts the match
 			first, _ := joinAppend(t, rec, m, 1, "bo")
 			if err := s.Append(context.Background(), first); err != nil {

@@ -11,14 +11,16 @@ import (
 	"github.com/allfives/allfives/domain/referee"
 )
 
-// seatedMatch is a three-seat match created with seat 0 taken and seats 1 and 2 open (each
-// with an invite hash), listed when listed, with a 30-second clock.
+// seatedMatch is a match NewOpenMatch created, with its record, for the joins below.
 type seatedMatch struct {
 	rec   referee.MatchRecord
 	match *domain.Match
 }
 
-func newSeatedMatch(t *testing.T, s referee.EventStore, id string, at time.Time, listed bool) *seatedMatch {
+// NewOpenMatch creates a three-seat match in s with seat 0 taken by "ann" and seats 1 and 2
+// open (each with an invite hash), listed when listed, with a 30-second clock; it returns the
+// record and the match as stored.
+func NewOpenMatch(t *testing.T, s referee.EventStore, id string, at time.Time, listed bool) (referee.MatchRecord, *domain.Match) {
 	t.Helper()
 	seed := domain.Seed(sha256.Sum256([]byte("seed/" + id)))
 	players := []domain.PlayerInfo{{Name: "ann", Kind: domain.Human}, {Kind: domain.Open}, {Kind: domain.Open}}
@@ -39,6 +41,13 @@ func newSeatedMatch(t *testing.T, s referee.EventStore, id string, at time.Time,
 	if err := s.Create(ctx, rec, events, m.Summary()); err != nil {
 		t.Fatal(err)
 	}
+	return rec, m
+}
+
+// newSeatedMatch is NewOpenMatch's match with its record.
+func newSeatedMatch(t *testing.T, s referee.EventStore, id string, at time.Time, listed bool) *seatedMatch {
+	t.Helper()
+	rec, m := NewOpenMatch(t, s, id, at, listed)
 	return &seatedMatch{rec: rec, match: m}
 }
 
