@@ -3,6 +3,7 @@ package matchtest
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"sync"
@@ -103,12 +104,29 @@ func (b *randomBot) Choose(_ context.Context, v domain.SeatView) (domain.Move, e
 	return v.LegalMoves[b.rng.IntN(len(v.LegalMoves))].Move(), nil
 }
 
-// Service is a MatchService over store with a "random" bot.
+// lockedReader lets concurrent creates share one seeded stream (ChaCha8 is not safe for that).
+type lockedReader struct {
+	mu sync.Mutex
+	r  *rand.ChaCha8
+}
+
+func (l *lockedReader) Read(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.r.Read(p)
+}
+
+// Service is a MatchService over store with a "random" bot. Its deals, ids and tokens come
+// from seed too, so a test sees the same matches on every run (with crypto/rand a rare deal,
+// such as a match won in its first hand, made tests fail once in many runs).
 func Service(store referee.EventStore, seed uint64) *referee.MatchService {
+	var key [32]byte
+	binary.LittleEndian.PutUint64(key[:], seed)
 	return referee.NewMatchService(referee.ServiceConfig{
-		Store: store,
-		Clock: &clock{now: Start},
-		Bots:  map[string]referee.Strategy{"random": &randomBot{rng: rand.New(rand.NewPCG(seed, 1))}},
+		Store:  store,
+		Clock:  &clock{now: Start},
+		Random: &lockedReader{r: rand.NewChaCha8(key)},
+		Bots:   map[string]referee.Strategy{"random": &randomBot{rng: rand.New(rand.NewPCG(seed, 1))}},
 	})
 }
 
