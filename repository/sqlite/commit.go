@@ -142,36 +142,26 @@ func (c *committer) commit(batch []*pending) {
 	}
 }
 
-// write runs the batch's transaction on the writer connection: each append under its own
+// write runs the batch's transaction on the committer's connection: each append under its own
 // savepoint, its error in errs; the error returned is the transaction's (BEGIN or COMMIT).
 func (c *committer) write(batch []*pending, errs []error) (err error) {
-	ctx := context.Background() // a batch is not cut short by one caller's context
-	st, err := c.s.statements(ctx)
-	if err != nil {
-		return err
-	}
-	conn, err := c.s.wdb.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	tx, err := conn.BeginTx(ctx, nil) // BEGIN IMMEDIATE: the DSN's _txlock
-	if err != nil {
+	wc := c.s.wc
+	if _, err := wc.run(sqlBegin); err != nil {
 		return err
 	}
 	defer func() {
 		if err != nil {
-			// A COMMIT that fails may leave SQLite's transaction open on the connection even
-			// though database/sql considers tx done; end it so the next batch can BEGIN.
-			_ = tx.Rollback()
-			_, _ = conn.ExecContext(ctx, "ROLLBACK")
+			// A COMMIT that fails may leave the transaction open; end it so that the next
+			// batch can BEGIN.
+			_, _ = wc.run(sqlAbort)
 		}
 	}()
-	b := bind(ctx, tx, st, c.s.trans)
+	b := &bound{c: wc}
 	if len(batch) == 1 {
 		// Alone in its transaction an append needs no savepoint: its failure is the rollback.
 		if errs[0] = b.append(c.s, batch[0].w); errs[0] != nil {
-			return tx.Rollback()
+			_, err := wc.run(sqlAbort)
+			return err
 		}
 	} else {
 		for i, p := range batch {
@@ -183,5 +173,6 @@ func (c *committer) write(batch []*pending, errs []error) (err error) {
 			return err
 		}
 	}
-	return tx.Commit()
+	_, err = wc.run(sqlCommit)
+	return err
 }

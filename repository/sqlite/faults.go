@@ -25,11 +25,16 @@ const (
 	sqliteCantOpen = 14
 )
 
-// sqliteCode is the primary result code of a SQLite error in err's chain, or 0.
+// sqliteCode is the primary result code of a SQLite error in err's chain (the driver's or the
+// committer's connection's), or 0.
 func sqliteCode(err error) int {
-	var se *gosqlite.Error
-	if errors.As(err, &se) {
-		return se.Code() & 0xff
+	var de *gosqlite.Error
+	var we *sqliteError
+	switch {
+	case errors.As(err, &de):
+		return de.Code() & 0xff
+	case errors.As(err, &we):
+		return we.code & 0xff
 	}
 	return 0
 }
@@ -78,6 +83,8 @@ func (s *Store) read(errp *error) {
 // value it has, which SQLite commits to the WAL like any other. It fails on a read-only or
 // unwritable file, and on a full disk.
 func (s *Store) probeWrite(ctx context.Context) error {
+	s.writing.Lock()
+	defer s.writing.Unlock()
 	return s.w.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		var v int
 		if err := tx.Raw("PRAGMA user_version").Scan(&v).Error; err != nil {

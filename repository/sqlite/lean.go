@@ -1,8 +1,6 @@
 package sqlite
 
 import (
-	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
@@ -15,19 +13,15 @@ import (
 	"github.com/allfives/allfives/repository/sqlrow"
 )
 
-// The lean append: the statements of an append are prepared once on the writer connection and
-// run through database/sql, and the version check is the read-model UPDATE's own
+// The lean append: the statements of an append are compiled once, on the committer's own
+// connection (writerconn.go), and the version check is the read-model UPDATE's own
 // `WHERE version = ?` guard instead of a SELECT of the log's head. The head's hash, which the
 // chain needs, comes from heads, the hashes of the heads this store last wrote; the hash of
 // seq N never changes once committed, so a remembered hash is right whenever the guard says
 // the log is at N. Another process writing the same file cannot fool this: the guard reads
 // the version under the write lock, and the events' primary key catches any clash.
 //
-// "Prepared once" holds for database/sql, which skips gorm and keeps one statement object per
-// SQL text; the driver (glebarez/go-sqlite, as of v1.23.0) still compiles the SQL on every
-// execution, having no statement cache of its own: a CPU profile of `allfives bench` at
-// sync=full had about a quarter of the committer's CPU in sqlite3_prepare_v2. Writing a whole
-// batch in fewer statements (one guarded UPDATE per append, then one multi-row INSERT for all
+// Writing a whole batch in fewer statements (one guarded UPDATE per append, then one multi-row INSERT for all
 // their events) was tried and left out: against this code, at sync=full, it changed neither
 // moves per second (2,676 against 2,688, and 2,570 against 2,541) nor the CPU per move.
 
@@ -43,6 +37,9 @@ const (
 	sqlSavepoint = "SAVEPOINT one_append"
 	sqlRelease   = "RELEASE one_append"
 	sqlRollback  = "ROLLBACK TO one_append"
+	sqlBegin     = "BEGIN IMMEDIATE" // take the write lock before reading the version to check
+	sqlCommit    = "COMMIT"
+	sqlAbort     = "ROLLBACK"
 )
 
 // updateSQL is the read-model UPDATE of cols, guarded by the version the append expects.
@@ -59,74 +56,14 @@ func updateSQL(cols []string) string {
 	return b.String()
 }
 
-// hotSQL is every statement the committer runs: the fixed ones and the read-model update of
-// every shape updateColumns makes.
-var hotSQL = func() []string {
-	qs := []string{sqlVersion, sqlHashAt, sqlInsertEvent, sqlInsertKey, sqlUpdateSeat, sqlSavepoint, sqlRelease, sqlRollback}
-	for _, status := range []bool{false, true} {
-		for _, seats := range []bool{false, true} {
-			for _, clock := range []bool{false, true} {
-				qs = append(qs, updateSQL(sqlrow.UpdateColumns(status, seats, clock)))
-			}
-		}
-	}
-	return qs
-}()
-
-// statements prepares the hot statements once, on first use (after the migrations have made
-// the tables); only the committer calls it.
-func (s *Store) statements(ctx context.Context) (map[string]*sql.Stmt, error) {
-	if s.prepared != nil {
-		return s.prepared, nil
-	}
-	st := make(map[string]*sql.Stmt, len(hotSQL))
-	for _, q := range hotSQL {
-		p, err := s.wdb.PrepareContext(ctx, q)
-		if err != nil {
-			for _, p := range st {
-				p.Close()
-			}
-			return nil, fmt.Errorf("prepare %q: %w", q, err)
-		}
-		st[q] = p
-	}
-	s.prepared = st
-	return st, nil
-}
-
-// bound is the prepared statements as used in one transaction, each bound on first use.
+// bound runs the append's statements in the committer's transaction.
 type bound struct {
-	ctx   context.Context
-	tx    *sql.Tx
-	st    map[string]*sql.Stmt
-	inTx  map[string]*sql.Stmt
-	trans gorm.ErrorTranslator
+	c *writerConn
 }
 
-func bind(ctx context.Context, tx *sql.Tx, st map[string]*sql.Stmt, trans gorm.ErrorTranslator) *bound {
-	return &bound{ctx: ctx, tx: tx, st: st, inTx: make(map[string]*sql.Stmt, len(st)), trans: trans}
-}
-
-// exec runs prepared statement q in the transaction. Statements bound to a transaction are
-// closed with it.
-func (b *bound) stmt(q string) *sql.Stmt {
-	s := b.inTx[q]
-	if s == nil {
-		s = b.tx.StmtContext(b.ctx, b.st[q])
-		b.inTx[q] = s
-	}
-	return s
-}
-
-func (b *bound) exec(q string, args ...any) (sql.Result, error) {
-	if b.st[q] == nil {
-		return nil, fmt.Errorf("sqlite: statement not prepared: %s", q)
-	}
-	res, err := b.stmt(q).ExecContext(b.ctx, args...)
-	if err != nil {
-		return nil, b.trans.Translate(err)
-	}
-	return res, nil
+// exec runs statement q and reports how many rows it changed.
+func (b *bound) exec(q string, args ...any) (int64, error) {
+	return b.c.run(q, args...)
 }
 
 // savepoint runs f under a savepoint, undoing what it wrote when it fails.
@@ -172,20 +109,21 @@ func (b *bound) append(s *Store, w *appendWrite) error {
 	for _, c := range w.cols {
 		args = append(args, w.model.Column(c))
 	}
-	res, err := b.exec(updateSQL(w.cols), append(args, w.id, w.expected)...)
+	n, err := b.exec(updateSQL(w.cols), append(args, w.id, w.expected)...)
 	if err != nil {
 		return err
 	}
-	if n, err := res.RowsAffected(); err != nil || n != 1 {
-		return errors.Join(err, b.whyNot(w))
+	if n != 1 {
+		return b.whyNot(w)
 	}
 	if err := repository.StartsAt(w.events, w.expected); err != nil {
 		return err
 	}
 	prev, ok := s.heads.get(w.id, w.expected)
 	if !ok {
-		if err := b.stmt(sqlHashAt).QueryRowContext(b.ctx, w.id, w.expected).Scan(&prev); err != nil {
-			return fmt.Errorf("hash of seq %d: %w", w.expected, err)
+		var found bool
+		if prev, found, err = b.c.queryBytes(sqlHashAt, w.id, w.expected); err != nil || !found {
+			return errors.Join(fmt.Errorf("no hash of seq %d", w.expected), err)
 		}
 	}
 	sqlrow.Link(w.rows, w.events, prev)
@@ -200,12 +138,12 @@ func (b *bound) append(s *Store, w *appendWrite) error {
 		}
 	}
 	for _, st := range w.seats {
-		res, err := b.exec(sqlUpdateSeat, st.Name, st.Kind, st.Bot, st.TokenHash, st.InviteHash, st.MatchID, st.Seat)
+		n, err := b.exec(sqlUpdateSeat, st.Name, st.Kind, st.Bot, st.TokenHash, st.InviteHash, st.MatchID, st.Seat)
 		if err != nil {
 			return err
 		}
-		if n, err := res.RowsAffected(); err != nil || n != 1 {
-			return errors.Join(err, fmt.Errorf("match %s has no seat %d", w.id, st.Seat))
+		if n != 1 {
+			return fmt.Errorf("match %s has no seat %d", w.id, st.Seat)
 		}
 	}
 	if k := w.idem; k != nil {
@@ -220,15 +158,14 @@ func (b *bound) append(s *Store, w *appendWrite) error {
 
 // whyNot explains a guard that matched no row: no such match, or another version.
 func (b *bound) whyNot(w *appendWrite) error {
-	var v int
-	err := b.stmt(sqlVersion).QueryRowContext(b.ctx, w.id).Scan(&v)
+	v, found, err := b.c.queryInt(sqlVersion, w.id)
 	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return fmt.Errorf("append to %q: %w", w.id, domain.ErrMatchNotFound)
 	case err != nil:
 		return err
+	case !found:
+		return fmt.Errorf("append to %q: %w", w.id, domain.ErrMatchNotFound)
 	}
-	return &domain.VersionConflictError{Expected: w.expected, Current: v}
+	return &domain.VersionConflictError{Expected: w.expected, Current: int(v)}
 }
 
 // maxHeads bounds the remembered heads; past it an arbitrary one is forgotten, which costs

@@ -25,8 +25,9 @@ import (
 const DefaultPath = "allfives.db"
 
 // busyTimeoutMS is how long a connection waits for another process's lock before SQLITE_BUSY.
-// Within one process writes never contend (one writer connection), so this only matters when
-// two processes share the file, e.g. `allfives migrate` beside a running server.
+// Within one process writes never contend (the committer and the other writes take turns on
+// Store.writing), so this only matters when two processes share the file, e.g. `allfives
+// migrate` beside a running server.
 const busyTimeoutMS = 10000
 
 // Options tune Open. The zero value is the safe default.
@@ -61,22 +62,20 @@ const minFreeBytes = 1 << 20
 
 // Store is the SQLite event store. It is safe for concurrent use.
 type Store struct {
-	w     *gorm.DB // the one writer connection; transactions begin IMMEDIATE
+	w     *gorm.DB // the writer for all but appends; transactions begin IMMEDIATE
 	r     *gorm.DB // the read pool; query_only, so a stray write fails loudly
 	log   *slog.Logger
-	dir   string     // the database file's directory, whose disk readiness watches
-	fault writeFault // the last write's failure for want of space or write access
-	wdb   *sql.DB    // w's database/sql pool, for the prepared statements of the append
-	rdb   *sql.DB    // r's, for the scan of events
-	trans gorm.ErrorTranslator
-	gc    *committer // the group commit of appends (commit.go)
-	// writing is held by the committer while it writes a batch, and by the checkpointer to
-	// copy the WAL's last frames with the committer paused (checkpoint.go).
+	dir   string      // the database file's directory, whose disk readiness watches
+	fault writeFault  // the last write's failure for want of space or write access
+	rdb   *sql.DB     // r's database/sql pool, for the scan of events
+	wc    *writerConn // the committer's connection: appends (writerconn.go)
+	gc    *committer  // the group commit of appends (commit.go)
+	// writing is held by the committer while it writes a batch, by creates and the readiness
+	// probe on w, and by the checkpointer to copy the WAL's last frames with the committer
+	// paused (checkpoint.go).
 	writing sync.Mutex
 	ck      *checkpointer // checkpoints off the commit path (checkpoint.go)
 	heads   headCache     // the heads this store last wrote (lean.go)
-	// prepared are the append's statements, prepared on first use; only gc touches them.
-	prepared map[string]*sql.Stmt
 }
 
 var _ referee.EventStore = (*Store)(nil)
@@ -105,12 +104,12 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if opts.BusyTimeout > 0 {
 		busy = int(opts.BusyTimeout.Milliseconds())
 	}
-	wdsn, err := writerDSN(path, opts.Sync, busy)
+	level, err := syncLevel(opts.Sync)
 	if err != nil {
 		return nil, err
 	}
 	// The writer opens first: it switches the file to WAL before any reader looks at it.
-	w, err := openGorm(wdsn, 1)
+	w, err := openGorm(writerDSN(path, level, busy), 1)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
@@ -123,21 +122,21 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		closeGorm(w)
 		return nil, fmt.Errorf("open %s for reading: %w", path, err)
 	}
-	wdb, err := w.DB()
-	if err != nil {
-		closeGorm(r)
-		closeGorm(w)
-		return nil, err
-	}
 	rdb, err := r.DB()
 	if err != nil {
 		closeGorm(r)
 		closeGorm(w)
 		return nil, err
 	}
-	trans, _ := w.Dialector.(gorm.ErrorTranslator)
-	ck, err := sql.Open("sqlite", ckDSN(path, opts.Sync, busy))
+	wc, err := openWriter(path, writerPragmas(level, busy))
 	if err != nil {
+		closeGorm(r)
+		closeGorm(w)
+		return nil, err
+	}
+	ck, err := sql.Open("sqlite", ckDSN(path, level, busy))
+	if err != nil {
+		wc.close()
 		closeGorm(r)
 		closeGorm(w)
 		return nil, err
@@ -146,7 +145,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	s := &Store{w: w, r: r, log: opts.Logger, dir: filepath.Dir(path), wdb: wdb, rdb: rdb, trans: trans}
+	s := &Store{w: w, r: r, log: opts.Logger, dir: filepath.Dir(path), rdb: rdb, wc: wc}
 	s.ck = newCheckpointer(ck, &s.writing)
 	s.gc = newCommitter(s)
 	if !opts.NoMigrate {
@@ -170,22 +169,31 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 // overwrites the file instead of growing it again.
 const walSizeLimit = 64 << 20
 
-// writerDSN is the glebarez/go-sqlite DSN of the writer: each _pragma runs on every new
-// connection, and _txlock=immediate makes every transaction BEGIN IMMEDIATE, so an append takes
-// the write lock before it reads the version it checks. busy_timeout comes first so that the
-// pragmas after it wait for a lock instead of failing.
-func writerDSN(path, sync string, busyMS int) (string, error) {
+// syncLevel is SQLite's synchronous setting for Options.Sync.
+func syncLevel(sync string) (string, error) {
 	level := map[string]string{"": "FULL", "full": "FULL", "normal": "NORMAL", "off": "OFF"}[strings.ToLower(sync)]
 	if level == "" {
 		return "", domain.Invalidf("sync must be full, normal or off, not %q", sync)
 	}
-	return fmt.Sprintf("%s?_pragma=busy_timeout(%d)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)"+
-		"&_pragma=synchronous(%s)&_pragma=wal_autocheckpoint(0)&_pragma=journal_size_limit(%d)&_txlock=immediate", path, busyMS, level, walSizeLimit), nil
+	return level, nil
 }
 
-// ckDSN is the checkpointer's DSN (checkpoint.go), at the writer's sync level.
-func ckDSN(path, sync string, busyMS int) string {
-	level := map[string]string{"": "FULL", "full": "FULL", "normal": "NORMAL", "off": "OFF"}[strings.ToLower(sync)]
+// writerPragmas are the settings of both writer connections, gorm's and the committer's.
+// busy_timeout comes first so that the pragmas after it wait for a lock instead of failing.
+func writerPragmas(level string, busyMS int) []string {
+	return []string{fmt.Sprintf("busy_timeout(%d)", busyMS), "journal_mode(WAL)", "foreign_keys(1)",
+		"synchronous(" + level + ")", "wal_autocheckpoint(0)", fmt.Sprintf("journal_size_limit(%d)", walSizeLimit)}
+}
+
+// writerDSN is the glebarez/go-sqlite DSN of gorm's writer: each _pragma runs on every new
+// connection, and _txlock=immediate makes every transaction BEGIN IMMEDIATE, so that a write
+// takes the write lock before it reads what it checks.
+func writerDSN(path, level string, busyMS int) string {
+	return path + "?_pragma=" + strings.Join(writerPragmas(level, busyMS), "&_pragma=") + "&_txlock=immediate"
+}
+
+// ckDSN is the checkpointer's DSN (checkpoint.go), at the writers' sync level.
+func ckDSN(path, level string, busyMS int) string {
 	return fmt.Sprintf("%s?_pragma=busy_timeout(%d)&_pragma=synchronous(%s)", path, busyMS, level)
 }
 
@@ -227,12 +235,13 @@ func closeGorm(db *gorm.DB) error {
 // last connection to close checkpoints the WAL into the file. Calling it twice is harmless.
 func (s *Store) Close() error {
 	s.gc.close()
-	ckErr := s.ck.close()
-	for _, p := range s.prepared {
-		p.Close()
+	var wcErr error
+	if s.wc != nil {
+		wcErr = s.wc.close()
+		s.wc = nil
 	}
-	s.prepared = nil
-	return errors.Join(ckErr, closeGorm(s.r), closeGorm(s.w))
+	ckErr := s.ck.close()
+	return errors.Join(wcErr, ckErr, closeGorm(s.r), closeGorm(s.w))
 }
 
 // Ping checks that both pools can reach the database, for readiness probes. While writes fail
