@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -24,13 +25,18 @@ const (
 // database, by any instance, until ctx ends. When the connection fails it connects again after
 // a pause and then calls appended("", 0), since notifications sent meanwhile are lost. It
 // returns ctx's error.
+// While it is not listening (before its first LISTEN and between a failure and the next),
+// Ping fails: the instance would not hear other instances' moves.
 func (s *Store) Listen(ctx context.Context, appended func(matchID string, version int)) error {
+	s.notListening(errNotYetListening)
+	defer s.listenDown.Store(nil) // a stopped listener is not a failing one
 	for {
 		err := s.listenOnce(ctx, appended)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		_ = err // the connection failed; what the caller needs is the "" call after reconnecting
+		// The connection failed; what the caller needs is the "" call after reconnecting.
+		s.notListening(err)
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
@@ -54,6 +60,7 @@ func (s *Store) listenOnce(ctx context.Context, appended func(string, int)) erro
 	if _, err := conn.Exec(ctx, "LISTEN "+Channel); err != nil {
 		return err
 	}
+	s.listenDown.Store(nil)
 	// Whatever was announced before LISTEN took effect was not heard: the first connection
 	// too, since followers may have started watching before it.
 	appended("", 0)
@@ -79,6 +86,18 @@ func (s *Store) listenOnce(ctx context.Context, appended func(string, int)) erro
 			return err
 		}
 	}
+}
+
+// errNotYetListening is Ping's answer while Listen has not yet had its first LISTEN.
+var errNotYetListening = errors.New("not connected yet")
+
+// notListening tells Ping that Listen is not listening, for cause.
+func (s *Store) notListening(cause error) {
+	if cause == nil {
+		cause = errors.New("the connection ended")
+	}
+	err := fmt.Errorf("not listening for other instances' moves: %w", cause)
+	s.listenDown.Store(&err)
 }
 
 // parsePayload reads "<version> <match id>", what Append sends.

@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -106,5 +107,41 @@ func TestListenReconnects(t *testing.T) {
 	}
 	if h := next(t, heardS); h.id != "n2" || h.version != f.Match.Version() {
 		t.Fatalf("heard %+v after reconnecting, want n2 at %d", h, f.Match.Version())
+	}
+}
+
+// TestPingSaysWhenNotListening: while a started listener has lost its connection, Ping fails
+// (readiness then says the instance should get no traffic); once it listens again, Ping holds.
+func TestPingSaysWhenNotListening(t *testing.T) {
+	s, url := openStore(t, postgres.Options{})
+	if err := s.Ping(ctx); err != nil {
+		t.Fatalf("ping with no listener: %v", err)
+	}
+	heardS := listen(t, s)
+	if err := s.Ping(ctx); err != nil {
+		t.Fatalf("ping while listening: %v", err)
+	}
+	conn := connect(t, url)
+	if _, err := conn.Exec(ctx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+		WHERE datname = current_database() AND query LIKE 'LISTEN %'`); err != nil {
+		t.Fatal(err)
+	}
+	// The listener waits a second before it connects again: Ping must fail within it.
+	deadline := time.Now().Add(time.Minute)
+	var err error
+	for err = s.Ping(ctx); err == nil; err = s.Ping(ctx) {
+		if time.Now().After(deadline) {
+			t.Fatal("ping held for a minute after the listener's connection was killed")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if !strings.Contains(err.Error(), "not listening") {
+		t.Fatalf("ping while reconnecting: %v, want it to say it is not listening", err)
+	}
+	if h := next(t, heardS); h != (heard{}) {
+		t.Fatalf("after the kill heard %+v, want (\"\", 0)", h)
+	}
+	if err := s.Ping(ctx); err != nil {
+		t.Fatalf("ping after reconnecting: %v", err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -87,6 +88,9 @@ type Store struct {
 	conn    *pgx.ConnConfig // for the listener's own connection
 	retries int
 	log     *slog.Logger
+	// listenDown is why Listen is not listening while it runs, for Ping; nil when it listens
+	// or does not run (notify.go).
+	listenDown atomic.Pointer[error]
 }
 
 var (
@@ -143,10 +147,17 @@ func (s *Store) Close() error { return s.sqlDB.Close() }
 // DB is the pool, for its statistics (the server exports them as metrics).
 func (s *Store) DB() *sql.DB { return s.sqlDB }
 
-// Ping checks that the database answers a query, for readiness probes.
+// Ping checks that the database answers a query and, while Listen runs, that it listens: an
+// instance that cannot hear the others' moves would serve stale matches. For readiness probes.
 func (s *Store) Ping(ctx context.Context) (err error) {
 	defer classify(&err)
 	defer domain.Wrap(&err, "ping database")
 	var one int
-	return s.db.WithContext(ctx).Raw("SELECT 1").Scan(&one).Error
+	if err := s.db.WithContext(ctx).Raw("SELECT 1").Scan(&one).Error; err != nil {
+		return err
+	}
+	if down := s.listenDown.Load(); down != nil {
+		return *down
+	}
+	return nil
 }
