@@ -73,7 +73,13 @@ func TestJoinNeedsTheSeatsInviteAndTheLastJoinDeals(t *testing.T) {
 	if len(c.Invites[0].Invite) != 22 { // 128 bits, base64url without padding
 		t.Fatalf("invite %q is not 128 bits", c.Invites[0].Invite)
 	}
-	for name, invite := range map[string]string{"none": "", "wrong": "x" + c.Invites[0].Invite[1:], "seat 2's": c.Invites[1].Invite} {
+	// The wrong invite is seat 1's with its first character changed; the invites are random, so
+	// one in 64 already starts with "x" (it was then the right invite, and the test failed).
+	wrong := "x" + c.Invites[0].Invite[1:]
+	if wrong == c.Invites[0].Invite {
+		wrong = "y" + c.Invites[0].Invite[1:]
+	}
+	for name, invite := range map[string]string{"none": "", "wrong": wrong, "seat 2's": c.Invites[1].Invite} {
 		if _, err := svc.Join(ctx, id, referee.JoinRequest{Seat: 1, Name: "bo", Invite: invite}); !errors.Is(err, domain.ErrInvalidInvite) {
 			t.Errorf("%s invite: %v, want INVALID_INVITE", name, err)
 		}
