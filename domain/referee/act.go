@@ -147,8 +147,12 @@ func fingerprint(seat int, mv domain.Move) string {
 
 // runBots lets bot seats act on t until a human is to move or the match ends. Every event gets
 // the one time at, the command's: the events of one append share one timestamp, so the gaps
-// between them cannot show how long a bot thought (docs/api.md, "Timing").
+// between them cannot show how long a bot thought (docs/api.md, "Timing"). While the match has
+// a human seat, each decision of a Paced strategy is held to its floor, so that how long the
+// answer takes shows as little as possible of the bots' hands; a match of bots only has no one
+// to hide from, and its turns are not held.
 func (s *MatchService) runBots(ctx context.Context, t *table, at time.Time) ([]domain.Event, error) {
+	pace := hasHuman(t.match)
 	var out []domain.Event
 	for step := 0; ; step++ {
 		seat := t.match.Turn()
@@ -169,10 +173,12 @@ func (s *MatchService) runBots(ctx context.Context, t *table, at time.Time) ([]d
 		var events []domain.Event
 		var err error
 		if autoplay {
-			// A seat on autoplay moves as AutoMove says, which the audit re-checks.
+			// A seat on autoplay moves as AutoMove says, which the audit re-checks. It is not
+			// paced: AutoMove's strategy (greedy) is cheap and deterministic, deciding in
+			// microseconds whatever the seat holds, so its time has nothing to hide.
 			events, err = t.play(seat, t.match.AutoMove(seat, t.hands, s.chooser(ctx)), at)
 		} else {
-			events, err = s.botTurn(ctx, t, seat, p.Bot, at)
+			events, err = s.botTurn(ctx, t, seat, p.Bot, at, pace)
 		}
 		if err != nil {
 			return nil, err
@@ -182,10 +188,44 @@ func (s *MatchService) runBots(ctx context.Context, t *table, at time.Time) ([]d
 	return out, nil
 }
 
+// hasHuman says whether a seat of m is a human's (on autoplay or not): someone who may time
+// the answers.
+func hasHuman(m *domain.Match) bool {
+	for _, p := range m.Players() {
+		if p.Kind == domain.Human {
+			return true
+		}
+	}
+	return false
+}
+
 // botTurn asks the seat's strategy for a move and plays it on t. A strategy that fails or
 // answers an illegal move must not stall the match, so the seat then takes its first legal move.
-func (s *MatchService) botTurn(ctx context.Context, t *table, seat int, name string, now time.Time) ([]domain.Event, error) {
-	if strategy, ok := s.bots[name]; ok {
+// With pace set and a Paced strategy, the turn is then held to the strategy's floor: the
+// decision is timed on the monotonic clock (time.Now, not the Clock port, which tests fix),
+// and the service's pause waits out the rest. A pause cut short by ctx returns ctx's error,
+// and the caller stores nothing.
+func (s *MatchService) botTurn(ctx context.Context, t *table, seat int, name string, now time.Time, pace bool) ([]domain.Event, error) {
+	strategy, ok := s.bots[name]
+	var floor time.Duration
+	if p, paced := strategy.(Paced); ok && pace && paced {
+		floor = p.MinDecision()
+	}
+	start := time.Now()
+	events, err := s.decideBot(ctx, t, seat, strategy, ok, now)
+	if err != nil || floor <= 0 {
+		return events, err
+	}
+	if err := s.pause(ctx, max(0, floor-time.Since(start))); err != nil {
+		return nil, err
+	}
+	return events, nil
+}
+
+// decideBot is botTurn's move: the strategy's when it has one that is legal, else the seat's
+// first legal move.
+func (s *MatchService) decideBot(ctx context.Context, t *table, seat int, strategy Strategy, ok bool, now time.Time) ([]domain.Event, error) {
+	if ok {
 		if mv, err := strategy.Choose(ctx, t.match.SeatView(seat, t.hands)); err == nil {
 			if events, err := t.play(seat, mv, now); err == nil {
 				return events, nil

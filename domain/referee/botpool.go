@@ -166,7 +166,9 @@ func (s *MatchService) botChunk(ctx context.Context, id string) (more bool, err 
 	var events []domain.Event
 	for step := 0; step < botChunkSteps && !work.match.Finished(); step++ {
 		seat := work.match.Turn()
-		batch, err := s.botTurn(ctx, work, seat, work.match.Players()[seat].Bot, now)
+		// Not paced: nobody sits at a match of bots only to time it, and the pool's workers
+		// must not sleep.
+		batch, err := s.botTurn(ctx, work, seat, work.match.Players()[seat].Bot, now, false)
 		if err != nil {
 			return false, err
 		}

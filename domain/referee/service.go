@@ -39,6 +39,7 @@ type MatchService struct {
 	waitingTTL time.Duration
 	pool       *botPool // nil: bots play inside the request that gives them the turn
 	log        *slog.Logger
+	pause      func(ctx context.Context, d time.Duration) error // holds a paced bot's decision to its floor
 }
 
 // ServiceConfig wires a MatchService. Zero fields take the production defaults.
@@ -57,6 +58,25 @@ type ServiceConfig struct {
 	// of bots"). Zero plays them inside Create, for tools that want a finished match back.
 	BotWorkers int
 	Logger     *slog.Logger // default slog.Default()
+	// Pause waits d, or until ctx ends (then it returns ctx's error); the referee calls it after
+	// each decision of a Paced strategy, with what is left of the strategy's floor (0 when the
+	// decision took longer). Default: a real timer. Tests inject one that records.
+	Pause func(ctx context.Context, d time.Duration) error
+}
+
+// sleep waits d, or until ctx ends, when it returns ctx's error: ServiceConfig.Pause's default.
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // DefaultCacheBytes bounds the match cache when ServiceConfig.CacheBytes is 0.
@@ -82,9 +102,13 @@ func NewMatchService(cfg ServiceConfig) *MatchService {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
+	if cfg.Pause == nil {
+		cfg.Pause = sleep
+	}
 	s := &MatchService{
 		store: cfg.Store, clock: cfg.Clock, random: cfg.Random, bots: cfg.Bots,
 		cache: newMatchCache(cfg.CacheSize, cfg.CacheBytes), waitingTTL: cfg.WaitingTTL, log: cfg.Logger,
+		pause: cfg.Pause,
 	}
 	if cfg.BotWorkers > 0 {
 		s.pool = newBotPool(s, cfg.BotWorkers, cfg.Logger)
