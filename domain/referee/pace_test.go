@@ -218,14 +218,17 @@ func TestPacedBotsAreHeldToTheirFloor(t *testing.T) {
 // context is cancelled during the bot's decision, then the pause (the injected one or the
 // default timer) ends the move with the context's error, and nothing is stored or cached.
 func TestACancelledPauseStoresNothing(t *testing.T) {
+	var waited atomic.Bool // the injected pause was asked and saw the cancel
 	for name, pause := range map[string]func(context.Context, time.Duration) error{
 		"an injected pause": func(ctx context.Context, _ time.Duration) error {
 			<-ctx.Done()
+			waited.Store(true)
 			return ctx.Err()
 		},
 		"the default timer": nil,
 	} {
 		t.Run(name, func(t *testing.T) {
+			waited.Store(false)
 			// Given
 			store := memstore.New()
 			robo := newPaced(0) // no floor while the match is created
@@ -257,6 +260,9 @@ func TestACancelledPauseStoresNothing(t *testing.T) {
 			// Then
 			if !errors.Is(err, context.Canceled) {
 				t.Fatalf("the move ended with %v, want the context's error", err)
+			}
+			if pause != nil && !waited.Load() {
+				t.Fatal("the move ended without the pause seeing the cancel")
 			}
 			after, err := store.Match(context.Background(), id)
 			if err != nil || after.Summary.Version != before.Summary.Version {
