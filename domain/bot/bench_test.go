@@ -41,17 +41,28 @@ func collect(tb testing.TB, c bottest.Table, n int, keep func(v domain.SeatView)
 // about as long. What remains is the cost of the playouts themselves, which depends on the
 // position more than on the choice.
 func BenchmarkExpertForcedVsChoice(b *testing.B) {
+	forcedVsChoice(b, bot.NewExpert(1, bot.DefaultRollouts))
+}
+
+// BenchmarkPIMCForcedVsChoice is BenchmarkExpertForcedVsChoice for pimc, which also spends its
+// whole budget on a forced move; its figures chose pimc's floor (PIMCMinDecision).
+func BenchmarkPIMCForcedVsChoice(b *testing.B) {
+	forcedVsChoice(b, bot.NewPIMC(1, bot.DefaultPlayouts))
+}
+
+// forcedVsChoice times s's forced moves and real choices at two players while the boneyard
+// still hides tiles, and reports the quantiles of each.
+func forcedVsChoice(b *testing.B, s referee.Strategy) {
 	for _, forced := range []bool{true, false} {
 		b.Run(map[bool]string{true: "forced", false: "choice"}[forced], func(b *testing.B) {
 			views := collect(b, bottest.Table{Players: 2}, b.N, func(v domain.SeatView) bool {
 				return v.Boneyard > 0 && (len(v.LegalMoves) == 1) == forced
 			})
-			x := bot.NewExpert(1, bot.DefaultRollouts)
 			times := make([]time.Duration, 0, b.N)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				start := time.Now()
-				if _, err := x.Choose(context.Background(), views[i]); err != nil {
+				if _, err := s.Choose(context.Background(), views[i]); err != nil {
 					b.Fatal(err)
 				}
 				times = append(times, time.Since(start))
@@ -69,11 +80,22 @@ func BenchmarkExpertForcedVsChoice(b *testing.B) {
 // which leaves out most of the time other processes steal on a shared machine. The README's
 // figures come from -benchtime 8000x -cpu 1 (about 2,700 positions per table size).
 func BenchmarkExpertChoose(b *testing.B) {
+	choose(b, func() referee.Strategy { return bot.NewExpert(1, bot.DefaultRollouts) })
+}
+
+// BenchmarkPIMCChoose is BenchmarkExpertChoose for pimc.
+func BenchmarkPIMCChoose(b *testing.B) {
+	choose(b, func() referee.Strategy { return bot.NewPIMC(1, bot.DefaultPlayouts) })
+}
+
+// choose times the real decisions of the strategy newStrategy returns, as BenchmarkExpertChoose
+// says.
+func choose(b *testing.B, newStrategy func() referee.Strategy) {
 	const tries = 3
 	for _, c := range bottest.Tables() {
 		b.Run(c.String(), func(b *testing.B) {
 			views := positions(b, c, (b.N+tries-1)/tries)
-			x := bot.NewExpert(1, bot.DefaultRollouts)
+			x := newStrategy()
 			fastest := make([]time.Duration, 0, len(views))
 			b.ReportAllocs()
 			b.ResetTimer()

@@ -36,7 +36,9 @@ func Names() []string { return []string{NameRandom, NameGreedy, NamePIMC, NameEx
 
 // onlyMove returns the move when the view leaves exactly one, so random and greedy answer a
 // forced draw, pass or lead at once. The Monte Carlo players do not use it: they spend their
-// whole budget on a forced move too, so their timing does not give it away.
+// whole budget on a forced move too, so their timing does not give it away, and they are
+// referee.Paced, since a playout's cost still depends on the position. random and greedy are
+// not: they decide in microseconds whatever the view.
 func onlyMove(v domain.SeatView) (domain.Move, bool, error) {
 	switch len(v.LegalMoves) {
 	case 0:

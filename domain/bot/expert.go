@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"time"
 
 	"github.com/allfives/allfives/domain"
 )
@@ -53,8 +54,26 @@ func NewExpert(seed uint64, rollouts int) *Expert {
 	return &Expert{seed: seed, rollouts: max(rollouts, 1), opts: expertOpts{look: true, beta: 0.4, exact: exactNodes}}
 }
 
+// ExpertMinDecision is the floor the referee holds each of the expert's decisions to while a
+// human sits at the match (referee.Paced). The playouts are a fixed count, but what one costs
+// depends on the position (how long the hands left are, how many moves are candidates), so an
+// unpaced decision's time still says something of the expert's hand: on an idle 2-core VM
+// forced moves took a median of about 3.0 ms against 4.7 ms for real choices
+// (BenchmarkExpertForcedVsChoice), and real decisions a median of 2.9-3.2 ms and a 99th
+// percentile of 5.4-6.0 ms (BenchmarkExpertChoose, README "Performance"). 10 ms is above that
+// 99th percentile with margin, so on such a machine nearly every decision takes exactly the
+// floor; a decision slower than the floor (a loaded machine: medians of 7-10.5 ms were
+// measured at a load average of 20-25) still shows its own time, only blurred by the others.
+// Two-player endgames with the boneyard empty, where the exact search may run long, hide
+// nothing: each side can tell the other's hand from its own.
+const ExpertMinDecision = 10 * time.Millisecond
+
+// MinDecision is ExpertMinDecision: the expert is referee.Paced.
+func (x *Expert) MinDecision() time.Duration { return ExpertMinDecision }
+
 // Choose spends the whole budget on every decision, a forced one included, so its time does
-// not reveal whether it had a choice, and returns the best move found.
+// not reveal whether it had a choice, and returns the best move found. What is left of the
+// time's dependence on the position the referee hides with MinDecision.
 func (x *Expert) Choose(ctx context.Context, v domain.SeatView) (domain.Move, error) {
 	mv, _, err := x.decide(ctx, v)
 	return mv, err

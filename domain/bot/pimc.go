@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"math/bits"
+	"time"
 
 	"github.com/allfives/allfives/domain"
 )
@@ -33,6 +34,18 @@ type PIMC struct {
 func NewPIMC(seed uint64, playouts int) *PIMC {
 	return &PIMC{seed: seed, playouts: max(playouts, 1)}
 }
+
+// PIMCMinDecision is the floor the referee holds each of pimc's decisions to while a human
+// sits at the match (referee.Paced), for the expert's reason (ExpertMinDecision): a playout's
+// cost depends on the position. On an idle 2-core VM pimc's real decisions took a median of
+// 1.8-2.1 ms and a 99th percentile of 2.9-4.0 ms at every table size (BenchmarkPIMCChoose),
+// and forced moves at two players a 99th percentile of 4.7 ms (BenchmarkPIMCForcedVsChoice);
+// 8 ms is above those with margin. A decision slower than the floor (a loaded machine) still
+// shows its own time, only blurred.
+const PIMCMinDecision = 8 * time.Millisecond
+
+// MinDecision is PIMCMinDecision: pimc is referee.Paced.
+func (p *PIMC) MinDecision() time.Duration { return PIMCMinDecision }
 
 // Choose spends the whole budget on every decision, a forced one included, and returns the
 // move with the best mean margin; ties go to the earlier legal move.
