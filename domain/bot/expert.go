@@ -58,7 +58,7 @@ func NewExpert(seed uint64, rollouts int) *Expert {
 // human sits at the match (referee.Paced). The playouts are a fixed count, but what one costs
 // depends on the position (how long the hands left are, how many moves are candidates), so an
 // unpaced decision's time still says something of the expert's hand: on an idle 2-core VM
-// forced moves took a median of about 3.0 ms against 4.7 ms for real choices
+// forced moves took a median of about 3 ms against 4-4.7 ms for real choices
 // (BenchmarkExpertForcedVsChoice), and real decisions a median of 2.9-3.2 ms and a 99th
 // percentile of 5.4-6.0 ms (BenchmarkExpertChoose, README "Performance"). 10 ms is above that
 // 99th percentile with margin, so on such a machine nearly every decision takes exactly the
