@@ -62,23 +62,18 @@ type bound struct {
 	c *writerConn
 }
 
-// exec runs statement q and reports how many rows it changed.
-func (b *bound) exec(q string, args ...any) (int64, error) {
-	return b.c.run(q, args...)
-}
-
 // savepoint runs f under a savepoint, undoing what it wrote when it fails.
 func (b *bound) savepoint(f func() error) error {
-	if _, err := b.exec(sqlSavepoint); err != nil {
+	if _, err := b.c.run(sqlSavepoint); err != nil {
 		return err
 	}
 	ferr := f()
 	if ferr != nil {
-		if _, err := b.exec(sqlRollback); err != nil {
+		if _, err := b.c.run(sqlRollback); err != nil {
 			return errors.Join(ferr, err)
 		}
 	}
-	if _, err := b.exec(sqlRelease); err != nil {
+	if _, err := b.c.run(sqlRelease); err != nil {
 		return errors.Join(ferr, err)
 	}
 	return ferr
@@ -110,7 +105,7 @@ func (b *bound) append(s *Store, w *appendWrite) error {
 	for _, c := range w.cols {
 		args = append(args, w.model.Column(c))
 	}
-	n, err := b.exec(updateSQL(w.cols), append(args, w.id, w.expected)...)
+	n, err := b.c.run(updateSQL(w.cols), append(args, w.id, w.expected)...)
 	if err != nil {
 		return err
 	}
@@ -129,7 +124,7 @@ func (b *bound) append(s *Store, w *appendWrite) error {
 	}
 	sqlrow.Link(w.rows, w.events, prev)
 	for _, r := range w.rows {
-		if _, err := b.exec(sqlInsertEvent, r.MatchID, r.Seq, r.Type, r.Data, r.At, r.PrevHash, r.Hash); err != nil {
+		if _, err := b.c.run(sqlInsertEvent, r.MatchID, r.Seq, r.Type, r.Data, r.At, r.PrevHash, r.Hash); err != nil {
 			if errors.Is(err, gorm.ErrDuplicatedKey) {
 				// Unreachable behind the guard, but a clash on (match_id, seq) is by
 				// definition a lost race: report it as one, never as a constraint error.
@@ -139,7 +134,7 @@ func (b *bound) append(s *Store, w *appendWrite) error {
 		}
 	}
 	for _, st := range w.seats {
-		n, err := b.exec(sqlUpdateSeat, st.Name, st.Kind, st.Bot, st.TokenHash, st.InviteHash, st.MatchID, st.Seat)
+		n, err := b.c.run(sqlUpdateSeat, st.Name, st.Kind, st.Bot, st.TokenHash, st.InviteHash, st.MatchID, st.Seat)
 		if err != nil {
 			return err
 		}
@@ -148,7 +143,7 @@ func (b *bound) append(s *Store, w *appendWrite) error {
 		}
 	}
 	if k := w.idem; k != nil {
-		_, err := b.exec(sqlInsertKey, k.MatchID, k.Key, k.Seat, k.Fingerprint, k.FirstSeq, k.LastSeq, k.CreatedAt)
+		_, err := b.c.run(sqlInsertKey, k.MatchID, k.Key, k.Seat, k.Fingerprint, k.FirstSeq, k.LastSeq, k.CreatedAt)
 		if errors.Is(err, gorm.ErrDuplicatedKey) {
 			return fmt.Errorf("%w: key %q is already recorded for match %s", domain.ErrIdempotencyReuse, k.Key, w.id)
 		}
