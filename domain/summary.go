@@ -23,6 +23,9 @@ type Summary struct {
 	OpenSeats   []int
 	Target      int
 	TurnSeconds int
+	// Seeded says the creator chose the seed, and so can compute every hand: every history and
+	// lobby item shows it (docs/api.md, "Checking a deal yourself").
+	Seeded bool
 }
 
 // EncodeData is the durable JSON of an event's payload: what stores keep and hash.
@@ -34,6 +37,7 @@ func (m *Match) Summary() Summary {
 		Status: m.Status(), Players: m.Players(), Scores: m.Scores(),
 		Hands: m.hands, Version: m.version, UpdatedAt: m.updatedAt,
 		Listed: m.info.Listed, OpenSeats: m.OpenSeats(), Target: m.info.Target, TurnSeconds: m.info.TurnSeconds,
+		Seeded: m.info.Seeded,
 	}
 	if turn := m.Turn(); turn >= 0 {
 		s.Turn = &turn
