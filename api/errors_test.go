@@ -11,6 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/referee"
 )
 
@@ -167,6 +168,13 @@ func (f *failing) Match(ctx context.Context, id string) (referee.StoredMatch, er
 		return referee.StoredMatch{}, errors.New("disk on fire at /var/lib/allfives")
 	}
 	return f.EventStore.Match(ctx, id)
+}
+
+func (f *failing) Events(ctx context.Context, id string, after, limit int) ([]domain.Event, error) {
+	if f.fail {
+		return nil, errors.New("disk on fire at /var/lib/allfives")
+	}
+	return f.EventStore.Events(ctx, id, after, limit)
 }
 
 func TestFailingStoreIsInternal(t *testing.T) {

@@ -1,7 +1,7 @@
 package api
 
 import (
-	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -70,7 +70,7 @@ func (st *streams) shutdown(r *http.Request) <-chan struct{} {
 //
 //	@Summary			Follow a match live
 //	@ID					streamEvents
-//	@Description		Server-sent events (text/event-stream): every event of the match as the caller may see it, in seq order, then each new one as it happens. Each event is sent as three lines, `id: {seq}`, `event: {type}` and `data: {the event as JSON, as GET /events shows it}`. To resume after a disconnect send Last-Event-ID (EventSource does so by itself) or ?after=N: the stream goes on from the next event, with no gap and no duplicate; Last-Event-ID wins over after. With ?view=1 each event's data also carries "match": the caller's view of the match right after that event (as GET /matches/{id} shows it), so a client need not re-derive the turn or read the match after every event. An idle stream sends a comment (": ping") every 15 seconds. The stream ends after match.ended (or match.expired); a stream asked for a finished match with nothing left to send answers 204, which tells EventSource to stop reconnecting, and a stream asked to start beyond the end of a live match ends when the match does. Streams are capped in all and per client address (serve's --max-streams and --max-streams-per-client): beyond the caps a stream is refused 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After. The seat token goes in Authorization or, for EventSource, which cannot send headers, in ?token=; a bad token is 401 before the stream starts. While the match is live no stream carries another seat's tiles.
+//	@Description		Server-sent events (text/event-stream): every event of the match as the caller may see it, in seq order, then each new one as it happens. Each event is sent as three lines, `id: {seq}`, `event: {type}` and `data: {the event as JSON, as GET /events shows it}`. To resume after a disconnect send Last-Event-ID (EventSource does so by itself) or ?after=N: the stream goes on from the next event, with no gap and no duplicate; Last-Event-ID wins over after. With ?view=1 each event's data also carries "match": the caller's view of the match right after that event (as GET /matches/{id} shows it), so a client need not re-derive the turn or read the match after every event. An idle stream sends a comment (": ping") every 15 seconds. The stream ends after match.ended (or match.expired); a stream asked for a finished match with nothing left to send answers 204, which tells EventSource to stop reconnecting, and a stream asked to start beyond the end of a live match ends when the match does. Streams are capped in all and per client address (serve's --max-streams and --max-streams-per-client): beyond the caps a stream is refused 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After. The seat token goes in Authorization or, for EventSource, which cannot send headers, in ?token=; a bad token is 401 before the stream starts. While the match is live no stream carries another seat's tiles, and a stream opened with a seat's token ends with the seat.left of that seat: it holds its view only while its token holds the seat (docs/api.md, "When a seat changes hands").
 //	@Tags				matches
 //	@Produce			event-stream
 //	@Produce			application/problem+json
@@ -128,7 +128,7 @@ func (s *server) stream(c echo.Context) error {
 	// leaves a wake-up behind.
 	wake, stop := s.svc.Watch(id)
 	defer stop()
-	f := &feed{svc: s.svc, id: id, v: v, wake: wake}
+	f := &feed{svc: s.svc, id: id, token: token, v: v, wake: wake}
 	if withViews {
 		f.tracker = &referee.Tracker{}
 	}
@@ -187,50 +187,6 @@ func streamToken(c echo.Context, q url.Values) (string, error) {
 	return token, nil
 }
 
-// feed is what a stream follows: one match's events as its caller may see them, and a wake-up
-// after every append. With a tracker (?view=1) each event comes with the caller's view after it.
-type feed struct {
-	svc     *referee.MatchService
-	id      string
-	v       domain.Viewer
-	wake    <-chan struct{}
-	tracker *referee.Tracker
-}
-
-// sseEvent is one event to send, with the caller's view after it when the stream carries views.
-type sseEvent struct {
-	domain.Event
-	view *domain.MatchView
-}
-
-// after reads the events after seq, a page at a time so that a long log does not sit in memory
-// whole.
-func (f *feed) after(ctx context.Context, seq int) ([]sseEvent, error) {
-	if f.tracker == nil {
-		events, _, err := f.svc.Events(ctx, f.id, f.v, seq, referee.MaxEventsPage)
-		out := make([]sseEvent, len(events))
-		for i, e := range events {
-			out[i] = sseEvent{Event: e}
-		}
-		return out, err
-	}
-	events, views, err := f.svc.EventViews(ctx, f.id, f.v, f.tracker, seq, referee.MaxEventsPage)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]sseEvent, len(events))
-	for i, e := range events {
-		out[i] = sseEvent{Event: e, view: &views[i]}
-	}
-	return out, nil
-}
-
-// finished says whether the match has ended, without taking the match's lock.
-func (f feed) finished(ctx context.Context) bool {
-	_, done, err := f.svc.Progress(ctx, f.id)
-	return err == nil && done
-}
-
 // startSSE sends the 200 and the stream's headers at once rather than with the first event,
 // which on a quiet match may be a long time coming.
 func (s *server) startSSE(c echo.Context) (*sseWriter, error) {
@@ -258,7 +214,7 @@ func (s *server) follow(c echo.Context, sw *sseWriter, f *feed, events []sseEven
 	for {
 		for len(events) > 0 {
 			var done bool
-			if last, done = sw.send(events); done {
+			if last, done = sw.send(events); done || f.lost {
 				return nil
 			}
 			if events, err = f.after(ctx, last); err != nil {
@@ -271,6 +227,10 @@ func (s *server) follow(c echo.Context, sw *sseWriter, f *feed, events []sseEven
 		case <-shutdown:
 			return nil
 		case <-heartbeat.C:
+			// A credential can end without an append to wake the stream: check it here too.
+			if f.held(ctx) != nil {
+				return nil
+			}
 			if err := sw.comment("ping"); err != nil {
 				return nil
 			}
@@ -290,7 +250,7 @@ func (s *server) follow(c echo.Context, sw *sseWriter, f *feed, events []sseEven
 // streamFailed ends a stream whose read failed after it started: the status is sent, so the
 // error can only be logged; a client that left is not an error at all.
 func (s *server) streamFailed(c echo.Context, err error) error {
-	if c.Request().Context().Err() != nil {
+	if c.Request().Context().Err() != nil || errors.Is(err, errSeatLost) {
 		return nil
 	}
 	return err // handleError logs it and, the response being committed, writes nothing

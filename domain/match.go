@@ -38,6 +38,9 @@ type Match struct {
 	createdAt  time.Time
 	updatedAt  time.Time
 	hand       handState
+	// seatChanged is, per seat, the seq of the last seat.joined or seat.left of that seat
+	// (0: none), which bounds what a credential checked earlier may see (tenure.go).
+	seatChanged [4]int
 }
 
 // handState is the hand in play.

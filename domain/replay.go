@@ -18,6 +18,7 @@ func ReplayStep(id string, events []Event, step int, finished bool, v Viewer) (E
 	if err != nil {
 		return Event{}, MatchView{}, fmt.Errorf("replay %s to step %d: %w", id, step, err)
 	}
+	v = m.Holder(v) // a seat joined or left since v's credential was checked is not v's
 	if finished {
 		v = v.Opened()
 	}

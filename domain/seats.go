@@ -220,11 +220,13 @@ func (m *Match) applySeatEvent(d EventData) error {
 			return fmt.Errorf("seat %d cannot be joined now", d.Seat)
 		}
 		m.players[d.Seat] = PlayerInfo{Seat: d.Seat, Name: d.Name, Kind: Human}
+		m.seatChanged[d.Seat] = m.version + 1
 	case SeatLeft:
 		if !waiting || !m.validSeat(d.Seat) || m.players[d.Seat].Kind != Human {
 			return fmt.Errorf("seat %d cannot be left now", d.Seat)
 		}
 		m.players[d.Seat] = PlayerInfo{Seat: d.Seat, Kind: Open}
+		m.seatChanged[d.Seat] = m.version + 1
 	case TurnTimedOut:
 		if _, ok := m.Deadline(); !ok || d.Seat != m.hand.turn {
 			return fmt.Errorf("seat %d is not on the clock", d.Seat)

@@ -11,6 +11,9 @@ type Viewer struct {
 	seat   int
 	isSeat bool
 	open   bool
+	// checked is the version at which the viewer's credential was found to hold its seat,
+	// 0 when the viewer is not bound to one (docs/api.md, "When a seat changes hands").
+	checked int
 }
 
 // Spectator is a viewer with no seat: sees no hand while the match is live.
@@ -95,6 +98,7 @@ type MatchView struct {
 
 // View is the match as v may see it.
 func (m *Match) View(v Viewer) MatchView {
+	v = m.Holder(v)
 	mv := MatchView{
 		ID: m.id, Status: m.Status(), Version: m.version, Target: m.info.Target,
 		Partnerships: m.info.Partnerships, Seeded: m.info.Seeded, Commitment: m.info.Commitment,
@@ -186,10 +190,15 @@ func (v Viewer) Redact(e Event, finished bool) Event {
 	return e
 }
 
-// RedactAll returns events as v may see them.
+// RedactAll returns events as v may see them. Once an event ends v's hold on its seat (its
+// seat joined or left after v's credential was checked), the rest are redacted as for a
+// spectator.
 func (v Viewer) RedactAll(events []Event, finished bool) []Event {
 	out := make([]Event, len(events))
 	for i, e := range events {
+		if v.LosesSeat(e) {
+			v = Spectator()
+		}
 		out[i] = v.Redact(e, finished)
 	}
 	return out

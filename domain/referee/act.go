@@ -54,6 +54,9 @@ func (s *MatchService) act(ctx context.Context, id string, v domain.Viewer, seat
 		return ActResult{}, err
 	}
 	defer s.release(e)
+	if e.match.Holder(v) != v {
+		return ActResult{}, domain.ErrUnauthorized // the seat changed hands after the token was checked
+	}
 	fp := fingerprint(seat, req.Move)
 	if req.IdempotencyKey != "" {
 		rec, found, err := s.idempotency(ctx, e, req.IdempotencyKey)

@@ -291,11 +291,13 @@ func (s *MatchService) load(ctx context.Context, id string) (*entry, error) {
 	if id == "" || len(id) > 64 {
 		return nil, domain.ErrMatchNotFound
 	}
-	stored, err := s.store.Match(ctx, id)
+	// The log before the record: the seats read then are no older than the match folded
+	// from the log, as commit publishes them (Authenticate relies on it).
+	events, err := s.store.Events(ctx, id, 0, 0)
 	if err != nil {
 		return nil, corrupt(id, err)
 	}
-	events, err := s.store.Events(ctx, id, 0, 0)
+	stored, err := s.store.Match(ctx, id)
 	if err != nil {
 		return nil, corrupt(id, err)
 	}

@@ -29,6 +29,7 @@ func (s *MatchService) EncodedView(ctx context.Context, id string, v domain.View
 	if err != nil {
 		return nil, 0, err
 	}
+	v = snap.match.Holder(v)
 	slot := viewSlot(v)
 	if slot >= 0 {
 		if b := snap.views[slot].Load(); b != nil {
@@ -48,6 +49,7 @@ func (s *MatchService) EncodedView(ctx context.Context, id string, v domain.View
 // viewSlot is v's slot in snapshot.views: 0 for the spectator, 1+seat for a seat, -1 for
 // any other viewer (an opened one), whose views are not kept.
 func viewSlot(v domain.Viewer) int {
+	v = v.Unbound()
 	switch seat, ok := v.Seat(); {
 	case v == domain.Spectator():
 		return 0
@@ -68,6 +70,9 @@ func (s *MatchService) LegalMoves(ctx context.Context, id string, v domain.Viewe
 	if err != nil {
 		return 0, 0, nil, err
 	}
+	if snap.match.Holder(v) != v {
+		return 0, 0, nil, domain.ErrUnauthorized // the seat changed hands after the token was checked
+	}
 	return seat, snap.match.Version(), snap.match.LegalMoves(seat), nil
 }
 
@@ -83,6 +88,9 @@ func (s *MatchService) Events(ctx context.Context, id string, v domain.Viewer, a
 	// more than needed, never less.
 	version, finished, err := s.Progress(ctx, id)
 	if err != nil {
+		return nil, 0, err
+	}
+	if v, err = s.holdsUpTo(ctx, id, v, after); err != nil {
 		return nil, 0, err
 	}
 	events, err := s.store.Events(ctx, id, after, limit)
@@ -124,4 +132,25 @@ func (s *MatchService) Progress(ctx context.Context, id string) (version int, fi
 	}
 	defer s.cache.unpin(e)
 	return int(e.ver.Load()), !e.live.Load(), nil
+}
+
+// holdsUpTo is v as it may read the log after seq after: when its credential was checked
+// before after (a copy of the match behind the store, on another instance), the events in
+// between are read too, so that a join or leave of its seat among them is not skipped
+// (docs/api.md, "When a seat changes hands"). A viewer checked at or beyond after pays nothing.
+func (s *MatchService) holdsUpTo(ctx context.Context, id string, v domain.Viewer, after int) (domain.Viewer, error) {
+	checked, ok := v.Checked()
+	if !ok || checked >= after {
+		return v, nil
+	}
+	between, err := s.store.Events(ctx, id, checked, after-checked)
+	if err != nil {
+		return v, corrupt(id, err)
+	}
+	for _, e := range between {
+		if v.LosesSeat(e) {
+			return domain.Spectator(), nil
+		}
+	}
+	return v, nil
 }

@@ -95,7 +95,7 @@ func TestAuthenticateDoesNotWaitForAMove(t *testing.T) {
 		moved <- err
 	}()
 	<-store.entered // the move holds the lock and waits for the store
-	if v, err := svc.Authenticate(ctx, id, token); err != nil || v != domain.SeatViewer(0) {
+	if v, err := svc.Authenticate(ctx, id, token); err != nil || v.Unbound() != domain.SeatViewer(0) {
 		t.Fatalf("authenticate during a move: %+v, %v", v, err)
 	}
 	if v, err := svc.Authenticate(ctx, id, ""); err != nil || v != domain.Spectator() {

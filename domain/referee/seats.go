@@ -115,6 +115,9 @@ func (s *MatchService) seatCommand(ctx context.Context, id string, v domain.View
 		return domain.MatchView{}, err
 	}
 	defer s.release(e)
+	if e.match.Holder(v) != v {
+		return domain.MatchView{}, domain.ErrUnauthorized
+	}
 	work := e.working()
 	rec := seatRecord(e.record, seat)
 	before := rec
@@ -159,8 +162,10 @@ func (s *MatchService) commit(ctx context.Context, e *entry, work *table, events
 		}
 		return err
 	}
-	e.set(work)
+	// Seats first: a read that finds the new match state then also finds the new seats, so a
+	// token checked against them never sees a seat that changed hands (Authenticate).
 	e.setRecord(withSeats(e.record, seats))
+	e.set(work)
 	s.watch.wake(e.match.ID())
 	return nil
 }

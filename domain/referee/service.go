@@ -311,6 +311,7 @@ func (s *MatchService) randomText(n int, enc func([]byte) string) (string, error
 // Authenticate maps a bearer token to its seat in match id; the empty token is a spectator.
 func (s *MatchService) Authenticate(ctx context.Context, id, token string) (domain.Viewer, error) {
 	var seats []SeatRecord
+	checked := 0
 	e, err := s.load(ctx, id)
 	var ce *CorruptError
 	switch {
@@ -323,7 +324,11 @@ func (s *MatchService) Authenticate(ctx context.Context, id, token string) (doma
 		return domain.Viewer{}, err
 	default:
 		// The published seats: joins and leaves replace them whole, so no lock is needed and a
-		// read never waits for a move in flight.
+		// read never waits for a move in flight. The version is read first: seats are
+		// published no older than the match (commit, load), so the token held its seat at
+		// that version, and a join or leave of the seat after it ends what the token may see
+		// (docs/api.md, "When a seat changes hands").
+		checked = int(e.ver.Load())
 		seats = *e.seats.Load()
 		s.cache.unpin(e)
 	}
@@ -341,5 +346,5 @@ func (s *MatchService) Authenticate(ctx context.Context, id, token string) (doma
 	if seat < 0 {
 		return domain.Viewer{}, domain.ErrUnauthorized
 	}
-	return domain.SeatViewer(seat), nil
+	return domain.SeatViewer(seat).CheckedAt(checked), nil
 }
