@@ -65,7 +65,7 @@ func TestSchemaKeys(t *testing.T) {
 	}
 	want := map[string][]string{
 		"matches": {"id"}, "seats": {"match_id", "seat"},
-		"events": {"match_id", "seq"}, "idempotency_keys": {"match_id", "key"},
+		"events": {"match_id", "seq"}, "idempotency_keys": {"match_id", "seat", "key"},
 	}
 	for table, cols := range want {
 		if !slices.Equal(keys[table], cols) {
