@@ -220,7 +220,8 @@ func (sw *sweep) refusals(o *oracle, version int) {
 }
 
 // keyedMove makes seat 0's move with an Idempotency-Key, retries it, and has seat 1 try the
-// same key: the retry is the first answer again, and seat 1 gets a refusal, not seat 0's view.
+// same key: the retry is the first answer again, and seat 1 gets the refusal a fresh key gets,
+// not seat 0's view nor a sign that seat 0 used the key.
 func (sw *sweep) keyedMove(m api.MoveRequest, turn int) api.MoveResponse {
 	sw.t.Helper()
 	key := fmt.Sprintf("turn-%d", turn)
@@ -237,8 +238,20 @@ func (sw *sweep) keyedMove(m api.MoveRequest, turn int) api.MoveResponse {
 	}
 	o := newOracle(sw.t, sw.tb)
 	o.judgeJSON(0, "move", first.body)
-	r := sw.tb.move(1, m, "Idempotency-Key", key)
-	r.problem(sw.t, 422, "IDEMPOTENCY_KEY_REUSED")
+	// Keys are per seat (docs/api.md): seat 1's request with seat 0's key is a fresh one,
+	// refused exactly as the same request with a key nobody used. After seat 0's pass the
+	// boneyard is empty, so seat 1's probe draws, which is never legal then.
+	probe := m
+	if m.Action == "pass" {
+		probe = api.MoveRequest{Action: "draw"}
+	}
+	fresh := sw.tb.move(1, probe, "Idempotency-Key", key+"-fresh")
+	var want api.Problem
+	fresh.decode(sw.t, &want)
+	r := sw.tb.move(1, probe, "Idempotency-Key", key)
+	if got := r.problem(sw.t, fresh.status, want.Code); got.Code == "IDEMPOTENCY_KEY_REUSED" || got.Detail != want.Detail {
+		sw.t.Fatalf("seat 1 with seat 0's key: %s; with a fresh key: %s", r.body, fresh.body)
+	}
 	o.judgeJSON(1, "seat 0's key", r.body)
 	return res
 }

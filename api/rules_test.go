@@ -111,7 +111,7 @@ func probe(t *testing.T, tb *table, seat int, moves []api.LegalMove, seen map[st
 }
 
 // TestRetryWithIdempotencyKey: the same key and body get the first answer again and add no
-// event; the same key with another body is refused.
+// event; the same key with another body is refused; another seat may use the same key.
 func TestRetryWithIdempotencyKey(t *testing.T) {
 	h := newHarness(t, options{})
 	tb := h.create(seed1, false, "human", "human")
@@ -128,8 +128,16 @@ func TestRetryWithIdempotencyKey(t *testing.T) {
 		t.Fatalf("the log has %d events after a move and its retry, want 3", n)
 	}
 	tb.move(0, api.MoveRequest{Action: "draw"}, key...).problem(t, 422, "IDEMPOTENCY_KEY_REUSED")
+	// Keys are per seat: seat 1 moves with seat 0's key, and its retry replays its own answer.
+	reply := asMove(tb.legal(1).LegalMoves[0])
+	moved := tb.move(1, reply, key...)
+	if moved.status != 200 || moved.header.Get("Idempotent-Replayed") != "" || len(tb.fullLog()) <= 3 {
+		t.Fatalf("seat 1 with seat 0's key: %d %s", moved.status, moved.body)
+	}
+	if again := tb.move(1, reply, key...); string(again.body) != string(moved.body) || again.header.Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("seat 1's retry answered %s", again.body)
+	}
 	// A retry still gets the first answer after the match has moved on.
-	tb.mustMove(1, asMove(tb.legal(1).LegalMoves[0]))
 	if late := tb.move(0, play("5-5", ""), key...); string(late.body) != string(first.body) {
 		t.Fatalf("a late retry answered %s", late.body)
 	}

@@ -59,7 +59,9 @@ func (s *MatchService) act(ctx context.Context, id string, v domain.Viewer, seat
 	}
 	fp := fingerprint(seat, req.Move)
 	if req.IdempotencyKey != "" {
-		rec, found, err := s.idempotency(ctx, e, req.IdempotencyKey)
+		// Keys are per seat (docs/api.md, "Idempotency"): only this seat's own record is
+		// looked up, so another seat's use of the key neither refuses this move nor shows.
+		rec, found, err := s.idempotency(ctx, e, seat, req.IdempotencyKey)
 		if err != nil {
 			return ActResult{}, corrupt(id, err)
 		}

@@ -21,10 +21,11 @@ type entry struct {
 	// seats is record.Seats, published whole whenever a join or leave replaces it, so that
 	// Authenticate reads the token hashes without waiting for a move that holds mu.
 	seats atomic.Pointer[[]SeatRecord]
-	// keys are the idempotency records committed through this entry; keysAll says they are
-	// every record the match has (the entry was created here, not loaded), so a key not
-	// among them needs no read of the store.
-	keys     map[string]IdempotencyRecord
+	// keys are the idempotency records committed through this entry, by seat and key (each
+	// seat has keys of its own, docs/api.md "Idempotency"); keysAll says they are every record
+	// the match has (the entry was created here, not loaded), so a key not among them needs
+	// no read of the store.
+	keys     map[seatKey]IdempotencyRecord
 	keysAll  bool
 	keyBytes int // estimated bytes of keys
 	snap     atomic.Pointer[snapshot]
@@ -34,6 +35,12 @@ type entry struct {
 	cache    *matchCache  // set when listed
 	live     atomic.Bool  // mirrors !match.Closed() for metrics, readable without mu
 	ver      atomic.Int64 // mirrors match.Version(), readable without mu
+}
+
+// seatKey names an idempotency record of a match: the seat that sent the key, and the key.
+type seatKey struct {
+	seat int
+	key  string
 }
 
 // maxSeats is the most seats a match has (docs/rules.md).
@@ -109,25 +116,27 @@ func (e *entry) remember(rec *IdempotencyRecord) {
 		return
 	}
 	if e.keys == nil {
-		e.keys = make(map[string]IdempotencyRecord)
+		e.keys = make(map[seatKey]IdempotencyRecord)
 	}
-	if _, ok := e.keys[rec.Key]; !ok {
+	k := seatKey{rec.Seat, rec.Key}
+	if _, ok := e.keys[k]; !ok {
 		e.keyBytes += keyBytes + len(rec.Key)
 	}
-	e.keys[rec.Key] = *rec
+	e.keys[k] = *rec
 	e.resize()
 }
 
-// idempotency finds the record of key for the match in e: in memory when the entry knows it,
-// else in the store. The caller holds e.mu.
-func (s *MatchService) idempotency(ctx context.Context, e *entry, key string) (IdempotencyRecord, bool, error) {
-	if rec, ok := e.keys[key]; ok {
+// idempotency finds the record seat stored under key for the match in e: in memory when the
+// entry knows it, else in the store. Another seat's record of the same key is never found.
+// The caller holds e.mu.
+func (s *MatchService) idempotency(ctx context.Context, e *entry, seat int, key string) (IdempotencyRecord, bool, error) {
+	if rec, ok := e.keys[seatKey{seat, key}]; ok {
 		return rec, true, nil
 	}
 	if e.keysAll {
 		return IdempotencyRecord{}, false, nil
 	}
-	return s.store.Idempotency(ctx, e.match.ID(), key)
+	return s.store.Idempotency(ctx, e.match.ID(), seat, key)
 }
 
 // matchCache keeps the most recently used matches, so a state read does not replay the log.

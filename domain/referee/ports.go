@@ -17,17 +17,20 @@ type EventStore interface {
 	Create(ctx context.Context, rec MatchRecord, events []domain.Event, sum domain.Summary) error
 	// Append adds events after a.Expected in one transaction with the read model and the
 	// idempotency record. If the log is not at a.Expected it returns *VersionConflictError
-	// (checked before anything else about the events); a key already recorded for the match
-	// fails the whole append with ErrIdempotencyReuse. The stored version is the log's last
-	// seq, whatever a.Summary.Version says.
+	// (checked before anything else about the events); a key the record's seat already
+	// recorded for the match fails the whole append with ErrIdempotencyReuse (another seat's
+	// record of the same key does not: keys are per seat, docs/api.md "Idempotency"). The
+	// stored version is the log's last seq, whatever a.Summary.Version says; Seeded stays
+	// what Create stored, whatever a.Summary.Seeded says.
 	Append(ctx context.Context, a Append) error
 	// Match returns the stored record and read model, or ErrMatchNotFound.
 	Match(ctx context.Context, id string) (StoredMatch, error)
 	// Events returns the events with seq > after in order, at most limit (0: all), or
 	// ErrMatchNotFound.
 	Events(ctx context.Context, id string, after, limit int) ([]domain.Event, error)
-	// Idempotency returns the record stored for (id, key), with ok=false when there is none.
-	Idempotency(ctx context.Context, id, key string) (rec IdempotencyRecord, ok bool, err error)
+	// Idempotency returns the record seat stored for (id, key), with ok=false when there is
+	// none. It never returns, nor tells of, another seat's record of the same key.
+	Idempotency(ctx context.Context, id string, seat int, key string) (rec IdempotencyRecord, ok bool, err error)
 	// History lists matches newest first, filtered and paged by q.
 	History(ctx context.Context, q HistoryQuery) (HistoryPage, error)
 	// VerifyChain recomputes the hash chain of a match's stored events. It judges the events
@@ -42,8 +45,8 @@ type EventStore interface {
 	// at or before q.Now, or waiting with their last event at or before q.WaitingBefore (when
 	// set). The sweeper re-checks each under the match's lock; a stale listing is harmless.
 	Due(ctx context.Context, q DueQuery) ([]string, error)
-	// IdempotencyRecords returns every idempotency record of a match, in key order, for the
-	// audit, or ErrMatchNotFound. A field that cannot be decoded is left zero, not an error.
+	// IdempotencyRecords returns every idempotency record of a match, in key order then seat
+	// order, for the audit, or ErrMatchNotFound. A field that cannot be decoded is left zero, not an error.
 	IdempotencyRecords(ctx context.Context, id string) ([]IdempotencyRecord, error)
 }
 
@@ -113,7 +116,8 @@ type Append struct {
 }
 
 // IdempotencyRecord remembers which events a keyed request produced, so a retry gets the
-// same answer and changes nothing.
+// same answer and changes nothing. It belongs to (match, Seat, Key): each seat has keys of
+// its own.
 type IdempotencyRecord struct {
 	Key         string
 	Seat        int

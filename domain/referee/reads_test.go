@@ -29,11 +29,11 @@ func (s *stallingStore) Append(ctx context.Context, a referee.Append) error {
 	return s.EventStore.Append(ctx, a)
 }
 
-func (s *stallingStore) Idempotency(ctx context.Context, id, key string) (referee.IdempotencyRecord, bool, error) {
+func (s *stallingStore) Idempotency(ctx context.Context, id string, seat int, key string) (referee.IdempotencyRecord, bool, error) {
 	s.mu.Lock()
 	s.keyReads++
 	s.mu.Unlock()
-	return s.EventStore.Idempotency(ctx, id, key)
+	return s.EventStore.Idempotency(ctx, id, seat, key)
 }
 
 func humansMatch(t *testing.T, store referee.EventStore) (*referee.MatchService, string, domain.Viewer) {

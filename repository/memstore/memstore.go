@@ -1,10 +1,12 @@
 package memstore
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -25,7 +27,13 @@ type match struct {
 	rec  referee.MatchRecord
 	sum  domain.Summary
 	log  []stored
-	idem map[string]referee.IdempotencyRecord
+	idem map[seatKey]referee.IdempotencyRecord
+}
+
+// seatKey names an idempotency record: keys are per seat (docs/api.md, "Idempotency").
+type seatKey struct {
+	seat int
+	key  string
 }
 
 // stored is an event as a durable store keeps it: the encoded payload and its chain link, so
@@ -66,7 +74,7 @@ func (s *Store) Create(ctx context.Context, rec referee.MatchRecord, events []do
 	rec.CreatedAt = rec.CreatedAt.UTC()
 	sum = copySummary(sum)
 	sum.Version = len(log) // the read model's version is the log's head, whatever was passed
-	s.matches[rec.ID] = &match{rec: rec, sum: sum, log: log, idem: make(map[string]referee.IdempotencyRecord)}
+	s.matches[rec.ID] = &match{rec: rec, sum: sum, log: log, idem: make(map[seatKey]referee.IdempotencyRecord)}
 	return nil
 }
 
@@ -92,8 +100,8 @@ func (s *Store) Append(ctx context.Context, a referee.Append) error {
 	var idem referee.IdempotencyRecord
 	if a.Idempotency != nil {
 		idem = *a.Idempotency
-		if old, dup := m.idem[idem.Key]; dup {
-			return fmt.Errorf("%w: key %q already recorded seqs %d..%d", domain.ErrIdempotencyReuse, idem.Key, old.FirstSeq, old.LastSeq)
+		if old, dup := m.idem[seatKey{idem.Seat, idem.Key}]; dup {
+			return fmt.Errorf("%w: key %q of seat %d already recorded seqs %d..%d", domain.ErrIdempotencyReuse, idem.Key, idem.Seat, old.FirstSeq, old.LastSeq)
 		}
 		if idem.FirstSeq == 0 && idem.LastSeq == 0 {
 			idem.FirstSeq, idem.LastSeq = a.Expected+1, a.Expected+len(log)
@@ -102,8 +110,9 @@ func (s *Store) Append(ctx context.Context, a referee.Append) error {
 	}
 	// Nothing can fail from here on, which is what makes the append atomic.
 	m.log = append(m.log, log...)
+	seeded := m.sum.Seeded // fixed at creation, as the SQL stores keep it
 	m.sum = copySummary(a.Summary)
-	m.sum.Version = len(m.log)
+	m.sum.Version, m.sum.Seeded = len(m.log), seeded
 	for _, sr := range a.Seats {
 		for i := range m.rec.Seats {
 			if m.rec.Seats[i].Seat == sr.Seat {
@@ -112,7 +121,7 @@ func (s *Store) Append(ctx context.Context, a referee.Append) error {
 		}
 	}
 	if a.Idempotency != nil {
-		m.idem[idem.Key] = idem
+		m.idem[seatKey{idem.Seat, idem.Key}] = idem
 	}
 	return nil
 }
@@ -163,9 +172,9 @@ func (s *Store) Events(ctx context.Context, id string, after, limit int) ([]doma
 	return out, nil
 }
 
-// Idempotency returns the record stored for (id, key); ok is false when there is none,
+// Idempotency returns the record seat stored for (id, key); ok is false when there is none,
 // including when the match does not exist.
-func (s *Store) Idempotency(ctx context.Context, id, key string) (referee.IdempotencyRecord, bool, error) {
+func (s *Store) Idempotency(ctx context.Context, id string, seat int, key string) (referee.IdempotencyRecord, bool, error) {
 	if err := ctx.Err(); err != nil {
 		return referee.IdempotencyRecord{}, false, err
 	}
@@ -175,7 +184,7 @@ func (s *Store) Idempotency(ctx context.Context, id, key string) (referee.Idempo
 	if !ok {
 		return referee.IdempotencyRecord{}, false, nil
 	}
-	rec, ok := m.idem[key]
+	rec, ok := m.idem[seatKey{seat, key}]
 	return rec, ok, nil
 }
 
@@ -258,7 +267,7 @@ func copySummary(s domain.Summary) domain.Summary {
 	return s
 }
 
-// IdempotencyRecords returns every idempotency record of match id in key order.
+// IdempotencyRecords returns every idempotency record of match id in key order, then seat order.
 func (s *Store) IdempotencyRecords(ctx context.Context, id string) ([]referee.IdempotencyRecord, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -270,7 +279,9 @@ func (s *Store) IdempotencyRecords(ctx context.Context, id string) ([]referee.Id
 		return nil, fmt.Errorf("idempotency records of %q: %w", id, domain.ErrMatchNotFound)
 	}
 	out := make([]referee.IdempotencyRecord, 0, len(m.idem))
-	for _, k := range slices.Sorted(maps.Keys(m.idem)) {
+	for _, k := range slices.SortedFunc(maps.Keys(m.idem), func(a, b seatKey) int {
+		return cmp.Or(strings.Compare(a.key, b.key), cmp.Compare(a.seat, b.seat))
+	}) {
 		out = append(out, m.idem[k])
 	}
 	return out, nil

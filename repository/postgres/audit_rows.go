@@ -9,9 +9,9 @@ import (
 )
 
 // IdempotencyRecords returns every idempotency record of match id in key order (byte order),
-// for the audit (sqlrow.IdempotencyRecords says what it forgives).
+// then seat order, for the audit (sqlrow.IdempotencyRecords says what it forgives).
 func (s *Store) IdempotencyRecords(ctx context.Context, id string) (_ []referee.IdempotencyRecord, err error) {
 	defer classify(&err)
 	defer domain.Wrap(&err, "idempotency records of %s", id)
-	return sqlrow.IdempotencyRecords(s.db.WithContext(ctx), id, `key COLLATE "C"`)
+	return sqlrow.IdempotencyRecords(s.db.WithContext(ctx), id, `key COLLATE "C", seat`)
 }

@@ -55,10 +55,10 @@ func (s *Store) Events(ctx context.Context, id string, after, limit int) (_ []do
 	return out, nil
 }
 
-// Idempotency returns the record stored for (id, key); ok is false when there is none,
+// Idempotency returns the record seat stored for (id, key); ok is false when there is none,
 // including when the match does not exist.
-func (s *Store) Idempotency(ctx context.Context, id, key string) (_ referee.IdempotencyRecord, _ bool, err error) {
+func (s *Store) Idempotency(ctx context.Context, id string, seat int, key string) (_ referee.IdempotencyRecord, _ bool, err error) {
 	defer classify(&err)
-	defer domain.Wrap(&err, "idempotency %s/%s", id, key)
-	return sqlrow.Idempotency(s.db.WithContext(ctx), id, key)
+	defer domain.Wrap(&err, "idempotency %s/%d/%s", id, seat, key)
+	return sqlrow.Idempotency(s.db.WithContext(ctx), id, seat, key)
 }

@@ -121,7 +121,8 @@ func appendTx(tx *gorm.DB, a referee.Append, rows []sqlrow.EventRow, m sqlrow.Ma
 			return res.Error
 		}
 		if res.RowsAffected == 0 {
-			return fmt.Errorf("%w: key %q is already recorded for match %s", domain.ErrIdempotencyReuse, idem.Key, a.MatchID)
+			// The primary key is (match_id, seat, key): only this seat's own record clashes.
+			return fmt.Errorf("%w: key %q is already recorded for seat %d of match %s", domain.ErrIdempotencyReuse, idem.Key, idem.Seat, a.MatchID)
 		}
 	}
 	// Delivered to every listener when, and only if, the transaction commits.

@@ -8,9 +8,9 @@ import (
 	"github.com/allfives/allfives/repository/sqlrow"
 )
 
-// IdempotencyRecords returns every idempotency record of match id in key order, for the audit
-// (sqlrow.IdempotencyRecords says what it forgives).
+// IdempotencyRecords returns every idempotency record of match id in key order, then seat
+// order, for the audit (sqlrow.IdempotencyRecords says what it forgives).
 func (s *Store) IdempotencyRecords(ctx context.Context, id string) (_ []referee.IdempotencyRecord, err error) {
 	defer domain.Wrap(&err, "idempotency records of %s", id)
-	return sqlrow.IdempotencyRecords(s.r.WithContext(ctx), id, "`key`")
+	return sqlrow.IdempotencyRecords(s.r.WithContext(ctx), id, "`key`, seat")
 }

@@ -80,7 +80,7 @@ func TestGroupCommitKeyClashFailsAlone(t *testing.T) {
 		want := f.Events
 		if i == clash {
 			want = want[:len(want)-len(as[i].Events)]
-		} else if _, found, err := s.Idempotency(context.Background(), f.Record.ID, "k-"+f.Record.ID); err != nil || !found {
+		} else if _, found, err := s.Idempotency(context.Background(), f.Record.ID, 0, "k-"+f.Record.ID); err != nil || !found {
 			t.Errorf("%s: the key was not recorded (found %v, %v)", f.Record.ID, found, err)
 		}
 		sameLog(t, s, f.Record.ID, want)

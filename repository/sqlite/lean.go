@@ -31,7 +31,7 @@ const (
 	sqlVersion     = "SELECT version FROM matches WHERE id = ?"
 	sqlHashAt      = "SELECT hash FROM events WHERE match_id = ? AND seq = ?"
 	sqlInsertEvent = "INSERT INTO events (match_id, seq, type, data, at, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?)"
-	sqlInsertKey   = "INSERT INTO idempotency_keys (match_id, key, seat, fingerprint, first_seq, last_seq, created_at) " +
+	sqlInsertKey   = "INSERT INTO idempotency_keys (match_id, seat, key, fingerprint, first_seq, last_seq, created_at) " +
 		"VALUES (?, ?, ?, ?, ?, ?, ?)"
 	sqlUpdateSeat = "UPDATE seats SET name = ?, kind = ?, bot = ?, token_hash = ?, invite_hash = ? " +
 		"WHERE match_id = ? AND seat = ?"
@@ -143,9 +143,10 @@ func (b *bound) append(s *Store, w *appendWrite) error {
 		}
 	}
 	if k := w.idem; k != nil {
-		_, err := b.c.run(sqlInsertKey, k.MatchID, k.Key, k.Seat, k.Fingerprint, k.FirstSeq, k.LastSeq, k.CreatedAt)
+		_, err := b.c.run(sqlInsertKey, k.MatchID, k.Seat, k.Key, k.Fingerprint, k.FirstSeq, k.LastSeq, k.CreatedAt)
 		if errors.Is(err, gorm.ErrDuplicatedKey) {
-			return fmt.Errorf("%w: key %q is already recorded for match %s", domain.ErrIdempotencyReuse, k.Key, w.id)
+			// The primary key is (match_id, seat, key): only this seat's own record clashes.
+			return fmt.Errorf("%w: key %q is already recorded for seat %d of match %s", domain.ErrIdempotencyReuse, k.Key, k.Seat, w.id)
 		}
 		return err
 	}

@@ -16,13 +16,14 @@ func (r IdempotencyRow) record(created time.Time) referee.IdempotencyRecord {
 		FirstSeq: r.FirstSeq, LastSeq: r.LastSeq, CreatedAt: created}
 }
 
-// Idempotency reads the record stored for (id, key) through db, bound to the caller's context;
-// ok is false when there is none, including when the match does not exist. A created_at that
-// does not parse is ErrRecordCorrupt.
-func Idempotency(db *gorm.DB, id, key string) (_ referee.IdempotencyRecord, ok bool, _ error) {
+// Idempotency reads the record seat stored for (id, key) through db, bound to the caller's
+// context: one primary-key lookup, which never finds another seat's record. ok is false when
+// there is none, including when the match does not exist. A created_at that does not parse is
+// ErrRecordCorrupt.
+func Idempotency(db *gorm.DB, id string, seat int, key string) (_ referee.IdempotencyRecord, ok bool, _ error) {
 	var rows []IdempotencyRow
 	// A map condition lets each dialect quote "key", which SQLite reserves.
-	if err := db.Where(map[string]any{"match_id": id, "key": key}).Limit(1).Find(&rows).Error; err != nil {
+	if err := db.Where(map[string]any{"match_id": id, "seat": seat, "key": key}).Limit(1).Find(&rows).Error; err != nil {
 		return referee.IdempotencyRecord{}, false, err
 	}
 	if len(rows) == 0 {
@@ -36,9 +37,9 @@ func Idempotency(db *gorm.DB, id, key string) (_ referee.IdempotencyRecord, ok b
 }
 
 // IdempotencyRecords reads every idempotency record of match id through db, for the audit, in
-// the order keyOrder gives (each store's ORDER BY for the keys' byte order). A created_at that
-// does not parse is left zero: the audit judges the seqs, seat and fingerprint, and a garbled
-// row must be reported by it, not fail it.
+// the order keyOrder gives (each store's ORDER BY for the keys' byte order, then the seat). A
+// created_at that does not parse is left zero: the audit judges the seqs, seat and
+// fingerprint, and a garbled row must be reported by it, not fail it.
 func IdempotencyRecords(db *gorm.DB, id, keyOrder string) ([]referee.IdempotencyRecord, error) {
 	var n int64
 	if err := db.Model(&MatchRow{}).Where("id = ?", id).Count(&n).Error; err != nil {

@@ -37,6 +37,9 @@ type MatchRow struct {
 	TurnSeconds  int     `gorm:"column:turn_seconds"`
 	Turn         *int    `gorm:"column:turn"`
 	TurnDeadline *string `gorm:"column:turn_deadline"`
+	// Seeded is fixed at creation (migrations/*/00003_seat_keys_and_seeded.sql): an append
+	// never writes it.
+	Seeded bool `gorm:"column:seeded"`
 }
 
 // TableName tells GORM the table, which migrations/ names.
@@ -70,11 +73,12 @@ type EventRow struct {
 // TableName tells GORM the table, which migrations/ names.
 func (EventRow) TableName() string { return "events" }
 
-// IdempotencyRow is a row of idempotency_keys.
+// IdempotencyRow is a row of idempotency_keys, keyed by match, seat and key: each seat has
+// keys of its own (docs/api.md, "Idempotency").
 type IdempotencyRow struct {
 	MatchID     string `gorm:"column:match_id;primaryKey"`
+	Seat        int    `gorm:"column:seat;primaryKey;autoIncrement:false"`
 	Key         string `gorm:"column:key;primaryKey"`
-	Seat        int    `gorm:"column:seat"`
 	Fingerprint string `gorm:"column:fingerprint"`
 	FirstSeq    int    `gorm:"column:first_seq"`
 	LastSeq     int    `gorm:"column:last_seq"`
@@ -142,6 +146,7 @@ func ReadModel(sum domain.Summary, version int) (MatchRow, error) {
 		Status: string(sum.Status), Players: string(players), Scores: string(scores),
 		WinnerSide: sum.WinnerSide, Hands: sum.Hands, Version: version, UpdatedAt: FormatTime(sum.UpdatedAt),
 		Listed: sum.Listed, OpenSeats: string(open), Target: sum.Target, TurnSeconds: sum.TurnSeconds, Turn: sum.Turn,
+		Seeded: sum.Seeded,
 	}
 	if sum.Deadline != nil {
 		d := FormatTime(*sum.Deadline)
@@ -157,7 +162,8 @@ func nonNil(s []int) []int {
 	return s
 }
 
-// AppendColumns are the read-model columns an append rewrites. players and open_seats change
+// AppendColumns are the read-model columns an append rewrites; seeded, fixed when the match
+// is created, is never among them. players and open_seats change
 // only with a join or a leave. status is written only when it is not in_progress or the append
 // starts the match (a join), and turn_deadline only for a match with a clock: SQLite rewrites
 // an index entry whenever its column is SET, even to the value it had, and PostgreSQL can make
@@ -240,7 +246,7 @@ func (r MatchRow) Item() (referee.HistoryItem, error) {
 func (r MatchRow) Summary() (domain.Summary, error) {
 	s := domain.Summary{
 		Status: domain.Status(r.Status), Hands: r.Hands, Version: r.Version, WinnerSide: r.WinnerSide,
-		Listed: r.Listed, Target: r.Target, TurnSeconds: r.TurnSeconds, Turn: r.Turn,
+		Listed: r.Listed, Target: r.Target, TurnSeconds: r.TurnSeconds, Turn: r.Turn, Seeded: r.Seeded,
 	}
 	if r.OpenSeats != "" {
 		if err := json.Unmarshal([]byte(r.OpenSeats), &s.OpenSeats); err != nil {

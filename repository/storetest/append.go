@@ -35,7 +35,7 @@ func testRejectsBrokenSequence(t *testing.T, s referee.EventStore) {
 }
 
 // testIdempotency: a record is stored with its append and only then, a key is used once per
-// match, and zero seqs are filled with the seqs the append wrote.
+// seat of a match, and zero seqs are filled with the seqs the append wrote.
 func testIdempotency(t *testing.T, s referee.EventStore) {
 	f := NewFixture(t, "m-idem", Base, 0)
 	mustCreate(t, s, f)
@@ -49,7 +49,7 @@ func testIdempotency(t *testing.T, s referee.EventStore) {
 		t.Fatal(err)
 	}
 	sameIdempotency(t, s, f.Record.ID, rec)
-	if _, ok, err := s.Idempotency(ctx, f.Record.ID, "key-2"); ok || err != nil {
+	if _, ok, err := s.Idempotency(ctx, f.Record.ID, 0, "key-2"); ok || err != nil {
 		t.Fatalf("unknown key: ok %v err %v", ok, err)
 	}
 
@@ -60,11 +60,11 @@ func testIdempotency(t *testing.T, s referee.EventStore) {
 	if err := s.Append(ctx, stale); !errors.Is(err, domain.ErrVersionConflict) {
 		t.Fatalf("stale append: %v", err)
 	}
-	if _, ok, _ := s.Idempotency(ctx, f.Record.ID, "key-2"); ok {
+	if _, ok, _ := s.Idempotency(ctx, f.Record.ID, 0, "key-2"); ok {
 		t.Fatal("a failed append left its idempotency record behind")
 	}
 
-	// A key already recorded for this match refuses the append whole.
+	// A key this seat already recorded for this match refuses the append whole.
 	next := stale
 	next.Expected++
 	next.Idempotency = &referee.IdempotencyRecord{Key: "key-1", Fingerprint: "other"}
@@ -114,10 +114,10 @@ func testIdempotencyPerMatch(t *testing.T, s referee.EventStore) {
 	}
 }
 
-// sameIdempotency fails the test unless s holds exactly want for (id, want.Key).
+// sameIdempotency fails the test unless s holds exactly want for (id, want.Seat, want.Key).
 func sameIdempotency(t *testing.T, s referee.EventStore, id string, want referee.IdempotencyRecord) {
 	t.Helper()
-	got, ok, err := s.Idempotency(ctx, id, want.Key)
+	got, ok, err := s.Idempotency(ctx, id, want.Seat, want.Key)
 	if err != nil || !ok {
 		t.Fatalf("idempotency %s/%s: ok %v err %v", id, want.Key, ok, err)
 	}

@@ -34,6 +34,8 @@ func Run(t *testing.T, open func(t *testing.T) referee.EventStore) {
 		{"RejectsBrokenSequence", testRejectsBrokenSequence},
 		{"Idempotency", testIdempotency},
 		{"IdempotencyPerMatch", testIdempotencyPerMatch},
+		{"IdempotencyPerSeat", testIdempotencyPerSeat},
+		{"SeededRoundTrip", testSeededRoundTrip},
 		{"Copies", testCopies},
 		{"VerifyChain", testVerifyChain},
 		{"Links", testLinks},
@@ -139,7 +141,7 @@ func testTimesInUTC(t *testing.T, s referee.EventStore) {
 	sameRecord(t, sm.Record, f.Record) // CreatedAt must come back in UTC
 	SameSummary(t, sm.Summary, f.Match.Summary())
 	SameEvents(t, mustEvents(t, s, "m-zone", 0, 0), f.Events)
-	rec, ok, err := s.Idempotency(ctx, "m-zone", "k")
+	rec, ok, err := s.Idempotency(ctx, "m-zone", 0, "k")
 	if err != nil || !ok || rec.CreatedAt.Location() != time.UTC || !rec.CreatedAt.Equal(a.Events[0].At) {
 		t.Fatalf("idempotency created_at: %+v %v %v", rec, ok, err)
 	}
@@ -251,7 +253,7 @@ func testNotFound(t *testing.T, s referee.EventStore) {
 			t.Errorf("%s of an unknown match: got %v, want ErrMatchNotFound", name, err)
 		}
 	}
-	if _, ok, err := s.Idempotency(ctx, "nope", "k"); ok || err != nil {
+	if _, ok, err := s.Idempotency(ctx, "nope", 0, "k"); ok || err != nil {
 		t.Errorf("Idempotency of an unknown match: ok %v err %v, want false, nil", ok, err)
 	}
 }
