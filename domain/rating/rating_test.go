@@ -101,3 +101,35 @@ func TestModelValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkedExample checks the worked example of docs/ratings.md: two new players, a win and
+// a tie, every figure there to its seven decimals.
+func TestWorkedExample(t *testing.T) {
+	r := Default().New()
+	win, err := Rate([][]Rating{{r}, {r}}, []float64{250, 180})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tie, err := Rate([][]Rating{{r}, {r}}, []float64{200, 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"winner mu", win[0][0].Mu, 27.6353895},
+		{"loser mu", win[1][0].Mu, 22.3646105},
+		{"winner sigma", win[0][0].Sigma, 8.0659014},
+		{"loser sigma", win[1][0].Sigma, 8.0659014},
+		{"winner rating", win[0][0].Ordinal(), 3.4376853},
+		{"loser rating", win[1][0].Ordinal(), -1.8330937},
+		{"tied mu", tie[0][0].Mu, 25},
+		{"tied sigma", tie[1][0].Sigma, 8.0659014},
+		{"tied rating", tie[0][0].Ordinal(), 0.8022958},
+	} {
+		if math.Abs(c.got-c.want) > 5e-8 {
+			t.Errorf("%s = %.9f, docs/ratings.md says %.7f", c.name, c.got, c.want)
+		}
+	}
+}
