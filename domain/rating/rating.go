@@ -14,7 +14,7 @@ type Rating struct {
 }
 
 // Z is how many standard deviations the displayed rating sits below Mu: the true skill is
-// above it with about 99.9% confidence (docs/ratings.md, "The displayed rating").
+// above it with about 99.87% confidence (docs/ratings.md, "The displayed rating").
 const Z = 3
 
 // Ordinal is the displayed rating, Mu - 3 Sigma (OpenSkill's "ordinal"): a conservative
@@ -94,7 +94,8 @@ func Rate(teams [][]Rating, scores []float64) ([][]Rating, error) {
 
 // Rate rates one match: teams are its sides (each one or more players' ratings before the
 // match) and scores their final scores, the higher ranking first and equal scores sharing a
-// rank. It returns every player's new rating in the shape of teams; teams is not modified.
+// rank (docs/ratings.md, "The update" and "Ties"). It returns every player's new rating in
+// the shape of teams; teams is not modified.
 func (m Model) Rate(teams [][]Rating, scores []float64) ([][]Rating, error) {
 	if len(scores) != len(teams) {
 		return nil, fmt.Errorf("%w: %d teams, %d scores", ErrMismatch, len(teams), len(scores))
