@@ -41,14 +41,15 @@ func refusef(format string, args ...any) error { return refused(fmt.Sprintf(form
 // soft hyphens, byte order marks, Hangul fillers, variation selectors), anything else the
 // profile disallows, or has no visible character.
 func Enforce(name string) (string, error) {
-	name = strings.TrimSpace(name)
-	if n := utf8.RuneCountInString(name); n == 0 || n > MaxLength || !utf8.ValidString(name) {
-		return "", refusef("must be 1 to %d characters of UTF-8", MaxLength)
-	}
+	// Before trimming: a line break or tab at either end is refused, not quietly dropped.
 	for _, r := range name {
 		if err := checkRune(r); err != nil {
 			return "", err
 		}
+	}
+	name = strings.TrimSpace(name)
+	if n := utf8.RuneCountInString(name); n == 0 || n > MaxLength || !utf8.ValidString(name) {
+		return "", refusef("must be 1 to %d characters of UTF-8", MaxLength)
 	}
 	out, err := precis.Nickname.String(name)
 	if err != nil {

@@ -30,6 +30,8 @@ func TestHiddenCharactersRefused(t *testing.T) {
 		"\u0301":                    "visible", // a combining mark with nothing to sit on
 		"\u3000":                    "1 to 64",
 		"":                          "1 to 64",
+		"Ada\r":                     "control",
+		"\tAda":                     "control",
 		"Ada\nB":                    "control",
 		"\u202eadA":                 "bidirectional",
 		"A\u2028B":                  "line separators",
