@@ -184,6 +184,8 @@ func (s *MatchService) Create(ctx context.Context, req CreateRequest) (_ Created
 	if err != nil {
 		return Created{}, err
 	}
+	// A chosen seed lets its chooser compute every hand: never for a match others may join,
+	// who could not know that the creator sees their tiles (docs/api.md, "Checking a deal yourself").
 	if req.Seed != "" && slices.ContainsFunc(players, func(p domain.PlayerInfo) bool { return p.Kind == domain.Open }) {
 		return Created{}, domain.ErrSeedWithOpenSeats
 	}
