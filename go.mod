@@ -16,6 +16,7 @@ require (
 	github.com/swaggo/files/v2 v2.0.0
 	github.com/swaggo/swag v1.16.6
 	go.yaml.in/yaml/v3 v3.0.6
+	golang.org/x/text v0.44.0
 	golang.org/x/time v0.16.0
 	gorm.io/gorm v1.31.2
 	sigs.k8s.io/yaml v1.3.0
@@ -76,7 +77,6 @@ require (
 	golang.org/x/net v0.62.0 // indirect
 	golang.org/x/sync v0.25.0 // indirect
 	golang.org/x/sys v0.50.0 // indirect
-	golang.org/x/text v0.44.0 // indirect
 	golang.org/x/tools v0.52.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 	gopkg.in/yaml.v2 v2.4.0 // indirect

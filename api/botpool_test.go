@@ -14,7 +14,7 @@ import (
 
 // botOnlyRequest is a match of four bots to target.
 func botOnlyRequest(target int, bots ...string) api.CreateMatchRequest {
-	req := api.CreateMatchRequest{Target: target}
+	req := api.CreateMatchRequest{Target: new(target)}
 	for i, b := range bots {
 		req.Players = append(req.Players, api.PlayerRequest{Name: fmt.Sprintf("b%d", i), Kind: "bot", Bot: b})
 	}

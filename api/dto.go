@@ -19,8 +19,11 @@ type CreateMatchRequest struct {
 	// Partnerships puts seats 0+2 and 1+3 on one side each; 4 players only.
 	Partnerships bool `json:"partnerships,omitempty"`
 	// Target score, a multiple of 5 from 5 to 1000; omitted: 250 with two sides, else 200.
-	Target int `json:"target,omitempty" minimum:"5" maximum:"1000" multipleOf:"5"`
+	// A target given is checked as given: 0 is refused like any other outside that range.
+	Target *int `json:"target,omitempty" minimum:"5" maximum:"1000" multipleOf:"5"`
 	// Seed (64 hex characters) makes the deals reproducible; the match is then marked seeded.
+	// Whoever chooses it can compute every hand, so a match with an open seat refuses it
+	// (SEED_WITH_OPEN_SEATS).
 	Seed string `json:"seed,omitempty" minLength:"64" maxLength:"64" example:"1220bce908f962d172dd71edf7f3215397eaadbf54c4d03b1fc8334e91eaf12a"`
 	// Listed puts a match with open seats in the lobby (GET /api/v1/matches?status=waiting),
 	// where anyone may join without an invite.
@@ -34,8 +37,12 @@ type CreateMatchRequest struct {
 
 // PlayerRequest is one seat in a create request.
 type PlayerRequest struct {
-	// Name is shown to everyone: no control characters, line separators or bidirectional marks.
-	// Required for human and bot seats; an open seat has none (the player who joins names it).
+	// Name is shown to everyone, in its PRECIS Nickname form (RFC 8266: NFKC, runs of spaces as
+	// one, trimmed). No control characters, line separators, bidirectional marks or invisible
+	// characters (format and default-ignorable ones: zero-width spaces, soft hyphens...), and at
+	// least one visible character. No two seats of a match may have names equal ignoring case
+	// and width ("Ada", "ada", "ＡＤＡ"). Required for human and bot seats; an open seat has none
+	// (the player who joins names it).
 	Name string `json:"name,omitempty" minLength:"1" maxLength:"64" example:"Ada"`
 	// Kind open is a seat for someone to join with the invite the create answer gives.
 	Kind string `json:"kind" validate:"required" enums:"human,bot,open" example:"human"`
@@ -159,7 +166,8 @@ type CreateMatchResponse struct {
 
 // JoinRequest is the body of POST /api/v1/matches/{id}/seats/{seat}/join.
 type JoinRequest struct {
-	// Name is shown to everyone, as at create.
+	// Name is shown to everyone, under the rules of a name at create; it may not be another
+	// seat's name ignoring case and width.
 	Name string `json:"name" validate:"required" minLength:"1" maxLength:"64" example:"Bo"`
 	// Invite is the seat's invite from the create answer; not needed for a listed match.
 	Invite string `json:"invite,omitempty" example:"lW3Xb0yQm8m3aN6tR2pX4g"`
@@ -222,6 +230,8 @@ type HistoryItem struct {
 	Listed      bool `json:"listed"`
 	Target      int  `json:"target,omitempty"`
 	TurnSeconds int  `json:"turn_seconds,omitempty"`
+	// Seeded says the creator chose the seed, and so can compute every hand.
+	Seeded bool `json:"seeded"`
 }
 
 // HistoryResponse is one page of the history, newest first.
@@ -297,6 +307,7 @@ func toHistoryItem(h referee.HistoryItem) HistoryItem {
 		ID: h.ID, Status: string(s.Status), CreatedAt: h.CreatedAt, UpdatedAt: s.UpdatedAt,
 		Players: players, Scores: nonNil(s.Scores), WinnerSide: s.WinnerSide, Hands: s.Hands,
 		Turn: s.Turn, OpenSeats: nonNil(s.OpenSeats), Listed: s.Listed, Target: s.Target, TurnSeconds: s.TurnSeconds,
+		Seeded: s.Seeded,
 	}
 }
 

@@ -21,7 +21,7 @@ import (
 func TestNoHiddenInformationLeaks(t *testing.T) {
 	h, srv := streamServer(t, nil)
 	// A target of 150 takes the match through several hands, with draws, in fewer turns.
-	tb := h.createMatch(api.CreateMatchRequest{Seed: seed1, Target: 150, Players: []api.PlayerRequest{{Name: "p0", Kind: "human"}, {Name: "p1", Kind: "human"}}})
+	tb := h.createMatch(api.CreateMatchRequest{Seed: seed1, Target: new(150), Players: []api.PlayerRequest{{Name: "p0", Kind: "human"}, {Name: "p1", Kind: "human"}}})
 	sw := newSweep(t, tb, srv)
 	last, checkpoints := -10, 0
 	tb.playOut(func(turn, seat int, moves []api.LegalMove) bool {

@@ -198,7 +198,7 @@ func TestInstancesManyClients(t *testing.T) {
 	for i := range tables {
 		tables[i] = c.inst[i%2].createMatch(api.CreateMatchRequest{
 			Players: []api.PlayerRequest{{Name: "ann", Kind: "human"}, {Name: "bob", Kind: "human"}},
-			Target:  100,
+			Target:  new(100),
 		})
 	}
 	acks := make([][]api.Event, matches*2)

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
@@ -25,7 +24,7 @@ import (
 //	@Param			body	body		CreateMatchRequest	true	"players and options"
 //	@Success		201		{object}	CreateMatchResponse
 //	@Header			201		{string}	Location	"/api/v1/matches/{id}"
-//	@Failure		400		{object}	Problem		"INVALID_REQUEST"
+//	@Failure		400		{object}	Problem		"INVALID_REQUEST, or SEED_WITH_OPEN_SEATS: a seed chosen for a match with an open seat, whose creator could compute the joiners' hands"
 //	@Failure		408		{object}	Problem		"REQUEST_TIMEOUT: the body did not arrive before the server\'s read timeout"
 //	@Failure		413		{object}	Problem		"PAYLOAD_TOO_LARGE"
 //	@Failure		415		{object}	Problem		"UNSUPPORTED_MEDIA_TYPE"
@@ -44,11 +43,12 @@ func (s *server) createMatch(c echo.Context) error {
 	if err := decodeJSON(c, &body); err != nil {
 		return err
 	}
-	if err := checkNames(body.Players); err != nil {
+	target, err := targetOf(body.Target)
+	if err != nil {
 		return err
 	}
 	req := referee.CreateRequest{
-		Partnerships: body.Partnerships, Target: body.Target, Seed: body.Seed,
+		Partnerships: body.Partnerships, Target: target, Seed: body.Seed,
 		Listed: body.Listed, TurnSeconds: body.TurnSeconds, AutoplayAfter: body.AutoplayAfter,
 	}
 	for _, p := range body.Players {
@@ -191,17 +191,14 @@ func encodeMatchView(v domain.MatchView) ([]byte, error) {
 	return append(b, '\n'), err
 }
 
-// checkNames refuses names that could forge or garble whatever shows them: control characters
-// (a line break would start a line of its own in the text export, where it could pass for the
-// referee's; a NUL or an escape garbles terminals) and the invisible marks that reorder text
-// (bidirectional overrides and isolates), which can make one name read as another.
-func checkNames(players []PlayerRequest) error {
-	for i, p := range players {
-		for _, r := range p.Name {
-			if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == '\u2028' || r == '\u2029' {
-				return domain.Invalidf("players[%d].name must not hold control characters, line separators or bidirectional marks, found U+%04X", i, r)
-			}
-		}
+// targetOf is the referee's target for the request's: absent is 0, the table's default; a
+// target given is checked as given, so an explicit 0 is refused rather than read as absent.
+func targetOf(target *int) (int, error) {
+	if target == nil {
+		return 0, nil
 	}
-	return nil
+	if err := domain.ValidateTarget(*target); err != nil {
+		return 0, err
+	}
+	return *target, nil
 }

@@ -33,7 +33,7 @@ const (
 
 // invalidDetails is the detail of each operation's example 400, as the server words it.
 var invalidDetails = map[string]string{
-	"createMatch":    `players[1].name must not hold control characters, line separators or bidirectional marks, found U+000A`,
+	"createMatch":    `players[1].name must not hold control characters, line separators or bidirectional marks (found U+000A)`,
 	"listMatches":    `status must be waiting, in_progress, finished or expired, got "done"`,
 	"getMatch":       `this endpoint takes no query parameters, got "step"`,
 	"makeMove":       `play needs a tile, like "tile": "4-6"`,
@@ -80,6 +80,8 @@ var problemDetails = map[domain.Code]string{
 	CodeUnavailable:             "the server has as many live streams open as it may; try again later",
 	CodeRequestTimeout:          "the request body did not arrive before the server's read timeout",
 	CodeHeaderTooLarge:          "the request's headers and URL are larger than " + strconv.Itoa(DefaultHeaderLimit) + " bytes",
+	// The sentinel's own words: the referee returns it as it is.
+	domain.CodeSeedWithOpenSeats: domain.ErrSeedWithOpenSeats.Error(),
 }
 
 // sharpenSecurity makes every operation say who may call it, and the seat token a bearer token.

@@ -15,7 +15,7 @@ const ExampleSeed = "1220bce908f962d172dd71edf7f3215397eaadbf54c4d03b1fc8334e91e
 // requestExamples are the request bodies openapi.yaml shows, by operation; the first of each
 // is the one Swagger UI fills in.
 func requestExamples() map[string][]namedExample {
-	five := "5-5"
+	five, target := "5-5", 150
 	return map[string][]namedExample{
 		"createMatch": {
 			{"humanVsBot", "You (seat 0) against a greedy bot, dealt from a known seed", CreateMatchRequest{
@@ -27,7 +27,7 @@ func requestExamples() map[string][]namedExample {
 					{Name: "Ada", Kind: "human"}, {Name: "Bob", Kind: "bot", Bot: "random"},
 					{Name: "Cy", Kind: "bot", Bot: "greedy"}, {Name: "Di", Kind: "bot", Bot: "expert"},
 				},
-				Partnerships: true, Target: 150,
+				Partnerships: true, Target: &target,
 			}},
 			{"lobby", "A listed match: you against whoever joins seat 1 from the lobby", CreateMatchRequest{
 				Players: []PlayerRequest{{Name: "Ada", Kind: "human"}, {Kind: "open"}},

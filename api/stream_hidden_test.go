@@ -15,7 +15,7 @@ import (
 // the seed deals them, and nothing of the other seat's hand or draws, nor the boneyard order.
 func TestStreamHidesOtherSeatsTiles(t *testing.T) {
 	h, srv := streamServer(t, nil)
-	r := h.do(http.MethodPost, "/api/v1/matches", api.CreateMatchRequest{Seed: seed1, Target: 1000, Players: []api.PlayerRequest{
+	r := h.do(http.MethodPost, "/api/v1/matches", api.CreateMatchRequest{Seed: seed1, Target: new(1000), Players: []api.PlayerRequest{
 		{Name: "Ada", Kind: "human"}, {Name: "Bo", Kind: "human"},
 	}})
 	var created api.CreateMatchResponse

@@ -29,7 +29,7 @@ func moverOf(e domain.Event) (seat int, ok bool) {
 func TestBotEventsShareTheirAppendsTime(t *testing.T) {
 	h := newHarness(t, options{})
 	for _, players := range [][]string{{"human", "expert"}, {"human", "expert", "expert", "expert"}} {
-		req := api.CreateMatchRequest{Target: 30}
+		req := api.CreateMatchRequest{Target: new(30)}
 		for i, p := range players {
 			pr := api.PlayerRequest{Name: "p" + string(rune('0'+i)), Kind: "human"}
 			if p != "human" {

@@ -169,7 +169,7 @@ const docTemplate = `{
                         }
                     },
                     "400": {
-                        "description": "INVALID_REQUEST",
+                        "description": "INVALID_REQUEST, or SEED_WITH_OPEN_SEATS: a seed chosen for a match with an open seat, whose creator could compute the joiners' hands",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -1567,14 +1567,14 @@ const docTemplate = `{
                     }
                 },
                 "seed": {
-                    "description": "Seed (64 hex characters) makes the deals reproducible; the match is then marked seeded.",
+                    "description": "Seed (64 hex characters) makes the deals reproducible; the match is then marked seeded.\nWhoever chooses it can compute every hand, so a match with an open seat refuses it\n(SEED_WITH_OPEN_SEATS).",
                     "type": "string",
                     "maxLength": 64,
                     "minLength": 64,
                     "example": "1220bce908f962d172dd71edf7f3215397eaadbf54c4d03b1fc8334e91eaf12a"
                 },
                 "target": {
-                    "description": "Target score, a multiple of 5 from 5 to 1000; omitted: 250 with two sides, else 200.",
+                    "description": "Target score, a multiple of 5 from 5 to 1000; omitted: 250 with two sides, else 200.\nA target given is checked as given: 0 is refused like any other outside that range.",
                     "type": "integer",
                     "maximum": 1000,
                     "minimum": 5,
@@ -1989,6 +1989,7 @@ const docTemplate = `{
                 "open_seats",
                 "players",
                 "scores",
+                "seeded",
                 "status",
                 "turn",
                 "updated_at",
@@ -2027,6 +2028,10 @@ const docTemplate = `{
                     "items": {
                         "type": "integer"
                     }
+                },
+                "seeded": {
+                    "description": "Seeded says the creator chose the seed, and so can compute every hand.",
+                    "type": "boolean"
                 },
                 "status": {
                     "type": "string",
@@ -2091,7 +2096,7 @@ const docTemplate = `{
                     "example": "lW3Xb0yQm8m3aN6tR2pX4g"
                 },
                 "name": {
-                    "description": "Name is shown to everyone, as at create.",
+                    "description": "Name is shown to everyone, under the rules of a name at create; it may not be another\nseat's name ignoring case and width.",
                     "type": "string",
                     "maxLength": 64,
                     "minLength": 1,
@@ -2409,7 +2414,7 @@ const docTemplate = `{
                     "example": "human"
                 },
                 "name": {
-                    "description": "Name is shown to everyone: no control characters, line separators or bidirectional marks.\nRequired for human and bot seats; an open seat has none (the player who joins names it).",
+                    "description": "Name is shown to everyone, in its PRECIS Nickname form (RFC 8266: NFKC, runs of spaces as\none, trimmed). No control characters, line separators, bidirectional marks or invisible\ncharacters (format and default-ignorable ones: zero-width spaces, soft hyphens...), and at\nleast one visible character. No two seats of a match may have names equal ignoring case\nand width (\"Ada\", \"ada\", \"ＡＤＡ\"). Required for human and bot seats; an open seat has none\n(the player who joins names it).",
                     "type": "string",
                     "maxLength": 64,
                     "minLength": 1,
@@ -2433,6 +2438,7 @@ const docTemplate = `{
                     "type": "string",
                     "enum": [
                         "INVALID_REQUEST",
+                        "SEED_WITH_OPEN_SEATS",
                         "UNAUTHORIZED",
                         "MATCH_NOT_FOUND",
                         "NOT_FOUND",

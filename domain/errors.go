@@ -33,6 +33,8 @@ const (
 	CodeRecordCorrupt    Code = "RECORD_CORRUPT"
 	CodeStoreBusy        Code = "STORE_BUSY"
 	CodeStoreFull        Code = "STORE_FULL"
+	// CodeSeedWithOpenSeats: a chosen seed for a match that others may join.
+	CodeSeedWithOpenSeats Code = "SEED_WITH_OPEN_SEATS"
 )
 
 // Error is a domain error with a stable code. The sentinels below are its only values; callers
@@ -79,6 +81,10 @@ var (
 	ErrStoreBusy = newError(CodeStoreBusy, "the store is busy; try again shortly")
 	// ErrStoreFull: the store cannot write because its disk or database is full.
 	ErrStoreFull = newError(CodeStoreFull, "the store is full and cannot take writes")
+	// ErrSeedWithOpenSeats: whoever chooses the seed can compute every hand, so a match that
+	// others may join is always dealt from a seed the server draws (docs/api.md, "Checking a
+	// deal yourself").
+	ErrSeedWithOpenSeats = newError(CodeSeedWithOpenSeats, "a match with an open seat cannot take a chosen seed: whoever chooses the seed can compute every hand, the joiners' too; leave seed out")
 )
 
 // CodeOf returns the stable code of err, or CodeInternal when err carries none.

@@ -452,6 +452,7 @@ const (
 	RECORDCORRUPT        ApiProblemCode = "RECORD_CORRUPT"
 	REQUESTTIMEOUT       ApiProblemCode = "REQUEST_TIMEOUT"
 	SEATTAKEN            ApiProblemCode = "SEAT_TAKEN"
+	SEEDWITHOPENSEATS    ApiProblemCode = "SEED_WITH_OPEN_SEATS"
 	STOREBUSY            ApiProblemCode = "STORE_BUSY"
 	STOREFULL            ApiProblemCode = "STORE_FULL"
 	TILEDOESNOTFIT       ApiProblemCode = "TILE_DOES_NOT_FIT"
@@ -510,6 +511,8 @@ func (e ApiProblemCode) Valid() bool {
 	case REQUESTTIMEOUT:
 		return true
 	case SEATTAKEN:
+		return true
+	case SEEDWITHOPENSEATS:
 		return true
 	case STOREBUSY:
 		return true
@@ -707,11 +710,14 @@ type ApiCreateMatchRequest struct {
 	Players []ApiPlayerRequest `json:"players"`
 
 	// Seed Seed (64 hex characters) makes the deals reproducible; the match is then marked seeded.
+	// Whoever chooses it can compute every hand, so a match with an open seat refuses it
+	// (SEED_WITH_OPEN_SEATS).
 	//
 	// Example: 1220bce908f962d172dd71edf7f3215397eaadbf54c4d03b1fc8334e91eaf12a
 	Seed *string `json:"seed,omitempty"`
 
 	// Target Target score, a multiple of 5 from 5 to 1000; omitted: 250 with two sides, else 200.
+	// A target given is checked as given: 0 is refused like any other outside that range.
 	Target *int `json:"target,omitempty"`
 
 	// TurnSeconds TurnSeconds is the clock: a human seat that has not acted in time has its turn played by
@@ -920,11 +926,14 @@ type ApiHistoryItem struct {
 	Listed bool `json:"listed"`
 
 	// OpenSeats OpenSeats lists the seats waiting for a player (the lobby's matches have some).
-	OpenSeats []int                `json:"open_seats"`
-	Players   []ApiPlayer          `json:"players"`
-	Scores    []int                `json:"scores"`
-	Status    ApiHistoryItemStatus `json:"status"`
-	Target    *int                 `json:"target,omitempty"`
+	OpenSeats []int       `json:"open_seats"`
+	Players   []ApiPlayer `json:"players"`
+	Scores    []int       `json:"scores"`
+
+	// Seeded Seeded says the creator chose the seed, and so can compute every hand.
+	Seeded bool                 `json:"seeded"`
+	Status ApiHistoryItemStatus `json:"status"`
+	Target *int                 `json:"target,omitempty"`
 
 	// Turn Turn is the seat to act; null when none is. A client holding several tokens finds
 	// where it is to move without reading every match.
@@ -954,7 +963,8 @@ type ApiJoinRequest struct {
 	// Example: lW3Xb0yQm8m3aN6tR2pX4g
 	Invite *string `json:"invite,omitempty"`
 
-	// Name Name is shown to everyone, as at create.
+	// Name Name is shown to everyone, under the rules of a name at create; it may not be another
+	// seat's name ignoring case and width.
 	//
 	// Example: Bo
 	Name string `json:"name"`
@@ -1094,8 +1104,12 @@ type ApiPlayerRequest struct {
 	// Example: human
 	Kind ApiPlayerRequestKind `json:"kind"`
 
-	// Name Name is shown to everyone: no control characters, line separators or bidirectional marks.
-	// Required for human and bot seats; an open seat has none (the player who joins names it).
+	// Name Name is shown to everyone, in its PRECIS Nickname form (RFC 8266: NFKC, runs of spaces as
+	// one, trimmed). No control characters, line separators, bidirectional marks or invisible
+	// characters (format and default-ignorable ones: zero-width spaces, soft hyphens...), and at
+	// least one visible character. No two seats of a match may have names equal ignoring case
+	// and width ("Ada", "ada", "ＡＤＡ"). Required for human and bot seats; an open seat has none
+	// (the player who joins names it).
 	//
 	// Example: Ada
 	Name *string `json:"name,omitempty"`

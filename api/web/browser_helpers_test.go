@@ -81,7 +81,10 @@ func (s *site) call(method, path, token string, body, out any) {
 // create makes a match; a player "bot:expert" is a bot of that strategy, any other a human.
 func (s *site) create(target int, seed string, players ...string) api.CreateMatchResponse {
 	s.t.Helper()
-	req := api.CreateMatchRequest{Target: target, Seed: seed}
+	req := api.CreateMatchRequest{Seed: seed}
+	if target != 0 { // 0: the table's default, left out (an explicit 0 is refused)
+		req.Target = new(target)
+	}
 	for i, p := range players {
 		if name, ok := strings.CutPrefix(p, "bot:"); ok {
 			req.Players = append(req.Players, api.PlayerRequest{Name: []string{"Ada", "Bo", "Cy", "Di"}[i], Kind: "bot", Bot: name})

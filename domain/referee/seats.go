@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"errors"
-	"strings"
 
 	"github.com/allfives/allfives/domain"
 )
@@ -29,10 +28,11 @@ type JoinRequest struct {
 // the first hand in the same append, and bots to move then play. Of two joins racing for one
 // seat, exactly one gets it; the other hears ErrSeatTaken.
 func (s *MatchService) Join(ctx context.Context, id string, req JoinRequest) (Joined, error) {
-	req.Name = strings.TrimSpace(req.Name)
-	if err := checkName(req.Name); err != nil {
+	name, err := checkName(req.Name)
+	if err != nil {
 		return Joined{}, domain.Invalidf("name %s", err)
 	}
+	req.Name = name
 	res, err := s.join(ctx, id, req)
 	if errors.Is(err, domain.ErrVersionConflict) {
 		res, err = s.join(ctx, id, req) // another instance moved the match: decide again
@@ -55,6 +55,9 @@ func (s *MatchService) join(ctx context.Context, id string, req JoinRequest) (Jo
 	rec := seatRecord(e.record, req.Seat)
 	if !work.match.Listed() && !inviteMatches(rec.InviteHash, req.Invite) {
 		return Joined{}, domain.ErrInvalidInvite
+	}
+	if other := sameNameAs(work.match.Players(), req.Seat, req.Name); other >= 0 {
+		return Joined{}, domain.Invalidf("name %q is the same name as seat %d's (names are compared ignoring case and width): choose another", req.Name, other)
 	}
 	token, hash, err := s.newSecret(32)
 	if err != nil {

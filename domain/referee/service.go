@@ -15,10 +15,9 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/names"
 )
 
 // MaxBotSteps bounds the bot actions run after one command: far more than any match needs
@@ -122,21 +121,26 @@ func (s *MatchService) BotNames() []string {
 }
 
 // MaxNameLength is the most characters (not bytes) a player's name may have.
-const MaxNameLength = 64
+const MaxNameLength = names.MaxLength
 
-// checkName refuses names that are empty, too long, not UTF-8, or that hold characters that
-// would let a name forge lines or reorder text where it is printed (the text export, logs):
-// control characters, line and paragraph separators, and bidirectional controls.
-func checkName(name string) error {
-	if n := utf8.RuneCountInString(name); n == 0 || n > MaxNameLength || !utf8.ValidString(name) {
-		return fmt.Errorf("must be 1 to %d characters of UTF-8", MaxNameLength)
-	}
-	for _, r := range name {
-		if unicode.IsControl(r) || unicode.In(r, unicode.Zl, unicode.Zp, unicode.Bidi_Control) {
-			return fmt.Errorf("must not hold control characters, line separators or bidirectional marks (found %U)", r)
+// checkName returns the form of a player's name that is kept and shown, or why it is refused:
+// the one rule is domain/names (the PRECIS Nickname profile, and no invisible characters).
+// The kept form is the enforced one, not the input as typed, so that what every client prints
+// is what was compared: "ＡＤＡ" is kept as "ADA", and runs of spaces as one.
+func checkName(name string) (string, error) {
+	return names.Enforce(name)
+}
+
+// sameNameAs is the seat, other than seat, whose name is name's under the profile's
+// comparison ("Ada", "ada" and "ＡＤＡ" are one name), or -1: two seats of one match may not
+// share a name, or a reader could not tell them apart.
+func sameNameAs(players []domain.PlayerInfo, seat int, name string) int {
+	for _, p := range players {
+		if p.Seat != seat && p.Kind != domain.Open && names.Same(p.Name, name) {
+			return p.Seat
 		}
 	}
-	return nil
+	return -1
 }
 
 // SeatToken is a human seat's secret, returned once at creation.
@@ -179,6 +183,11 @@ func (s *MatchService) Create(ctx context.Context, req CreateRequest) (_ Created
 	players, err := s.checkPlayers(req.Players)
 	if err != nil {
 		return Created{}, err
+	}
+	// A chosen seed lets its chooser compute every hand: never for a match others may join,
+	// who could not know that the creator sees their tiles (docs/api.md, "Checking a deal yourself").
+	if req.Seed != "" && slices.ContainsFunc(players, func(p domain.PlayerInfo) bool { return p.Kind == domain.Open }) {
+		return Created{}, domain.ErrSeedWithOpenSeats
 	}
 	seed, seeded, err := s.seedFor(req.Seed)
 	if err != nil {
@@ -263,16 +272,22 @@ func (s *MatchService) checkPlayers(in []domain.PlayerInfo) ([]domain.PlayerInfo
 	}
 	out := make([]domain.PlayerInfo, len(in))
 	for i, p := range in {
-		p.Seat, p.Name = i, strings.TrimSpace(p.Name)
+		p.Seat = i
 		if p.Kind == domain.Open {
-			if p.Name != "" || p.Bot != "" {
+			if strings.TrimSpace(p.Name) != "" || p.Bot != "" {
 				return nil, domain.Invalidf("players[%d] is open: the player who joins names it", i)
 			}
+			p.Name = ""
 			out[i] = p
 			continue
 		}
-		if err := checkName(p.Name); err != nil {
+		name, err := checkName(p.Name)
+		if err != nil {
 			return nil, domain.Invalidf("players[%d].name %s", i, err)
+		}
+		p.Name = name
+		if j := sameNameAs(out[:i], i, name); j >= 0 {
+			return nil, domain.Invalidf("players[%d].name %q is the same name as players[%d]'s %q (names are compared ignoring case and width): give each seat its own", i, name, j, out[j].Name)
 		}
 		switch p.Kind {
 		case domain.Human:

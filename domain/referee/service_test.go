@@ -97,14 +97,17 @@ func TestCreateAndAuthenticate(t *testing.T) {
 
 func TestCreateRejectsBadRequests(t *testing.T) {
 	svc := newService(t, memstore.New(), 16)
+	// Distinct names, so that each request is refused for the reason its name gives, not for
+	// two seats sharing one.
 	h := domain.PlayerInfo{Name: "x", Kind: domain.Human}
+	h2, h3 := domain.PlayerInfo{Name: "y", Kind: domain.Human}, domain.PlayerInfo{Name: "w", Kind: domain.Human}
 	for name, req := range map[string]referee.CreateRequest{
 		"one player":           {Players: []domain.PlayerInfo{h}},
-		"five players":         {Players: []domain.PlayerInfo{h, h, h, h, h}},
-		"partners of three":    {Players: []domain.PlayerInfo{h, h, h}, Partnerships: true},
-		"target not of five":   {Players: []domain.PlayerInfo{h, h}, Target: 12},
-		"target too high":      {Players: []domain.PlayerInfo{h, h}, Target: 1005},
-		"bad seed":             {Players: []domain.PlayerInfo{h, h}, Seed: "abc"},
+		"five players":         {Players: []domain.PlayerInfo{h, h2, h3, {Name: "v", Kind: domain.Human}, {Name: "u", Kind: domain.Human}}},
+		"partners of three":    {Players: []domain.PlayerInfo{h, h2, h3}, Partnerships: true},
+		"target not of five":   {Players: []domain.PlayerInfo{h, h2}, Target: 12},
+		"target too high":      {Players: []domain.PlayerInfo{h, h2}, Target: 1005},
+		"bad seed":             {Players: []domain.PlayerInfo{h, h2}, Seed: "abc"},
 		"unknown bot":          {Players: []domain.PlayerInfo{h, {Name: "b", Kind: domain.Bot, Bot: "nope"}}},
 		"empty name":           {Players: []domain.PlayerInfo{h, {Name: " ", Kind: domain.Human}}},
 		"unknown kind":         {Players: []domain.PlayerInfo{h, {Name: "z", Kind: "alien"}}},

@@ -56,6 +56,13 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// seededBadge marks a match whose creator chose the seed, and so can compute every hand
+// (docs/api.md, "Checking a deal yourself"): whoever joins or watches it should know.
+export function seededBadge() {
+  return el("span", { class: "seeded", title: "The creator chose the seed, so they can compute every hand, yours too.",
+    text: "seeded: the creator chose the deal" });
+}
+
 // showError puts an API error (its detail) or any other error in a page's alert region.
 export function showError(region, err) {
   region.textContent = err ? (err instanceof ApiError ? err.message : String(err.message || err)) : "";

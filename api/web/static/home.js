@@ -1,5 +1,5 @@
 // The home page: create a match, and find matches to join, watch or replay.
-import { api, el, showError, saveSeat } from "/assets/common.js";
+import { api, el, showError, saveSeat, seededBadge } from "/assets/common.js";
 
 const $ = (sel) => document.getElementById(sel);
 const errorBox = $("error");
@@ -98,6 +98,11 @@ function created(res) {
   box.hidden = false;
 }
 
+// seeded is the badge of a listed match whose creator chose the deal, after a space.
+function seeded(item) {
+  return item.seeded ? [" ", seededBadge()] : null;
+}
+
 function players(item) {
   return item.players.map((p) => (p.kind === "open" ? "open seat" : p.name)).join(", ");
 }
@@ -133,13 +138,14 @@ async function recent() {
     for (const o of document.querySelectorAll("option[value=open]")) o.remove();
   } else list("waiting", $("lobby"), (m) => el("li", { "data-id": m.id },
     el("a", { href: `/play/${m.id}`, text: `Join: ${players(m)}` }),
-    el("span", { class: "muted", text: ` · target ${m.target ?? "default"}${m.turn_seconds ? ` · ${m.turn_seconds} s a turn` : ""}` })));
+    el("span", { class: "muted", text: ` · target ${m.target ?? "default"}${m.turn_seconds ? ` · ${m.turn_seconds} s a turn` : ""}` }),
+    seeded(m)));
   list("in_progress", $("live-matches"), (m) => el("li", { "data-id": m.id },
     el("a", { href: `/play/${m.id}`, text: `${players(m)}: ${m.scores.join(" to ")}` }),
-    el("span", { class: "muted", text: ` · started ${when(m.created_at)}` })));
+    el("span", { class: "muted", text: ` · started ${when(m.created_at)}` }), seeded(m)));
   list("finished", $("finished"), (m) => el("li", { "data-id": m.id },
     el("a", { href: `/replay/${m.id}`, text: `${players(m)}: ${m.scores.join(" to ")}` }),
-    el("span", { class: "muted", text: ` · ${when(m.updated_at)}` })));
+    el("span", { class: "muted", text: ` · ${when(m.updated_at)}` }), seeded(m)));
 }
 
 rows();

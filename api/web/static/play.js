@@ -69,6 +69,7 @@ function render(v) {
   main.dataset.version = String(v.version);
   main.dataset.status = v.status;
   main.dataset.myTurn = mine ? "1" : "0";
+  $("seeded").hidden = !v.seeded; // the creator can compute every hand: say so to all who sit or watch
   document.title = `${mine ? "Your turn · " : ""}${v.seats.map((s) => s.name).join(" v ")} · All Fives`;
   const open = v.open_seats || [];
   const clock = live && h && v.seats[h.turn] && v.seats[h.turn].deadline
