@@ -45,7 +45,7 @@ func TestTheClockOverHTTP(t *testing.T) {
 	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(3), Clock: clock})
 	h := &harness{t: t, e: api.New(api.Config{Service: svc, Ready: store}), svc: svc, store: store}
 
-	tb := h.createMatch(api.CreateMatchRequest{Seed: seed1, TurnSeconds: 30, AutoplayAfter: 1, Players: []api.PlayerRequest{
+	tb := h.createMatch(api.CreateMatchRequest{Seed: seed1, TurnSeconds: new(30), AutoplayAfter: new(1), Players: []api.PlayerRequest{
 		{Name: "Ada", Kind: "human"}, {Name: "Bo", Kind: "human"},
 	}})
 	v := tb.view(0)

@@ -30,9 +30,9 @@ type CreateMatchRequest struct {
 	Listed bool `json:"listed,omitempty"`
 	// TurnSeconds is the clock: a human seat that has not acted in time has its turn played by
 	// the greedy bot. Omitted: no clock.
-	TurnSeconds int `json:"turn_seconds,omitempty" minimum:"10" maximum:"604800" example:"60"`
+	TurnSeconds *int `json:"turn_seconds,omitempty" minimum:"10" maximum:"604800" example:"60"`
 	// AutoplayAfter is how many timeouts in a row hand a seat to its bot (with a clock; default 3).
-	AutoplayAfter int `json:"autoplay_after,omitempty" minimum:"1" maximum:"100" example:"3"`
+	AutoplayAfter *int `json:"autoplay_after,omitempty" minimum:"1" maximum:"100" example:"3"`
 }
 
 // PlayerRequest is one seat in a create request.

@@ -47,9 +47,17 @@ func (s *server) createMatch(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	turnSeconds, err := given("turn_seconds", body.TurnSeconds, "10 to 604800; leave it out for no clock")
+	if err != nil {
+		return err
+	}
+	autoplayAfter, err := given("autoplay_after", body.AutoplayAfter, "1 to 100; leave it out for 3")
+	if err != nil {
+		return err
+	}
 	req := referee.CreateRequest{
 		Partnerships: body.Partnerships, Target: target, Seed: body.Seed,
-		Listed: body.Listed, TurnSeconds: body.TurnSeconds, AutoplayAfter: body.AutoplayAfter,
+		Listed: body.Listed, TurnSeconds: turnSeconds, AutoplayAfter: autoplayAfter,
 	}
 	for _, p := range body.Players {
 		req.Players = append(req.Players, domain.PlayerInfo{Name: p.Name, Kind: domain.PlayerKind(p.Kind), Bot: p.Bot})
@@ -193,6 +201,19 @@ func encodeMatchView(v domain.MatchView) ([]byte, error) {
 
 // targetOf is the referee's target for the request's: absent is 0, the table's default; a
 // target given is checked as given, so an explicit 0 is refused rather than read as absent.
+// given is an optional number of the create request: absent is 0, which the referee reads as
+// its default; given, it must be a real value (the referee checks its range), so an explicit 0
+// is refused rather than quietly read as absent.
+func given(name string, n *int, rule string) (int, error) {
+	if n == nil {
+		return 0, nil
+	}
+	if *n == 0 {
+		return 0, domain.Invalidf("%s, when given, is %s; 0 is not a value", name, rule)
+	}
+	return *n, nil
+}
+
 func targetOf(target *int) (int, error) {
 	if target == nil {
 		return 0, nil

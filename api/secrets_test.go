@@ -80,6 +80,25 @@ func TestTargetZeroRefused(t *testing.T) {
 	}
 }
 
+// TestClockZeroRefused: turn_seconds and autoplay_after are absent or valid, like target: an
+// explicit 0 is refused, not read as "no clock" or "the default".
+func TestClockZeroRefused(t *testing.T) {
+	h := newHarness(t, options{})
+	players := `"players": [{"name": "Ann", "kind": "human"}, {"name": "Bo", "kind": "human"}]`
+	for field, body := range map[string]string{"turn_seconds": `"turn_seconds": 0`, "autoplay_after": `"turn_seconds": 60, "autoplay_after": 0`} {
+		p := h.do(http.MethodPost, "/api/v1/matches", `{`+players+`, `+body+`}`).problem(t, 400, "INVALID_REQUEST")
+		if !strings.Contains(p.Detail, field+", when given, is") {
+			t.Errorf("%s 0: detail %q", field, p.Detail)
+		}
+	}
+	r := h.do(http.MethodPost, "/api/v1/matches", `{`+players+`, "turn_seconds": 60}`)
+	var out api.CreateMatchResponse
+	r.decode(t, &out)
+	if r.status != http.StatusCreated || out.Match.TurnSeconds != 60 || out.Match.AutoplayAfter != 3 {
+		t.Errorf("a clock with the default autoplay_after: %d %s", r.status, r.body)
+	}
+}
+
 // TestHiddenNamesRefused: names that hide a character printing as nothing, or look like
 // nothing at all, are refused at create and at join with a detail naming the character.
 func TestHiddenNamesRefused(t *testing.T) {
