@@ -28,6 +28,14 @@ const (
 	TypeMatchExpired EventType = "match.expired"
 )
 
+// EventTypes is every event type, in the order the docs list them: the one list that the web
+// client, the text renderer, the API's enum and the decoder are each tested to cover.
+var EventTypes = []EventType{
+	TypeMatchCreated, TypeHandStarted, TypeTilePlayed, TypeTileDrawn, TypeTurnPassed,
+	TypeHandEnded, TypeMatchEnded, TypeSeatJoined, TypeSeatLeft, TypeTurnTimedOut,
+	TypeSeatAutoplay, TypeSeatResumed, TypeMatchExpired,
+}
+
 // RulesVersion names the rule set and deal derivation a match is refereed under.
 const RulesVersion = "allfives/v1"
 
