@@ -1,0 +1,59 @@
+package review_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/allfives/allfives/domain"
+)
+
+// chooser is what a strategy of package bot does.
+type chooser interface {
+	Choose(ctx context.Context, v domain.SeatView) (domain.Move, error)
+}
+
+// seedOf names a deal seed by what it is for.
+func seedOf(text string) domain.Seed { return domain.Seed(sha256.Sum256([]byte(text))) }
+
+// play runs a match of players (one per seat) to its end on the aggregate and returns its
+// whole log, as an export carries it.
+func play(tb testing.TB, players []chooser, partners bool, target int, seed domain.Seed) []domain.Event {
+	tb.Helper()
+	spec := domain.MatchSpec{Partnerships: partners, Target: target, Seeded: true}
+	for s := range players {
+		spec.Players = append(spec.Players, domain.PlayerInfo{Seat: s, Name: fmt.Sprint("p", s), Kind: domain.Bot, Bot: "expert"})
+	}
+	at := time.Unix(0, 0).UTC()
+	events, err := domain.Start(spec, seed, at)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	m, err := domain.Resume("m", seed, events)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var log domain.HandLog
+	log.Record(events...)
+	for !m.Finished() {
+		seat := m.Turn()
+		mv, err := players[seat].Choose(context.Background(), m.SeatView(seat, log))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		evs, err := m.Decide(seat, mv, at)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for _, e := range evs {
+			if err := m.Apply(e); err != nil {
+				tb.Fatal(err)
+			}
+		}
+		log.Record(evs...)
+		events = append(events, evs...)
+	}
+	return events
+}
