@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/review"
 )
 
 // chooser is what a strategy of package bot does.
@@ -56,4 +57,43 @@ func play(tb testing.TB, players []chooser, partners bool, target int, seed doma
 		events = append(events, evs...)
 	}
 	return events
+}
+
+// fastOptions is a review on a small budget and without par, for the tests that look at
+// the judgement only.
+func fastOptions() review.Options {
+	return review.Options{Rollouts: 1200, ParRuns: -1}
+}
+
+// indexOfSeq is the index in events of the event numbered seq.
+func indexOfSeq(tb testing.TB, events []domain.Event, seq int) int {
+	tb.Helper()
+	for i, e := range events {
+		if e.Seq == seq {
+			return i
+		}
+	}
+	tb.Fatalf("no event %d", seq)
+	return 0
+}
+
+// moveFrom reads a review's move back into a domain move.
+func moveFrom(tb testing.TB, m review.Move) domain.Move {
+	tb.Helper()
+	a, err := domain.ParseAction(m.Action)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if a != domain.ActionPlay {
+		return domain.Move{Action: a}
+	}
+	t, err := domain.ParseTile(m.Tile)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	e, err := domain.ParseEnd(m.End)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return domain.Play(t, e)
 }
