@@ -23,6 +23,14 @@ func seedOf(text string) domain.Seed { return domain.Seed(sha256.Sum256([]byte(t
 // whole log, as an export carries it.
 func play(tb testing.TB, players []chooser, partners bool, target int, seed domain.Seed) []domain.Event {
 	tb.Helper()
+	var events []domain.Event
+	return playInto(tb, players, partners, target, seed, &events)
+}
+
+// playInto is play keeping *out up to date as the match goes, for a player that needs to
+// know the seq its move will make.
+func playInto(tb testing.TB, players []chooser, partners bool, target int, seed domain.Seed, out *[]domain.Event) []domain.Event {
+	tb.Helper()
 	spec := domain.MatchSpec{Partnerships: partners, Target: target, Seeded: true}
 	for s := range players {
 		spec.Players = append(spec.Players, domain.PlayerInfo{Seat: s, Name: fmt.Sprint("p", s), Kind: domain.Bot, Bot: "expert"})
@@ -38,6 +46,7 @@ func play(tb testing.TB, players []chooser, partners bool, target int, seed doma
 	}
 	var log domain.HandLog
 	log.Record(events...)
+	*out = events
 	for !m.Finished() {
 		seat := m.Turn()
 		mv, err := players[seat].Choose(context.Background(), m.SeatView(seat, log))
@@ -55,6 +64,7 @@ func play(tb testing.TB, players []chooser, partners bool, target int, seed doma
 		}
 		log.Record(evs...)
 		events = append(events, evs...)
+		*out = events
 	}
 	return events
 }
