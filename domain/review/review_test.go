@@ -15,7 +15,7 @@ import (
 
 // spurner plays like the expert, except at its seat's first decision offering exactly one
 // play that scores 15, every other play scoring nothing, and the same tile on the other end
-// among them: there it takes the 15 (take) or the same tile on the other end (!take). So the
+// among them, early in the first hand: there it takes the 15 (take) or the same tile on the other end (!take). So the
 // two moves compared differ only in the points and the ends they leave.
 type spurner struct {
 	inner  chooser
@@ -38,6 +38,9 @@ func (s *spurner) Choose(ctx context.Context, v domain.SeatView) (domain.Move, e
 }
 
 func fifteenOrNothing(v domain.SeatView) (scorer, other domain.LegalMove, ok bool) {
+	if v.HandNumber != 1 || v.Scores[0]+v.Scores[1] > 30 {
+		return scorer, other, false // early, where the match's end weighs nothing
+	}
 	n := 0
 	for _, l := range v.LegalMoves {
 		switch l.Points {
