@@ -20,9 +20,9 @@ const (
 	DefaultHindsightNodes = 20000
 	// DefaultParRuns is how many times par replays the match's deals.
 	DefaultParRuns = 8
-	// DefaultParRollouts is the budget of each expert seat in par: below play's, so that
+	// DefaultParRollouts is the budget of each expert seat in par: a quarter of play's, so that
 	// eight replays of a match fit the review's time (docs/review.md, "Benchmarks").
-	DefaultParRollouts = 300
+	DefaultParRollouts = 600
 )
 
 // Options sets the review's budgets; a zero field takes its default.
@@ -51,7 +51,7 @@ func (o Options) withDefaults() Options {
 }
 
 // Method names the method and its budgets, e.g. "allfives-review/1 expert=9600
-// hindsight=20000 par=8x300 classes=0.5/2/5/12 accuracy=exp(-loss/8)".
+// hindsight=20000 par=8x600 classes=0.5/2/5/12 accuracy=exp(-loss/8)".
 func (o Options) Method() string {
 	o = o.withDefaults()
 	return fmt.Sprintf("allfives-review/%d expert=%d hindsight=%d par=%dx%d classes=%g/%g/%g/%g accuracy=exp(-loss/%g)",
