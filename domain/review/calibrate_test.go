@@ -11,11 +11,11 @@ import (
 	"github.com/allfives/allfives/domain/review"
 )
 
-// TestExpertJudgedAboveRandom is the calibration in small: in two duplicate matches of the
-// expert against random (each deal played from both seats), random loses more per decision
+// TestExpertJudgedAboveRandom is the calibration in small, on small budgets: in two duplicate
+// matches of the expert against random (each deal played from both seats), random loses more per decision
 // than the expert and is less accurate.
 func TestExpertJudgedAboveRandom(t *testing.T) {
-	s := calibrate(t, "expert", 2, 1, fastOptions())
+	s := calibrate(t, "expert", 2, 1, 300, fastOptions())
 	if s["random"].loss.mean() <= s["expert"].loss.mean() || s["random"].acc.mean() >= s["expert"].acc.mean() {
 		t.Fatalf("expert: loss %.2f accuracy %.1f; random: loss %.2f accuracy %.1f",
 			s["expert"].loss.mean(), s["expert"].acc.mean(), s["random"].loss.mean(), s["random"].acc.mean())
@@ -32,7 +32,7 @@ func TestExpertJudgedAboveRandom(t *testing.T) {
 func BenchmarkCalibration(b *testing.B) {
 	for range b.N {
 		for _, strong := range []string{"expert", "greedy"} {
-			s := calibrate(b, strong, 200, runtime.GOMAXPROCS(0), review.Options{ParRuns: -1})
+			s := calibrate(b, strong, 200, runtime.GOMAXPROCS(0), bot.DefaultRollouts, review.Options{ParRuns: -1})
 			for _, name := range []string{strong, "random"} {
 				st := s[name]
 				fmt.Printf("%s vs random: %-6s matches %d decisions %d  mean loss %.2f ± %.2f  accuracy %.1f ± %.1f  classes %s\n",
@@ -81,10 +81,10 @@ func (s samples) half() float64 {
 }
 
 // calibrate plays matches duplicate matches of strong against random (deal d from both
-// seats), reviews each with opts and gathers the stats per strategy. Matches run on workers
+// seats), the expert on rollouts, reviews each with opts and gathers the stats per strategy. Matches run on workers
 // goroutines, each result kept in its match's slot, so the figures do not depend on
 // scheduling.
-func calibrate(tb testing.TB, strong string, matches, workers int, opts review.Options) map[string]*stats {
+func calibrate(tb testing.TB, strong string, matches, workers, rollouts int, opts review.Options) map[string]*stats {
 	results := make([]*review.Result, matches)
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -95,7 +95,7 @@ func calibrate(tb testing.TB, strong string, matches, workers int, opts review.O
 			for i := range next {
 				var s chooser = bot.NewGreedy()
 				if strong == "expert" {
-					s = bot.NewExpert(11, bot.DefaultRollouts)
+					s = bot.NewExpert(11, rollouts)
 				}
 				players := []chooser{s, bot.NewRandom(13)}
 				if i%2 == 1 {

@@ -72,7 +72,7 @@ func playInto(tb testing.TB, players []chooser, partners bool, target int, seed 
 // fastOptions is a review on a small budget and without par, for the tests that look at
 // the judgement only.
 func fastOptions() review.Options {
-	return review.Options{Rollouts: 1200, ParRuns: -1}
+	return review.Options{Rollouts: 600, ParRuns: -1}
 }
 
 // indexOfSeq is the index in events of the event numbered seq.
