@@ -3,9 +3,10 @@ package bot
 import "math/bits"
 
 // solve is the exact value for side of the hand from g, with every seat playing its best for
-// its own side (alpha-beta over the remaining plays). It needs two sides and a known deal
-// with the boneyard empty, so that nothing is left to chance: in a two-player hand that is
-// the true position once the boneyard is gone. nodes caps the work; past the cap a position is
+// its own side (alpha-beta over the remaining plays). It needs two sides and a known deal,
+// so that nothing is left to chance: in a two-player hand that is the true position once the
+// boneyard is gone, and a review's hindsight knows the boneyard's order, so a draw is one
+// more forced step. nodes caps the work; past the cap a position is
 // valued by a lookahead rollout instead, so the result stays deterministic. stack is scratch
 // space, one sim per level below this one, so the search allocates nothing.
 func (g *sim) solve(side, alpha, beta int, nodes *int, stack []sim) int {
@@ -24,7 +25,11 @@ func (g *sim) solve(side, alpha, beta int, nodes *int, stack []sim) int {
 	if m == 0 {
 		c := &stack[0]
 		*c = *g
-		c.pass()
+		if c.boneAt < c.boneEnd { // only a review's hindsight searches a known boneyard
+			c.draw()
+		} else {
+			c.pass()
+		}
 		return c.solve(side, alpha, beta, nodes, stack[1:])
 	}
 	var buf [14]move
