@@ -15,7 +15,8 @@ import (
 //	@title						All Fives API
 //	@version					1.0
 //	@description				A referee for All Fives (Muggins) dominoes: create a match for 2 to 4 players, humans or bots, play it seat by seat, and read it as each seat may see it. Every error is application/problem+json (RFC 9457) with a stable code.
-//	@license.name				Proprietary: no license is granted yet
+//	@license.name				MIT
+//	@license.url				https://github.com/allfives/allfives/blob/main/LICENSE
 //	@BasePath					/
 //	@securityDefinitions.apikey	SeatToken
 //	@in							header

@@ -11,7 +11,8 @@ const docTemplate = `{
         "title": "{{.Title}}",
         "contact": {},
         "license": {
-            "name": "Proprietary: no license is granted yet"
+            "name": "MIT",
+            "url": "https://github.com/allfives/allfives/blob/main/LICENSE"
         },
         "version": "{{.Version}}"
     },

@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 )
@@ -28,24 +27,9 @@ func docsBlock(t *testing.T, name string) string {
 }
 
 // TestPlayingWithOthersExamples runs the curl examples of docs/api.md, "Playing with others",
-// as written except for the server's address, against a freshly started server.
+// as written, against a freshly started server named by BASE.
 func TestPlayingWithOthersExamples(t *testing.T) {
-	script := docsBlock(t, "others")
-	for _, tool := range []string{"bash", "curl"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("CI") == "true" {
-				t.Fatalf("%s is needed to check the docs' examples", tool)
-			}
-			t.Skipf("%s is not installed; CI=true makes this a failure", tool)
-		}
-	}
-	srv := startServe(t)
-	script = strings.ReplaceAll(script, "http://localhost:8080/", srv.base+"/")
-	out, err := exec.Command("bash", "-euo", "pipefail", "-c", script).CombinedOutput()
-	if err != nil {
-		t.Fatalf("the examples failed: %v\n%s", err, out)
-	}
-	text := string(out)
+	text := runWithBase(t, "the docs' examples", docsBlock(t, "others"))
 	for _, want := range []string{
 		`"status":"waiting"`, `"open_seats":[1,2]`, `"invites":[{"seat":1,"invite":"`,
 		`{"seat":1,"token":"`, `"code":"SEAT_TAKEN"`, `"status":"in_progress"`, `"turn":`,

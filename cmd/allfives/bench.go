@@ -27,8 +27,8 @@ type benchConfig struct {
 func parseBench(args []string, getenv func(string) string, out io.Writer) (benchConfig, error) {
 	var c benchConfig
 	f := newEnvFlags("bench", getenv, out)
-	f.fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "the server to load")
-	f.fs.StringVar(&c.baseline, "baseline-addr", "", "a second server (e.g. one run with --sync off) to run the same moves against, for the ratio")
+	f.fs.StringVar(&c.addr, "addr", "127.0.0.1:8080", "the server to load: "+serverHelp)
+	f.fs.StringVar(&c.baseline, "baseline-addr", "", "a second server (e.g. one run with --sync off) to run the same moves against, for the ratio; host:port or a URL")
 	f.fs.IntVar(&c.clients, "clients", 32, "concurrent clients")
 	f.fs.DurationVar(&c.duration, "duration", 10*time.Second, "how long each phase runs")
 	f.fs.IntVar(&c.rounds, "rounds", 5, "rounds each phase's duration is split into, alternating with the phases it is compared with")
@@ -43,11 +43,20 @@ func parseBench(args []string, getenv func(string) string, out io.Writer) (bench
 	if c.clients < 1 || c.rounds < 1 || c.hot < 1 || c.spread < 1 || c.ops < 0 || (c.ops == 0 && c.duration <= 0) {
 		return c, errors.New("bench: clients, hot and spread must be at least 1, and ops or duration positive")
 	}
+	var err error
+	if c.addr, err = serverURL(c.addr); err != nil {
+		return c, fmt.Errorf("bench: --addr: %w", err)
+	}
+	if c.baseline != "" {
+		if c.baseline, err = serverURL(c.baseline); err != nil {
+			return c, fmt.Errorf("bench: --baseline-addr: %w", err)
+		}
+	}
 	return c, nil
 }
 
 // runBench loads a running server through its public API and prints the rates, the latencies
-// of moves and the ratios the README's performance section quotes.
+// of moves and the ratios docs/performance.md quotes (docs/performance.md, "Under load: allfives bench").
 func runBench(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
 	cfg, err := parseBench(args, getenv, stdout)
 	if err != nil {

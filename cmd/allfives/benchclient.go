@@ -19,12 +19,14 @@ type benchClient struct {
 	http *http.Client
 }
 
-func newBenchClient(addr string, conns int) *benchClient {
-	if !strings.HasPrefix(addr, "http://") && !strings.HasPrefix(addr, "https://") {
-		addr = "http://" + addr
+// newBenchClient talks to the server at base, a URL as serverURL gives it (a bare host:port
+// is taken as http, for the tests that start a server on one).
+func newBenchClient(base string, conns int) *benchClient {
+	if !strings.HasPrefix(base, "http://") && !strings.HasPrefix(base, "https://") {
+		base = "http://" + base
 	}
 	tr := &http.Transport{MaxIdleConns: conns * 2, MaxIdleConnsPerHost: conns * 2, IdleConnTimeout: time.Minute}
-	return &benchClient{base: strings.TrimRight(addr, "/"), http: &http.Client{Transport: tr, Timeout: time.Minute}}
+	return &benchClient{base: strings.TrimRight(base, "/"), http: &http.Client{Transport: tr, Timeout: time.Minute}}
 }
 
 // benchMatch is a match the client plays: its id and the human seat's token.

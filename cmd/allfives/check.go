@@ -54,7 +54,7 @@ func runCheck(ctx context.Context, args []string, getenv func(string) string, st
 			fmt.Fprintln(stdout, line)
 		}
 	}
-	fmt.Fprintf(stdout, "%s: %d matches audited, %d ok, %d failed\n", name, len(ids), len(ids)-failed, failed)
+	fmt.Fprintf(stdout, "%s: %s audited, %d ok, %d failed\n", name, count(len(ids), "match", "matches"), len(ids)-failed, failed)
 	switch {
 	case !sound:
 		return fmt.Errorf("check %s: %d of %d matches fail their audit; the file's integrity check says %q", name, failed, len(ids), strings.Join(integrity, "; "))

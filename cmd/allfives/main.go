@@ -1,6 +1,3 @@
-// Command allfives is the All Fives referee: an HTTP server (serve, the default), the database
-// migrations (migrate), in-process tournaments between bots (simulate), a match's record
-// as text (replay) and the offline check of an export (verify). Run `allfives help` for the flags.
 package main
 
 import (

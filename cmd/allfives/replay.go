@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
-	"strings"
 	"time"
 
 	"github.com/allfives/allfives/api"
@@ -39,7 +37,7 @@ func parseReplay(args []string, getenv func(string) string, out io.Writer) (repl
 	f := newEnvFlags("replay", getenv, out)
 	db := f.string("db", "ALLFIVES_DB", sqlite.DefaultPath, "the database to read: "+dbHelp)
 	token := f.string("token", "ALLFIVES_TOKEN", "", "a seat token: show that seat's tiles while the match is live")
-	server := f.fs.String("server", "", "base URL of a running server to ask instead of the database, like http://localhost:8080")
+	server := f.fs.String("server", "", "ask "+serverHelp+", instead of the database")
 	step := f.fs.Int("step", 0, "print the table as it was right after event N (1 to the match's version) instead of the record")
 	f.fs.Usage = func() {
 		fmt.Fprint(f.fs.Output(), replayUsage)
@@ -71,11 +69,11 @@ func parseReplay(args []string, getenv func(string) string, out io.Writer) (repl
 	if *step < 0 {
 		return c, fmt.Errorf("replay: --step must be 1 or more, not %d", *step)
 	}
-	c = replayConfig{id: ids[0], db: *db, server: strings.TrimRight(*server, "/"), token: *token, step: *step}
+	c = replayConfig{id: ids[0], db: *db, token: *token, step: *step}
 	if set["server"] {
-		u, err := url.Parse(c.server)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return c, fmt.Errorf("replay: --server must be an http or https URL like http://localhost:8080, not %q", *server)
+		var err error
+		if c.server, err = serverURL(*server); err != nil {
+			return c, fmt.Errorf("replay: --server: %w", err)
 		}
 	}
 	return c, nil

@@ -252,7 +252,8 @@ func TestReplayRefusals(t *testing.T) {
 		{[]string{f.done, "--db", f.path, "--step", strconv.Itoa(f.doneVersion + 1)}, "step must be 1 to"},
 		{[]string{f.live, "--db", f.path, "--token", "bad"}, "not a seat token"},
 		{[]string{f.done, "--db", f.path, "--server", "http://localhost:1"}, "not both"},
-		{[]string{f.done, "--server", "localhost:8080"}, "http or https URL"},
+		{[]string{f.done, "--server", "ftp://localhost:8080"}, "http or https URL"},
+		{[]string{f.done, "--server", "localhost"}, "neither host:port"},
 	} {
 		if _, err := replay(t, nil, tc.args...); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("replay %v: %v, want an error saying %q", tc.args, err, tc.want)

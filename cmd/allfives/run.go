@@ -140,6 +140,14 @@ func closeStore(s interface{ Close() error }, errp *error) {
 	}
 }
 
+// count is n and the noun for it, in the singular for 1: "1 match", "3 matches".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
 // helpOK turns the -h "error" into a clean exit.
 func helpOK(err error) error {
 	if errors.Is(err, flag.ErrHelp) {

@@ -18,6 +18,7 @@ import (
 	"github.com/allfives/allfives/api"
 	"github.com/allfives/allfives/domain/bot"
 	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/repository/postgres"
 	"github.com/allfives/allfives/repository/sqlite"
 )
 
@@ -54,13 +55,13 @@ func parseServe(args []string, getenv func(string) string, out io.Writer) (c ser
 	f := newEnvFlags("serve", getenv, out)
 	addr := f.string("addr", "ALLFIVES_ADDR", ":8080", "address to listen on")
 	db := f.string("db", "ALLFIVES_DB", sqlite.DefaultPath, dbHelp)
-	sync := f.string("sync", "ALLFIVES_SYNC", "full", "SQLite durability: full, normal or off (see README)")
+	sync := f.string("sync", "ALLFIVES_SYNC", "full", "SQLite durability: full, normal or off (see docs/operations.md, \"Durability\"); PostgreSQL's is the server's synchronous_commit")
 	level := f.string("log-level", "ALLFIVES_LOG_LEVEL", "info", "log level: debug, info, warn or error")
 	limit := f.float("rate-limit", "ALLFIVES_RATE_LIMIT", 0, "requests per second per client address; 0 turns the limit off")
 	origins := f.string("cors-origins", "ALLFIVES_CORS_ORIGINS", "", "comma-separated browser origins allowed to call the API (https://play.example); none by default")
 	ttl := f.string("waiting-ttl", "ALLFIVES_WAITING_TTL", "168h", "how long a waiting match's open seats may stay empty before it expires; 0 never")
 	sweep := f.string("sweep-interval", "ALLFIVES_SWEEP_INTERVAL", "1s", "how often the clock looks for due turns and waiting matches to expire")
-	workers := f.int("bot-workers", "ALLFIVES_BOT_WORKERS", referee.DefaultBotWorkers(), "workers playing matches of bots only, off the request path (default: the CPUs less one)")
+	workers := f.int("bot-workers", "ALLFIVES_BOT_WORKERS", referee.DefaultBotWorkers(), "workers playing matches of bots only, off the request path; unset, this machine's CPUs less one (at least 1), so a CPU stays free for requests")
 	streams := f.int("max-streams", "ALLFIVES_MAX_STREAMS", api.DefaultMaxStreams, "live streams open at once; beyond it 503 UNAVAILABLE")
 	perClient := f.int("max-streams-per-client", "ALLFIVES_MAX_STREAMS_PER_CLIENT", api.DefaultMaxStreamsPerClient, "live streams per client address; beyond it 429 RATE_LIMITED")
 	busy := f.string("busy-timeout", "ALLFIVES_BUSY_TIMEOUT", "10s", "how long a write waits for another process's lock on the database before 503 STORE_BUSY")
@@ -169,8 +170,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	log.Info("listening", "addr", ln.Addr().String(), "db", dbName(cfg.db), "sync", cfg.sync, "rate_limit", cfg.rateLimit,
-		"cors_origins", strings.Join(cfg.corsOrigins, ","), "waiting_ttl", cfg.waitingTTL.String())
+	log.Info("listening", listeningAttrs(ln.Addr().String(), cfg)...)
 	select {
 	case err := <-served:
 		return fmt.Errorf("serve: %w", err)
@@ -187,6 +187,18 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// listeningAttrs are the start-up line's fields: the settings in force, and of the
+// durability only what applies to the database's engine (SQLite's --sync; PostgreSQL's is
+// the server's synchronous_commit, which serve does not set).
+func listeningAttrs(addr string, cfg serveConfig) []any {
+	attrs := []any{"addr", addr, "db", dbName(cfg.db)}
+	if !postgres.IsURL(cfg.db) {
+		attrs = append(attrs, "sync", cfg.sync)
+	}
+	return append(attrs, "rate_limit", cfg.rateLimit, "cors_origins", strings.Join(cfg.corsOrigins, ","),
+		"waiting_ttl", cfg.waitingTTL.String(), "bot_workers", cfg.botWorkers)
 }
 
 // resumeBots hands the bot pool the matches of bots only a previous run left unfinished.

@@ -36,7 +36,7 @@ func runSimulate(ctx context.Context, args []string, _ func(string) string, stdo
 		defer closeStore(store, &err)
 		c.Store = store
 	}
-	fmt.Fprintf(stdout, "allfives simulate: seed %s, %d workers", opts.seed, c.Workers)
+	fmt.Fprintf(stdout, "allfives simulate: seed %s, %s", opts.seed, count(c.Workers, "worker", "workers"))
 	if opts.db != "" {
 		fmt.Fprintf(stdout, ", storing matches in %s", opts.db)
 	}

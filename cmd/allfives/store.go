@@ -16,7 +16,7 @@ import (
 )
 
 // dbHelp is the help of every --db flag.
-const dbHelp = "SQLite database file, or a postgres:// or postgresql:// URL (see README, Running several instances)"
+const dbHelp = "SQLite database file, or a postgres:// or postgresql:// URL (see docs/operations.md, \"Running several instances\")"
 
 // store is what serve and migrate need of a store, whichever the engine.
 type store interface {

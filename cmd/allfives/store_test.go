@@ -49,6 +49,10 @@ func TestServePostgres(t *testing.T) {
 	if status, body := get(t, srv.base+"/readyz"); status != http.StatusOK || !strings.Contains(body, "ready") {
 		t.Fatalf("readyz: %d %s", status, body)
 	}
+	// SQLite's --sync has no say over PostgreSQL: the start-up line does not name it.
+	if line := srv.out.logged("listening"); line == nil || line["sync"] != nil || line["db"] == nil {
+		t.Errorf("the start-up line on PostgreSQL: %v", line)
+	}
 	res, err := http.Post(srv.base+"/api/v1/matches", "application/json",
 		strings.NewReader(`{"players":[{"name":"ann","kind":"human"},{"name":"bot","kind":"bot","bot":"greedy"}]}`))
 	if err != nil {

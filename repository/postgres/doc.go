@@ -1,8 +1,8 @@
 // Package postgres is the shared store, the PostgreSQL adapter for the referee's EventStore
 // port: GORM over gorm.io/driver/postgres with pgx underneath, schema from the goose migrations
 // in migrations/postgres (never AutoMigrate). Several server instances may use one database at
-// once; each keeps only a cache, and the database decides every race (README, "Running several
-// instances").
+// once; each keeps only a cache, and the database decides every race (docs/operations.md,
+// "Running several instances").
 //
 // Each match is an append-only event log chained by hashes (triggers refuse UPDATE, DELETE and
 // TRUNCATE of events), with a read model row beside it for the history queries. An append locks

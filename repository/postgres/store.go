@@ -18,8 +18,8 @@ import (
 	"github.com/allfives/allfives/domain/referee"
 )
 
-// Defaults of Options, chosen for one server instance on a small machine; the README's
-// "Running several instances" says how to size them for more.
+// Defaults of Options, chosen for one server instance on a small machine; how to size them
+// for more is in (docs/operations.md, "Pool and timeouts").
 const (
 	DefaultMaxConns         = 16
 	DefaultStatementTimeout = 10 * time.Second

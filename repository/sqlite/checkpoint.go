@@ -17,7 +17,7 @@ import (
 // never copied whole is never started again from its beginning: it grew to 1 GB in one
 // 70-second run of `allfives bench`, and each commit then appended to the file, whose sync must
 // also journal the file's new size (0.34 ms against 0.15 ms for overwriting 4 KB, on the VM of
-// the README's performance section). So a second PASSIVE checkpoint copies those few frames
+// docs/performance.md, "The WAL fix"). So a second PASSIVE checkpoint copies those few frames
 // while the committer waits between two batches; the next commit then writes the WAL from its
 // start again. Closing the store still checkpoints the whole WAL.
 

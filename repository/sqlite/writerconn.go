@@ -15,8 +15,8 @@ import (
 // writerConn is the committer's own connection, opened through SQLite's C API as
 // modernc.org/sqlite/lib exports it: the same SQLite, in the same process, that
 // glebarez/go-sqlite runs under gorm. That driver compiles a statement's SQL again on every
-// execution (it keeps no compiled statement, as of v1.23.0): under `allfives bench` at
-// sync=full, sqlite3_prepare_v2 was a third of the committer's CPU. Here each statement is
+// execution (it keeps no compiled statement in v1.21.2, the version go.mod pins): under
+// `allfives bench` at sync=full, sqlite3_prepare_v2 was a third of the committer's CPU. Here each statement is
 // compiled once and then only bound, stepped and reset. No well-kept library offers this
 // beside the driver gorm uses: modernc.org/sqlite's own driver caches statements but registers
 // the same driver name ("sqlite") as glebarez/go-sqlite, so the two cannot be linked together.

@@ -1,6 +1,6 @@
 // Package pgtest gives tests a fresh, empty PostgreSQL database each, on the server named by
 // $ALLFIVES_TEST_POSTGRES (default postgres://postgres@127.0.0.1:5432/postgres, the server the
-// project's machines start; see the README, "Tests"). Without a server the tests skip with one
+// project's machines start; see docs/operations.md, "Tests"). Without a server the tests skip with one
 // line saying how to run them, except in CI (CI=true), where they fail.
 package pgtest
 
