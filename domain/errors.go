@@ -9,7 +9,7 @@ import (
 // changes once published.
 type Code string
 
-// The codes clients see (docs/api.md and the README's error table).
+// The codes clients see (docs/api.md, "Errors").
 const (
 	CodeInvalidRequest   Code = "INVALID_REQUEST"
 	CodeUnauthorized     Code = "UNAUTHORIZED"

@@ -77,8 +77,8 @@ func forcedVsChoice(b *testing.B, s referee.Strategy) {
 // op per decision, on positions from real matches at each table size. Each position is decided
 // three times in a row; the expert is deterministic, so each time does the same work. Besides
 // the mean it reports the median, 99th percentile and slowest of each position's fastest time,
-// which leaves out most of the time other processes steal on a shared machine. The README's
-// figures come from -benchtime 8000x -cpu 1 (about 2,700 positions per table size).
+// which leaves out most of the time other processes steal on a shared machine. The figures in
+// (docs/bots.md, "Cost") come from -benchtime 8000x -cpu 1 (about 2,700 positions per table size).
 func BenchmarkExpertChoose(b *testing.B) {
 	choose(b, func() referee.Strategy { return bot.NewExpert(1, bot.DefaultRollouts) })
 }
@@ -144,8 +144,8 @@ func BenchmarkGreedyChoose(b *testing.B) {
 }
 
 // BenchmarkExpertMatch plays whole two-player matches of the expert against itself, one op per
-// match, forced moves included (each costs a full decision): the README's "whole match"
-// figure.
+// match, forced moves included (each costs a full decision): the "whole match"
+// figure of (docs/bots.md, "Cost").
 func BenchmarkExpertMatch(b *testing.B) {
 	x := bot.NewExpert(1, bot.DefaultRollouts)
 	for i := 0; i < b.N; i++ {

@@ -8,7 +8,7 @@ import (
 	"github.com/allfives/allfives/domain/referee"
 )
 
-// The strategy names a seat may ask for (README, "Bots").
+// The strategy names a seat may ask for (docs/bots.md, "The strategies").
 const (
 	NameRandom = "random"
 	NameGreedy = "greedy"

@@ -52,7 +52,7 @@ func TestBotsOnlyChooseLegalMoves(t *testing.T) {
 }
 
 // TestGreedyBeatsRandom is the CI-sized strength check; the full claim (2,000 matches, above
-// 90%) is run with `allfives simulate` and recorded in the README.
+// 90%) is run with `allfives simulate` and recorded in (docs/bots.md, "Strength").
 func TestGreedyBeatsRandom(t *testing.T) {
 	assertBeats(t, bot.NameGreedy, bot.NameRandom, 200, 0.8, quick(5))
 }

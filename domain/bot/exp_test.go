@@ -11,7 +11,7 @@ import (
 )
 
 // variants are the expert configurations measured against pimc while building it; the
-// README's Bots section gives their results. The last one is NewExpert's.
+// (docs/bots.md, "What paid") gives their results. The last one is NewExpert's.
 var variants = map[string]struct {
 	budget int
 	opts   expertOpts

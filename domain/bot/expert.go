@@ -27,7 +27,7 @@ type Expert struct {
 	opts     expertOpts
 }
 
-// expertOpts are the expert's switches, kept so the experiments behind the README's notes can
+// expertOpts are the expert's switches, kept so the experiments behind (docs/bots.md, "What paid") can
 // be rerun; NewExpert sets the ones that paid.
 type expertOpts struct {
 	uniform bool    // sample like PIMC, ignoring what the history says
@@ -60,7 +60,7 @@ func NewExpert(seed uint64, rollouts int) *Expert {
 // unpaced decision's time still says something of the expert's hand: on an idle 2-core VM
 // forced moves took a median of about 3 ms against 4-4.7 ms for real choices
 // (BenchmarkExpertForcedVsChoice), and real decisions a median of 2.9-3.2 ms and a 99th
-// percentile of 5.4-6.0 ms (BenchmarkExpertChoose, README "Performance"). 10 ms is above that
+// percentile of 5.4-6.0 ms (BenchmarkExpertChoose, (docs/performance.md, "Benchmarks")). 10 ms is above that
 // 99th percentile with margin, so on such a machine nearly every decision takes exactly the
 // floor; a decision slower than the floor (a loaded machine: medians of 7-10.5 ms were
 // measured at a load average of 20-25) still shows its own time, only blurred by the others.

@@ -9,7 +9,7 @@ import (
 	"github.com/allfives/allfives/domain/bot"
 )
 
-// The method's defaults (docs/review.md, "Budget"). Changing one changes the method string,
+// The method's defaults (docs/review.md, "Value"). Changing one changes the method string,
 // so a stored review can tell which method wrote it.
 const (
 	// Version numbers the method: the evaluation, the classes and the accuracy formula.

@@ -14,7 +14,7 @@ const maxSteps = 100000
 
 // parMargins is each side's duplicate par: the mean final margin over opts.ParRuns replays
 // of the match's deals (the same seed, table and target) with the expert in every seat, each
-// replay's experts seeded apart (docs/review.md, "Par"). nil when par is off.
+// replay's experts seeded apart (docs/review.md, "Par, luck and skill"). nil when par is off.
 func parMargins(ctx context.Context, g *game, opts Options) ([]float64, error) {
 	if opts.ParRuns == 0 {
 		return nil, nil
