@@ -43,6 +43,7 @@ func (s *server) routes(e *echo.Echo, reg *prometheus.Registry) {
 	e.GET("/readyz", s.readyz)
 	e.GET("/metrics", s.metricsEndpoint(promhttp.HandlerFor(reg, promhttp.HandlerOpts{})))
 	e.GET("/openapi.yaml", s.openAPI)
-	e.GET("/swagger/*", swaggerUI())
+	ui := swaggerUI()
+	e.GET("/swagger/*", ui, swaggerSecurity(ui)) // its own CSP: the web client's tokens share the origin
 	web.Register(e) // the browser client: /, /play/{id}, /replay/{id}, /assets/*
 }
