@@ -44,6 +44,8 @@ func (s *server) routes(e *echo.Echo, reg *prometheus.Registry) {
 	e.GET("/readyz", s.readyz)
 	e.GET("/metrics", s.metricsEndpoint(promhttp.HandlerFor(reg, promhttp.HandlerOpts{})))
 	e.GET("/openapi.yaml", s.openAPI)
-	e.GET("/swagger/*", swaggerUI())
+	// Swagger UI gets a policy of its own: the web client's seat tokens share its origin.
+	ui := swaggerUI()
+	e.GET("/swagger/*", ui, swaggerSecurity(ui))
 	web.Register(e) // the browser client: /, /play/{id}, /replay/{id}, /assets/*
 }

@@ -95,14 +95,19 @@ func New(cfg Config) *echo.Echo {
 	if cfg.HeaderLimit <= 0 {
 		cfg.HeaderLimit = DefaultHeaderLimit
 	}
-	e.Use(s.requestID, s.observe, recoverPanics, headerLimit(cfg.HeaderLimit))
+	e.Use(s.requestID, s.observe, recoverPanics)
+	// CORS comes before every refusal, the rate limiter's above all: a 429 (or 413, 431) to an
+	// allowed origin must carry Access-Control-Allow-Origin, or the page cannot read it nor its
+	// Retry-After; and a preflight is answered here, so it never takes a token from the bucket
+	// (docs/api.md, "Playing with others").
+	if len(cfg.CORSOrigins) > 0 {
+		e.Use(cors(cfg.CORSOrigins))
+	}
+	e.Use(headerLimit(cfg.HeaderLimit))
 	if cfg.RateLimit > 0 {
 		e.Use(newRateLimiter(cfg.RateLimit).middleware)
 	}
 	e.Use(s.bodyLimit)
-	if len(cfg.CORSOrigins) > 0 {
-		e.Use(cors(cfg.CORSOrigins))
-	}
 	s.routes(e, cfg.Registry)
 	return e
 }
