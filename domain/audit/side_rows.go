@@ -106,7 +106,7 @@ func seatsCheck(players []domain.PlayerInfo, seats []Seat) Check {
 		faults = append(faults, fmt.Sprintf("seat %d has a row but no player in match.created", seat))
 	}
 	if len(faults) > 0 {
-		return failed(CheckSeats, 0, "the seats table disagrees with the log: "+strings.Join(faults, "; "))
+		return failed(CheckSeats, 0, "the stored seat rows disagree with the log: "+strings.Join(faults, "; "))
 	}
 	return passed(CheckSeats, fmt.Sprintf("%d seats, as the log lists them, every human seat with a token hash", len(players)))
 }
