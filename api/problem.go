@@ -1,11 +1,13 @@
 package api
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -81,6 +83,28 @@ var problemKinds = map[domain.Code]problemKind{
 	CodeHeaderTooLarge:          {http.StatusRequestHeaderFieldsTooLarge, "Request header fields too large"},
 	// A create that would let its creator compute the hands of whoever joins.
 	domain.CodeSeedWithOpenSeats: {http.StatusBadRequest, "Seed with open seats"},
+}
+
+// ProblemCode is one row of the error table (docs/api.md, "Errors"): a code, the status it is
+// answered with, its title, and the Retry-After in seconds sent with it (0: none).
+type ProblemCode struct {
+	Code       domain.Code
+	Status     int
+	Title      string
+	RetryAfter int
+}
+
+// ProblemCodes is every code a client can see, read from problemKinds, the one table, so that
+// the docs can be tested against it. Sorted by status, then code.
+func ProblemCodes() []ProblemCode {
+	out := make([]ProblemCode, 0, len(problemKinds))
+	for code, k := range problemKinds {
+		out = append(out, ProblemCode{Code: code, Status: k.status, Title: k.title, RetryAfter: retryAfterOf[code]})
+	}
+	slices.SortFunc(out, func(a, b ProblemCode) int {
+		return cmp.Or(cmp.Compare(a.Status, b.Status), cmp.Compare(a.Code, b.Code))
+	})
+	return out
 }
 
 // codeByStatus names the errors Echo raises itself (routing, our middleware's echo errors).

@@ -71,10 +71,8 @@ func Resume(id string, seed Seed, events []Event) (*Match, error) {
 
 func fold(m *Match, events []Event) (*Match, error) {
 	id := m.id
-	for _, e := range events {
-		if err := m.Apply(e); err != nil {
-			return nil, err
-		}
+	if err := m.ApplyAll(events); err != nil {
+		return nil, err
 	}
 	if m.version == 0 {
 		return nil, fmt.Errorf("rebuild %s: empty log", id)

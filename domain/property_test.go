@@ -83,7 +83,7 @@ func playRandomMatch(t testing.TB, rng *rand.Rand, players int, partnerships boo
 		mv := legal[rng.IntN(len(legal))].Move()
 		if !check {
 			// The fast path a simulation takes: decide and apply in one step.
-			evs, err := decideApply(m, seat, mv, testAt)
+			evs, err := m.Act(seat, mv, testAt)
 			if err != nil {
 				t.Fatalf("legal move refused: %v", err)
 			}

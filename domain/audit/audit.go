@@ -91,18 +91,18 @@ func endOf(events []domain.Event) int {
 }
 
 // Stored assembles the full report of a stored match: the store's chain report, the log's own
-// checks, the read model against the fold, and the side tables (seats, idempotency records,
+// checks, the read model against the fold, and the side rows (seats, idempotency records,
 // the stored seed) against the log. choose is the autoplay strategy, as in EventsWith (nil:
 // timed-out turns are checked for legality only).
-func Stored(id string, chain ChainReport, tables Tables, log LogRead, v domain.Viewer, choose domain.Chooser) Report {
+func Stored(id string, chain ChainReport, rows SideRows, log LogRead, v domain.Viewer, choose domain.Chooser) Report {
 	checks, fold := auditLog(id, log, v, choose)
-	rm := readModelCheck(tables.Summary, fold, checks[0])
-	if tables.SummaryErr != nil {
-		rm = failed(CheckReadModel, 0, "the stored read model cannot be read: "+tables.SummaryErr.Error())
+	rm := readModelCheck(rows.Summary, fold, checks[0])
+	if rows.SummaryErr != nil {
+		rm = failed(CheckReadModel, 0, "the stored read model cannot be read: "+rows.SummaryErr.Error())
 	}
 	all := append([]Check{chainCheck(chain)}, checks[0], rm)
 	all = append(all, checks[1:]...)
-	all = append(all, tableChecks(log.Events, tables)...)
+	all = append(all, sideRowChecks(log.Events, rows)...)
 	return newReport(chain, all)
 }
 

@@ -88,7 +88,7 @@ func TestAuditNamesTheTamperedEvent(t *testing.T) {
 			if tc.live {
 				humans = 1
 			}
-			c := matchtest.Create(t, svc, matchtest.Tables[0], humans, 100)
+			c := matchtest.Create(t, svc, matchtest.Shapes[0], humans, 100)
 			var want int
 			store.tamper(t, c.Match.ID, func(rows []tamperRow, sum *domain.Summary) []tamperRow {
 				rows, want = tc.edit(t, rows, sum)
@@ -129,7 +129,7 @@ func TestAuditNeverPanicsOnGarbledBytes(t *testing.T) {
 	svc := matchtest.Service(store, 4)
 	for n := range 60 {
 		// given a stored match with one byte of one payload changed, re-hashed or not
-		c := matchtest.Create(t, svc, matchtest.Tables[n%len(matchtest.Tables)], n%2, 100)
+		c := matchtest.Create(t, svc, matchtest.Shapes[n%len(matchtest.Shapes)], n%2, 100)
 		store.tamper(t, c.Match.ID, func(rows []tamperRow, _ *domain.Summary) []tamperRow {
 			r := &rows[rng.IntN(len(rows))]
 			const alphabet = " \"{}[],:-0123456789abcdefnulltrue"
@@ -191,7 +191,7 @@ func liveWithDrawBy(t *testing.T, svc *referee.MatchService, seat int) referee.C
 	t.Helper()
 	ctx := context.Background()
 	for range 20 {
-		c := matchtest.Create(t, svc, matchtest.Tables[0], 1, 0)
+		c := matchtest.Create(t, svc, matchtest.Shapes[0], 1, 0)
 		for range 100 {
 			events, _, err := svc.Events(ctx, c.Match.ID, domain.SeatViewer(1), 0, 1000)
 			if err != nil {

@@ -24,12 +24,12 @@ func auditCount() int {
 
 func TestAuditPassesOnBotMatches(t *testing.T) {
 	ctx := context.Background()
-	for i, tb := range matchtest.Tables {
-		t.Run(tb.Name, func(t *testing.T) {
+	for i, shape := range matchtest.Shapes {
+		t.Run(shape.Name, func(t *testing.T) {
 			// given finished matches of bots at the default target, stored in memstore
 			svc := matchtest.Service(memstore.New(), uint64(100+i))
 			for range auditCount() {
-				c := matchtest.Create(t, svc, tb, 0, 0)
+				c := matchtest.Create(t, svc, shape, 0, 0)
 				// when each is audited
 				rep, err := svc.Audit(ctx, c.Match.ID, domain.Spectator())
 				if err != nil {
@@ -49,11 +49,11 @@ func TestAuditPassesOnBotMatches(t *testing.T) {
 
 func TestAuditEventsPassOnRandomMatches(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
-	for i, tb := range matchtest.Tables {
-		t.Run(tb.Name, func(t *testing.T) {
+	for i, shape := range matchtest.Shapes {
+		t.Run(shape.Name, func(t *testing.T) {
 			for n := range auditCount() {
 				// given a random match, finished or cut off while live
-				log := matchtest.PlayOut(t, matchtest.Spec(tb, 150), matchtest.Seed(byte(i*64+n)), matchtest.RandomMove(rng), 0)
+				log := matchtest.PlayOut(t, matchtest.Spec(shape, 150), matchtest.Seed(byte(i*64+n)), matchtest.RandomMove(rng), 0)
 				// A live log ends where a move's events end, just before the next move.
 				cut := 2 + rng.IntN(len(log)-2)
 				for cut < len(log) && !isMove(log[cut].Data) {
@@ -78,7 +78,7 @@ func TestAuditOfALiveMatchIsPublic(t *testing.T) {
 	// given a live match with a human at seat 0
 	ctx := context.Background()
 	svc := matchtest.Service(memstore.New(), 5)
-	live := matchtest.Create(t, svc, matchtest.Tables[1], 1, 0)
+	live := matchtest.Create(t, svc, matchtest.Shapes[1], 1, 0)
 	// when a spectator audits it
 	rep, err := svc.Audit(ctx, live.Match.ID, domain.Spectator())
 	if err != nil {

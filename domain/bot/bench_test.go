@@ -15,12 +15,12 @@ import (
 
 // positions collects at least n real decisions (views with more than one legal move) from
 // matches of pimc against greedy at a table, the same ones on every call.
-func positions(tb testing.TB, c bottest.Table, n int) []domain.SeatView {
+func positions(tb testing.TB, c bottest.Shape, n int) []domain.SeatView {
 	return collect(tb, c, n, func(v domain.SeatView) bool { return len(v.LegalMoves) > 1 })
 }
 
 // collect gathers at least n views that keep accepts.
-func collect(tb testing.TB, c bottest.Table, n int, keep func(v domain.SeatView) bool) []domain.SeatView {
+func collect(tb testing.TB, c bottest.Shape, n int, keep func(v domain.SeatView) bool) []domain.SeatView {
 	var out []domain.SeatView
 	players := []referee.Strategy{bot.NewPIMC(2, bot.DefaultPlayouts), bot.NewGreedy()}
 	for i := 0; len(out) < n; i++ {
@@ -55,7 +55,7 @@ func BenchmarkPIMCForcedVsChoice(b *testing.B) {
 func forcedVsChoice(b *testing.B, s referee.Strategy) {
 	for _, forced := range []bool{true, false} {
 		b.Run(map[bool]string{true: "forced", false: "choice"}[forced], func(b *testing.B) {
-			views := collect(b, bottest.Table{Players: 2}, b.N, func(v domain.SeatView) bool {
+			views := collect(b, bottest.Shape{Players: 2}, b.N, func(v domain.SeatView) bool {
 				return v.Boneyard > 0 && (len(v.LegalMoves) == 1) == forced
 			})
 			times := make([]time.Duration, 0, b.N)
@@ -92,7 +92,7 @@ func BenchmarkPIMCChoose(b *testing.B) {
 // says.
 func choose(b *testing.B, newStrategy func() referee.Strategy) {
 	const tries = 3
-	for _, c := range bottest.Tables() {
+	for _, c := range bottest.Shapes() {
 		b.Run(c.String(), func(b *testing.B) {
 			views := positions(b, c, (b.N+tries-1)/tries)
 			x := newStrategy()
@@ -132,7 +132,7 @@ func reportQuantiles(b *testing.B, ds []time.Duration) {
 
 // BenchmarkGreedyChoose is the cost of a greedy decision, for scale.
 func BenchmarkGreedyChoose(b *testing.B) {
-	views := positions(b, bottest.Table{Players: 2}, 200)
+	views := positions(b, bottest.Shape{Players: 2}, 200)
 	g := bot.NewGreedy()
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -150,6 +150,6 @@ func BenchmarkExpertMatch(b *testing.B) {
 	x := bot.NewExpert(1, bot.DefaultRollouts)
 	for i := 0; i < b.N; i++ {
 		seed := bottest.Seed(fmt.Sprintf("match/%d", i))
-		bottest.Play(b, bottest.Spec(bottest.Table{Players: 2}, 0), seed, []referee.Strategy{x}, func(*domain.Match, domain.HandLog) bool { return true })
+		bottest.Play(b, bottest.Spec(bottest.Shape{Players: 2}, 0), seed, []referee.Strategy{x}, func(*domain.Match, domain.HandLog) bool { return true })
 	}
 }

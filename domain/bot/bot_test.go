@@ -32,7 +32,7 @@ func TestBotsOnlyChooseLegalMoves(t *testing.T) {
 		{bot.NameExpert, bot.NamePIMC, bot.NameGreedy, bot.NameRandom},
 		{bot.NameRandom, bot.NameGreedy, bot.NamePIMC, bot.NameExpert},
 	}
-	for _, c := range bottest.Tables() {
+	for _, c := range bottest.Shapes() {
 		for i, bots := range lineups {
 			t.Run(fmt.Sprintf("%s/%d", c, i), func(t *testing.T) {
 				rep, err := tourney.Run(context.Background(), tourney.Config{
@@ -105,7 +105,7 @@ func TestForcedMoveNeedsNoSearch(t *testing.T) {
 func TestStrategiesAreRepeatable(t *testing.T) {
 	a, b := quick(9), quick(9)
 	steps := 0
-	bottest.Play(t, bottest.Spec(bottest.Table{Players: 2}, 0), bottest.Seed("repeat"), []referee.Strategy{a[bot.NameRandom]}, func(m *domain.Match, hands domain.HandLog) bool {
+	bottest.Play(t, bottest.Spec(bottest.Shape{Players: 2}, 0), bottest.Seed("repeat"), []referee.Strategy{a[bot.NameRandom]}, func(m *domain.Match, hands domain.HandLog) bool {
 		v := m.SeatView(m.Turn(), hands)
 		for _, name := range bot.Names() {
 			x, _ := a[name].Choose(context.Background(), v)

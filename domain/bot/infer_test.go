@@ -18,7 +18,7 @@ func TestKnowledgeIsSound(t *testing.T) {
 	matches := bottest.Size(12, 300)
 	players := []referee.Strategy{NewGreedy(), NewRandom(7)}
 	constrained := 0
-	for _, c := range bottest.Tables() {
+	for _, c := range bottest.Shapes() {
 		for i := 0; i < matches; i++ {
 			seed := bottest.Seed(fmt.Sprintf("infer/%s/%d", c, i))
 			bottest.Play(t, bottest.Spec(c, 0), seed, players, func(m *domain.Match, hands domain.HandLog) bool {
@@ -113,7 +113,7 @@ func tilesOf(m uint32) []domain.Tile {
 func TestSamplerRespectsKnowledge(t *testing.T) {
 	r := rng{s: 3}
 	positions := 0
-	for _, c := range bottest.Tables() {
+	for _, c := range bottest.Shapes() {
 		seed := bottest.Seed("sampler/" + c.String())
 		bottest.Play(t, bottest.Spec(c, 0), seed, []referee.Strategy{NewGreedy()}, func(m *domain.Match, hands domain.HandLog) bool {
 			v := m.SeatView(m.Turn(), hands)

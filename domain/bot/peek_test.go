@@ -21,7 +21,7 @@ import (
 // TestViewsCarryNoHiddenTiles walks every view of every seat through whole matches and checks
 // that no other hand, no boneyard order and no other seat's drawn tile is in it.
 func TestViewsCarryNoHiddenTiles(t *testing.T) {
-	for _, c := range bottest.Tables() {
+	for _, c := range bottest.Shapes() {
 		m, _ := play(t, c, "views/"+c.String(), func(m *domain.Match, hands domain.HandLog) bool {
 			for s := 0; s < c.Players; s++ {
 				checkRedacted(t, m.SeatView(s, hands))
@@ -62,7 +62,7 @@ func checkRedacted(t *testing.T, v domain.SeatView) {
 func TestHiddenTilesDoNotChangeDecisions(t *testing.T) {
 	strategies := quick(3)
 	checked := 0
-	for _, c := range bottest.Tables() {
+	for _, c := range bottest.Shapes() {
 		for game := 0; game < 3; game++ {
 			_, log := play(t, c, fmt.Sprintf("hidden/%s/%d", c, game), func(m *domain.Match, hands domain.HandLog) bool { return m.HandsPlayed() == 1 })
 			for n := 2; n <= len(log); n++ {
@@ -93,7 +93,7 @@ func TestHiddenTilesDoNotChangeDecisions(t *testing.T) {
 
 // play runs a match of greedy and random bots, calling visit before each move until it says
 // stop, and returns the match and its full log.
-func play(t *testing.T, c bottest.Table, seedText string, visit func(m *domain.Match, hands domain.HandLog) bool) (*domain.Match, []domain.Event) {
+func play(t *testing.T, c bottest.Shape, seedText string, visit func(m *domain.Match, hands domain.HandLog) bool) (*domain.Match, []domain.Event) {
 	t.Helper()
 	players := []referee.Strategy{bot.NewGreedy(), bot.NewRandom(1)}
 	return bottest.Play(t, bottest.Spec(c, 0), bottest.Seed(seedText), players, visit)

@@ -13,7 +13,7 @@ import (
 // simulator's, which sim_test.go checks against the domain, on every play of real matches.
 func TestOpenEndsAgreeWithSim(t *testing.T) {
 	plays := 0
-	for _, c := range bottest.Tables() {
+	for _, c := range bottest.Shapes() {
 		walkSims(t, c, "ends/"+c.String(), func(g *sim) {
 			l := g.ends()
 			for m := g.playable(int(g.turn)); m != 0; m &= m - 1 {
@@ -39,7 +39,7 @@ func TestOpenEndsAgreeWithSim(t *testing.T) {
 // positions with the boneyard empty, from real matches.
 func TestSolveIsMinimax(t *testing.T) {
 	solved := 0
-	for _, c := range []bottest.Table{{Players: 2}, {Players: 4, Partnerships: true}} {
+	for _, c := range []bottest.Shape{{Players: 2}, {Players: 4, Partnerships: true}} {
 		walkSims(t, c, "solve/"+c.String(), func(g *sim) {
 			if g.boneAt < g.boneEnd || bitsIn(g) > 9 {
 				return
@@ -91,7 +91,7 @@ func minimax(g *sim, side int) int {
 
 // walkSims plays a few matches at table c with greedy players and hands visit the simulator
 // of each position, dealt from the real deal.
-func walkSims(t *testing.T, c bottest.Table, name string, visit func(g *sim)) {
+func walkSims(t *testing.T, c bottest.Shape, name string, visit func(g *sim)) {
 	for i := 0; i < 4; i++ {
 		seed := bottest.Seed(fmt.Sprintf("%s/%d", name, i))
 		m, events := bottest.Start(t, bottest.Spec(c, 0), seed)

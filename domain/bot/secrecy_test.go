@@ -21,7 +21,7 @@ func TestHiddenTilesDoNotChangeInputs(t *testing.T) {
 	}
 	players := map[string]evaluator{NameExpert: NewExpert(6, 120), NamePIMC: NewPIMC(6, 120)}
 	checked := 0
-	for _, c := range bottest.Tables() {
+	for _, c := range bottest.Shapes() {
 		for game := 0; game < 2; game++ {
 			seed := bottest.Seed(fmt.Sprintf("inputs/%s/%d", c, game))
 			_, log := bottest.Play(t, bottest.Spec(c, 0), seed, []referee.Strategy{NewGreedy(), NewRandom(3)}, func(m *domain.Match, hands domain.HandLog) bool { return m.HandsPlayed() == 1 })
@@ -62,7 +62,7 @@ func TestBudgetIsFixed(t *testing.T) {
 	}
 	players := map[string]decider{NameExpert: NewExpert(4, budget), NamePIMC: NewPIMC(4, budget)}
 	forced, chosen := 0, 0
-	for _, c := range bottest.Tables() {
+	for _, c := range bottest.Shapes() {
 		seed := bottest.Seed("budget/" + c.String())
 		bottest.Play(t, bottest.Spec(c, 100), seed, []referee.Strategy{NewGreedy(), NewRandom(2)}, func(m *domain.Match, hands domain.HandLog) bool {
 			v := m.SeatView(m.Turn(), hands)

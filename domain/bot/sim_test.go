@@ -15,7 +15,7 @@ import (
 // points, and agree on every total, hand end, bonus and match end.
 func TestSimAgreesWithDomain(t *testing.T) {
 	matches := bottest.Size(25, 500)
-	for _, c := range bottest.Tables() {
+	for _, c := range bottest.Shapes() {
 		t.Run(c.String(), func(t *testing.T) {
 			for i := 0; i < matches; i++ {
 				target := []int{0, 50, 100}[i%3] // small targets end matches mid-hand often
@@ -33,7 +33,7 @@ type lockstep struct {
 	lead *domain.Tile // the double that must be led, when the hand opens on the highest double
 }
 
-func crossCheck(t *testing.T, c bottest.Table, target int, seed domain.Seed, pick uint64) {
+func crossCheck(t *testing.T, c bottest.Shape, target int, seed domain.Seed, pick uint64) {
 	t.Helper()
 	at := time.Unix(0, 0)
 	m, events := bottest.Start(t, bottest.Spec(c, target), seed)

@@ -19,19 +19,19 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 func TestNotationGolden(t *testing.T) {
 	tests := []struct {
 		golden string
-		table  matchtest.Table
+		shape  matchtest.Shape
 		seed   byte
 		stop   int // 0: play to the end
 		viewer domain.Viewer
 	}{
 		// Seed 226 gives a match with passes and a blocked hand.
-		{"notation_partners_finished.golden", matchtest.Tables[3], 226, 0, domain.Spectator()},
-		{"notation_two_live_seat0.golden", matchtest.Tables[0], 47, 40, domain.SeatViewer(0)},
+		{"notation_partners_finished.golden", matchtest.Shapes[3], 226, 0, domain.Spectator()},
+		{"notation_two_live_seat0.golden", matchtest.Shapes[0], 47, 40, domain.SeatViewer(0)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {
 			// given a seeded match played with each seat's first legal move, at a fixed clock
-			log := matchtest.PlayOut(t, matchtest.Spec(tt.table, 100), matchtest.Seed(tt.seed), matchtest.FirstMove, tt.stop)
+			log := matchtest.PlayOut(t, matchtest.Spec(tt.shape, 100), matchtest.Seed(tt.seed), matchtest.FirstMove, tt.stop)
 			finished := log[len(log)-1].Type == domain.TypeMatchEnded
 			// when its record is written as the viewer may see it
 			var buf bytes.Buffer
@@ -57,7 +57,7 @@ func TestNotationGolden(t *testing.T) {
 }
 
 func TestNotationRejectsALogWithoutItsStart(t *testing.T) {
-	log := matchtest.PlayOut(t, matchtest.Spec(matchtest.Tables[0], 100), matchtest.Seed(3), matchtest.FirstMove, 10)
+	log := matchtest.PlayOut(t, matchtest.Spec(matchtest.Shapes[0], 100), matchtest.Seed(3), matchtest.FirstMove, 10)
 	tests := []struct {
 		name   string
 		events []domain.Event
@@ -78,10 +78,10 @@ func TestNotationRejectsALogWithoutItsStart(t *testing.T) {
 
 func TestNotationWritesEveryViewOfRandomMatches(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 8))
-	for i, tb := range matchtest.Tables {
-		t.Run(tb.Name, func(t *testing.T) {
+	for i, shape := range matchtest.Shapes {
+		t.Run(shape.Name, func(t *testing.T) {
 			// given a random match, live or finished
-			log := matchtest.PlayOut(t, matchtest.Spec(tb, 100), matchtest.Seed(byte(90+i)), matchtest.RandomMove(rng), 0)
+			log := matchtest.PlayOut(t, matchtest.Spec(shape, 100), matchtest.Seed(byte(90+i)), matchtest.RandomMove(rng), 0)
 			for _, part := range [][]domain.Event{log, log[:len(log)/2]} {
 				finished := part[len(part)-1].Type == domain.TypeMatchEnded
 				for _, v := range []domain.Viewer{domain.Spectator(), domain.SeatViewer(0)} {

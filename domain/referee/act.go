@@ -156,16 +156,16 @@ func fingerprint(seat int, mv domain.Move) string {
 // a human seat, each decision of a Paced strategy is held to its floor, so that how long the
 // answer takes shows as little as possible of the bots' hands; a match of bots only has no one
 // to hide from, and its turns are not held.
-func (s *MatchService) runBots(ctx context.Context, t *table, at time.Time) ([]domain.Event, error) {
-	pace := hasHuman(t.match)
+func (s *MatchService) runBots(ctx context.Context, g *game, at time.Time) ([]domain.Event, error) {
+	pace := hasHuman(g.match)
 	var out []domain.Event
 	for step := 0; ; step++ {
-		seat := t.match.Turn()
+		seat := g.match.Turn()
 		if seat < 0 {
 			break
 		}
-		p := t.match.Players()[seat]
-		autoplay := t.match.OnAutoplay(seat)
+		p := g.match.Players()[seat]
+		autoplay := g.match.OnAutoplay(seat)
 		if p.Kind != domain.Bot && !autoplay {
 			break
 		}
@@ -181,9 +181,9 @@ func (s *MatchService) runBots(ctx context.Context, t *table, at time.Time) ([]d
 			// A seat on autoplay moves as AutoMove says, which the audit re-checks. It is not
 			// paced: AutoMove's strategy (greedy) is cheap and deterministic, deciding in
 			// microseconds whatever the seat holds, so its time has nothing to hide.
-			events, err = t.play(seat, t.match.AutoMove(seat, t.hands, s.chooser(ctx)), at)
+			events, err = g.play(seat, g.match.AutoMove(seat, g.hands, s.chooser(ctx)), at)
 		} else {
-			events, err = s.botTurn(ctx, t, seat, p.Bot, at, pace)
+			events, err = s.botTurn(ctx, g, seat, p.Bot, at, pace)
 		}
 		if err != nil {
 			return nil, err
@@ -204,20 +204,20 @@ func hasHuman(m *domain.Match) bool {
 	return false
 }
 
-// botTurn asks the seat's strategy for a move and plays it on t. A strategy that fails or
+// botTurn asks the seat's strategy for a move and plays it on g. A strategy that fails or
 // answers an illegal move must not stall the match, so the seat then takes its first legal move.
 // With pace set and a Paced strategy, the turn is then held to the strategy's floor: the
 // decision is timed on the monotonic clock (time.Now, not the Clock port, which tests fix),
 // and the service's pause waits out the rest. A pause cut short by ctx returns ctx's error,
 // and the caller stores nothing.
-func (s *MatchService) botTurn(ctx context.Context, t *table, seat int, name string, now time.Time, pace bool) ([]domain.Event, error) {
+func (s *MatchService) botTurn(ctx context.Context, g *game, seat int, name string, now time.Time, pace bool) ([]domain.Event, error) {
 	strategy, ok := s.bots[name]
 	var floor time.Duration
 	if p, paced := strategy.(Paced); ok && pace && paced {
 		floor = p.MinDecision()
 	}
 	start := time.Now()
-	events, err := s.decideBot(ctx, t, seat, strategy, ok, now)
+	events, err := s.decideBot(ctx, g, seat, strategy, ok, now)
 	if err != nil || floor <= 0 {
 		return events, err
 	}
@@ -229,17 +229,17 @@ func (s *MatchService) botTurn(ctx context.Context, t *table, seat int, name str
 
 // decideBot is botTurn's move: the strategy's when it has one that is legal, else the seat's
 // first legal move.
-func (s *MatchService) decideBot(ctx context.Context, t *table, seat int, strategy Strategy, ok bool, now time.Time) ([]domain.Event, error) {
+func (s *MatchService) decideBot(ctx context.Context, g *game, seat int, strategy Strategy, ok bool, now time.Time) ([]domain.Event, error) {
 	if ok {
-		if mv, err := strategy.Choose(ctx, t.match.SeatView(seat, t.hands)); err == nil {
-			if events, err := t.play(seat, mv, now); err == nil {
+		if mv, err := strategy.Choose(ctx, g.match.SeatView(seat, g.hands)); err == nil {
+			if events, err := g.play(seat, mv, now); err == nil {
 				return events, nil
 			}
 		}
 	}
-	legal := t.match.LegalMoves(seat)
+	legal := g.match.LegalMoves(seat)
 	if len(legal) == 0 {
 		return nil, fmt.Errorf("bot seat %d has no legal move", seat)
 	}
-	return t.play(seat, legal[0].Move(), now)
+	return g.play(seat, legal[0].Move(), now)
 }

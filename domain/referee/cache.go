@@ -60,9 +60,9 @@ type snapshot struct {
 
 // set installs the match's new state and publishes it; the caller holds mu (or owns e
 // exclusively).
-func (e *entry) set(t *table) {
-	e.match, e.hands = t.match, t.hands
-	next := &snapshot{match: t.match, hands: t.hands}
+func (e *entry) set(g *game) {
+	e.match, e.hands = g.match, g.hands
+	next := &snapshot{match: g.match, hands: g.hands}
 	if c := e.cache; c != nil {
 		// The old version's encoded views go with it: their bytes leave the total under the
 		// cache's lock, as they entered it (keepView).
@@ -74,8 +74,8 @@ func (e *entry) set(t *table) {
 	} else {
 		e.snap.Store(next)
 	}
-	e.live.Store(!t.match.Closed())
-	e.ver.Store(int64(t.match.Version()))
+	e.live.Store(!g.match.Closed())
+	e.ver.Store(int64(g.match.Version()))
 	e.resize()
 }
 
@@ -106,8 +106,8 @@ func (e *entry) setRecord(rec MatchRecord) {
 }
 
 // working is a copy of the entry's state for a command to play on; the caller holds mu.
-func (e *entry) working() *table {
-	return (&table{match: e.match, hands: e.hands}).clone()
+func (e *entry) working() *game {
+	return (&game{match: e.match, hands: e.hands}).clone()
 }
 
 // remember keeps a committed idempotency record in memory; the caller holds mu.
@@ -310,13 +310,13 @@ func (s *MatchService) load(ctx context.Context, id string) (*entry, error) {
 	if err != nil {
 		return nil, corrupt(id, err)
 	}
-	t, err := foldStored(id, stored.Record.Seed, events)
+	g, err := foldStored(id, stored.Record.Seed, events)
 	if err != nil {
 		return nil, err
 	}
 	fresh := &entry{}
 	fresh.setRecord(stored.Record)
-	fresh.set(t)
+	fresh.set(g)
 	return s.cache.put(fresh), nil
 }
 

@@ -8,7 +8,7 @@ import (
 
 func cachedMatch(id string) *entry {
 	e := &entry{}
-	e.set(&table{match: domain.NewMatch(id, domain.Seed{})})
+	e.set(&game{match: domain.NewMatch(id, domain.Seed{})})
 	return e
 }
 

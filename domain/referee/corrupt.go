@@ -38,23 +38,23 @@ func corrupt(id string, err error) error {
 	return err
 }
 
-// foldStored folds a stored log into a table. A log that does not fold is a corrupt record,
+// foldStored folds a stored log into a game. A log that does not fold is a corrupt record,
 // whatever the fold says; a panic in the fold, which a tampered log might provoke, is one too.
-func foldStored(id string, seed domain.Seed, events []domain.Event) (t *table, err error) {
+func foldStored(id string, seed domain.Seed, events []domain.Event) (g *game, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			t, err = nil, &CorruptError{MatchID: id}
+			g, err = nil, &CorruptError{MatchID: id}
 		}
 	}()
-	t, err = newTable(id, seed, events)
+	g, err = newGame(id, seed, events)
 	if err != nil {
 		return nil, &CorruptError{MatchID: id}
 	}
 	// A seed that is not the one committed to would deal the next hands of another match.
-	if seed.Commitment() != t.match.Commitment() {
+	if seed.Commitment() != g.match.Commitment() {
 		return nil, &CorruptError{MatchID: id}
 	}
-	return t, nil
+	return g, nil
 }
 
 // seatsOf reads match id's seat records straight from the store, for a match whose log cannot

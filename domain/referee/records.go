@@ -65,7 +65,7 @@ func (s *MatchService) Audit(ctx context.Context, id string, v domain.Viewer) (a
 	if err != nil {
 		return audit.Report{}, err
 	}
-	rep := audit.Stored(id, chain, auditTables(stored, recs), log, v, s.chooser(ctx))
+	rep := audit.Stored(id, chain, sideRows(stored, recs), log, v, s.chooser(ctx))
 	if n := len(log.Events); n == 0 || log.Events[n-1].Type != domain.TypeMatchEnded {
 		// A live match's head hash would give hidden tiles away: with the head before a draw
 		// (an earlier audit's), anyone could try the 28 tiles against the head after it.
@@ -74,16 +74,16 @@ func (s *MatchService) Audit(ctx context.Context, id string, v domain.Viewer) (a
 	return rep, nil
 }
 
-// auditTables is what the audit judges of the store's side tables.
-func auditTables(stored StoredMatch, recs []IdempotencyRecord) audit.Tables {
-	t := audit.Tables{Summary: stored.Summary, SummaryErr: stored.SummaryErr, Seed: stored.Record.Seed}
+// sideRows is what the audit judges of what the store keeps beside the log.
+func sideRows(stored StoredMatch, recs []IdempotencyRecord) audit.SideRows {
+	rows := audit.SideRows{Summary: stored.Summary, SummaryErr: stored.SummaryErr, Seed: stored.Record.Seed}
 	for _, s := range stored.Record.Seats {
-		t.Seats = append(t.Seats, audit.Seat{Seat: s.Seat, Kind: s.Kind, HasToken: len(s.TokenHash) == sha256.Size})
+		rows.Seats = append(rows.Seats, audit.Seat{Seat: s.Seat, Kind: s.Kind, HasToken: len(s.TokenHash) == sha256.Size})
 	}
 	for _, r := range recs {
-		t.Idempotency = append(t.Idempotency, audit.Idempotency{Seat: r.Seat, Fingerprint: r.Fingerprint, FirstSeq: r.FirstSeq, LastSeq: r.LastSeq})
+		rows.Idempotency = append(rows.Idempotency, audit.Idempotency{Seat: r.Seat, Fingerprint: r.Fingerprint, FirstSeq: r.FirstSeq, LastSeq: r.LastSeq})
 	}
-	return t
+	return rows
 }
 
 // readForAudit reads the read model, the chain and the log under the match's lock, so that no

@@ -17,7 +17,7 @@ import (
 func TestReplayServiceSteps(t *testing.T) {
 	ctx := context.Background()
 	svc := matchtest.Service(memstore.New(), 1)
-	live := matchtest.Create(t, svc, matchtest.Tables[0], 1, 0) // seat 0 human: the match waits for it
+	live := matchtest.Create(t, svc, matchtest.Shapes[0], 1, 0) // seat 0 human: the match waits for it
 	version := live.Match.Version
 	tests := []struct {
 		name    string
@@ -54,7 +54,7 @@ func TestReplayServiceSteps(t *testing.T) {
 func TestReplayServiceRedactsALiveMatch(t *testing.T) {
 	ctx := context.Background()
 	svc := matchtest.Service(memstore.New(), 2)
-	live := matchtest.Create(t, svc, matchtest.Tables[0], 1, 0)
+	live := matchtest.Create(t, svc, matchtest.Shapes[0], 1, 0)
 	tests := []struct {
 		name   string
 		viewer domain.Viewer
@@ -89,11 +89,11 @@ func TestReplayServiceRedactsALiveMatch(t *testing.T) {
 
 func TestExportRefoldsToTheFinalState(t *testing.T) {
 	ctx := context.Background()
-	for i, tb := range matchtest.Tables {
-		t.Run(tb.Name, func(t *testing.T) {
+	for i, shape := range matchtest.Shapes {
+		t.Run(shape.Name, func(t *testing.T) {
 			// given a finished match of bots
 			svc := matchtest.Service(memstore.New(), uint64(10+i))
-			c := matchtest.Create(t, svc, tb, 0, 100)
+			c := matchtest.Create(t, svc, shape, 0, 100)
 			// when it is exported as JSON and decoded
 			rec, err := svc.Export(ctx, c.Match.ID, domain.Spectator())
 			if err != nil {
@@ -142,7 +142,7 @@ func TestExportRedactsALiveMatch(t *testing.T) {
 	// given a live two-seat match with a human at seat 0
 	ctx := context.Background()
 	svc := matchtest.Service(memstore.New(), 3)
-	live := matchtest.Create(t, svc, matchtest.Tables[0], 1, 0)
+	live := matchtest.Create(t, svc, matchtest.Shapes[0], 1, 0)
 	// when a spectator exports it
 	rec, err := svc.Export(ctx, live.Match.ID, domain.Spectator())
 	if err != nil {

@@ -78,16 +78,16 @@ func (tr *tracked) checkStep(t *testing.T, step int, v domain.Viewer, view domai
 
 func TestReplayEveryStepAgreesWithTheEvents(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 6))
-	for i, tb := range matchtest.Tables {
-		t.Run(tb.Name, func(t *testing.T) {
+	for i, shape := range matchtest.Shapes {
+		t.Run(shape.Name, func(t *testing.T) {
 			// given a finished match
-			log := matchtest.PlayOut(t, matchtest.Spec(tb, 100), matchtest.Seed(byte(40+i)), matchtest.RandomMove(rng), 0)
+			log := matchtest.PlayOut(t, matchtest.Spec(shape, 100), matchtest.Seed(byte(40+i)), matchtest.RandomMove(rng), 0)
 			final, err := domain.Rebuild("m", log)
 			if err != nil {
 				t.Fatal(err)
 			}
 			viewers := []domain.Viewer{domain.Spectator()}
-			for s := range tb.Players {
+			for s := range shape.Players {
 				viewers = append(viewers, domain.SeatViewer(s))
 			}
 			for _, v := range viewers {
@@ -115,7 +115,7 @@ func TestReplayEveryStepAgreesWithTheEvents(t *testing.T) {
 }
 
 func TestReplayStepOfALiveMatch(t *testing.T) {
-	log := matchtest.PlayOut(t, matchtest.Spec(matchtest.Tables[2], 0), matchtest.Seed(7), matchtest.FirstMove, 30)
+	log := matchtest.PlayOut(t, matchtest.Spec(matchtest.Shapes[2], 0), matchtest.Seed(7), matchtest.FirstMove, 30)
 	tests := []struct {
 		name    string
 		step    int

@@ -145,7 +145,7 @@ func sameSeat(a, b SeatRecord) bool {
 // commit applies a command's events to the working copy, lets bots and seats on autoplay play
 // on, appends everything with the expected version and the changed seat records, and only then
 // installs the copy as the cached state. The caller holds e's lock.
-func (s *MatchService) commit(ctx context.Context, e *entry, work *table, events []domain.Event, seats ...SeatRecord) error {
+func (s *MatchService) commit(ctx context.Context, e *entry, work *game, events []domain.Event, seats ...SeatRecord) error {
 	if err := work.apply(events); err != nil {
 		return err
 	}

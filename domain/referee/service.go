@@ -206,13 +206,13 @@ func (s *MatchService) Create(ctx context.Context, req CreateRequest) (_ Created
 	if err != nil {
 		return Created{}, err
 	}
-	t, err := newTable(id, seed, events)
+	g, err := newGame(id, seed, events)
 	if err != nil {
 		return Created{}, err
 	}
-	offPath := s.pool != nil && botsOnly(t.match)
+	offPath := s.pool != nil && botsOnly(g.match)
 	if !offPath {
-		more, err := s.runBots(ctx, t, now)
+		more, err := s.runBots(ctx, g, now)
 		if err != nil {
 			return Created{}, err
 		}
@@ -241,17 +241,17 @@ func (s *MatchService) Create(ctx context.Context, req CreateRequest) (_ Created
 		}
 		rec.Seats = append(rec.Seats, sr)
 	}
-	if err := s.store.Create(ctx, rec, events, t.match.Summary()); err != nil {
+	if err := s.store.Create(ctx, rec, events, g.match.Summary()); err != nil {
 		return Created{}, err
 	}
 	fresh := &entry{keysAll: true} // a new match has no idempotency keys yet
 	fresh.setRecord(rec)
-	fresh.set(t)
+	fresh.set(g)
 	s.cache.unpin(s.cache.put(fresh))
 	if offPath {
 		s.pool.submit(id)
 	}
-	out.Match = t.match.View(domain.Spectator())
+	out.Match = g.match.View(domain.Spectator())
 	return out, nil
 }
 

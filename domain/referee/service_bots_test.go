@@ -23,7 +23,7 @@ func TestBotsOnlyMatchEndsWithinCreate(t *testing.T) {
 	store := memstore.New()
 	svc := newService(t, store, 16)
 	c := create(t, svc, bots(4, true))
-	// A finished match keeps its last table, every hand open.
+	// A finished match keeps its last hand on show, every hand open.
 	if c.Match.Status != domain.StatusFinished || c.Match.WinnerSide == nil || c.Match.Hand == nil || len(c.Match.Hand.Hands) != 4 || c.Match.Turn != nil {
 		t.Fatalf("a match of bots is not finished on create: %+v", c.Match)
 	}

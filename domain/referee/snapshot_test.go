@@ -22,16 +22,16 @@ func playedLog(tb testing.TB, id string, moves int) (domain.Seed, []domain.Event
 	if err != nil {
 		tb.Fatal(err)
 	}
-	t, err := newTable(id, seed, events)
+	g, err := newGame(id, seed, events)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	for range moves {
-		if t.match.Finished() {
+		if g.match.Finished() {
 			break
 		}
-		seat := t.match.Turn()
-		more, err := t.play(seat, t.match.LegalMoves(seat)[0].Move(), t0)
+		seat := g.match.Turn()
+		more, err := g.play(seat, g.match.LegalMoves(seat)[0].Move(), t0)
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -100,12 +100,12 @@ func TestEntrySizeEstimate(t *testing.T) {
 				}
 				decoded[k] = domain.Event{Seq: e.Seq, Type: e.Type, At: e.At, Data: data}
 			}
-			tb, err := newTable(fmt.Sprintf("m%d", i), seeds[i], decoded)
+			g, err := newGame(fmt.Sprintf("m%d", i), seeds[i], decoded)
 			if err != nil {
 				t.Fatal(err)
 			}
-			e := &entry{record: MatchRecord{ID: tb.match.ID(), Seats: []SeatRecord{{Seat: 0, Name: "ann", TokenHash: make([]byte, 32)}, {Seat: 1, Name: "bob", TokenHash: make([]byte, 32)}}}}
-			e.set(tb)
+			e := &entry{record: MatchRecord{ID: g.match.ID(), Seats: []SeatRecord{{Seat: 0, Name: "ann", TokenHash: make([]byte, 32)}, {Seat: 1, Name: "bob", TokenHash: make([]byte, 32)}}}}
+			e.set(g)
 			entries[i] = e
 			estimate += e.size.Load()
 		}
@@ -128,13 +128,13 @@ func TestEntrySizeEstimate(t *testing.T) {
 // the cache's byte total counts the kept views and lets them go.
 func TestEncodedViewsPerVersionAndViewer(t *testing.T) {
 	seed, events := playedLog(t, "m", 3)
-	tb, err := newTable("m", seed, events)
+	g, err := newGame("m", seed, events)
 	if err != nil {
 		t.Fatal(err)
 	}
 	svc := &MatchService{cache: newMatchCache(0, 1<<30)}
 	e := &entry{}
-	e.set(tb)
+	e.set(g)
 	svc.cache.unpin(svc.cache.put(e))
 	base := svc.cache.bytes.Load()
 	calls := 0

@@ -94,8 +94,8 @@ func (f *Fixture) Next(tb testing.TB) referee.Append {
 	return referee.Append{MatchID: f.Record.ID, Expected: expected, Events: events, Summary: f.Match.Summary()}
 }
 
-// Step decides a legal move for the seat to act in m (random with rng, the first listed when
-// rng is nil), applies the resulting events to m and returns them.
+// Step takes a legal move for the seat to act in m (random with rng, the first listed when
+// rng is nil): Act decides it and applies the resulting events to m, which Step returns.
 func Step(m *domain.Match, rng *rand.Rand, at time.Time) ([]domain.Event, error) {
 	if m.Finished() {
 		return nil, fmt.Errorf("match %s is finished", m.ID())
@@ -109,16 +109,7 @@ func Step(m *domain.Match, rng *rand.Rand, at time.Time) ([]domain.Event, error)
 	if rng != nil {
 		mv = moves[rng.IntN(len(moves))]
 	}
-	events, err := m.Decide(seat, mv.Move(), at)
-	if err != nil {
-		return nil, err
-	}
-	for _, e := range events {
-		if err := m.Apply(e); err != nil {
-			return nil, err
-		}
-	}
-	return events, nil
+	return m.Act(seat, mv.Move(), at)
 }
 
 // SameEvents fails the test unless got and want are the same log: equal seq and type, equal

@@ -87,7 +87,7 @@ func (p *player) play(ctx context.Context, j job) result {
 	return res
 }
 
-// direct plays on the aggregate: the same Decide and Apply as the service, without the store.
+// direct plays on the aggregate: the same Act as the service, without the store.
 func (p *player) direct(ctx context.Context, spec domain.MatchSpec, seed domain.Seed) ([]int, int, int, error) {
 	at := time.Unix(0, 0).UTC() // the clock plays no part in the rules
 	spec.Seeded = true
@@ -110,14 +110,9 @@ func (p *player) direct(ctx context.Context, spec domain.MatchSpec, seed domain.
 		if err != nil {
 			return nil, 0, 0, err
 		}
-		evs, err := m.Decide(seat, mv, at)
+		evs, err := m.Act(seat, mv, at)
 		if err != nil {
 			return nil, 0, 0, err
-		}
-		for _, e := range evs {
-			if err := m.Apply(e); err != nil {
-				return nil, 0, 0, err
-			}
 		}
 		hands.Record(evs...)
 	}

@@ -14,15 +14,16 @@ import (
 	"github.com/allfives/allfives/domain/referee"
 )
 
-// Table is one table shape (docs/rules.md, "Players and sides").
-type Table struct {
+// Shape is one shape a match's seats may take (domain.Table; docs/rules.md, "Players and
+// sides"), named for subtests.
+type Shape struct {
 	Name         string
 	Players      int
 	Partnerships bool
 }
 
-// Tables are the four table shapes.
-var Tables = []Table{
+// Shapes are the four shapes the rules allow.
+var Shapes = []Shape{
 	{"two", 2, false}, {"three", 3, false}, {"four alone", 4, false}, {"four partners", 4, true},
 }
 
@@ -32,10 +33,10 @@ var Start = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 // Seed is a fixed seed: seed i is 32 bytes of i.
 func Seed(i byte) domain.Seed { return domain.Seed(bytes.Repeat([]byte{i}, 32)) }
 
-// Spec is a match of the table's shape with human seats P0, P1, ...
-func Spec(tb Table, target int) domain.MatchSpec {
-	spec := domain.MatchSpec{Partnerships: tb.Partnerships, Target: target}
-	for s := range tb.Players {
+// Spec is a match of the given shape with human seats P0, P1, ...
+func Spec(shape Shape, target int) domain.MatchSpec {
+	spec := domain.MatchSpec{Partnerships: shape.Partnerships, Target: target}
+	for s := range shape.Players {
 		spec.Players = append(spec.Players, domain.PlayerInfo{Name: fmt.Sprintf("P%d", s), Kind: domain.Human})
 	}
 	return spec
@@ -57,14 +58,9 @@ func PlayOut(t testing.TB, spec domain.MatchSpec, seed domain.Seed, pick func([]
 	for !m.Finished() && (stop == 0 || len(log) < stop) {
 		seat := m.Turn()
 		at := Start.Add(time.Duration(m.Version()) * time.Second)
-		events, err := m.Decide(seat, pick(m.LegalMoves(seat)).Move(), at)
+		events, err := m.Act(seat, pick(m.LegalMoves(seat)).Move(), at)
 		if err != nil {
-			t.Fatalf("decide at version %d: %v", m.Version(), err)
-		}
-		for _, e := range events {
-			if err := m.Apply(e); err != nil {
-				t.Fatalf("apply: %v", err)
-			}
+			t.Fatalf("move at version %d: %v", m.Version(), err)
 		}
 		log = append(log, events...)
 	}
@@ -130,11 +126,11 @@ func Service(store referee.EventStore, seed uint64) *referee.MatchService {
 	})
 }
 
-// Create creates a match of the table's shape; humans seats are human, the rest bots.
-func Create(t testing.TB, svc *referee.MatchService, tb Table, humans int, target int) referee.Created {
+// Create creates a match of the given shape; humans seats are human, the rest bots.
+func Create(t testing.TB, svc *referee.MatchService, shape Shape, humans int, target int) referee.Created {
 	t.Helper()
-	req := referee.CreateRequest{Partnerships: tb.Partnerships, Target: target}
-	for s := range tb.Players {
+	req := referee.CreateRequest{Partnerships: shape.Partnerships, Target: target}
+	for s := range shape.Players {
 		p := domain.PlayerInfo{Name: fmt.Sprintf("P%d", s), Kind: domain.Bot, Bot: "random"}
 		if s < humans {
 			p = domain.PlayerInfo{Name: fmt.Sprintf("P%d", s), Kind: domain.Human}

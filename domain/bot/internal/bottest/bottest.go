@@ -1,4 +1,4 @@
-// Package bottest is what the tests of package bot share: the table sizes they cover, and
+// Package bottest is what the tests of package bot share: the seat shapes they cover, and
 // matches played on the aggregate one move at a time, so a test can look at every position.
 // It is a package of its own so that the tests inside package bot and those in bot_test use
 // the same code; it must not import package bot, whose internal tests import it.
@@ -28,28 +28,29 @@ func Size(normal, big int) int {
 	return normal
 }
 
-// Table is a table size: 2, 3 or 4 players, the 4 alone or in partnerships.
-type Table struct {
+// Shape is a shape a match's seats may take (domain.Table): 2, 3 or 4 players, the 4 alone or
+// in partnerships.
+type Shape struct {
 	Players      int
 	Partnerships bool
 }
 
-// Tables returns every table size the rules allow.
-func Tables() []Table { return []Table{{2, false}, {3, false}, {4, false}, {4, true}} }
+// Shapes returns every shape the rules allow.
+func Shapes() []Shape { return []Shape{{2, false}, {3, false}, {4, false}, {4, true}} }
 
-// String names the table in subtest names and seeds: "2-alone" or "4-partners".
-func (t Table) String() string {
-	if t.Partnerships {
+// String names the shape in subtest names and seeds: "2-alone" or "4-partners".
+func (s Shape) String() string {
+	if s.Partnerships {
 		return "4-partners"
 	}
-	return fmt.Sprintf("%d-alone", t.Players)
+	return fmt.Sprintf("%d-alone", s.Players)
 }
 
-// Spec is a match of bots at table t playing to target (0: the table's default). The bot
-// names are only labels: the tests hand the strategies to Play themselves.
-func Spec(t Table, target int) domain.MatchSpec {
-	spec := domain.MatchSpec{Partnerships: t.Partnerships, Target: target}
-	for s := 0; s < t.Players; s++ {
+// Spec is a match of bots seated as shape says, playing to target (0: the shape's default).
+// The bot names are only labels: the tests hand the strategies to Play themselves.
+func Spec(shape Shape, target int) domain.MatchSpec {
+	spec := domain.MatchSpec{Partnerships: shape.Partnerships, Target: target}
+	for s := 0; s < shape.Players; s++ {
 		spec.Players = append(spec.Players, domain.PlayerInfo{Name: fmt.Sprint("p", s), Kind: domain.Bot, Bot: "random"})
 	}
 	return spec
@@ -94,14 +95,9 @@ func Play(tb testing.TB, spec domain.MatchSpec, seed domain.Seed, strategies []r
 		if err != nil {
 			tb.Fatal(err)
 		}
-		evs, err := m.Decide(seat, mv, at)
+		evs, err := m.Act(seat, mv, at)
 		if err != nil {
 			tb.Fatalf("seat %d move %+v: %v", seat, mv, err)
-		}
-		for _, e := range evs {
-			if err := m.Apply(e); err != nil {
-				tb.Fatal(err)
-			}
 		}
 		hands.Record(evs...)
 		log = append(log, evs...)

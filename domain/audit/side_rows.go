@@ -15,8 +15,9 @@ const (
 	CheckStoredSeed  = "stored_seed"
 )
 
-// Tables is what a store keeps of a match beside its log, as the audit judges it.
-type Tables struct {
+// SideRows is what a store keeps of a match beside its log (its seat rows, idempotency records
+// and secret seed, and the read model), as the audit judges it.
+type SideRows struct {
 	Summary    domain.Summary
 	SummaryErr error // the read model could not be decoded
 	Seats      []Seat
@@ -41,14 +42,14 @@ type Idempotency struct {
 	FirstSeq, LastSeq int
 }
 
-// tableChecks judges the side tables against the log's opening and its events.
-func tableChecks(log []domain.Event, tb Tables) []Check {
+// sideRowChecks judges the side rows against the log's opening and its events.
+func sideRowChecks(log []domain.Event, rows SideRows) []Check {
 	created, ok := opening(log)
 	if !ok {
 		skip := "not checked: the log does not open with a readable match.created"
-		return []Check{failed(CheckSeats, 0, skip), idempotencyCheck(log, tb.Idempotency), failed(CheckStoredSeed, 0, skip)}
+		return []Check{failed(CheckSeats, 0, skip), idempotencyCheck(log, rows.Idempotency), failed(CheckStoredSeed, 0, skip)}
 	}
-	return []Check{seatsCheck(seatKinds(created, log), tb.Seats), idempotencyCheck(log, tb.Idempotency), storedSeedCheck(created, tb.Seed)}
+	return []Check{seatsCheck(seatKinds(created, log), rows.Seats), idempotencyCheck(log, rows.Idempotency), storedSeedCheck(created, rows.Seed)}
 }
 
 func opening(log []domain.Event) (domain.MatchCreated, bool) {
@@ -105,7 +106,7 @@ func seatsCheck(players []domain.PlayerInfo, seats []Seat) Check {
 		faults = append(faults, fmt.Sprintf("seat %d has a row but no player in match.created", seat))
 	}
 	if len(faults) > 0 {
-		return failed(CheckSeats, 0, "the seats table disagrees with the log: "+strings.Join(faults, "; "))
+		return failed(CheckSeats, 0, "the stored seat rows disagree with the log: "+strings.Join(faults, "; "))
 	}
 	return passed(CheckSeats, fmt.Sprintf("%d seats, as the log lists them, every human seat with a token hash", len(players)))
 }
