@@ -47,7 +47,7 @@ func TestHomeCreatesAndLists(t *testing.T) {
 		t.Error("the error stays after a create that worked")
 	}
 	tb.do("go to the table", chromedp.Click(chromedp.ID("table-link")), chromedp.WaitVisible(chromedp.ID("hand")))
-	if who := eval[string](tb, `document.getElementById("seat-who").textContent`); who != "You are Ann (seat 1)." {
+	if who := eval[string](tb, `document.getElementById("seat-who").textContent`); who != "You are Ann (seat 0)." {
 		t.Errorf("the table says %q", who)
 	}
 	if eval[string](tb, `location.href`) != s.url+"/play/"+eval[string](tb, `location.pathname.split("/")[2]`) || strings.Contains(eval[string](tb, `location.href`), "token") {
@@ -66,5 +66,7 @@ func TestHomeCreatesAndLists(t *testing.T) {
 		t.Errorf("the newest finished match links to %q, the create to %q", listed, href)
 	}
 	tb.do("open the replay", chromedp.Click(chromedp.ID("replay-link")), chromedp.WaitVisible(chromedp.ID("slider")))
-	poll[bool](tb, "the replay", `document.getElementById("replay") && document.getElementById("replay").dataset.step === "1"`)
+	// A replay opened without ?step= starts at the first deal (seq 2), not the empty table of
+	// match.created.
+	poll[bool](tb, "the replay at the first deal", `document.getElementById("replay") && document.getElementById("replay").dataset.step === "2" && document.getElementById("event").textContent.startsWith("Hand 1 dealt")`)
 }

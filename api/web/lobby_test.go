@@ -26,7 +26,7 @@ func TestLobbyJoin(t *testing.T) {
 		chromedp.WaitVisible(chromedp.ID("hand")),
 	)
 	id := eval[string](ann, `location.pathname.split("/")[2]`)
-	poll[bool](ann, "waiting", `document.getElementById("table").dataset.status === "waiting" && document.getElementById("turn").textContent.includes("seat 2 open")`)
+	poll[bool](ann, "waiting", `document.getElementById("table").dataset.status === "waiting" && document.getElementById("turn").textContent.includes("seat 1 open")`)
 
 	ben.do("open the lobby", chromedp.Navigate(s.url+"/"))
 	link := fmt.Sprintf(`#lobby li[data-id=%q] a`, id)
@@ -39,7 +39,7 @@ func TestLobbyJoin(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`#join-form button[type=submit]`)),
 		chromedp.WaitVisible(chromedp.ID("hand")),
 	)
-	if who := eval[string](ben, `document.getElementById("seat-who").textContent`); who != "You are Ben (seat 2)." {
+	if who := eval[string](ben, `document.getElementById("seat-who").textContent`); who != "You are Ben (seat 1)." {
 		t.Errorf("after joining the table says %q", who)
 	}
 	// Ann's table starts without a reload. A match others may join takes no chosen seed, so the
@@ -53,7 +53,7 @@ func TestLobbyJoin(t *testing.T) {
 	leader.playOne(rng)
 	v := s.view(id, "")
 	poll[bool](watcher, name+"'s lead, live", fmt.Sprintf(`document.getElementById("table").dataset.version === "%d"`, v.Version))
-	if log := eval[string](watcher, `document.getElementById("log").textContent`); !strings.Contains(log, "Ben takes seat 2") || !strings.Contains(log, name+" leads ") {
+	if log := eval[string](watcher, `document.getElementById("log").textContent`); !strings.Contains(log, "Ben takes seat 1") || !strings.Contains(log, name+" leads ") {
 		t.Errorf("the log of the seat that watched the lead reads %q", log)
 	}
 
@@ -82,7 +82,7 @@ func TestLobbyJoin(t *testing.T) {
 		chromedp.Click(chromedp.CSS(`#join-form button[type=submit]`)),
 		chromedp.WaitVisible(chromedp.ID("hand")),
 	)
-	if who := eval[string](ben, `document.getElementById("seat-who").textContent`); who != "You are Di (seat 2)." {
+	if who := eval[string](ben, `document.getElementById("seat-who").textContent`); who != "You are Di (seat 1)." {
 		t.Errorf("after joining by invite the table says %q", who)
 	}
 	if html := eval[string](ben, `document.documentElement.outerHTML + location.href`); strings.Contains(html, created.Invites[0].Invite) {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -20,13 +19,15 @@ type exportFile struct {
 }
 
 type exportEvent struct {
-	Seq      int             `json:"seq"`
-	Type     string          `json:"type"`
-	At       time.Time       `json:"at"`
-	Data     json.RawMessage `json:"data"`
-	PrevHash *string         `json:"prev_hash"`
-	Hash     *string         `json:"hash"`
-	RawData  *string         `json:"raw_data"`
+	Seq  int             `json:"seq"`
+	Type string          `json:"type"`
+	At   time.Time       `json:"at"`
+	Data json.RawMessage `json:"data"`
+	// The chain link stays raw so that verify can tell a field left out from one set to null
+	// or to something other than a string, and say which (verify_links.go).
+	PrevHash json.RawMessage `json:"prev_hash"`
+	Hash     json.RawMessage `json:"hash"`
+	RawData  json.RawMessage `json:"raw_data"`
 }
 
 // verifyCheck is one check verify prints; seq is the first event it found at fault, 0 when the
@@ -108,30 +109,6 @@ func verifyExport(body []byte) verifyResult {
 	}
 	matchCheck(&res, view.ID, f.Match, log)
 	return res
-}
-
-// chainLinks reads each event's link; ok is false (with a failed check) when one is missing or
-// not hex.
-func chainLinks(res *verifyResult, events []exportEvent) ([]audit.ChainLink, bool) {
-	links := make([]audit.ChainLink, len(events))
-	for i, e := range events {
-		if e.PrevHash == nil || e.Hash == nil || e.RawData == nil {
-			if i == 0 {
-				res.add("export", false, 0, "the events carry no prev_hash, hash and raw_data: only a finished match's export does; export it once the match has ended")
-			} else {
-				res.add("export", false, e.Seq, "seq %d has no prev_hash, hash or raw_data", e.Seq)
-			}
-			return nil, false
-		}
-		prev, err1 := hex.DecodeString(*e.PrevHash)
-		hash, err2 := hex.DecodeString(*e.Hash)
-		if err1 != nil || err2 != nil {
-			res.add("export", false, e.Seq, "seq %d: prev_hash or hash is not hex", e.Seq)
-			return nil, false
-		}
-		links[i] = audit.ChainLink{Seq: e.Seq, Type: domain.EventType(e.Type), Data: []byte(*e.RawData), PrevHash: prev, Hash: hash}
-	}
-	return links, true
 }
 
 // payloads decodes every raw_data into the domain's event and checks that the data beside it

@@ -132,70 +132,84 @@ export function drawLine(container, line) {
   if (line.length === 0) container.append(el("p", { class: "muted", text: "No tile on the table yet." }));
 }
 
-// sideName names a side by its seats' names ("Ada & Cy").
-export function sideName(seats, side) {
-  return seats.filter((s) => s.side === side).map((s) => s.name).join(" & ") || `side ${side}`;
+// Seats are counted from 0, as the API, the command line and every error count them
+// (docs/api.md): seat 0 leads the order of play. A seat with no name is an open seat.
+
+// seatLabel names one seat of a view's or an event's list: its name, or "seat N" when it has
+// none (an open seat).
+export function seatLabel(s, seat) {
+  return s && s.name ? s.name : `seat ${seat}`;
 }
 
-// seatName names a seat; an unknown seat is called by its number.
+// sideName names a side by its seats' names ("Ada & Cy").
+export function sideName(seats, side) {
+  return seats.filter((s) => s.side === side).map((s) => seatLabel(s, s.seat)).join(" & ") || `side ${side}`;
+}
+
+// seatName names a seat of the match; an unknown or open seat is called by its number.
 function seatName(seats, seat) {
-  const s = seats.find((x) => x.seat === seat);
-  return s && s.name ? s.name : `seat ${seat + 1}`;
+  return seatLabel(seats.find((x) => x.seat === seat), seat);
 }
 
 function scoresText(seats, scores) {
   return scores.map((p, side) => `${sideName(seats, side)} ${p}`).join(", ");
 }
 
+// playersText names match.created's players, an open seat as such ("Ann, an open seat (seat 1)").
+function playersText(players) {
+  return players.map((p) => (p.kind === "open" ? `an open seat (seat ${p.seat})` : p.name)).join(", ");
+}
+
+// DESCRIBERS says each event type in words: the client's one list of event types, which the
+// table's stream listens to as well (EVENT_TYPES). A test checks it against the server's list.
+const DESCRIBERS = {
+  "match.created": (d) =>
+    `Match created for ${playersText(d.players || [])}: first to ${d.target}` +
+    `${d.partnerships ? ", in partnerships" : ""}${d.seeded ? ", seeded" : ""}.`,
+  "hand.started": (d, seats) => {
+    const why = d.lead === "winner" ? "the last hand's winner leads" : "the highest double leads";
+    const redeal = d.redeals ? ` after ${d.redeals} redeal${d.redeals > 1 ? "s" : ""}` : "";
+    return `Hand ${d.hand} dealt${redeal}: ${seatName(seats, d.leader)} to lead (${why}); ${d.boneyard_count} in the boneyard.`;
+  },
+  "tile.played": (d, seats, viewer, event) => {
+    const score = d.points > 0 ? `scores ${d.points}` : "no score";
+    const tile = event.laid || d.tile; // as it lies in the line, when the caller knows it
+    const what = event.lead ? `leads ${tile}` : `plays ${tile} on the ${d.end}`;
+    return `${seatName(seats, d.seat)} ${what}: ends count ${d.total}, ${score}.`;
+  },
+  "tile.drawn": (d, seats, viewer) =>
+    d.tile && (viewer === -1 || viewer === d.seat) ? `${seatName(seats, d.seat)} draws ${d.tile}.` : `${seatName(seats, d.seat)} draws a tile.`,
+  "turn.passed": (d, seats) => `${seatName(seats, d.seat)} passes.`,
+  "hand.ended": (d, seats) => {
+    const how = d.outcome === "domino" ? `${seatName(seats, d.seat)} goes out` : "the hand is blocked";
+    const pips = (d.pips || []).map((p, s) => `${seatName(seats, s)} ${p}`).join(", ");
+    const won = d.winner_side === null || d.winner_side === undefined
+      ? "a tie, no one scores"
+      : `${sideName(seats, d.winner_side)} score${d.points === 1 ? "s" : ""} ${d.points}`;
+    return `Hand ${d.hand} ends: ${how}; pips left ${pips}; ${won}. Scores: ${scoresText(seats, d.scores || [])}.`;
+  },
+  "match.ended": (d, seats) =>
+    `Match over: ${sideName(seats, d.winner_side)} win${seats.filter((s) => s.side === d.winner_side).length > 1 ? "" : "s"}, ` +
+    `${scoresText(seats, d.scores || [])}. The seed is revealed.`,
+  "seat.joined": (d, seats) => `${d.name || seatName(seats, d.seat)} takes seat ${d.seat}.`,
+  "seat.left": (d, seats) => `${seatName(seats, d.seat)} leaves; seat ${d.seat} is open again.`,
+  "turn.timed_out": (d, seats) => `${seatName(seats, d.seat)}'s time is up: the greedy bot plays the turn.`,
+  "seat.autoplay": (d, seats) =>
+    `${seatName(seats, d.seat)} timed out too often: the ${d.bot || "greedy"} bot plays the seat until they resume.`,
+  "seat.resumed": (d, seats) => `${seatName(seats, d.seat)} takes the seat back from the bot.`,
+  "match.expired": () => "The match expired: its open seats were not taken in time.",
+};
+
+// EVENT_TYPES is every event type the client knows: an EventSource hands a named event only
+// to a listener of that name, so the table listens to each of these.
+export const EVENT_TYPES = Object.freeze(Object.keys(DESCRIBERS));
+
 // describe says an event in words, naming seats as the match does. viewer is the seat the
-// words are for (a tile drawn by someone else is not named), or -1.
+// words are for (a tile drawn by someone else is not named), or -1. A type the client does not
+// know yet is said as such rather than dropped.
 export function describe(event, seats, viewer = -1) {
-  const d = event.data || {};
-  const who = seatName(seats, d.seat);
-  switch (event.type) {
-    case "match.created":
-      return `Match created for ${(d.players || []).map((p) => p.name).join(", ")}: first to ${d.target}` +
-        `${d.partnerships ? ", in partnerships" : ""}${d.seeded ? ", seeded" : ""}.`;
-    case "hand.started": {
-      const why = d.lead === "winner" ? "the last hand's winner leads" : "the highest double leads";
-      const redeal = d.redeals ? ` after ${d.redeals} redeal${d.redeals > 1 ? "s" : ""}` : "";
-      return `Hand ${d.hand} dealt${redeal}: ${seatName(seats, d.leader)} to lead (${why}); ${d.boneyard_count} in the boneyard.`;
-    }
-    case "tile.played": {
-      const score = d.points > 0 ? `scores ${d.points}` : "no score";
-      const tile = event.laid || d.tile; // as it lies in the line, when the caller knows it
-      const what = event.lead ? `leads ${tile}` : `plays ${tile} on the ${d.end}`;
-      return `${who} ${what}: ends count ${d.total}, ${score}.`;
-    }
-    case "tile.drawn":
-      return d.tile && (viewer === -1 || viewer === d.seat) ? `${who} draws ${d.tile}.` : `${who} draws a tile.`;
-    case "turn.passed":
-      return `${who} passes.`;
-    case "hand.ended": {
-      const how = d.outcome === "domino" ? `${who} goes out` : "the hand is blocked";
-      const pips = (d.pips || []).map((p, s) => `${seatName(seats, s)} ${p}`).join(", ");
-      const won = d.winner_side === null || d.winner_side === undefined
-        ? "a tie, no one scores"
-        : `${sideName(seats, d.winner_side)} score${d.points === 1 ? "s" : ""} ${d.points}`;
-      return `Hand ${d.hand} ends: ${how}; pips left ${pips}; ${won}. Scores: ${scoresText(seats, d.scores || [])}.`;
-    }
-    case "seat.joined":
-      return `${d.name || who} takes seat ${d.seat + 1}.`;
-    case "seat.left":
-      return `${who} leaves; seat ${d.seat + 1} is open again.`;
-    case "turn.timed_out":
-      return `${who}'s time is up: the greedy bot plays the turn.`;
-    case "seat.autoplay":
-      return `${who} timed out too often: the ${d.bot || "greedy"} bot plays the seat until they resume.`;
-    case "seat.resumed":
-      return `${who} takes the seat back from the bot.`;
-    case "match.expired":
-      return "The match expired: its open seats were not taken in time.";
-    case "match.ended":
-      return `Match over: ${sideName(seats, d.winner_side)} win${seats.filter((s) => s.side === d.winner_side).length > 1 ? "" : "s"}, ` +
-        `${scoresText(seats, d.scores || [])}. The seed is revealed.`;
-  }
-  return event.type;
+  const say = Object.hasOwn(DESCRIBERS, event.type) ? DESCRIBERS[event.type] : null;
+  return say ? say(event.data || {}, seats, viewer, event) : `An event this page does not know: ${event.type}.`;
 }
 
 // markLeads flags each tile.played that leads a hand, so that describe can say "leads".

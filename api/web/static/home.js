@@ -3,21 +3,66 @@ import { api, el, showError, saveSeat, seededBadge } from "/assets/common.js";
 
 const $ = (sel) => document.getElementById(sel);
 const errorBox = $("error");
-const KINDS = [
-  ["human", "Human"], ["bot:expert", "Bot: expert"], ["bot:greedy", "Bot: greedy"],
-  ["bot:random", "Bot: random"], ["open", "Open seat (someone joins)"],
-];
+// The API's own document (docs/api.md): which bot strategies this server offers, and whether
+// it has open seats and a lobby, so the form never offers what the server would refuse.
+const apiDoc = fetch("/openapi.yaml")
+  .then((r) => (r.ok ? r.text() : ""))
+  .catch(() => "");
+
+// hasLobby says whether this server has open seats and a lobby, so a server without them is
+// never asked for a status it does not know.
+const hasLobby = apiDoc.then((doc) => doc.includes("/seats/{seat}/join"));
+
+// FALLBACK_BOTS are offered only when the document cannot be read or names no strategy.
+const FALLBACK_BOTS = ["random", "greedy", "pimc", "expert"];
+
+// botStrategies reads the strategies, weakest first, from the document: the enum of bot in the
+// schema of a player of the create request.
+const botStrategies = apiDoc.then((doc) => {
+  const lines = doc.split("\n");
+  const schema = (name) => yamlBlock(lines, ["components", "schemas", name]);
+  const ref = (block) => ((yamlBlock(block, ["$ref"], true)[0] || "").match(/schemas\/([^'"\s]+)/) || [])[1];
+  const create = ref(yamlBlock(lines, ["paths", "/api/v1/matches", "post", "requestBody", "content", "application/json", "schema"]));
+  const player = create && ref(yamlBlock(schema(create), ["properties", "players", "items"]));
+  const names = player ? yamlBlock(schema(player), ["properties", "bot", "enum"])
+    .map((l) => l.trim()).filter((l) => l.startsWith("- ")).map((l) => l.slice(2).replace(/^['"]|['"]$/g, "")) : [];
+  return names.length ? names : FALLBACK_BOTS;
+});
+
+// yamlBlock follows keys down a YAML document of nested mappings, as the server writes it,
+// and answers the lines under the last key (or, with inline, that key's own line as well).
+function yamlBlock(lines, keys, inline = false) {
+  let block = lines;
+  for (const [k, key] of keys.entries()) {
+    const indent = Math.min(...block.filter((l) => l.trim()).map((l) => l.search(/\S/)));
+    const at = block.findIndex((l) => l.search(/\S/) === indent && l.trim().replace(/^(['"])(.*)\1:/, "$2:").startsWith(`${key}:`));
+    if (at < 0) return [];
+    if (inline && k === keys.length - 1) return [block[at].trim().slice(key.length + 1).trim()];
+    const end = block.findIndex((l, i) => i > at && l.trim() && l.search(/\S/) <= indent);
+    block = block.slice(at + 1, end < 0 ? undefined : end);
+  }
+  return block;
+}
+
 const DEFAULTS = [["You", "human"], ["Expert", "bot:expert"], ["Greedy", "bot:greedy"], ["Random", "bot:random"]];
 
-function rows() {
+// rows draws a row per seat, counted from 0 as the API counts them, each played by a human, a
+// bot of a strategy the server offers, or left open. The form shows once they are drawn.
+async function rows() {
+  const bots = await botStrategies;
+  const kinds = [["human", "Human"], ...bots.slice().reverse().map((b) => [`bot:${b}`, `Bot: ${b}`]), ["open", "Open seat (someone joins)"]];
+  const strongest = `bot:${bots[bots.length - 1]}`;
+  const kindOf = (kind) => (kinds.some(([v]) => v === kind) ? kind : strongest);
   $("rows").replaceChildren(...DEFAULTS.map(([name, kind], i) =>
     el("div", { class: "player-row", id: `row-${i}` },
-      el("label", { for: `name-${i}`, text: `Seat ${i + 1}` }),
+      el("label", { for: `name-${i}`, text: `Seat ${i}` }),
       el("input", { id: `name-${i}`, value: name, maxlength: 64, autocomplete: "off" }),
-      el("label", { for: `kind-${i}`, class: "visually-hidden", text: `Seat ${i + 1} is played by` }),
+      el("label", { for: `kind-${i}`, class: "visually-hidden", text: `Seat ${i} is played by` }),
       el("select", { id: `kind-${i}`, onchange: () => { $(`name-${i}`).disabled = $(`kind-${i}`).value === "open"; } },
-        ...KINDS.map(([v, label]) => el("option", { value: v, selected: v === kind, text: label }))))));
+        ...kinds.map(([v, label]) => el("option", { value: v, selected: v === kindOf(kind), text: label }))))));
   count();
+  $("create-loading").hidden = true;
+  $("create").hidden = false;
 }
 
 // count shows as many seat rows as players, and allows partnerships only with four.
@@ -69,14 +114,14 @@ async function create(ev) {
 function created(res) {
   const m = res.match;
   const id = m.id;
-  const name = (seat) => m.seats[seat].name || `seat ${seat + 1}`;
+  const name = (seat) => m.seats[seat].name || `seat ${seat}`;
   const tokens = res.tokens || [];
   const invites = res.invites || [];
   const box = $("created");
   const parts = [el("h3", { text: "Match created" })];
   if (tokens.length) {
     saveSeat(id, tokens[0].seat, tokens[0].token);
-    parts.push(el("p", {}, `You sit at seat ${tokens[0].seat + 1} (${name(tokens[0].seat)}); your token is kept in this browser. `,
+    parts.push(el("p", {}, `You sit at seat ${tokens[0].seat} (${name(tokens[0].seat)}); your token is kept in this browser. `,
       el("a", { href: `/play/${id}`, id: "table-link", text: "Go to your table" })));
   } else if (m.status === "finished") {
     parts.push(el("p", {}, "The bots played it to the end: ", el("a", { href: `/replay/${id}`, id: "replay-link", text: "watch the replay" }), "."));
@@ -85,11 +130,11 @@ function created(res) {
   }
   if (tokens.length > 1) {
     parts.push(el("p", { text: "Give each other player their token privately; they open the table and enter it there:" }),
-      el("ul", {}, ...tokens.slice(1).map((t) => el("li", {}, `${name(t.seat)} (seat ${t.seat + 1}): `, el("code", { class: "token", text: t.token })))));
+      el("ul", {}, ...tokens.slice(1).map((t) => el("li", {}, `${name(t.seat)} (seat ${t.seat}): `, el("code", { class: "token", text: t.token })))));
   }
   if (invites.length) {
     parts.push(el("p", { text: "Invites for the open seats: send each link (or its code) privately; whoever opens it joins that seat. The invite rides in the link's #fragment, which browsers never send to a server." }),
-      el("ul", {}, ...invites.map((i) => el("li", {}, `Seat ${i.seat + 1}: `,
+      el("ul", {}, ...invites.map((i) => el("li", {}, `Seat ${i.seat}: `,
         el("a", { href: `/play/${id}#invite=${i.seat}.${i.invite}`, class: "invite-link", text: "invite link" }), " ",
         el("code", { class: "token", text: i.invite })))));
   }
@@ -123,13 +168,6 @@ async function list(status, ul, item) {
   }
 }
 
-// hasLobby asks the API's own document whether this server has open seats and a lobby, so a
-// server without them is never asked for a status it does not know.
-const hasLobby = fetch("/openapi.yaml")
-  .then((r) => (r.ok ? r.text() : ""))
-  .then((doc) => doc.includes("/seats/{seat}/join"))
-  .catch(() => false);
-
 async function recent() {
   if (!(await hasLobby)) {
     $("lobby").hidden = true;
@@ -148,7 +186,6 @@ async function recent() {
     el("span", { class: "muted", text: ` · ${when(m.updated_at)}` }), seeded(m)));
 }
 
-rows();
 $("count").addEventListener("change", count);
 $("create").addEventListener("submit", create);
-recent();
+rows().then(recent);

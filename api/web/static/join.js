@@ -13,7 +13,7 @@ export function renderJoin(v) {
   const select = $("join-seat");
   const wanted = open.map(String).join(",");
   if (select.dataset.seats !== wanted) {
-    select.replaceChildren(...open.map((s) => el("option", { value: s, text: `Seat ${s + 1}` })));
+    select.replaceChildren(...open.map((s) => el("option", { value: s, text: `Seat ${s}` })));
     select.dataset.seats = wanted;
   }
   const link = inviteFromLink();

@@ -2,8 +2,8 @@
 // page shows only what the API shows this seat (or a spectator), so it can hold no tile of
 // another hand while the match is live.
 import {
-  api, matchId, el, showError, tileSVG, drawLine, describe, markLeads, scoreList, sideName,
-  savedSeat, saveSeat, forgetSeat,
+  api, matchId, el, showError, tileSVG, drawLine, describe, markLeads, scoreList, sideName, seatLabel,
+  savedSeat, saveSeat, forgetSeat, EVENT_TYPES,
 } from "/assets/common.js";
 import { renderJoin, join } from "/assets/join.js";
 
@@ -12,12 +12,7 @@ const base = `/api/v1/matches/${encodeURIComponent(id)}`;
 const $ = (sel) => document.getElementById(sel);
 const main = $("table");
 const errorBox = $("error");
-// Every event type, those of open seats and the clock included (docs/api.md): EventSource hands
-// a named event only to a listener of that name.
-const TYPES = [
-  "match.created", "hand.started", "tile.played", "tile.drawn", "turn.passed", "hand.ended", "match.ended",
-  "seat.joined", "seat.left", "turn.timed_out", "seat.autoplay", "seat.resumed", "match.expired",
-];
+// The events after which nothing more happens; the stream listens to every type (EVENT_TYPES).
 const OVER = ["match.ended", "match.expired"];
 const LOG_SIZE = 12;
 
@@ -70,22 +65,22 @@ function render(v) {
   main.dataset.status = v.status;
   main.dataset.myTurn = mine ? "1" : "0";
   $("seeded").hidden = !v.seeded; // the creator can compute every hand: say so to all who sit or watch
-  document.title = `${mine ? "Your turn · " : ""}${v.seats.map((s) => s.name).join(" v ")} · All Fives`;
+  document.title = `${mine ? "Your turn · " : ""}${v.seats.map((s) => seatLabel(s, s.seat)).join(" v ")} · All Fives`;
   const open = v.open_seats || [];
   const clock = live && h && v.seats[h.turn] && v.seats[h.turn].deadline
     ? ` Clock: by ${new Date(v.seats[h.turn].deadline).toLocaleTimeString()}.` : "";
   $("turn").textContent = v.status === "waiting"
-    ? `Waiting for players: seat${open.length === 1 ? "" : "s"} ${open.map((x) => x + 1).join(", ")} open.`
+    ? `Waiting for players: seat${open.length === 1 ? "" : "s"} ${open.join(", ")} open.`
     : v.status === "expired" ? "The match expired before its seats were taken."
     : !live ? "The match is over."
     : !h || h.number === 0 ? "Waiting for the deal."
-    : (mine ? "Your turn." : `${v.seats[h.turn].name} to move.`) + clock;
+    : (mine ? "Your turn." : `${seatLabel(v.seats[h.turn], h.turn)} to move.`) + clock;
   scoreList($("scores"), v.seats, v.scores, v.target);
   $("seats").replaceChildren(...v.seats.map((s) => {
     const toMove = live && h && h.turn === s.seat;
     const kind = s.kind === "bot" ? `${s.bot} bot` : s.kind === "open" ? "open seat" : s.autoplay ? "human, on autoplay" : "human";
     return el("li", { class: toMove ? "to-move" : "", "data-seat": s.seat },
-      `${s.name || `Seat ${s.seat + 1}`}${s.seat === me ? " (you)" : ""}: ${s.tiles} tile${s.tiles === 1 ? "" : "s"}`,
+      `${seatLabel(s, s.seat)}${s.seat === me ? " (you)" : ""}: ${s.tiles} tile${s.tiles === 1 ? "" : "s"}`,
       el("span", { class: "muted", text: ` · ${kind}${v.partnerships ? `, side ${s.side}` : ""}` }),
       toMove ? el("span", { class: "tag", text: " ▶ to move" }) : null);
   }));
@@ -105,7 +100,7 @@ function renderSeat(v, mine) {
   $("seat-box").hidden = !v.you;
   if (!v.you) return;
   const s = v.seats[v.you.seat];
-  $("seat-who").textContent = `You are ${s.name} (seat ${s.seat + 1}).`;
+  $("seat-who").textContent = `You are ${s.name} (seat ${s.seat}).`;
   $("leave").hidden = v.status !== "waiting"; // a seat may be left only while the match waits
   $("resume").hidden = !(s.autoplay && v.status === "in_progress"); // after too many timeouts
   const moves = mine ? v.legal_moves || [] : [];
@@ -243,7 +238,7 @@ function follow(after) {
     }
     if (!view || e.seq > view.version) refresh();
   };
-  for (const t of TYPES) stream.addEventListener(t, onEvent);
+  for (const t of EVENT_TYPES) stream.addEventListener(t, onEvent);
   stream.onopen = () => { $("live").textContent = "(live)"; };
   stream.onerror = () => {
     if (view && over(view)) return;

@@ -1,7 +1,7 @@
 // The replay viewer: step through a match with a slider, buttons and the keyboard. Each step is
 // the API's own replay answer (GET /matches/{id}/replay?step=N), so what is drawn is what the
 // referee says the match was right after that event.
-import { api, matchId, el, showError, tileSVG, drawLine, describe, markLeads, scoreList, sideName } from "/assets/common.js";
+import { api, matchId, el, showError, tileSVG, drawLine, describe, markLeads, scoreList, sideName, seatLabel } from "/assets/common.js";
 
 const id = matchId();
 const base = `/api/v1/matches/${encodeURIComponent(id)}`;
@@ -55,7 +55,7 @@ function render(r) {
   const h = m.hand;
   $("hand-info").textContent = m.status === "finished"
     ? `Finished: ${sideName(m.seats, m.winner_side)} won.`
-    : h && h.number > 0 ? `Hand ${h.number}. ${m.status === "in_progress" ? `${m.seats[h.turn].name} to move.` : ""}`
+    : h && h.number > 0 ? `Hand ${h.number}. ${m.status === "in_progress" ? `${seatLabel(m.seats[h.turn], h.turn)} to move.` : ""}`
     : "Before the first deal.";
   drawLine($("line"), h ? h.line : []);
   $("ends").textContent = h && h.left
@@ -73,7 +73,7 @@ function renderHands(m) {
       const tiles = hands[s.seat] || [];
       const toMove = h && m.status === "in_progress" && h.turn === s.seat && h.number > 0;
       return el("div", { class: `seat${toMove ? " to-move" : ""}`, "data-seat": s.seat },
-        el("h3", {}, `${s.name} `, el("span", { class: "muted", text: `(${s.kind === "bot" ? `${s.bot} bot` : "human"}, ${s.tiles} tile${s.tiles === 1 ? "" : "s"})` }),
+        el("h3", {}, `${seatLabel(s, s.seat)} `, el("span", { class: "muted", text: `(${s.kind === "bot" ? `${s.bot} bot` : s.kind === "open" ? "open seat" : "human"}, ${s.tiles} tile${s.tiles === 1 ? "" : "s"})` }),
           toMove ? el("span", { class: "tag", text: " ▶ to move" }) : null),
         el("div", { class: "tiles" }, ...tiles.map((t) => el("span", { class: "hand-tile", "data-tile": t }, tileSVG(t, true)))));
     }),
@@ -143,7 +143,7 @@ async function start() {
   }
   events = markLeads(exp.events);
   max = Math.max(1, exp.match.version);
-  document.title = `Replay: ${exp.match.seats.map((s) => s.name).join(" v ")} · All Fives`;
+  document.title = `Replay: ${exp.match.seats.map((s) => seatLabel(s, s.seat)).join(" v ")} · All Fives`;
   slider.max = String(max);
   $("step-max").textContent = String(max);
   renderLog(exp.match.seats);
@@ -153,8 +153,12 @@ async function start() {
   $("last").addEventListener("click", () => go(max));
   slider.addEventListener("input", () => go(Number(slider.value)));
   document.addEventListener("keydown", keys);
-  const asked = Number(new URL(location.href).searchParams.get("step"));
-  go(Number.isInteger(asked) && asked >= 1 ? asked : 1);
+  // Without ?step=, open on the first deal: the step before it is only the match's creation,
+  // an empty table.
+  const asked = new URL(location.href).searchParams.get("step");
+  const deal = events.find((e) => e.type === "hand.started");
+  const n = Number(asked);
+  go(asked !== null && Number.isInteger(n) && n >= 1 ? n : deal ? deal.seq : 1);
   audit(exp.match);
 }
 
