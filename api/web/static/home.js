@@ -3,46 +3,29 @@ import { api, el, showError, saveSeat, seededBadge } from "/assets/common.js";
 
 const $ = (sel) => document.getElementById(sel);
 const errorBox = $("error");
-// The API's own document (docs/api.md): which bot strategies this server offers, and whether
-// it has open seats and a lobby, so the form never offers what the server would refuse.
-const apiDoc = fetch("/openapi.yaml")
-  .then((r) => (r.ok ? r.text() : ""))
-  .catch(() => "");
+// The API's own document (docs/api.md), as JSON (the Swagger document Swagger UI reads): which
+// bot strategies this server offers, and whether it has open seats and a lobby, so the form
+// never offers what the server would refuse.
+const apiDoc = fetch("/swagger/doc.json")
+  .then((r) => (r.ok ? r.json() : {}))
+  .catch(() => ({}));
 
 // hasLobby says whether this server has open seats and a lobby, so a server without them is
 // never asked for a status it does not know.
-const hasLobby = apiDoc.then((doc) => doc.includes("/seats/{seat}/join"));
+const hasLobby = apiDoc.then((doc) => Boolean(doc.paths && doc.paths["/api/v1/matches/{id}/seats/{seat}/join"]));
 
 // FALLBACK_BOTS are offered only when the document cannot be read or names no strategy.
 const FALLBACK_BOTS = ["random", "greedy", "pimc", "expert"];
 
 // botStrategies reads the strategies, weakest first, from the document: the enum of bot in the
-// schema of a player of the create request.
+// schema of a player of the create request, following its references.
 const botStrategies = apiDoc.then((doc) => {
-  const lines = doc.split("\n");
-  const schema = (name) => yamlBlock(lines, ["components", "schemas", name]);
-  const ref = (block) => ((yamlBlock(block, ["$ref"], true)[0] || "").match(/schemas\/([^'"\s]+)/) || [])[1];
-  const create = ref(yamlBlock(lines, ["paths", "/api/v1/matches", "post", "requestBody", "content", "application/json", "schema"]));
-  const player = create && ref(yamlBlock(schema(create), ["properties", "players", "items"]));
-  const names = player ? yamlBlock(schema(player), ["properties", "bot", "enum"])
-    .map((l) => l.trim()).filter((l) => l.startsWith("- ")).map((l) => l.slice(2).replace(/^['"]|['"]$/g, "")) : [];
+  const deref = (schema) => (schema && schema.$ref ? (doc.definitions || {})[schema.$ref.split("/").pop()] : schema);
+  const body = ((((doc.paths || {})["/api/v1/matches"] || {}).post || {}).parameters || []).find((p) => p.in === "body");
+  const player = deref((((deref(body && body.schema) || {}).properties || {}).players || {}).items);
+  const names = ((player && player.properties && player.properties.bot) || {}).enum || [];
   return names.length ? names : FALLBACK_BOTS;
 });
-
-// yamlBlock follows keys down a YAML document of nested mappings, as the server writes it,
-// and answers the lines under the last key (or, with inline, that key's own line as well).
-function yamlBlock(lines, keys, inline = false) {
-  let block = lines;
-  for (const [k, key] of keys.entries()) {
-    const indent = Math.min(...block.filter((l) => l.trim()).map((l) => l.search(/\S/)));
-    const at = block.findIndex((l) => l.search(/\S/) === indent && l.trim().replace(/^(['"])(.*)\1:/, "$2:").startsWith(`${key}:`));
-    if (at < 0) return [];
-    if (inline && k === keys.length - 1) return [block[at].trim().slice(key.length + 1).trim()];
-    const end = block.findIndex((l, i) => i > at && l.trim() && l.search(/\S/) <= indent);
-    block = block.slice(at + 1, end < 0 ? undefined : end);
-  }
-  return block;
-}
 
 const DEFAULTS = [["You", "human"], ["Expert", "bot:expert"], ["Greedy", "bot:greedy"], ["Random", "bot:random"]];
 
