@@ -118,10 +118,10 @@ func printReview(out io.Writer, view api.MatchView, res *review.Result) error {
 	}
 	fmt.Fprintf(out, "review of match %s\nmethod: %s\n\n", view.ID, res.Method)
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "seat\tside\taccuracy\tmean loss\tjudged\tbest\tgood\tinacc.\tmistake\tblunder\tmargin\tluck (par)\tskill\t")
+	fmt.Fprintln(w, "seat\tside\taccuracy\tmean loss\tjudged\tbest\tgood\tinacc.\tmistake\tblunder\tmargin\tluck (par)\tskill")
 	for _, s := range res.Seats {
 		c := s.Classes
-		fmt.Fprintf(w, "%d %s\t%d\t%.1f\t%.2f\t%d\t%d\t%d\t%d\t%d\t%d\t%g\t%g\t%g\t\n", s.Seat, names[s.Seat], s.Side,
+		fmt.Fprintf(w, "%d %s\t%d\t%.1f\t%.2f\t%d\t%d\t%d\t%d\t%d\t%d\t%g\t%g\t%g\n", s.Seat, names[s.Seat], s.Side,
 			s.Accuracy, s.MeanLoss, s.Judged, c.Best, c.Good, c.Inaccuracy, c.Mistake, c.Blunder, s.Margin, s.Luck, s.Skill)
 	}
 	if err := w.Flush(); err != nil {
