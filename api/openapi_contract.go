@@ -11,6 +11,7 @@ import (
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/reviewer"
 )
 
 // More that Swagger 2.0 cannot say, said by ToOpenAPI3 (see openapi.go) for clients and for
@@ -46,6 +47,8 @@ var invalidDetails = map[string]string{
 	"joinSeat":       `seat must be 0, 1, 2 or 3, got "north"`,
 	"leaveSeat":      `seat must be 0, 1, 2 or 3, got "north"`,
 	"resumeSeat":     `seat must be 0, 1, 2 or 3, got "north"`,
+	"createReview":   `this endpoint takes no query parameters, got "method"`,
+	"getReview":      `this endpoint takes no query parameters, got "method"`,
 }
 
 // problemDetails is the detail of an example problem for every other code.
@@ -82,6 +85,8 @@ var problemDetails = map[domain.Code]string{
 	CodeHeaderTooLarge:          "the request's headers and URL are larger than " + strconv.Itoa(DefaultHeaderLimit) + " bytes",
 	// The sentinel's own words: the referee returns it as it is.
 	domain.CodeSeedWithOpenSeats: domain.ErrSeedWithOpenSeats.Error(),
+	domain.CodeMatchNotFinished:  domain.ErrMatchNotFinished.Error(),
+	CodeReviewNotFound:           reviewer.ErrNotRequested.Error(),
 }
 
 // sharpenSecurity makes every operation say who may call it, and the seat token a bearer token.

@@ -17,7 +17,7 @@ import (
 // the rest need a seat token.
 var (
 	publicOps     = []string{"checkLiveness", "checkReadiness", "createMatch", "getMetrics", "getOpenAPI", "joinSeat", "listMatches"}
-	tokenOptional = []string{"auditMatch", "exportMatch", "getMatch", "listEvents", "replayMatch", "streamEvents"}
+	tokenOptional = []string{"auditMatch", "createReview", "exportMatch", "getMatch", "getReview", "listEvents", "replayMatch", "streamEvents"}
 	tokenRequired = []string{"leaveSeat", "listLegalMoves", "makeMove", "resumeSeat"}
 )
 

@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/reviewer"
 )
 
 // DefaultBodyLimit is the largest request body accepted: a create request for four players
@@ -24,6 +25,9 @@ type Pinger interface {
 // Config wires the HTTP server.
 type Config struct {
 	Service *referee.MatchService
+	// Reviews computes and answers the reviews of finished matches (docs/review.md, "API");
+	// nil answers the review routes 503 UNAVAILABLE.
+	Reviews *reviewer.Service
 	// Ready is pinged by /readyz; nil means always ready.
 	Ready Pinger
 	// Logger receives the access log and errors; nil discards them.
@@ -60,6 +64,7 @@ type Config struct {
 // server holds what handlers share.
 type server struct {
 	svc     *referee.MatchService
+	reviews *reviewer.Service
 	ready   Pinger
 	log     *slog.Logger
 	metrics *metrics
@@ -81,7 +86,7 @@ func New(cfg Config) *echo.Echo {
 		cfg.Registry = prometheus.NewRegistry()
 	}
 	s := &server{
-		svc: cfg.Service, ready: cfg.Ready, log: cfg.Logger, limit: cfg.BodyLimit,
+		svc: cfg.Service, reviews: cfg.Reviews, ready: cfg.Ready, log: cfg.Logger, limit: cfg.BodyLimit,
 		metrics: newMetrics(cfg.Registry, cfg.Service), streams: newStreams(cfg.StreamHeartbeat),
 		caps:   newStreamCaps(cfg.MaxStreams, cfg.MaxStreamsPerClient),
 		access: accessLog{sample: uint64(max(1, cfg.AccessSample))},

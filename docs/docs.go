@@ -965,6 +965,240 @@ const docTemplate = `{
                 "x-token-optional": true
             }
         },
+        "/api/v1/matches/{id}/review": {
+            "get": {
+                "security": [
+                    {
+                        "SeatToken": []
+                    }
+                ],
+                "description": "The review of a finished match asked for with POST (docs/review.md): 200 with the review once it is done, the same bytes on every call and every instance; 202 with {\"status\":\"running\"} while it is queued or computed; 404 REVIEW_NOT_FOUND when none was asked for. A review left running by a server that stopped is queued again by asking, with this GET or the POST.",
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "review"
+                ],
+                "summary": "Get a match's review",
+                "operationId": "getReview",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "match id",
+                        "name": "id",
+                        "in": "path",
+                        "required": true
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "the review",
+                        "schema": {
+                            "$ref": "#/definitions/api.Review"
+                        }
+                    },
+                    "202": {
+                        "description": "the review is queued or being computed; ask again shortly",
+                        "schema": {
+                            "$ref": "#/definitions/api.ReviewRunning"
+                        },
+                        "headers": {
+                            "Location": {
+                                "type": "string",
+                                "description": "/api/v1/matches/{id}/review"
+                            }
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "401": {
+                        "description": "UNAUTHORIZED: a token that is not this match's",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "MATCH_NOT_FOUND, REVIEW_NOT_FOUND: no such match, or no review of it was asked for (POST asks)",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "409": {
+                        "description": "MATCH_NOT_FINISHED: the match is live",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "429": {
+                        "description": "RATE_LIMITED",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
+                        }
+                    },
+                    "431": {
+                        "description": "HEADER_TOO_LARGE: the headers and URL exceed 64 KiB",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "500": {
+                        "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read, folded or reviewed (its audit says where)",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "503": {
+                        "description": "UNAVAILABLE, or STORE_BUSY: a review left running had to be queued again and the queue is full, or the store stayed locked beyond its timeout; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
+                        }
+                    },
+                    "507": {
+                        "description": "STORE_FULL: the store's disk is full; writes fail until space is freed",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                },
+                "x-token-optional": true
+            },
+            "post": {
+                "security": [
+                    {
+                        "SeatToken": []
+                    }
+                ],
+                "description": "Asks for the review of a finished match (docs/review.md): every decision where a seat had a choice valued move by move from what the seat knew then, each seat's accuracy, mean loss and classes, and each side's result split into luck and skill against a duplicate par. The review is computed once per match and method, off the request path, and stored: 202 with {\"status\":\"running\"} and a Location to GET while it is queued or computed (asking again changes nothing: one job however many ask), 200 with the review itself when it is done already. A live match cannot be reviewed (409 MATCH_NOT_FINISHED): its hands and seed are secret. When as many reviews wait as the queue holds, 503 UNAVAILABLE with Retry-After.",
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "review"
+                ],
+                "summary": "Ask for a match's review",
+                "operationId": "createReview",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "match id",
+                        "name": "id",
+                        "in": "path",
+                        "required": true
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "the review was done already: the stored answer",
+                        "schema": {
+                            "$ref": "#/definitions/api.Review"
+                        },
+                        "headers": {
+                            "Location": {
+                                "type": "string",
+                                "description": "/api/v1/matches/{id}/review"
+                            }
+                        }
+                    },
+                    "202": {
+                        "description": "the review is queued or being computed; GET the Location until it is done",
+                        "schema": {
+                            "$ref": "#/definitions/api.ReviewRunning"
+                        },
+                        "headers": {
+                            "Location": {
+                                "type": "string",
+                                "description": "/api/v1/matches/{id}/review"
+                            }
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "401": {
+                        "description": "UNAUTHORIZED: a token that is not this match's",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "MATCH_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "409": {
+                        "description": "MATCH_NOT_FINISHED: the match is live; its review can be asked for once it has ended",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "429": {
+                        "description": "RATE_LIMITED",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
+                        }
+                    },
+                    "431": {
+                        "description": "HEADER_TOO_LARGE: the headers and URL exceed 64 KiB",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "500": {
+                        "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read, folded or reviewed (its audit says where)",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "503": {
+                        "description": "UNAVAILABLE, or STORE_BUSY: the review queue is full, or the store stayed locked beyond its timeout; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
+                        }
+                    },
+                    "507": {
+                        "description": "STORE_FULL: the store's disk is full; writes fail until space is freed",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                },
+                "x-token-optional": true
+            }
+        },
         "/api/v1/matches/{id}/seats/{seat}/join": {
             "post": {
                 "description": "Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN.",
@@ -2469,7 +2703,9 @@ const docTemplate = `{
                         "STORE_FULL",
                         "UNAVAILABLE",
                         "REQUEST_TIMEOUT",
-                        "HEADER_TOO_LARGE"
+                        "HEADER_TOO_LARGE",
+                        "MATCH_NOT_FINISHED",
+                        "REVIEW_NOT_FOUND"
                     ]
                 },
                 "current_version": {
@@ -2532,6 +2768,292 @@ const docTemplate = `{
                     "description": "Step is the seq of the event replayed to.",
                     "type": "integer",
                     "minimum": 1
+                }
+            }
+        },
+        "api.Review": {
+            "type": "object",
+            "required": [
+                "decisions",
+                "method",
+                "seats",
+                "status"
+            ],
+            "properties": {
+                "decisions": {
+                    "type": "array",
+                    "items": {
+                        "$ref": "#/definitions/api.ReviewDecision"
+                    }
+                },
+                "method": {
+                    "description": "Method names the method and its budgets; it changes whenever either does, and a match\nhas one review per method.",
+                    "type": "string",
+                    "example": "allfives-review/1 expert=9600 hindsight=20000 par=8x600 classes=0.5/2/5/12 accuracy=exp(-loss/8)"
+                },
+                "seats": {
+                    "type": "array",
+                    "items": {
+                        "$ref": "#/definitions/api.ReviewSeat"
+                    }
+                },
+                "status": {
+                    "type": "string",
+                    "enum": [
+                        "done"
+                    ]
+                }
+            }
+        },
+        "api.ReviewCandidate": {
+            "type": "object",
+            "required": [
+                "move",
+                "value"
+            ],
+            "properties": {
+                "move": {
+                    "$ref": "#/definitions/api.ReviewMove"
+                },
+                "value": {
+                    "type": "number",
+                    "example": 7.82
+                }
+            }
+        },
+        "api.ReviewClasses": {
+            "type": "object",
+            "required": [
+                "best",
+                "blunder",
+                "good",
+                "inaccuracy",
+                "mistake"
+            ],
+            "properties": {
+                "best": {
+                    "type": "integer",
+                    "minimum": 0
+                },
+                "blunder": {
+                    "type": "integer",
+                    "minimum": 0
+                },
+                "good": {
+                    "type": "integer",
+                    "minimum": 0
+                },
+                "inaccuracy": {
+                    "type": "integer",
+                    "minimum": 0
+                },
+                "mistake": {
+                    "type": "integer",
+                    "minimum": 0
+                }
+            }
+        },
+        "api.ReviewDecision": {
+            "type": "object",
+            "required": [
+                "best",
+                "candidates",
+                "class",
+                "exact",
+                "hand",
+                "hindsight",
+                "loss",
+                "played",
+                "seat",
+                "seq"
+            ],
+            "properties": {
+                "best": {
+                    "description": "Best is a candidate of highest value, the played move when it ties.",
+                    "allOf": [
+                        {
+                            "$ref": "#/definitions/api.ReviewMove"
+                        }
+                    ]
+                },
+                "candidates": {
+                    "description": "Candidates are the seat's legal moves, in the order legal_moves lists them.",
+                    "type": "array",
+                    "items": {
+                        "$ref": "#/definitions/api.ReviewCandidate"
+                    }
+                },
+                "class": {
+                    "type": "string",
+                    "enum": [
+                        "best",
+                        "good",
+                        "inaccuracy",
+                        "mistake",
+                        "blunder"
+                    ]
+                },
+                "exact": {
+                    "description": "Exact says nothing was hidden (two players, the boneyard empty): the values are exact.",
+                    "type": "boolean"
+                },
+                "hand": {
+                    "type": "integer"
+                },
+                "hindsight": {
+                    "$ref": "#/definitions/api.ReviewHindsight"
+                },
+                "loss": {
+                    "description": "Loss is value(best) - value(played), in points.",
+                    "type": "number",
+                    "minimum": 0,
+                    "example": 25.71
+                },
+                "played": {
+                    "$ref": "#/definitions/api.ReviewMove"
+                },
+                "seat": {
+                    "type": "integer",
+                    "maximum": 3,
+                    "minimum": 0
+                },
+                "seq": {
+                    "type": "integer",
+                    "minimum": 1
+                }
+            }
+        },
+        "api.ReviewHindsight": {
+            "type": "object",
+            "required": [
+                "best",
+                "loss"
+            ],
+            "properties": {
+                "best": {
+                    "$ref": "#/definitions/api.ReviewMove"
+                },
+                "loss": {
+                    "type": "number",
+                    "minimum": 0,
+                    "example": 56
+                }
+            }
+        },
+        "api.ReviewMove": {
+            "type": "object",
+            "required": [
+                "action"
+            ],
+            "properties": {
+                "action": {
+                    "type": "string",
+                    "enum": [
+                        "play",
+                        "draw",
+                        "pass"
+                    ]
+                },
+                "end": {
+                    "type": "string",
+                    "enum": [
+                        "left",
+                        "right"
+                    ]
+                },
+                "tile": {
+                    "type": "string",
+                    "example": "2-5"
+                }
+            }
+        },
+        "api.ReviewRunning": {
+            "type": "object",
+            "required": [
+                "status"
+            ],
+            "properties": {
+                "status": {
+                    "type": "string",
+                    "enum": [
+                        "running"
+                    ]
+                }
+            }
+        },
+        "api.ReviewSeat": {
+            "type": "object",
+            "required": [
+                "accuracy",
+                "classes",
+                "judged",
+                "luck",
+                "margin",
+                "mean_loss",
+                "par_margin",
+                "passed_over",
+                "passed_over_points",
+                "seat",
+                "side",
+                "skill"
+            ],
+            "properties": {
+                "accuracy": {
+                    "description": "Accuracy is 100 times the mean over the judged decisions of exp(-loss/8); 100 with none.",
+                    "type": "number",
+                    "maximum": 100,
+                    "minimum": 0,
+                    "example": 99.4
+                },
+                "classes": {
+                    "$ref": "#/definitions/api.ReviewClasses"
+                },
+                "judged": {
+                    "description": "Judged counts the seat's decisions with more than one legal move.",
+                    "type": "integer",
+                    "minimum": 0
+                },
+                "luck": {
+                    "type": "number",
+                    "example": 66.25
+                },
+                "margin": {
+                    "description": "Margin is the side's final score less the best opposing side's; ParMargin the mean margin\nof the expert in every seat over the match's deals; Luck is ParMargin, Skill is Margin -\nParMargin.",
+                    "type": "number",
+                    "example": 65
+                },
+                "mean_loss": {
+                    "description": "MeanLoss is the mean loss in points per judged decision.",
+                    "type": "number",
+                    "minimum": 0,
+                    "example": 0.05
+                },
+                "par_margin": {
+                    "type": "number",
+                    "example": 66.25
+                },
+                "passed_over": {
+                    "description": "PassedOver counts the decisions where the seat played a move scoring less than the best\nscoring play on offer; PassedOverPoints adds up the points so left.",
+                    "type": "integer",
+                    "minimum": 0
+                },
+                "passed_over_points": {
+                    "type": "integer",
+                    "minimum": 0
+                },
+                "seat": {
+                    "type": "integer",
+                    "maximum": 3,
+                    "minimum": 0
+                },
+                "side": {
+                    "type": "integer",
+                    "maximum": 3,
+                    "minimum": 0
+                },
+                "skill": {
+                    "type": "number",
+                    "example": -1.25
                 }
             }
         },

@@ -35,6 +35,8 @@ const (
 	CodeStoreFull        Code = "STORE_FULL"
 	// CodeSeedWithOpenSeats: a chosen seed for a match that others may join.
 	CodeSeedWithOpenSeats Code = "SEED_WITH_OPEN_SEATS"
+	// CodeMatchNotFinished: a review asked of a match still being played.
+	CodeMatchNotFinished Code = "MATCH_NOT_FINISHED"
 )
 
 // Error is a domain error with a stable code. The sentinels below are its only values; callers
@@ -85,6 +87,9 @@ var (
 	// others may join is always dealt from a seed the server draws (docs/api.md, "Checking a
 	// deal yourself").
 	ErrSeedWithOpenSeats = newError(CodeSeedWithOpenSeats, "a match with an open seat cannot take a chosen seed: whoever chooses the seed can compute every hand, the joiners' too; leave seed out")
+	// ErrMatchNotFinished: only a finished match, whose hands and seed are open, can be
+	// reviewed (docs/review.md).
+	ErrMatchNotFinished = newError(CodeMatchNotFinished, "the match has not finished: only a finished match can be reviewed")
 )
 
 // CodeOf returns the stable code of err, or CodeInternal when err carries none.

@@ -436,6 +436,7 @@ const (
 	INVALIDINVITE        ApiProblemCode = "INVALID_INVITE"
 	INVALIDREQUEST       ApiProblemCode = "INVALID_REQUEST"
 	MATCHFINISHED        ApiProblemCode = "MATCH_FINISHED"
+	MATCHNOTFINISHED     ApiProblemCode = "MATCH_NOT_FINISHED"
 	MATCHNOTFOUND        ApiProblemCode = "MATCH_NOT_FOUND"
 	MATCHNOTSTARTED      ApiProblemCode = "MATCH_NOT_STARTED"
 	MATCHSTARTED         ApiProblemCode = "MATCH_STARTED"
@@ -451,6 +452,7 @@ const (
 	RATELIMITED          ApiProblemCode = "RATE_LIMITED"
 	RECORDCORRUPT        ApiProblemCode = "RECORD_CORRUPT"
 	REQUESTTIMEOUT       ApiProblemCode = "REQUEST_TIMEOUT"
+	REVIEWNOTFOUND       ApiProblemCode = "REVIEW_NOT_FOUND"
 	SEATTAKEN            ApiProblemCode = "SEAT_TAKEN"
 	SEEDWITHOPENSEATS    ApiProblemCode = "SEED_WITH_OPEN_SEATS"
 	STOREBUSY            ApiProblemCode = "STORE_BUSY"
@@ -479,6 +481,8 @@ func (e ApiProblemCode) Valid() bool {
 	case INVALIDREQUEST:
 		return true
 	case MATCHFINISHED:
+		return true
+	case MATCHNOTFINISHED:
 		return true
 	case MATCHNOTFOUND:
 		return true
@@ -510,6 +514,8 @@ func (e ApiProblemCode) Valid() bool {
 		return true
 	case REQUESTTIMEOUT:
 		return true
+	case REVIEWNOTFOUND:
+		return true
 	case SEATTAKEN:
 		return true
 	case SEEDWITHOPENSEATS:
@@ -529,6 +535,102 @@ func (e ApiProblemCode) Valid() bool {
 	case UNSUPPORTEDMEDIATYPE:
 		return true
 	case VERSIONCONFLICT:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ApiReviewStatus.
+const (
+	Done ApiReviewStatus = "done"
+)
+
+// Valid indicates whether the value is a known member of the ApiReviewStatus enum.
+func (e ApiReviewStatus) Valid() bool {
+	switch e {
+	case Done:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ApiReviewDecisionClass.
+const (
+	Best       ApiReviewDecisionClass = "best"
+	Blunder    ApiReviewDecisionClass = "blunder"
+	Good       ApiReviewDecisionClass = "good"
+	Inaccuracy ApiReviewDecisionClass = "inaccuracy"
+	Mistake    ApiReviewDecisionClass = "mistake"
+)
+
+// Valid indicates whether the value is a known member of the ApiReviewDecisionClass enum.
+func (e ApiReviewDecisionClass) Valid() bool {
+	switch e {
+	case Best:
+		return true
+	case Blunder:
+		return true
+	case Good:
+		return true
+	case Inaccuracy:
+		return true
+	case Mistake:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ApiReviewMoveAction.
+const (
+	ApiReviewMoveActionDraw ApiReviewMoveAction = "draw"
+	ApiReviewMoveActionPass ApiReviewMoveAction = "pass"
+	ApiReviewMoveActionPlay ApiReviewMoveAction = "play"
+)
+
+// Valid indicates whether the value is a known member of the ApiReviewMoveAction enum.
+func (e ApiReviewMoveAction) Valid() bool {
+	switch e {
+	case ApiReviewMoveActionDraw:
+		return true
+	case ApiReviewMoveActionPass:
+		return true
+	case ApiReviewMoveActionPlay:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ApiReviewMoveEnd.
+const (
+	ApiReviewMoveEndLeft  ApiReviewMoveEnd = "left"
+	ApiReviewMoveEndRight ApiReviewMoveEnd = "right"
+)
+
+// Valid indicates whether the value is a known member of the ApiReviewMoveEnd enum.
+func (e ApiReviewMoveEnd) Valid() bool {
+	switch e {
+	case ApiReviewMoveEndLeft:
+		return true
+	case ApiReviewMoveEndRight:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ApiReviewRunningStatus.
+const (
+	Running ApiReviewRunningStatus = "running"
+)
+
+// Valid indicates whether the value is a known member of the ApiReviewRunningStatus enum.
+func (e ApiReviewRunningStatus) Valid() bool {
+	switch e {
+	case Running:
 		return true
 	default:
 		return false
@@ -1172,6 +1274,136 @@ type ApiReplayResponse struct {
 	Step int `json:"step"`
 }
 
+// ApiReview defines model for api.Review.
+type ApiReview struct {
+	Decisions []ApiReviewDecision `json:"decisions"`
+
+	// Method Method names the method and its budgets; it changes whenever either does, and a match
+	// has one review per method.
+	//
+	// Example: allfives-review/1 expert=9600 hindsight=20000 par=8x600 classes=0.5/2/5/12 accuracy=exp(-loss/8)
+	Method string          `json:"method"`
+	Seats  []ApiReviewSeat `json:"seats"`
+	Status ApiReviewStatus `json:"status"`
+}
+
+// ApiReviewStatus defines model for ApiReview.Status.
+type ApiReviewStatus string
+
+// ApiReviewCandidate defines model for api.ReviewCandidate.
+type ApiReviewCandidate struct {
+	Move ApiReviewMove `json:"move"`
+
+	// Value Example: 7.82
+	Value float32 `json:"value"`
+}
+
+// ApiReviewClasses defines model for api.ReviewClasses.
+type ApiReviewClasses struct {
+	Best       int `json:"best"`
+	Blunder    int `json:"blunder"`
+	Good       int `json:"good"`
+	Inaccuracy int `json:"inaccuracy"`
+	Mistake    int `json:"mistake"`
+}
+
+// ApiReviewDecision defines model for api.ReviewDecision.
+type ApiReviewDecision struct {
+	// Best Best is a candidate of highest value, the played move when it ties.
+	Best ApiReviewMove `json:"best"`
+
+	// Candidates Candidates are the seat's legal moves, in the order legal_moves lists them.
+	Candidates []ApiReviewCandidate   `json:"candidates"`
+	Class      ApiReviewDecisionClass `json:"class"`
+
+	// Exact Exact says nothing was hidden (two players, the boneyard empty): the values are exact.
+	Exact     bool               `json:"exact"`
+	Hand      int                `json:"hand"`
+	Hindsight ApiReviewHindsight `json:"hindsight"`
+
+	// Loss Loss is value(best) - value(played), in points.
+	//
+	// Example: 25.71
+	Loss   float32       `json:"loss"`
+	Played ApiReviewMove `json:"played"`
+	Seat   int           `json:"seat"`
+	Seq    int           `json:"seq"`
+}
+
+// ApiReviewDecisionClass defines model for ApiReviewDecision.Class.
+type ApiReviewDecisionClass string
+
+// ApiReviewHindsight defines model for api.ReviewHindsight.
+type ApiReviewHindsight struct {
+	Best ApiReviewMove `json:"best"`
+
+	// Loss Example: 56
+	Loss float32 `json:"loss"`
+}
+
+// ApiReviewMove defines model for api.ReviewMove.
+type ApiReviewMove struct {
+	Action ApiReviewMoveAction `json:"action"`
+	End    *ApiReviewMoveEnd   `json:"end,omitempty"`
+
+	// Tile Example: 2-5
+	Tile *string `json:"tile,omitempty"`
+}
+
+// ApiReviewMoveAction defines model for ApiReviewMove.Action.
+type ApiReviewMoveAction string
+
+// ApiReviewMoveEnd defines model for ApiReviewMove.End.
+type ApiReviewMoveEnd string
+
+// ApiReviewRunning defines model for api.ReviewRunning.
+type ApiReviewRunning struct {
+	Status ApiReviewRunningStatus `json:"status"`
+}
+
+// ApiReviewRunningStatus defines model for ApiReviewRunning.Status.
+type ApiReviewRunningStatus string
+
+// ApiReviewSeat defines model for api.ReviewSeat.
+type ApiReviewSeat struct {
+	// Accuracy Accuracy is 100 times the mean over the judged decisions of exp(-loss/8); 100 with none.
+	//
+	// Example: 99.4
+	Accuracy float32          `json:"accuracy"`
+	Classes  ApiReviewClasses `json:"classes"`
+
+	// Judged Judged counts the seat's decisions with more than one legal move.
+	Judged int `json:"judged"`
+
+	// Luck Example: 66.25
+	Luck float32 `json:"luck"`
+
+	// Margin Margin is the side's final score less the best opposing side's; ParMargin the mean margin
+	// of the expert in every seat over the match's deals; Luck is ParMargin, Skill is Margin -
+	// ParMargin.
+	//
+	// Example: 65
+	Margin float32 `json:"margin"`
+
+	// MeanLoss MeanLoss is the mean loss in points per judged decision.
+	//
+	// Example: 0.05
+	MeanLoss float32 `json:"mean_loss"`
+
+	// ParMargin Example: 66.25
+	ParMargin float32 `json:"par_margin"`
+
+	// PassedOver PassedOver counts the decisions where the seat played a move scoring less than the best
+	// scoring play on offer; PassedOverPoints adds up the points so left.
+	PassedOver       int `json:"passed_over"`
+	PassedOverPoints int `json:"passed_over_points"`
+	Seat             int `json:"seat"`
+	Side             int `json:"side"`
+
+	// Skill Example: -1.25
+	Skill float32 `json:"skill"`
+}
+
 // ApiSeat defines model for api.Seat.
 type ApiSeat struct {
 	// Autoplay Autoplay says the seat timed out too often and its bot plays it until its player resumes.
@@ -1470,6 +1702,20 @@ type ClientInterface interface {
 	// Corresponds with GET /api/v1/matches/{id}/replay (the `ReplayMatch` operationId).
 	ReplayMatch(ctx context.Context, id string, params *ReplayMatchParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetReview Get a match's review
+	//
+	// The review of a finished match asked for with POST (docs/review.md): 200 with the review once it is done, the same bytes on every call and every instance; 202 with {"status":"running"} while it is queued or computed; 404 REVIEW_NOT_FOUND when none was asked for. A review left running by a server that stopped is queued again by asking, with this GET or the POST.
+	//
+	// Corresponds with GET /api/v1/matches/{id}/review (the `GetReview` operationId).
+	GetReview(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateReview Ask for a match's review
+	//
+	// Asks for the review of a finished match (docs/review.md): every decision where a seat had a choice valued move by move from what the seat knew then, each seat's accuracy, mean loss and classes, and each side's result split into luck and skill against a duplicate par. The review is computed once per match and method, off the request path, and stored: 202 with {"status":"running"} and a Location to GET while it is queued or computed (asking again changes nothing: one job however many ask), 200 with the review itself when it is done already. A live match cannot be reviewed (409 MATCH_NOT_FINISHED): its hands and seed are secret. When as many reviews wait as the queue holds, 503 UNAVAILABLE with Retry-After.
+	//
+	// Corresponds with POST /api/v1/matches/{id}/review (the `CreateReview` operationId).
+	CreateReview(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// JoinSeatWithBody Join an open seat
 	//
 	// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN.
@@ -1717,6 +1963,40 @@ func (c *Client) MakeMove(ctx context.Context, id string, params *MakeMoveParams
 // Corresponds with GET /api/v1/matches/{id}/replay (the `ReplayMatch` operationId).
 func (c *Client) ReplayMatch(ctx context.Context, id string, params *ReplayMatchParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewReplayMatchRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetReview Get a match's review
+//
+// The review of a finished match asked for with POST (docs/review.md): 200 with the review once it is done, the same bytes on every call and every instance; 202 with {"status":"running"} while it is queued or computed; 404 REVIEW_NOT_FOUND when none was asked for. A review left running by a server that stopped is queued again by asking, with this GET or the POST.
+//
+// Corresponds with GET /api/v1/matches/{id}/review (the `GetReview` operationId).
+func (c *Client) GetReview(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetReviewRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateReview Ask for a match's review
+//
+// Asks for the review of a finished match (docs/review.md): every decision where a seat had a choice valued move by move from what the seat knew then, each seat's accuracy, mean loss and classes, and each side's result split into luck and skill against a duplicate par. The review is computed once per match and method, off the request path, and stored: 202 with {"status":"running"} and a Location to GET while it is queued or computed (asking again changes nothing: one job however many ask), 200 with the review itself when it is done already. A live match cannot be reviewed (409 MATCH_NOT_FINISHED): its hands and seed are secret. When as many reviews wait as the queue holds, 503 UNAVAILABLE with Retry-After.
+//
+// Corresponds with POST /api/v1/matches/{id}/review (the `CreateReview` operationId).
+func (c *Client) CreateReview(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateReviewRequest(c.Server, id)
 	if err != nil {
 		return nil, err
 	}
@@ -2413,6 +2693,74 @@ func NewReplayMatchRequest(server string, id string, params *ReplayMatchParams) 
 	return req, nil
 }
 
+// NewGetReviewRequest constructs an http.Request for the GetReview method
+func NewGetReviewRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/matches/%s/review", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateReviewRequest constructs an http.Request for the CreateReview method
+func NewCreateReviewRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/matches/%s/review", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewJoinSeatRequest calls the generic JoinSeat builder with application/json body
 func NewJoinSeatRequest(server string, id string, seat int, body JoinSeatJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -2899,6 +3247,24 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/v1/matches/{id}/replay (the `ReplayMatch` operationId).
 	ReplayMatchWithResponse(ctx context.Context, id string, params *ReplayMatchParams, reqEditors ...RequestEditorFn) (*ReplayMatchResponse, error)
+
+	// GetReviewWithResponse Get a match's review
+	//
+	// The review of a finished match asked for with POST (docs/review.md): 200 with the review once it is done, the same bytes on every call and every instance; 202 with {"status":"running"} while it is queued or computed; 404 REVIEW_NOT_FOUND when none was asked for. A review left running by a server that stopped is queued again by asking, with this GET or the POST.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/matches/{id}/review (the `GetReview` operationId).
+	GetReviewWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetReviewResponse, error)
+
+	// CreateReviewWithResponse Ask for a match's review
+	//
+	// Asks for the review of a finished match (docs/review.md): every decision where a seat had a choice valued move by move from what the seat knew then, each seat's accuracy, mean loss and classes, and each side's result split into luck and skill against a duplicate par. The review is computed once per match and method, off the request path, and stored: 202 with {"status":"running"} and a Location to GET while it is queued or computed (asking again changes nothing: one job however many ask), 200 with the review itself when it is done already. A live match cannot be reviewed (409 MATCH_NOT_FINISHED): its hands and seed are secret. When as many reviews wait as the queue holds, 503 UNAVAILABLE with Retry-After.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/matches/{id}/review (the `CreateReview` operationId).
+	CreateReviewWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*CreateReviewResponse, error)
 
 	// JoinSeatWithBodyWithResponse Join an open seat
 	//
@@ -3941,6 +4307,277 @@ func (r ReplayMatchResponse) ContentType() string {
 	return ""
 }
 
+// GetReviewResponse202Headers the declared response headers of an HTTP 202 response for GetReview
+type GetReviewResponse202Headers struct {
+	Location *string
+}
+
+// GetReviewResponse429Headers the declared response headers of an HTTP 429 response for GetReview
+type GetReviewResponse429Headers struct {
+	RetryAfter *int
+}
+
+// GetReviewResponse503Headers the declared response headers of an HTTP 503 response for GetReview
+type GetReviewResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetReviewResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ApiReview
+	// JSON202 the response for an HTTP 202 `application/json` response
+	JSON202 *ApiReviewRunning
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ApiProblem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *ApiProblem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ApiProblem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ApiProblem
+	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
+	ApplicationproblemJSON507 *ApiProblem
+	// Headers202 the parsed response headers for an HTTP 202 response
+	Headers202 *GetReviewResponse202Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetReviewResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetReviewResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetReviewResponse) GetJSON200() *ApiReview {
+	return r.JSON200
+}
+
+// GetJSON202 returns the response for an HTTP 202 `application/json` response
+func (r GetReviewResponse) GetJSON202() *ApiReviewRunning {
+	return r.JSON202
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetReviewResponse) GetApplicationproblemJSON400() *ApiProblem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetReviewResponse) GetApplicationproblemJSON401() *ApiProblem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetReviewResponse) GetApplicationproblemJSON404() *ApiProblem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r GetReviewResponse) GetApplicationproblemJSON409() *ApiProblem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetReviewResponse) GetApplicationproblemJSON429() *ApiProblem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r GetReviewResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetReviewResponse) GetApplicationproblemJSON500() *ApiProblem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetReviewResponse) GetApplicationproblemJSON503() *ApiProblem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
+func (r GetReviewResponse) GetApplicationproblemJSON507() *ApiProblem {
+	return r.ApplicationproblemJSON507
+}
+
+// GetBody returns the raw response body bytes
+func (r GetReviewResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetReviewResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetReviewResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetReviewResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateReviewResponse200Headers the declared response headers of an HTTP 200 response for CreateReview
+type CreateReviewResponse200Headers struct {
+	Location *string
+}
+
+// CreateReviewResponse202Headers the declared response headers of an HTTP 202 response for CreateReview
+type CreateReviewResponse202Headers struct {
+	Location *string
+}
+
+// CreateReviewResponse429Headers the declared response headers of an HTTP 429 response for CreateReview
+type CreateReviewResponse429Headers struct {
+	RetryAfter *int
+}
+
+// CreateReviewResponse503Headers the declared response headers of an HTTP 503 response for CreateReview
+type CreateReviewResponse503Headers struct {
+	RetryAfter *int
+}
+
+type CreateReviewResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ApiReview
+	// JSON202 the response for an HTTP 202 `application/json` response
+	JSON202 *ApiReviewRunning
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ApiProblem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *ApiProblem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ApiProblem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ApiProblem
+	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
+	ApplicationproblemJSON507 *ApiProblem
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *CreateReviewResponse200Headers
+	// Headers202 the parsed response headers for an HTTP 202 response
+	Headers202 *CreateReviewResponse202Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateReviewResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateReviewResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r CreateReviewResponse) GetJSON200() *ApiReview {
+	return r.JSON200
+}
+
+// GetJSON202 returns the response for an HTTP 202 `application/json` response
+func (r CreateReviewResponse) GetJSON202() *ApiReviewRunning {
+	return r.JSON202
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateReviewResponse) GetApplicationproblemJSON400() *ApiProblem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateReviewResponse) GetApplicationproblemJSON401() *ApiProblem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateReviewResponse) GetApplicationproblemJSON404() *ApiProblem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateReviewResponse) GetApplicationproblemJSON409() *ApiProblem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CreateReviewResponse) GetApplicationproblemJSON429() *ApiProblem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r CreateReviewResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CreateReviewResponse) GetApplicationproblemJSON500() *ApiProblem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateReviewResponse) GetApplicationproblemJSON503() *ApiProblem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
+func (r CreateReviewResponse) GetApplicationproblemJSON507() *ApiProblem {
+	return r.ApplicationproblemJSON507
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateReviewResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateReviewResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateReviewResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateReviewResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // JoinSeatResponse429Headers the declared response headers of an HTTP 429 response for JoinSeat
 type JoinSeatResponse429Headers struct {
 	RetryAfter *int
@@ -4656,6 +5293,36 @@ func (c *ClientWithResponses) ReplayMatchWithResponse(ctx context.Context, id st
 		return nil, err
 	}
 	return ParseReplayMatchResponse(rsp)
+}
+
+// GetReviewWithResponse Get a match's review
+//
+// The review of a finished match asked for with POST (docs/review.md): 200 with the review once it is done, the same bytes on every call and every instance; 202 with {"status":"running"} while it is queued or computed; 404 REVIEW_NOT_FOUND when none was asked for. A review left running by a server that stopped is queued again by asking, with this GET or the POST.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/matches/{id}/review (the `GetReview` operationId).
+func (c *ClientWithResponses) GetReviewWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetReviewResponse, error) {
+	rsp, err := c.GetReview(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetReviewResponse(rsp)
+}
+
+// CreateReviewWithResponse Ask for a match's review
+//
+// Asks for the review of a finished match (docs/review.md): every decision where a seat had a choice valued move by move from what the seat knew then, each seat's accuracy, mean loss and classes, and each side's result split into luck and skill against a duplicate par. The review is computed once per match and method, off the request path, and stored: 202 with {"status":"running"} and a Location to GET while it is queued or computed (asking again changes nothing: one job however many ask), 200 with the review itself when it is done already. A live match cannot be reviewed (409 MATCH_NOT_FINISHED): its hands and seed are secret. When as many reviews wait as the queue holds, 503 UNAVAILABLE with Retry-After.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/matches/{id}/review (the `CreateReview` operationId).
+func (c *ClientWithResponses) CreateReviewWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*CreateReviewResponse, error) {
+	rsp, err := c.CreateReview(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateReviewResponse(rsp)
 }
 
 // JoinSeatWithBodyWithResponse Join an open seat
@@ -5669,6 +6336,274 @@ func ParseReplayMatchResponse(rsp *http.Response) (*ReplayMatchResponse, error) 
 		}
 		response.ApplicationproblemJSON507 = &dest
 
+	}
+
+	return response, nil
+}
+
+// ParseGetReviewResponse parses an HTTP response from a GetReviewWithResponse call
+func ParseGetReviewResponse(rsp *http.Response) (*GetReviewResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetReviewResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ApiReview
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 202:
+		var dest ApiReviewRunning
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON202 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 507:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON507 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 202:
+		var headers GetReviewResponse202Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers202 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetReviewResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetReviewResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateReviewResponse parses an HTTP response from a CreateReviewWithResponse call
+func ParseCreateReviewResponse(rsp *http.Response) (*CreateReviewResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateReviewResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ApiReview
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 202:
+		var dest ApiReviewRunning
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON202 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 507:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON507 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers CreateReviewResponse200Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 202:
+		var headers CreateReviewResponse202Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers202 = &headers
+	case rsp.StatusCode == 429:
+		var headers CreateReviewResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateReviewResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil

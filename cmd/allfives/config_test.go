@@ -28,6 +28,7 @@ func TestServeConfigPrecedence(t *testing.T) {
 	// Settings the cases leave alone take their defaults.
 	def := func(c serveConfig) serveConfig {
 		c.botWorkers, c.maxStreams, c.perClient, c.busyTimeout = referee.DefaultBotWorkers(), api.DefaultMaxStreams, api.DefaultMaxStreamsPerClient, 10*time.Second
+		c.reviewWorkers = 1
 		if c.cacheMiB == 0 {
 			c.cacheMiB = 256
 		}
@@ -53,8 +54,8 @@ func TestServeConfigPrecedence(t *testing.T) {
 			map[string]string{"ALLFIVES_ADDR": ":9000", "ALLFIVES_RATE_LIMIT": "3", "ALLFIVES_WAITING_TTL": "1h", "ALLFIVES_CACHE_MIB": "64"},
 			def(serveConfig{addr: ":7000", db: "allfives.db", sync: "off", logLevel: "info", sweepEvery: 250 * time.Millisecond, cacheMiB: 32})},
 		{"limits", []string{"--bot-workers", "3", "--max-streams", "50", "--busy-timeout", "2s"},
-			map[string]string{"ALLFIVES_MAX_STREAMS": "9", "ALLFIVES_MAX_STREAMS_PER_CLIENT": "4"},
-			serveConfig{addr: ":8080", db: "allfives.db", sync: "full", logLevel: "info", botWorkers: 3, maxStreams: 50, perClient: 4, busyTimeout: 2 * time.Second, waitingTTL: week, sweepEvery: time.Second, cacheMiB: 256, accessSample: 100}},
+			map[string]string{"ALLFIVES_MAX_STREAMS": "9", "ALLFIVES_MAX_STREAMS_PER_CLIENT": "4", "ALLFIVES_REVIEW_WORKERS": "2"},
+			serveConfig{addr: ":8080", db: "allfives.db", sync: "full", logLevel: "info", botWorkers: 3, reviewWorkers: 2, maxStreams: 50, perClient: 4, busyTimeout: 2 * time.Second, waitingTTL: week, sweepEvery: time.Second, cacheMiB: 256, accessSample: 100}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -82,6 +83,7 @@ func TestBadConfigIsAnError(t *testing.T) {
 		{[]string{"--waiting-ttl", "soon"}, nil, "waiting-ttl"},
 		{[]string{"--sweep-interval", "1ns"}, nil, "sweep-interval"},
 		{[]string{"--bot-workers", "0"}, nil, "bot workers"},
+		{[]string{"--review-workers", "0"}, nil, "review workers"},
 		{nil, map[string]string{"ALLFIVES_MAX_STREAMS": "many"}, "ALLFIVES_MAX_STREAMS"},
 		{[]string{"--busy-timeout", "soon"}, nil, "busy timeout"},
 	}

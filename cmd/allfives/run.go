@@ -56,6 +56,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return runReplay(ctx, rest, getenv, stdout)
 	case "verify":
 		return runVerify(ctx, rest, stdout)
+	case "review":
+		return runReview(ctx, rest, stdout)
 	case "bench":
 		return runBench(ctx, rest, getenv, stdout)
 	case "help":

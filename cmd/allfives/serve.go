@@ -18,6 +18,7 @@ import (
 	"github.com/allfives/allfives/api"
 	"github.com/allfives/allfives/domain/bot"
 	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/reviewer"
 	"github.com/allfives/allfives/repository/postgres"
 	"github.com/allfives/allfives/repository/sqlite"
 )
@@ -45,6 +46,7 @@ type serveConfig struct {
 	corsOrigins              []string
 	waitingTTL, sweepEvery   time.Duration
 	botWorkers               int
+	reviewWorkers            int
 	maxStreams, perClient    int
 	busyTimeout              time.Duration
 	cacheMiB                 float64
@@ -62,6 +64,7 @@ func parseServe(args []string, getenv func(string) string, out io.Writer) (c ser
 	ttl := f.string("waiting-ttl", "ALLFIVES_WAITING_TTL", "168h", "how long a waiting match's open seats may stay empty before it expires; 0 never")
 	sweep := f.string("sweep-interval", "ALLFIVES_SWEEP_INTERVAL", "1s", "how often the clock looks for due turns and waiting matches to expire")
 	workers := f.int("bot-workers", "ALLFIVES_BOT_WORKERS", referee.DefaultBotWorkers(), "workers playing matches of bots only, off the request path; unset, this machine's CPUs less one (at least 1), so a CPU stays free for requests")
+	reviewWorkers := f.int("review-workers", "ALLFIVES_REVIEW_WORKERS", 1, "workers computing game reviews, off the request path (docs/review.md)")
 	streams := f.int("max-streams", "ALLFIVES_MAX_STREAMS", api.DefaultMaxStreams, "live streams open at once; beyond it 503 UNAVAILABLE")
 	perClient := f.int("max-streams-per-client", "ALLFIVES_MAX_STREAMS_PER_CLIENT", api.DefaultMaxStreamsPerClient, "live streams per client address; beyond it 429 RATE_LIMITED")
 	busy := f.string("busy-timeout", "ALLFIVES_BUSY_TIMEOUT", "10s", "how long a write waits for another process's lock on the database before 503 STORE_BUSY")
@@ -71,7 +74,7 @@ func parseServe(args []string, getenv func(string) string, out io.Writer) (c ser
 		return c, err
 	}
 	c = serveConfig{addr: *addr, db: *db, sync: strings.ToLower(*sync), logLevel: *level, rateLimit: *limit,
-		botWorkers: *workers, maxStreams: *streams, perClient: *perClient, cacheMiB: *cache, accessSample: *sample}
+		botWorkers: *workers, reviewWorkers: *reviewWorkers, maxStreams: *streams, perClient: *perClient, cacheMiB: *cache, accessSample: *sample}
 	for _, o := range strings.Split(*origins, ",") {
 		if o = strings.TrimSpace(o); o != "" {
 			c.corsOrigins = append(c.corsOrigins, o)
@@ -88,6 +91,9 @@ func parseServe(args []string, getenv func(string) string, out io.Writer) (c ser
 	}
 	if c.botWorkers < 1 || c.maxStreams < 1 || c.perClient < 1 {
 		return c, fmt.Errorf("bot workers, max streams and max streams per client must be 1 or more")
+	}
+	if c.reviewWorkers < 1 {
+		return c, fmt.Errorf("review workers must be 1 or more, not %d", c.reviewWorkers)
 	}
 	if c.accessSample < 1 || c.accessSample != float64(int(c.accessSample)) {
 		return c, fmt.Errorf("access-sample must be a whole number, 1 or more, not %v", c.accessSample)
@@ -148,7 +154,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	following := shareStore(follow, store, svc, reg, log)
 	defer func() { stopFollowing(); following() }() // before the store closes
 	go resumeBots(ctx, svc, log)
-	handler := api.New(api.Config{Service: svc, Ready: store, Logger: log, RateLimit: cfg.rateLimit, Registry: reg,
+	reviews := reviewer.New(reviewer.Config{Store: store, Matches: svc, Workers: cfg.reviewWorkers, Logger: log})
+	defer reviews.Close() // before the service and the store: a review in flight is abandoned, stored running
+	handler := api.New(api.Config{Service: svc, Reviews: reviews, Ready: store, Logger: log, RateLimit: cfg.rateLimit, Registry: reg,
 		CORSOrigins: cfg.corsOrigins, MaxStreams: cfg.maxStreams, MaxStreamsPerClient: cfg.perClient,
 		AccessSample: int(cfg.accessSample)})
 	// The clock: one sweeper per instance; the expected version settles races with others.

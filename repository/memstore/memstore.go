@@ -13,6 +13,7 @@ import (
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/audit"
 	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/reviewer"
 	"github.com/allfives/allfives/repository"
 )
 
@@ -20,6 +21,7 @@ import (
 type Store struct {
 	mu      sync.RWMutex
 	matches map[string]*match
+	reviews map[reviewKey]reviewer.Record // review.go; made on first write
 }
 
 // match is one stored match: its record, read model, log and idempotency records.

@@ -49,7 +49,7 @@ func TestMigrateSeatKeysKeepsRecords(t *testing.T) {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	if applied, err := s.Migrate(ctx); err != nil || !slices.Equal(applied, []string{"00003_seat_keys_and_seeded.sql"}) {
+	if applied, err := s.Migrate(ctx); err != nil || !slices.Equal(applied, []string{"00003_seat_keys_and_seeded.sql", "00004_reviews.sql"}) {
 		t.Fatalf("migrate applied %v: %v", applied, err)
 	}
 	checkSeatKeysMigrated(t, s)

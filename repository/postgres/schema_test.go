@@ -18,14 +18,14 @@ import (
 func TestMigrateTwice(t *testing.T) {
 	s, url := openStore(t, postgres.Options{NoMigrate: true})
 	applied, err := s.Migrate(ctx)
-	if err != nil || !slices.Equal(applied, []string{"00001_init.sql", "00002_seats_and_clock.sql", "00003_seat_keys_and_seeded.sql"}) {
+	if err != nil || !slices.Equal(applied, []string{"00001_init.sql", "00002_seats_and_clock.sql", "00003_seat_keys_and_seeded.sql", "00004_reviews.sql"}) {
 		t.Fatalf("first run applied %v, err %v", applied, err)
 	}
 	if again, err := s.Migrate(ctx); err != nil || len(again) != 0 {
 		t.Fatalf("second run applied %v, err %v", again, err)
 	}
 	cur, known, err := s.SchemaVersion(ctx)
-	if err != nil || cur != known || cur != 3 {
+	if err != nil || cur != known || cur != 4 {
 		t.Fatalf("schema version %d of %d, err %v", cur, known, err)
 	}
 	again := openAt(t, url, postgres.Options{})

@@ -1,0 +1,128 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/allfives/allfives/domain/reviewer"
+)
+
+// The review of a finished match (docs/review.md, "API"): asked for with POST, computed off
+// the request path by the reviewer's workers, stored once per match and method, and answered
+// from the store, byte for byte the same on every instance.
+
+// reviewPath is the review's URL, the Location of an answer that is not the review yet.
+func reviewPath(id string) string { return "/api/v1/matches/" + id + "/review" }
+
+// requestReview asks for a finished match's review.
+//
+//	@Summary			Ask for a match's review
+//	@ID					createReview
+//	@Description		Asks for the review of a finished match (docs/review.md): every decision where a seat had a choice valued move by move from what the seat knew then, each seat's accuracy, mean loss and classes, and each side's result split into luck and skill against a duplicate par. The review is computed once per match and method, off the request path, and stored: 202 with {"status":"running"} and a Location to GET while it is queued or computed (asking again changes nothing: one job however many ask), 200 with the review itself when it is done already. A live match cannot be reviewed (409 MATCH_NOT_FINISHED): its hands and seed are secret. When as many reviews wait as the queue holds, 503 UNAVAILABLE with Retry-After.
+//	@Tags				review
+//	@Produce			json
+//	@Produce			application/problem+json
+//	@Security			SeatToken
+//	@x-token-optional	true
+//	@Param				id	path		string			true	"match id"
+//	@Success			200	{object}	Review			"the review was done already: the stored answer"
+//	@Success			202	{object}	ReviewRunning	"the review is queued or being computed; GET the Location until it is done"
+//	@Header				200	{string}	Location		"/api/v1/matches/{id}/review"
+//	@Header				202	{string}	Location		"/api/v1/matches/{id}/review"
+//	@Failure			400	{object}	Problem			"INVALID_REQUEST"
+//	@Failure			401	{object}	Problem			"UNAUTHORIZED: a token that is not this match's"
+//	@Failure			404	{object}	Problem			"MATCH_NOT_FOUND"
+//	@Failure			409	{object}	Problem			"MATCH_NOT_FINISHED: the match is live; its review can be asked for once it has ended"
+//	@Failure			429	{object}	Problem			"RATE_LIMITED"
+//	@Header				429	{integer}	Retry-After		"seconds to wait before retrying"
+//	@Failure			431	{object}	Problem			"HEADER_TOO_LARGE: the headers and URL exceed 64 KiB"
+//	@Failure			500	{object}	Problem			"INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read, folded or reviewed (its audit says where)"
+//	@Failure			503	{object}	Problem			"UNAVAILABLE, or STORE_BUSY: the review queue is full, or the store stayed locked beyond its timeout; Retry-After says when to retry"
+//	@Header				503	{integer}	Retry-After		"seconds to wait before retrying"
+//	@Failure			507	{object}	Problem			"STORE_FULL: the store's disk is full; writes fail until space is freed"
+//	@Router				/api/v1/matches/{id}/review [post]
+func (s *server) requestReview(c echo.Context) error {
+	id, _, err := s.matchCaller(c, s.viewer)
+	if err != nil {
+		return err
+	}
+	if s.reviews == nil {
+		return errNoReviews
+	}
+	ans, err := s.reviews.Request(c.Request().Context(), id)
+	if err != nil {
+		return reviewProblem(err)
+	}
+	c.Response().Header().Set(echo.HeaderLocation, reviewPath(id))
+	return answerReview(c, ans)
+}
+
+// getReview answers a match's review as it stands.
+//
+//	@Summary			Get a match's review
+//	@ID					getReview
+//	@Description		The review of a finished match asked for with POST (docs/review.md): 200 with the review once it is done, the same bytes on every call and every instance; 202 with {"status":"running"} while it is queued or computed; 404 REVIEW_NOT_FOUND when none was asked for. A review left running by a server that stopped is queued again by asking, with this GET or the POST.
+//	@Tags				review
+//	@Produce			json
+//	@Produce			application/problem+json
+//	@Security			SeatToken
+//	@x-token-optional	true
+//	@Param				id	path		string			true	"match id"
+//	@Success			200	{object}	Review			"the review"
+//	@Success			202	{object}	ReviewRunning	"the review is queued or being computed; ask again shortly"
+//	@Header				202	{string}	Location		"/api/v1/matches/{id}/review"
+//	@Failure			400	{object}	Problem			"INVALID_REQUEST"
+//	@Failure			401	{object}	Problem			"UNAUTHORIZED: a token that is not this match's"
+//	@Failure			404	{object}	Problem			"MATCH_NOT_FOUND, REVIEW_NOT_FOUND: no such match, or no review of it was asked for (POST asks)"
+//	@Failure			409	{object}	Problem			"MATCH_NOT_FINISHED: the match is live"
+//	@Failure			429	{object}	Problem			"RATE_LIMITED"
+//	@Header				429	{integer}	Retry-After		"seconds to wait before retrying"
+//	@Failure			431	{object}	Problem			"HEADER_TOO_LARGE: the headers and URL exceed 64 KiB"
+//	@Failure			500	{object}	Problem			"INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read, folded or reviewed (its audit says where)"
+//	@Failure			503	{object}	Problem			"UNAVAILABLE, or STORE_BUSY: a review left running had to be queued again and the queue is full, or the store stayed locked beyond its timeout; Retry-After says when to retry"
+//	@Header				503	{integer}	Retry-After		"seconds to wait before retrying"
+//	@Failure			507	{object}	Problem			"STORE_FULL: the store's disk is full; writes fail until space is freed"
+//	@Router				/api/v1/matches/{id}/review [get]
+func (s *server) getReview(c echo.Context) error {
+	id, _, err := s.matchCaller(c, s.viewer)
+	if err != nil {
+		return err
+	}
+	if s.reviews == nil {
+		return errNoReviews
+	}
+	ans, err := s.reviews.Get(c.Request().Context(), id)
+	if err != nil {
+		return reviewProblem(err)
+	}
+	if ans.Status != reviewer.StatusDone {
+		c.Response().Header().Set(echo.HeaderLocation, reviewPath(id))
+	}
+	return answerReview(c, ans)
+}
+
+// answerReview writes a done review's stored bytes as they are, or the running status.
+func answerReview(c echo.Context, ans reviewer.Answer) error {
+	// The same for every caller: a finished match shows everything to everyone.
+	c.Response().Header().Set("Cache-Control", "no-cache")
+	if ans.Status == reviewer.StatusDone {
+		return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, ans.Result)
+	}
+	return c.JSON(http.StatusAccepted, ReviewRunning{Status: string(reviewer.StatusRunning)})
+}
+
+// errNoReviews answers a server wired without a reviewer (tools that serve no reviews).
+var errNoReviews = &apiError{code: CodeUnavailable, detail: "this server computes no reviews"}
+
+// reviewProblem words the reviewer's own refusals; the domain's errors pass as they are.
+func reviewProblem(err error) error {
+	switch {
+	case errors.Is(err, reviewer.ErrNotRequested):
+		return &apiError{code: CodeReviewNotFound, detail: err.Error()}
+	case errors.Is(err, reviewer.ErrQueueFull):
+		return &apiError{code: CodeUnavailable, detail: err.Error(), retryAfter: reviewer.RetryAfter}
+	}
+	return err
+}
