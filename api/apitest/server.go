@@ -13,8 +13,14 @@ import (
 	"github.com/allfives/allfives/api"
 	"github.com/allfives/allfives/domain/bot"
 	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/review"
+	"github.com/allfives/allfives/domain/reviewer"
 	"github.com/allfives/allfives/repository/sqlite"
 )
+
+// SmallReview is the review engine's budget in these tests: a review takes a fraction of a
+// second instead of seconds.
+var SmallReview = review.Options{Rollouts: 40, HindsightNodes: 300, ParRuns: 1, ParRollouts: 20}
 
 // Server starts the API over a fresh SQLite file (sync=normal: these tests do not cut the
 // power) on a loopback port, its bots seeded with seed. The server and the store close when
@@ -27,7 +33,10 @@ func Server(t testing.TB, seed uint64) *httptest.Server {
 	}
 	t.Cleanup(func() { store.Close() })
 	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(seed)})
-	srv := httptest.NewServer(api.New(api.Config{Service: svc, Ready: store}))
+	// Reviews on small budgets: the tests look at what a review shows, not at its strength.
+	reviews := reviewer.New(reviewer.Config{Store: store, Matches: svc, Options: SmallReview})
+	t.Cleanup(reviews.Close)
+	srv := httptest.NewServer(api.New(api.Config{Service: svc, Ready: store, Reviews: reviews}))
 	t.Cleanup(srv.Close)
 	return srv
 }

@@ -1,7 +1,8 @@
 // Command allfives is the All Fives referee and its tools. Its commands are serve (the HTTP
 // API, the default), migrate (apply the database migrations), check (SQLite's integrity check
 // and the audit of every stored match), simulate (in-process tournaments between bots),
-// replay (a match's record as text), verify (the offline check of a match's JSON export) and
-// bench (load a running server over HTTP); `allfives help` lists them and `allfives <command>
+// replay (a match's record as text), verify (the offline check of a match's JSON export),
+// bench (load a running server over HTTP) and review (a finished match's export judged
+// offline, docs/review.md); `allfives help` lists them and `allfives <command>
 // -h` gives a command's flags. main only wires the process to run, which tests call directly.
 package main

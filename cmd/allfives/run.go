@@ -22,6 +22,7 @@ commands:
   replay     print a stored match's record as text
   verify     check a match's JSON export offline: chain, rules, seed and deals
   bench      load a running server over HTTP and print rates, latencies and ratios
+  review     review a finished match's JSON export offline: accuracy, luck and skill
   help       show this text
 
 Run allfives <command> -h for a command's flags. A flag whose help names a variable

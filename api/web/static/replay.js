@@ -2,6 +2,7 @@
 // the API's own replay answer (GET /matches/{id}/replay?step=N), so what is drawn is what the
 // referee says the match was right after that event.
 import { api, matchId, el, showError, tileSVG, drawLine, describe, markLeads, scoreList, sideName, seatLabel } from "/assets/common.js";
+import { reviewPanel } from "/assets/review.js";
 
 const id = matchId();
 const base = `/api/v1/matches/${encodeURIComponent(id)}`;
@@ -14,6 +15,7 @@ const cache = new Map(); // step -> replay answer
 let max = 1;
 let wanted = 1;
 let events = []; // every event, from the export, for the list and for leads
+let reviewStep = () => {}; // says the review's judgement of a step, once there is a review
 
 function fetchStep(n) {
   if (!cache.has(n)) {
@@ -62,6 +64,7 @@ function render(r) {
     ? `Ends ${h.left.pip}${h.left.double ? " (double)" : ""} and ${h.right.pip}${h.right.double ? " (double)" : ""}: they count ${h.total}.`
     : "";
   renderHands(m);
+  reviewStep(r.step);
   main.dataset.step = String(r.step);
 }
 
@@ -147,6 +150,8 @@ async function start() {
   slider.max = String(max);
   $("step-max").textContent = String(max);
   renderLog(exp.match.seats);
+  if (exp.match.status === "finished") reviewStep = reviewPanel($("review"), base, exp.match.seats, go);
+  else $("review").textContent = "A match is reviewed once it has finished.";
   $("first").addEventListener("click", () => go(1));
   $("prev").addEventListener("click", () => go(wanted - 1));
   $("next").addEventListener("click", () => go(wanted + 1));

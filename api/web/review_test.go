@@ -1,0 +1,78 @@
+package web_test
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/allfives/allfives/api"
+)
+
+// reviewShown is what the replay viewer draws of a review.
+type reviewShown struct {
+	Seats  int      `json:"seats"`
+	Dots   int      `json:"dots"`
+	Lines  int      `json:"lines"`
+	Worst  []string `json:"worst"`
+	Status string   `json:"status"`
+}
+
+const readReview = `(() => ({
+  seats: document.querySelectorAll("#review-seats tbody tr").length,
+  dots: document.querySelectorAll("#review-graph circle").length,
+  lines: document.querySelectorAll("#review-graph polyline").length,
+  worst: [...document.querySelectorAll("#review-worst a")].map((a) => a.dataset.step),
+  status: document.getElementById("review-status").textContent,
+}))()`
+
+// TestReviewFromTheReplayViewer: a finished match never reviewed offers "Review this match";
+// asked from the viewer, the review arrives and shows each seat's row, a graph with a point
+// per judged decision, and the worst moves, each linked to its step; following one moves the
+// viewer to that step, where the judgement of that decision is said in words.
+func TestReviewFromTheReplayViewer(t *testing.T) {
+	s := newSite(t)
+	b := newBrowser(t)
+	m := s.create(100, seed1, "bot:greedy", "bot:random").Match
+	tb := b.tab(false)
+	tb.do("open the replay", chromedp.Navigate(s.url+"/replay/"+m.ID),
+		chromedp.WaitVisible(chromedp.ID("review-request")))
+	tb.do("ask for a review", chromedp.Click(chromedp.ID("review-request")))
+	shown := poll[reviewShown](tb, "the review", `document.querySelector("#review-seats") && document.querySelector("#review-worst") && `+readReview)
+
+	var rv api.Review
+	s.call("GET", "/api/v1/matches/"+m.ID+"/review", "", nil, &rv)
+	if rv.Status != "done" || len(rv.Decisions) == 0 {
+		t.Fatalf("the API's review: %+v", rv)
+	}
+	if shown.Seats != len(rv.Seats) || shown.Dots != len(rv.Decisions) || shown.Lines != len(m.Seats) {
+		t.Fatalf("the viewer shows %d seats, %d points and %d lines; the review has %d seats and %d decisions, the match %d seats",
+			shown.Seats, shown.Dots, shown.Lines, len(rv.Seats), len(rv.Decisions), len(m.Seats))
+	}
+	if len(shown.Worst) == 0 {
+		t.Fatalf("no worst move listed: %+v", shown)
+	}
+	bySeq := map[int]api.ReviewDecision{}
+	worst := 0.0
+	for _, d := range rv.Decisions {
+		bySeq[d.Seq] = d
+		worst = max(worst, d.Loss)
+	}
+	step, err := strconv.Atoi(shown.Worst[0])
+	if err != nil || bySeq[step].Loss != worst {
+		t.Fatalf("the first worst move is step %q; the review's worst loss is %v, that step's %v", shown.Worst[0], worst, bySeq[step].Loss)
+	}
+	tb.do("follow the worst move", chromedp.Click(chromedp.CSS(fmt.Sprintf(`#review-worst a[data-step="%d"]`, step))))
+	said := poll[string](tb, "the judgement at the step",
+		fmt.Sprintf(`document.getElementById("replay").dataset.step === "%d" && document.getElementById("review-step").textContent`, step))
+	d := bySeq[step]
+	name := m.Seats[d.Seat].Name
+	if !strings.HasPrefix(said, name+" played ") || !strings.Contains(said, d.Class) || !strings.Contains(said, fmt.Sprintf("−%.1f", d.Loss)) {
+		t.Fatalf("at step %d the viewer says %q; the review has %s's %s losing %.1f", step, said, name, d.Class, d.Loss)
+	}
+	if url := eval[string](tb, "location.href"); !strings.Contains(url, "step="+strconv.Itoa(step)) {
+		t.Fatalf("the address does not name step %d: %s", step, url)
+	}
+}
