@@ -35,6 +35,10 @@ const (
 	CodeStoreFull        Code = "STORE_FULL"
 	// CodeSeedWithOpenSeats: a chosen seed for a match that others may join.
 	CodeSeedWithOpenSeats Code = "SEED_WITH_OPEN_SEATS"
+	// CodeNameTaken: a player already goes by that name, under the names' comparison.
+	CodeNameTaken Code = "NAME_TAKEN"
+	// CodePlayerNotFound: no player has that id.
+	CodePlayerNotFound Code = "PLAYER_NOT_FOUND"
 )
 
 // Error is a domain error with a stable code. The sentinels below are its only values; callers
@@ -85,6 +89,11 @@ var (
 	// others may join is always dealt from a seed the server draws (docs/api.md, "Checking a
 	// deal yourself").
 	ErrSeedWithOpenSeats = newError(CodeSeedWithOpenSeats, "a match with an open seat cannot take a chosen seed: whoever chooses the seed can compute every hand, the joiners' too; leave seed out")
+	// ErrNameTaken: player names are unique under the comparison of domain/names, so that
+	// "Ada", "ada" and "ＡＤＡ" are one player (docs/api.md, "Players").
+	ErrNameTaken = newError(CodeNameTaken, "a player already goes by that name (names are compared ignoring case and width)")
+	// ErrPlayerNotFound: no player has that id.
+	ErrPlayerNotFound = newError(CodePlayerNotFound, "player not found")
 )
 
 // CodeOf returns the stable code of err, or CodeInternal when err carries none.

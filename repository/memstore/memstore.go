@@ -20,6 +20,7 @@ import (
 type Store struct {
 	mu      sync.RWMutex
 	matches map[string]*match
+	people  playerBook // the players (players.go), under mu too
 }
 
 // match is one stored match: its record, read model, log and idempotency records.
