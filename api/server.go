@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/allfives/allfives/domain/players"
 	"github.com/allfives/allfives/domain/referee"
 )
 
@@ -24,6 +25,8 @@ type Pinger interface {
 // Config wires the HTTP server.
 type Config struct {
 	Service *referee.MatchService
+	// Players serves the lasting players (/api/v1/players...); nil leaves those routes out.
+	Players *players.Service
 	// Ready is pinged by /readyz; nil means always ready.
 	Ready Pinger
 	// Logger receives the access log and errors; nil discards them.
@@ -60,6 +63,7 @@ type Config struct {
 // server holds what handlers share.
 type server struct {
 	svc     *referee.MatchService
+	players *players.Service
 	ready   Pinger
 	log     *slog.Logger
 	metrics *metrics
@@ -81,7 +85,7 @@ func New(cfg Config) *echo.Echo {
 		cfg.Registry = prometheus.NewRegistry()
 	}
 	s := &server{
-		svc: cfg.Service, ready: cfg.Ready, log: cfg.Logger, limit: cfg.BodyLimit,
+		svc: cfg.Service, players: cfg.Players, ready: cfg.Ready, log: cfg.Logger, limit: cfg.BodyLimit,
 		metrics: newMetrics(cfg.Registry, cfg.Service), streams: newStreams(cfg.StreamHeartbeat),
 		caps:   newStreamCaps(cfg.MaxStreams, cfg.MaxStreamsPerClient),
 		access: accessLog{sample: uint64(max(1, cfg.AccessSample))},
