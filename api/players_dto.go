@@ -8,8 +8,8 @@ import (
 
 // CreatePlayerRequest is the body of POST /api/v1/players.
 type CreatePlayerRequest struct {
-	// Name is the player's name, under the rules of a seat's name (docs/api.md, "Players"); no
-	// other player may go by it ignoring case and width.
+	// Name is the player's name, under the rules of a seat's name; no other player may go by
+	// it ignoring case and width.
 	Name string `json:"name" validate:"required" minLength:"1" maxLength:"64" example:"Ada"`
 }
 

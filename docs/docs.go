@@ -1917,7 +1917,7 @@ const docTemplate = `{
             ],
             "properties": {
                 "name": {
-                    "description": "Name is the player's name, under the rules of a seat's name (docs/api.md, \"Players\"); no\nother player may go by it ignoring case and width.",
+                    "description": "Name is the player's name, under the rules of a seat's name; no other player may go by\nit ignoring case and width.",
                     "type": "string",
                     "maxLength": 64,
                     "minLength": 1,

@@ -742,8 +742,8 @@ type ApiCreateMatchResponse struct {
 
 // ApiCreatePlayerRequest defines model for api.CreatePlayerRequest.
 type ApiCreatePlayerRequest struct {
-	// Name Name is the player's name, under the rules of a seat's name (docs/api.md, "Players"); no
-	// other player may go by it ignoring case and width.
+	// Name Name is the player's name, under the rules of a seat's name; no other player may go by
+	// it ignoring case and width.
 	//
 	// Example: Ada
 	Name string `json:"name"`

@@ -17,6 +17,7 @@ import (
 
 	"github.com/allfives/allfives/api"
 	"github.com/allfives/allfives/domain/bot"
+	"github.com/allfives/allfives/domain/players"
 	"github.com/allfives/allfives/domain/referee"
 	"github.com/allfives/allfives/repository/postgres"
 	"github.com/allfives/allfives/repository/sqlite"
@@ -148,7 +149,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	following := shareStore(follow, store, svc, reg, log)
 	defer func() { stopFollowing(); following() }() // before the store closes
 	go resumeBots(ctx, svc, log)
-	handler := api.New(api.Config{Service: svc, Ready: store, Logger: log, RateLimit: cfg.rateLimit, Registry: reg,
+	handler := api.New(api.Config{Service: svc, Players: players.NewService(players.Config{Store: store}), Ready: store, Logger: log, RateLimit: cfg.rateLimit, Registry: reg,
 		CORSOrigins: cfg.corsOrigins, MaxStreams: cfg.maxStreams, MaxStreamsPerClient: cfg.perClient,
 		AccessSample: int(cfg.accessSample)})
 	// The clock: one sweeper per instance; the expected version settles races with others.

@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/allfives/allfives/domain/players"
 	"github.com/allfives/allfives/domain/referee"
 	"github.com/allfives/allfives/repository/postgres"
 	"github.com/allfives/allfives/repository/sqlite"
@@ -21,6 +22,7 @@ const dbHelp = "SQLite database file, or a postgres:// or postgresql:// URL (see
 // store is what serve and migrate need of a store, whichever the engine.
 type store interface {
 	referee.EventStore
+	players.Store
 	Ping(ctx context.Context) error
 	Close() error
 	Migrate(ctx context.Context) ([]string, error)
