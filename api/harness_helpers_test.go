@@ -20,6 +20,7 @@ import (
 
 	"github.com/allfives/allfives/api"
 	"github.com/allfives/allfives/domain/bot"
+	"github.com/allfives/allfives/domain/players"
 	"github.com/allfives/allfives/domain/referee"
 	"github.com/allfives/allfives/repository/sqlite"
 )
@@ -63,7 +64,7 @@ func newHarness(t testing.TB, opts options) *harness {
 	if ready == nil {
 		ready = store
 	}
-	e := api.New(api.Config{Service: svc, Ready: ready, RateLimit: opts.rateLimit})
+	e := api.New(api.Config{Service: svc, Players: players.NewService(players.Config{Store: store}), Ready: ready, RateLimit: opts.rateLimit})
 	return &harness{t: t, e: e, svc: svc, store: store}
 }
 

@@ -14,11 +14,12 @@ import (
 )
 
 // publicOps answer anyone with no token; tokenOptional answer a seat token or a spectator;
-// the rest need a seat token.
+// the rest need a seat token, or a player key (keyRequired).
 var (
-	publicOps     = []string{"checkLiveness", "checkReadiness", "createMatch", "getMetrics", "getOpenAPI", "joinSeat", "listMatches"}
+	publicOps     = []string{"checkLiveness", "checkReadiness", "createMatch", "createPlayer", "getMetrics", "getOpenAPI", "getPlayer", "joinSeat", "listMatches"}
 	tokenOptional = []string{"auditMatch", "createReview", "exportMatch", "getMatch", "getReview", "listEvents", "replayMatch", "streamEvents"}
 	tokenRequired = []string{"leaveSeat", "listLegalMoves", "makeMove", "resumeSeat"}
+	keyRequired   = []string{"getCurrentPlayer", "rotatePlayerKey"}
 )
 
 // TestOpenAPIOperations: kin-openapi validates openapi.yaml; every operation has a camelCase
@@ -29,11 +30,13 @@ func TestOpenAPIOperations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s := doc.Components.SecuritySchemes["SeatToken"]; s == nil || s.Value.Type != "http" || s.Value.Scheme != "bearer" || strings.ContainsAny(s.Value.Description, "<>") {
-		t.Fatalf("SeatToken is not a bearer scheme with plain text: %+v", s.Value)
+	for _, name := range []string{"SeatToken", "PlayerKey"} {
+		if s := doc.Components.SecuritySchemes[name]; s == nil || s.Value.Type != "http" || s.Value.Scheme != "bearer" || strings.ContainsAny(s.Value.Description, "<>") {
+			t.Fatalf("%s is not a bearer scheme with plain text: %+v", name, s)
+		}
 	}
-	camel := regexp.MustCompile(`^(create|list|get|make|stream|replay|audit|export|check|join|leave|resume)[A-Z][A-Za-z]*$`)
-	var public, optional, required []string
+	camel := regexp.MustCompile(`^(create|list|get|make|stream|replay|audit|export|check|join|leave|resume|rotate)[A-Z][A-Za-z]*$`)
+	var public, optional, required, keyed []string
 	for path, item := range doc.Paths.Map() {
 		for method, op := range item.Operations() {
 			if !camel.MatchString(op.OperationID) {
@@ -50,16 +53,18 @@ func TestOpenAPIOperations(t *testing.T) {
 				optional = append(optional, op.OperationID)
 			case len(sec) == 1 && sec[0]["SeatToken"] != nil:
 				required = append(required, op.OperationID)
+			case len(sec) == 1 && sec[0]["PlayerKey"] != nil:
+				keyed = append(keyed, op.OperationID)
 			default:
 				t.Errorf("%s %s: security %v", method, path, sec)
 			}
 		}
 	}
-	for _, l := range [][]string{public, optional, required} {
+	for _, l := range [][]string{public, optional, required, keyed} {
 		sort.Strings(l)
 	}
-	if !slices.Equal(public, publicOps) || !slices.Equal(optional, tokenOptional) || !slices.Equal(required, tokenRequired) {
-		t.Fatalf("public %v, token optional %v, token required %v", public, optional, required)
+	if !slices.Equal(public, publicOps) || !slices.Equal(optional, tokenOptional) || !slices.Equal(required, tokenRequired) || !slices.Equal(keyed, keyRequired) {
+		t.Fatalf("public %v, token optional %v, token required %v, key required %v", public, optional, required, keyed)
 	}
 }
 

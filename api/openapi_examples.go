@@ -37,6 +37,9 @@ func requestExamples() map[string][]namedExample {
 		"joinSeat": {
 			{"fromTheLobby", "Take seat 1 of the lobby match: a listed match needs no invite", JoinRequest{Name: "Bo"}},
 		},
+		"createPlayer": {
+			{"ada", "A player named Ada: the answer holds its key, shown only there", CreatePlayerRequest{Name: "Ada"}},
+		},
 		"makeMove": {
 			{"leadDouble", "Seat 0's first move in the humanVsBot match: lead the 5-5", MoveRequest{Action: "play", Tile: &five}},
 		},

@@ -22,6 +22,10 @@ import (
 //	@in							header
 //	@name						Authorization
 //	@description				The token a human seat got when the match was created (POST /api/v1/matches shows it once). Sent as the Authorization header: the word Bearer, a space, then the token.
+//	@securityDefinitions.apikey	PlayerKey
+//	@in							header
+//	@name						Authorization
+//	@description				The key a player got when it was created (POST /api/v1/players shows it once) or last rotated. Sent as the Authorization header: the word Bearer, a space, then the key.
 
 // routes registers every route of the server; there are no others.
 func (s *server) routes(e *echo.Echo, reg *prometheus.Registry) {
@@ -41,6 +45,12 @@ func (s *server) routes(e *echo.Echo, reg *prometheus.Registry) {
 	v1.POST("/matches/:id/seats/:seat/join", s.joinSeat)
 	v1.POST("/matches/:id/seats/:seat/leave", s.leaveSeat)
 	v1.POST("/matches/:id/seats/:seat/resume", s.resumeSeat)
+	if s.players != nil {
+		v1.POST("/players", s.createPlayer)
+		v1.GET("/players/me", s.getCurrentPlayer)
+		v1.POST("/players/me/key", s.rotatePlayerKey)
+		v1.GET("/players/:id", s.getPlayer)
+	}
 
 	e.GET("/healthz", s.healthz)
 	e.GET("/readyz", s.readyz)

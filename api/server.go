@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/allfives/allfives/domain/players"
 	"github.com/allfives/allfives/domain/referee"
 	"github.com/allfives/allfives/domain/reviewer"
 )
@@ -28,6 +29,8 @@ type Config struct {
 	// Reviews computes and answers the reviews of finished matches (docs/review.md, "API");
 	// nil answers the review routes 503 UNAVAILABLE.
 	Reviews *reviewer.Service
+	// Players serves the lasting players (/api/v1/players...); nil leaves those routes out.
+	Players *players.Service
 	// Ready is pinged by /readyz; nil means always ready.
 	Ready Pinger
 	// Logger receives the access log and errors; nil discards them.
@@ -65,6 +68,7 @@ type Config struct {
 type server struct {
 	svc     *referee.MatchService
 	reviews *reviewer.Service
+	players *players.Service
 	ready   Pinger
 	log     *slog.Logger
 	metrics *metrics
@@ -86,7 +90,7 @@ func New(cfg Config) *echo.Echo {
 		cfg.Registry = prometheus.NewRegistry()
 	}
 	s := &server{
-		svc: cfg.Service, reviews: cfg.Reviews, ready: cfg.Ready, log: cfg.Logger, limit: cfg.BodyLimit,
+		svc: cfg.Service, reviews: cfg.Reviews, players: cfg.Players, ready: cfg.Ready, log: cfg.Logger, limit: cfg.BodyLimit,
 		metrics: newMetrics(cfg.Registry, cfg.Service), streams: newStreams(cfg.StreamHeartbeat),
 		caps:   newStreamCaps(cfg.MaxStreams, cfg.MaxStreamsPerClient),
 		access: accessLog{sample: uint64(max(1, cfg.AccessSample))},

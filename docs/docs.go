@@ -1597,6 +1597,301 @@ const docTemplate = `{
                 "x-token-optional": true
             }
         },
+        "/api/v1/players": {
+            "post": {
+                "description": "Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name, and no two players go by one name ignoring case and width (\"Ada\", \"ada\" and \"ＡＤＡ\" are one name): 409 NAME_TAKEN.",
+                "consumes": [
+                    "application/json"
+                ],
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "players"
+                ],
+                "summary": "Create a player",
+                "operationId": "createPlayer",
+                "parameters": [
+                    {
+                        "description": "the player's name",
+                        "name": "body",
+                        "in": "body",
+                        "required": true,
+                        "schema": {
+                            "$ref": "#/definitions/api.CreatePlayerRequest"
+                        }
+                    }
+                ],
+                "responses": {
+                    "201": {
+                        "description": "Created",
+                        "schema": {
+                            "$ref": "#/definitions/api.CreatePlayerResponse"
+                        },
+                        "headers": {
+                            "Location": {
+                                "type": "string",
+                                "description": "/api/v1/players/{id}"
+                            }
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "409": {
+                        "description": "NAME_TAKEN: another player goes by that name, ignoring case and width",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "413": {
+                        "description": "PAYLOAD_TOO_LARGE",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "415": {
+                        "description": "UNSUPPORTED_MEDIA_TYPE",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "429": {
+                        "description": "RATE_LIMITED",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
+                        }
+                    },
+                    "500": {
+                        "description": "INTERNAL",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "503": {
+                        "description": "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "507": {
+                        "description": "STORE_FULL: the store's disk is full; writes fail until space is freed",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                }
+            }
+        },
+        "/api/v1/players/me": {
+            "get": {
+                "security": [
+                    {
+                        "PlayerKey": []
+                    }
+                ],
+                "description": "The player whose key the request carries. A key that was rotated away, or never issued, is 401 UNAUTHORIZED.",
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "players"
+                ],
+                "summary": "Get the caller's player",
+                "operationId": "getCurrentPlayer",
+                "responses": {
+                    "200": {
+                        "description": "OK",
+                        "schema": {
+                            "$ref": "#/definitions/api.PlayerView"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "401": {
+                        "description": "UNAUTHORIZED: no key, or not a valid one",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "429": {
+                        "description": "RATE_LIMITED",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
+                        }
+                    },
+                    "500": {
+                        "description": "INTERNAL",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "503": {
+                        "description": "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                }
+            }
+        },
+        "/api/v1/players/me/key": {
+            "post": {
+                "security": [
+                    {
+                        "PlayerKey": []
+                    }
+                ],
+                "description": "Replaces the key the request carries with a new one, shown only here. The old key is refused (401) from the moment this answers, on every instance of the server. Of two rotations sent with one key, one gets the new key and the other 401.",
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "players"
+                ],
+                "summary": "Rotate the caller's key",
+                "operationId": "rotatePlayerKey",
+                "responses": {
+                    "200": {
+                        "description": "OK",
+                        "schema": {
+                            "$ref": "#/definitions/api.PlayerKeyResponse"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "401": {
+                        "description": "UNAUTHORIZED: no key, or not a valid one",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "429": {
+                        "description": "RATE_LIMITED",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
+                        }
+                    },
+                    "500": {
+                        "description": "INTERNAL",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "503": {
+                        "description": "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "507": {
+                        "description": "STORE_FULL: the store's disk is full; writes fail until space is freed",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                }
+            }
+        },
+        "/api/v1/players/{id}": {
+            "get": {
+                "description": "The public profile of a player: its id, name and when it was made. Anyone may read it; it never shows the key.",
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "players"
+                ],
+                "summary": "Get a player's profile",
+                "operationId": "getPlayer",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "player id",
+                        "name": "id",
+                        "in": "path",
+                        "required": true
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "OK",
+                        "schema": {
+                            "$ref": "#/definitions/api.PlayerProfile"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "PLAYER_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "429": {
+                        "description": "RATE_LIMITED",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
+                        }
+                    },
+                    "500": {
+                        "description": "INTERNAL",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "503": {
+                        "description": "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                }
+            }
+        },
         "/healthz": {
             "get": {
                 "produces": [
@@ -1846,6 +2141,38 @@ const docTemplate = `{
                     "items": {
                         "$ref": "#/definitions/api.SeatToken"
                     }
+                }
+            }
+        },
+        "api.CreatePlayerRequest": {
+            "type": "object",
+            "required": [
+                "name"
+            ],
+            "properties": {
+                "name": {
+                    "description": "Name is the player's name, under the rules of a seat's name; no other player may go by\nit ignoring case and width.",
+                    "type": "string",
+                    "maxLength": 64,
+                    "minLength": 1,
+                    "example": "Ada"
+                }
+            }
+        },
+        "api.CreatePlayerResponse": {
+            "type": "object",
+            "required": [
+                "key",
+                "player"
+            ],
+            "properties": {
+                "key": {
+                    "description": "Key authenticates the player: send it as Authorization: Bearer followed by the key. It\nis shown once; the server keeps only its hash.",
+                    "type": "string",
+                    "example": "afk_Jm1pQ2h4c0F2bDlWc3pKd2xQb3FzY2F1ZE5lT2hYTWk"
+                },
+                "player": {
+                    "$ref": "#/definitions/api.PlayerView"
                 }
             }
         },
@@ -2621,6 +2948,40 @@ const docTemplate = `{
                 }
             }
         },
+        "api.PlayerKeyResponse": {
+            "type": "object",
+            "required": [
+                "key"
+            ],
+            "properties": {
+                "key": {
+                    "type": "string",
+                    "example": "afk_Jm1pQ2h4c0F2bDlWc3pKd2xQb3FzY2F1ZE5lT2hYTWk"
+                }
+            }
+        },
+        "api.PlayerProfile": {
+            "type": "object",
+            "required": [
+                "created_at",
+                "id",
+                "name"
+            ],
+            "properties": {
+                "created_at": {
+                    "type": "string",
+                    "format": "date-time"
+                },
+                "id": {
+                    "type": "string",
+                    "example": "5f2b7c1e9a0d4e3f8b6a1c2d3e4f5a6b"
+                },
+                "name": {
+                    "type": "string",
+                    "example": "Ada"
+                }
+            }
+        },
         "api.PlayerRequest": {
             "type": "object",
             "required": [
@@ -2657,6 +3018,30 @@ const docTemplate = `{
                 }
             }
         },
+        "api.PlayerView": {
+            "type": "object",
+            "required": [
+                "created_at",
+                "id",
+                "name"
+            ],
+            "properties": {
+                "created_at": {
+                    "type": "string",
+                    "format": "date-time"
+                },
+                "id": {
+                    "description": "ID is the player's public id.",
+                    "type": "string",
+                    "example": "5f2b7c1e9a0d4e3f8b6a1c2d3e4f5a6b"
+                },
+                "name": {
+                    "description": "Name is the name as kept: its enforced form (\"ＡＤＡ\" is kept as \"ADA\").",
+                    "type": "string",
+                    "example": "Ada"
+                }
+            }
+        },
         "api.Problem": {
             "type": "object",
             "required": [
@@ -2676,12 +3061,16 @@ const docTemplate = `{
                         "SEED_WITH_OPEN_SEATS",
                         "UNAUTHORIZED",
                         "MATCH_NOT_FOUND",
+                        "PLAYER_NOT_FOUND",
+                        "REVIEW_NOT_FOUND",
                         "NOT_FOUND",
                         "METHOD_NOT_ALLOWED",
                         "NOT_YOUR_TURN",
                         "MATCH_FINISHED",
                         "VERSION_CONFLICT",
                         "SEAT_TAKEN",
+                        "NAME_TAKEN",
+                        "MATCH_NOT_FINISHED",
                         "MATCH_NOT_STARTED",
                         "MATCH_STARTED",
                         "INVALID_INVITE",
@@ -2703,9 +3092,7 @@ const docTemplate = `{
                         "STORE_FULL",
                         "UNAVAILABLE",
                         "REQUEST_TIMEOUT",
-                        "HEADER_TOO_LARGE",
-                        "MATCH_NOT_FINISHED",
-                        "REVIEW_NOT_FOUND"
+                        "HEADER_TOO_LARGE"
                     ]
                 },
                 "current_version": {
@@ -3174,6 +3561,12 @@ const docTemplate = `{
         }
     },
     "securityDefinitions": {
+        "PlayerKey": {
+            "description": "The key a player got when it was created (POST /api/v1/players shows it once) or last rotated. Sent as the Authorization header: the word Bearer, a space, then the key.",
+            "type": "apiKey",
+            "name": "Authorization",
+            "in": "header"
+        },
         "SeatToken": {
             "description": "The token a human seat got when the match was created (POST /api/v1/matches shows it once). Sent as the Authorization header: the word Bearer, a space, then the token.",
             "type": "apiKey",

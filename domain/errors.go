@@ -37,6 +37,10 @@ const (
 	CodeSeedWithOpenSeats Code = "SEED_WITH_OPEN_SEATS"
 	// CodeMatchNotFinished: a review asked of a match still being played.
 	CodeMatchNotFinished Code = "MATCH_NOT_FINISHED"
+	// CodeNameTaken: a player already goes by that name, under the names' comparison.
+	CodeNameTaken Code = "NAME_TAKEN"
+	// CodePlayerNotFound: no player has that id.
+	CodePlayerNotFound Code = "PLAYER_NOT_FOUND"
 )
 
 // Error is a domain error with a stable code. The sentinels below are its only values; callers
@@ -90,6 +94,11 @@ var (
 	// ErrMatchNotFinished: only a finished match, whose hands and seed are open, can be
 	// reviewed (docs/review.md).
 	ErrMatchNotFinished = newError(CodeMatchNotFinished, "the match has not finished: only a finished match can be reviewed")
+	// ErrNameTaken: player names are unique under the comparison of domain/names, so that
+	// "Ada", "ada" and "ＡＤＡ" are one player (docs/api.md, "Players").
+	ErrNameTaken = newError(CodeNameTaken, "a player already goes by that name (names are compared ignoring case and width)")
+	// ErrPlayerNotFound: no player has that id.
+	ErrPlayerNotFound = newError(CodePlayerNotFound, "player not found")
 )
 
 // CodeOf returns the stable code of err, or CodeInternal when err carries none.

@@ -17,6 +17,7 @@ import (
 
 	"github.com/allfives/allfives/api"
 	"github.com/allfives/allfives/domain/bot"
+	"github.com/allfives/allfives/domain/players"
 	"github.com/allfives/allfives/domain/referee"
 	"github.com/allfives/allfives/domain/reviewer"
 	"github.com/allfives/allfives/repository/postgres"
@@ -156,7 +157,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	go resumeBots(ctx, svc, log)
 	reviews := reviewer.New(reviewer.Config{Store: store, Matches: svc, Workers: cfg.reviewWorkers, Logger: log})
 	defer reviews.Close() // before the service and the store: a review in flight is abandoned, stored running
-	handler := api.New(api.Config{Service: svc, Reviews: reviews, Ready: store, Logger: log, RateLimit: cfg.rateLimit, Registry: reg,
+	handler := api.New(api.Config{Service: svc, Reviews: reviews, Players: players.NewService(players.Config{Store: store}), Ready: store, Logger: log, RateLimit: cfg.rateLimit, Registry: reg,
 		CORSOrigins: cfg.corsOrigins, MaxStreams: cfg.maxStreams, MaxStreamsPerClient: cfg.perClient,
 		AccessSample: int(cfg.accessSample)})
 	// The clock: one sweeper per instance; the expected version settles races with others.

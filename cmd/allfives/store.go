@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/allfives/allfives/domain/players"
 	"github.com/allfives/allfives/domain/referee"
 	"github.com/allfives/allfives/domain/reviewer"
 	"github.com/allfives/allfives/repository/postgres"
@@ -23,6 +24,7 @@ const dbHelp = "SQLite database file, or a postgres:// or postgresql:// URL (see
 type store interface {
 	referee.EventStore
 	reviewer.Store
+	players.Store
 	Ping(ctx context.Context) error
 	Close() error
 	Migrate(ctx context.Context) ([]string, error)

@@ -116,3 +116,19 @@ func disallowed(name string) error {
 	}
 	return refusef("is not a name RFC 8266 allows: a character is out of place")
 }
+
+// Key is the form under which two names are compared: the PRECIS Nickname comparison key
+// (enforced, then lower-cased), so that Key("Ada"), Key("ada") and Key("ＡＤＡ") are equal and
+// Same(a, b) holds exactly when Key(a) == Key(b). A store keeps it beside the name, under a
+// unique index, so that a name taken once is taken under every spelling the profile joins.
+// A name Enforce refuses is refused here too.
+func Key(name string) (string, error) {
+	if _, err := Enforce(name); err != nil {
+		return "", err
+	}
+	key, err := precis.Nickname.CompareKey(name)
+	if err != nil {
+		return "", disallowed(name)
+	}
+	return key, nil
+}

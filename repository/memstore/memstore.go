@@ -22,6 +22,7 @@ type Store struct {
 	mu      sync.RWMutex
 	matches map[string]*match
 	reviews map[reviewKey]reviewer.Record // review.go; made on first write
+	people  playerBook                    // the players (players.go), under mu too
 }
 
 // match is one stored match: its record, read model, log and idempotency records.

@@ -13,7 +13,7 @@ import (
 // exactly the row type's columns.
 func checkColumns(t *testing.T, s *Store) {
 	t.Helper()
-	for _, row := range []any{&sqlrow.MatchRow{}, &sqlrow.SeatRow{}, &sqlrow.EventRow{}, &sqlrow.IdempotencyRow{}, &sqlrow.ReviewRow{}} {
+	for _, row := range []any{&sqlrow.MatchRow{}, &sqlrow.SeatRow{}, &sqlrow.EventRow{}, &sqlrow.IdempotencyRow{}, &sqlrow.PlayerRow{}, &sqlrow.ReviewRow{}} {
 		sch, err := schema.Parse(row, &sync.Map{}, schema.NamingStrategy{})
 		if err != nil {
 			t.Fatal(err)

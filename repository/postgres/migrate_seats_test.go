@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/allfives/allfives/domain"
@@ -95,7 +96,7 @@ func TestMigrateDownAndUp(t *testing.T) {
 	if len(left) != 0 {
 		t.Fatalf("after down, still in the schema: %v", left)
 	}
-	if applied, err := s.Migrate(ctx); err != nil || len(applied) != 4 {
+	if applied, err := s.Migrate(ctx); err != nil || !slices.Equal(applied, Migrations) {
 		t.Fatalf("up again applied %v: %v", applied, err)
 	}
 	checkColumns(t, s)

@@ -18,14 +18,14 @@ import (
 func TestMigrateTwice(t *testing.T) {
 	s, url := openStore(t, postgres.Options{NoMigrate: true})
 	applied, err := s.Migrate(ctx)
-	if err != nil || !slices.Equal(applied, []string{"00001_init.sql", "00002_seats_and_clock.sql", "00003_seat_keys_and_seeded.sql", "00004_reviews.sql"}) {
+	if err != nil || !slices.Equal(applied, postgres.Migrations) {
 		t.Fatalf("first run applied %v, err %v", applied, err)
 	}
 	if again, err := s.Migrate(ctx); err != nil || len(again) != 0 {
 		t.Fatalf("second run applied %v, err %v", again, err)
 	}
 	cur, known, err := s.SchemaVersion(ctx)
-	if err != nil || cur != known || cur != 4 {
+	if err != nil || cur != known || cur != postgres.LatestVersion() {
 		t.Fatalf("schema version %d of %d, err %v", cur, known, err)
 	}
 	again := openAt(t, url, postgres.Options{})
@@ -34,8 +34,9 @@ func TestMigrateTwice(t *testing.T) {
 	}
 }
 
-// TestSchemaKeys: every table's primary key starts with match_id, except matches, keyed by id,
-// so that one match's rows sit together and a future partitioning by match stays possible.
+// TestSchemaKeys: every table's primary key starts with match_id, except matches and players,
+// each keyed by its id, so that one match's rows sit together and a future partitioning by
+// match stays possible.
 func TestSchemaKeys(t *testing.T) {
 	_, url := openStore(t, postgres.Options{})
 	conn := connect(t, url)
@@ -66,6 +67,7 @@ func TestSchemaKeys(t *testing.T) {
 	want := map[string][]string{
 		"matches": {"id"}, "seats": {"match_id", "seat"},
 		"events": {"match_id", "seq"}, "idempotency_keys": {"match_id", "seat", "key"},
+		"players": {"id"},
 	}
 	for table, cols := range want {
 		if !slices.Equal(keys[table], cols) {
@@ -73,7 +75,7 @@ func TestSchemaKeys(t *testing.T) {
 		}
 	}
 	for table, cols := range keys {
-		if table != "matches" && cols[0] != "match_id" {
+		if table != "matches" && table != "players" && cols[0] != "match_id" {
 			t.Errorf("table %s is keyed by %v, which does not start with match_id", table, cols)
 		}
 	}

@@ -24,7 +24,7 @@ func Match(db *gorm.DB, id string) (referee.StoredMatch, error) {
 	}
 	r := rows[0]
 	var seats []SeatRow
-	if err := db.Where("match_id = ?", id).Order("seat").Find(&seats).Error; err != nil {
+	if err := db.Select(SeatColumns).Where("match_id = ?", id).Order("seat").Find(&seats).Error; err != nil {
 		return referee.StoredMatch{}, fmt.Errorf("seats: %w", err)
 	}
 	seed, err := domain.ParseSeed(r.Seed)

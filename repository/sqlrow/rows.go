@@ -54,10 +54,21 @@ type SeatRow struct {
 	Bot        string `gorm:"column:bot"`
 	TokenHash  Blob   `gorm:"column:token_hash"`
 	InviteHash Blob   `gorm:"column:invite_hash"`
+	// PlayerID binds the seat to a lasting player, with MatchCreatedAt, the match's
+	// created_at, beside it for the index of a player's matches; both NULL for an anonymous
+	// seat (migrations/*/00005_players.sql).
+	PlayerID       *string `gorm:"column:player_id"`
+	MatchCreatedAt *string `gorm:"column:match_created_at"`
 }
 
 // TableName tells GORM the table, which migrations/ names.
 func (SeatRow) TableName() string { return "seats" }
+
+// SeatColumns are SeatRow's columns, named rather than read as *: PostgreSQL refuses to run a
+// cached SELECT * whose result changed shape ("cached plan must not change result type"), so
+// an instance that read seats before another instance's migration added a column to them
+// (00005 added two) would fail its next read of a match.
+var SeatColumns = []string{"match_id", "seat", "name", "kind", "bot", "token_hash", "invite_hash", "player_id", "match_created_at"}
 
 // EventRow is a row of events. Data is the payload JSON exactly as hashed.
 type EventRow struct {

@@ -1,0 +1,67 @@
+// Package players is the application layer of the players who last beyond one match
+// (docs/api.md, "Players"): creating one under a name no other player goes by, its key (shown
+// once, kept only as a hash), authenticating a key, rotating it, and the public profile.
+//
+// Anonymous seats are not players and are untouched by this package: a seat's token still
+// belongs to one seat of one match. Binding seats to players is the referee's business; it
+// will ask this package who a key belongs to.
+//
+// Like domain, it speaks no HTTP or SQL: the store is the port Store, which the stores in
+// repository/{sqlite,postgres,memstore} implement and repository/storetest checks.
+package players
+
+import (
+	"context"
+	"time"
+)
+
+// Player is a lasting player as anyone may see it: its id is public, its key never is.
+type Player struct {
+	ID        string
+	Name      string // the enforced form (domain/names), as kept and shown
+	CreatedAt time.Time
+}
+
+// Record is a player as the store keeps it: the player, the comparison key of its name and
+// the SHA-256 of its current key. It never leaves this package's callers' process: views are
+// made from Player alone.
+type Record struct {
+	Player
+	// NameKey is names.Key(Name); the store keeps it unique, which is what makes names unique
+	// under the profile's comparison ("Ada", "ada" and "ＡＤＡ" share one).
+	NameKey string
+	// KeyHash is the SHA-256 of the player's current key; the store keeps it unique and finds
+	// a player by it.
+	KeyHash []byte
+	// KeyRotatedAt is when the current key was issued: CreatedAt until the first rotation.
+	KeyRotatedAt time.Time
+}
+
+// Store is the port for durable players. Implementations: memstore, repository/sqlite and
+// repository/postgres; all pass storetest.RunPlayers.
+type Store interface {
+	// CreatePlayer stores a new player. A name key another player has is domain.ErrNameTaken,
+	// and nothing is stored.
+	CreatePlayer(ctx context.Context, rec Record) error
+	// Player returns the player with that id, or domain.ErrPlayerNotFound.
+	Player(ctx context.Context, id string) (Record, error)
+	// PlayerByKeyHash returns the player whose current key hashes to hash (an indexed
+	// equality on the stored hash), or domain.ErrPlayerNotFound.
+	PlayerByKeyHash(ctx context.Context, hash []byte) (Record, error)
+	// RotatePlayerKey replaces the key hash of player id with next, and its KeyRotatedAt with
+	// at, only if the stored hash is still prev: of two rotations with one key exactly one
+	// wins. It reports whether it replaced it; an unknown id is false, not an error.
+	RotatePlayerKey(ctx context.Context, id string, prev, next []byte, at time.Time) (bool, error)
+}
+
+// Created is a new player and its key, which is shown this once.
+type Created struct {
+	Player Player
+	Key    string
+}
+
+// Profile is a player's public profile: what anyone may read by the player's id. The matches
+// it played and won per format, and its ratings, join it once seats are bound to players.
+type Profile struct {
+	Player
+}

@@ -1,0 +1,42 @@
+package postgres
+
+import (
+	"context"
+	"time"
+
+	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/players"
+	"github.com/allfives/allfives/repository/sqlrow"
+)
+
+var _ players.Store = (*Store)(nil)
+
+// CreatePlayer stores a new player; a name key already stored, by this instance or another,
+// is domain.ErrNameTaken.
+func (s *Store) CreatePlayer(ctx context.Context, rec players.Record) (err error) {
+	defer classify(&err)
+	defer domain.Wrap(&err, "create player %s", rec.ID)
+	return sqlrow.CreatePlayer(s.db.WithContext(ctx), rec)
+}
+
+// Player returns the player with that id, or domain.ErrPlayerNotFound.
+func (s *Store) Player(ctx context.Context, id string) (_ players.Record, err error) {
+	defer classify(&err)
+	return sqlrow.PlayerWhere(s.db.WithContext(ctx), "id", id)
+}
+
+// PlayerByKeyHash returns the player whose key hashes to hash, by the unique index on
+// key_hash, or domain.ErrPlayerNotFound. Every call asks the database, so a rotation
+// committed by any instance refuses the old key at once on all of them.
+func (s *Store) PlayerByKeyHash(ctx context.Context, hash []byte) (_ players.Record, err error) {
+	defer classify(&err)
+	return sqlrow.PlayerWhere(s.db.WithContext(ctx), "key_hash", hash)
+}
+
+// RotatePlayerKey replaces the key hash of player id with next if it is still prev: the
+// UPDATE's row lock makes a racing rotation wait, then find prev gone.
+func (s *Store) RotatePlayerKey(ctx context.Context, id string, prev, next []byte, at time.Time) (_ bool, err error) {
+	defer classify(&err)
+	defer domain.Wrap(&err, "rotate the key of player %s", id)
+	return sqlrow.RotatePlayerKey(s.db.WithContext(ctx), id, prev, next, sqlrow.FormatTime(at))
+}
