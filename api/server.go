@@ -96,6 +96,9 @@ func New(cfg Config) *echo.Echo {
 		cfg.HeaderLimit = DefaultHeaderLimit
 	}
 	e.Use(s.requestID, s.observe, recoverPanics, headerLimit(cfg.HeaderLimit))
+	if cfg.Service != nil && cfg.Service.ChecksHeads() {
+		e.Use(oneHeadCheck) // headcheck.go; a store of one process's own (SQLite) skips it
+	}
 	if cfg.RateLimit > 0 {
 		e.Use(newRateLimiter(cfg.RateLimit).middleware)
 	}

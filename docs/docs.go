@@ -2466,6 +2466,7 @@ const docTemplate = `{
                         "NOT_READY",
                         "RECORD_CORRUPT",
                         "STORE_BUSY",
+                        "STORE_UNAVAILABLE",
                         "STORE_FULL",
                         "UNAVAILABLE",
                         "REQUEST_TIMEOUT",
