@@ -26,6 +26,10 @@ type Config struct {
 	Service *referee.MatchService
 	// Ready is pinged by /readyz; nil means always ready.
 	Ready Pinger
+	// Draining, once it returns true, makes /readyz answer 503 whatever Ready says: the
+	// server is shutting down, and a load balancer should stop sending it requests before
+	// its listener closes. nil never drains.
+	Draining func() bool
 	// Logger receives the access log and errors; nil discards them.
 	Logger *slog.Logger
 	// RateLimit is the requests per second allowed per client address (per /64 for IPv6, see
@@ -61,6 +65,7 @@ type Config struct {
 type server struct {
 	svc     *referee.MatchService
 	ready   Pinger
+	drain   func() bool
 	log     *slog.Logger
 	metrics *metrics
 	limit   int64
@@ -81,7 +86,7 @@ func New(cfg Config) *echo.Echo {
 		cfg.Registry = prometheus.NewRegistry()
 	}
 	s := &server{
-		svc: cfg.Service, ready: cfg.Ready, log: cfg.Logger, limit: cfg.BodyLimit,
+		svc: cfg.Service, ready: cfg.Ready, drain: cfg.Draining, log: cfg.Logger, limit: cfg.BodyLimit,
 		metrics: newMetrics(cfg.Registry, cfg.Service), streams: newStreams(cfg.StreamHeartbeat),
 		caps:   newStreamCaps(cfg.MaxStreams, cfg.MaxStreamsPerClient),
 		access: accessLog{sample: uint64(max(1, cfg.AccessSample))},

@@ -1457,7 +1457,7 @@ const docTemplate = `{
                         }
                     },
                     "503": {
-                        "description": "NOT_READY: the database does not answer, or cannot take writes (a full disk)",
+                        "description": "NOT_READY: the database does not answer, or cannot take writes (a full disk), or the server is shutting down",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
