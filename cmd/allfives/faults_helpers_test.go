@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -206,8 +207,10 @@ func startPgBouncer(t *testing.T, port int) string {
 			t.Fatal(err)
 		}
 	}
-	argv := []string{bin, ini}
-	if os.Geteuid() == 0 { // PgBouncer refuses to run as root
+	cmd := exec.Command(bin, "-q", ini) // its log is in the logfile
+	if os.Geteuid() == 0 {
+		// PgBouncer refuses to run as root. Started as postgres directly, not through runuser,
+		// so that killing cmd kills PgBouncer itself.
 		u, err := user.Lookup("postgres")
 		if err != nil {
 			t.Fatal(err)
@@ -217,10 +220,8 @@ func startPgBouncer(t *testing.T, port int) string {
 		if err := os.Chown(dir, uid, gid); err != nil {
 			t.Fatal(err)
 		}
-		argv = append([]string{"runuser", "-u", "postgres", "--"}, argv...)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}}
 	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
