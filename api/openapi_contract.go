@@ -85,6 +85,7 @@ var problemDetails = map[domain.Code]string{
 	domain.CodeRecordCorrupt:    (&referee.CorruptError{MatchID: exampleID}).Error(),
 	domain.CodeStoreBusy:        domain.ErrStoreBusy.Error(),
 	domain.CodeStoreFull:        domain.ErrStoreFull.Error(),
+	domain.CodeStoreUnavailable: domain.ErrStoreUnavailable.Error(),
 	CodeUnavailable:             "the server has as many live streams open as it may; try again later",
 	CodeRequestTimeout:          "the request body did not arrive before the server's read timeout",
 	CodeHeaderTooLarge:          "the request's headers and URL are larger than " + strconv.Itoa(DefaultHeaderLimit) + " bytes",

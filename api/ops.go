@@ -36,9 +36,12 @@ func (s *server) healthz(c echo.Context) error {
 //	@Produce	json
 //	@Produce	application/problem+json
 //	@Success	200	{object}	Status
-//	@Failure	503	{object}	Problem	"NOT_READY: the database does not answer, or cannot take writes (a full disk)"
+//	@Failure	503	{object}	Problem	"NOT_READY: the database does not answer, or cannot take writes (a full disk), or the server is shutting down"
 //	@Router		/readyz [get]
 func (s *server) readyz(c echo.Context) error {
+	if s.drain != nil && s.drain() {
+		return &apiError{code: CodeNotReady, detail: "the server is shutting down", retryAfter: 5}
+	}
 	if s.ready != nil {
 		ctx, cancel := context.WithTimeout(c.Request().Context(), readyTimeout)
 		defer cancel()

@@ -33,6 +33,10 @@ type Config struct {
 	Players *players.Service
 	// Ready is pinged by /readyz; nil means always ready.
 	Ready Pinger
+	// Draining, once it returns true, makes /readyz answer 503 whatever Ready says: the
+	// server is shutting down, and a load balancer should stop sending it requests before
+	// its listener closes. nil never drains.
+	Draining func() bool
 	// Logger receives the access log and errors; nil discards them.
 	Logger *slog.Logger
 	// RateLimit is the requests per second allowed per client address (per /64 for IPv6, see
@@ -70,6 +74,7 @@ type server struct {
 	reviews *reviewer.Service
 	players *players.Service
 	ready   Pinger
+	drain   func() bool
 	log     *slog.Logger
 	metrics *metrics
 	limit   int64
@@ -90,7 +95,7 @@ func New(cfg Config) *echo.Echo {
 		cfg.Registry = prometheus.NewRegistry()
 	}
 	s := &server{
-		svc: cfg.Service, reviews: cfg.Reviews, players: cfg.Players, ready: cfg.Ready, log: cfg.Logger, limit: cfg.BodyLimit,
+		svc: cfg.Service, reviews: cfg.Reviews, players: cfg.Players, ready: cfg.Ready, drain: cfg.Draining, log: cfg.Logger, limit: cfg.BodyLimit,
 		metrics: newMetrics(cfg.Registry, cfg.Service), streams: newStreams(cfg.StreamHeartbeat),
 		caps:   newStreamCaps(cfg.MaxStreams, cfg.MaxStreamsPerClient),
 		access: accessLog{sample: uint64(max(1, cfg.AccessSample))},
@@ -113,6 +118,9 @@ func New(cfg Config) *echo.Echo {
 		e.Use(cors(cfg.CORSOrigins))
 	}
 	e.Use(headerLimit(cfg.HeaderLimit))
+	if cfg.Service != nil && cfg.Service.ChecksHeads() {
+		e.Use(oneHeadCheck) // headcheck.go; a store of one process's own (SQLite) skips it
+	}
 	if cfg.RateLimit > 0 {
 		e.Use(newRateLimiter(cfg.RateLimit).middleware)
 	}

@@ -1986,7 +1986,7 @@ const docTemplate = `{
                         }
                     },
                     "503": {
-                        "description": "NOT_READY: the database does not answer, or cannot take writes (a full disk)",
+                        "description": "NOT_READY: the database does not answer, or cannot take writes (a full disk), or the server is shutting down",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -3089,6 +3089,7 @@ const docTemplate = `{
                         "NOT_READY",
                         "RECORD_CORRUPT",
                         "STORE_BUSY",
+                        "STORE_UNAVAILABLE",
                         "STORE_FULL",
                         "UNAVAILABLE",
                         "REQUEST_TIMEOUT",

@@ -459,6 +459,7 @@ const (
 	SEEDWITHOPENSEATS    ApiProblemCode = "SEED_WITH_OPEN_SEATS"
 	STOREBUSY            ApiProblemCode = "STORE_BUSY"
 	STOREFULL            ApiProblemCode = "STORE_FULL"
+	STOREUNAVAILABLE     ApiProblemCode = "STORE_UNAVAILABLE"
 	TILEDOESNOTFIT       ApiProblemCode = "TILE_DOES_NOT_FIT"
 	TILENOTINHAND        ApiProblemCode = "TILE_NOT_IN_HAND"
 	UNAUTHORIZED         ApiProblemCode = "UNAUTHORIZED"
@@ -529,6 +530,8 @@ func (e ApiProblemCode) Valid() bool {
 	case STOREBUSY:
 		return true
 	case STOREFULL:
+		return true
+	case STOREUNAVAILABLE:
 		return true
 	case TILEDOESNOTFIT:
 		return true

@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -52,6 +53,8 @@ type serveConfig struct {
 	busyTimeout              time.Duration
 	cacheMiB                 float64
 	accessSample             float64
+	listenDB                 string        // a direct PostgreSQL URL for LISTEN, when db is a pooler's
+	drain                    time.Duration // how long /readyz says 503 before shutdown closes the listener
 }
 
 func parseServe(args []string, getenv func(string) string, out io.Writer) (c serveConfig, err error) {
@@ -71,11 +74,20 @@ func parseServe(args []string, getenv func(string) string, out io.Writer) (c ser
 	busy := f.string("busy-timeout", "ALLFIVES_BUSY_TIMEOUT", "10s", "how long a write waits for another process's lock on the database before 503 STORE_BUSY")
 	cache := f.float("cache-mib", "ALLFIVES_CACHE_MIB", referee.DefaultCacheBytes>>20, "memory for matches held in memory, in MiB (an estimate)")
 	sample := f.float("access-sample", "ALLFIVES_ACCESS_SAMPLE", 100, "log one in this many fast successful requests at info (1: every one); errors and slow requests always")
+	listenDB := f.string("listen-db", "ALLFIVES_LISTEN_DB", "", "PostgreSQL URL straight to the server, for LISTEN, when --db is a pooler in transaction mode (see docs/operations.md, \"Connection pooler\")")
+	drain := f.string("drain", "ALLFIVES_DRAIN", "0s", "on SIGTERM, how long /readyz answers 503 before the listener closes, so a load balancer stops sending first")
 	if err := f.parse(args); err != nil {
 		return c, err
 	}
 	c = serveConfig{addr: *addr, db: *db, sync: strings.ToLower(*sync), logLevel: *level, rateLimit: *limit,
-		botWorkers: *workers, reviewWorkers: *reviewWorkers, maxStreams: *streams, perClient: *perClient, cacheMiB: *cache, accessSample: *sample}
+		botWorkers: *workers, reviewWorkers: *reviewWorkers, maxStreams: *streams, perClient: *perClient, cacheMiB: *cache, accessSample: *sample,
+		listenDB: *listenDB}
+	if c.drain, err = time.ParseDuration(*drain); err != nil || c.drain < 0 {
+		return c, fmt.Errorf("drain must be a duration such as 5s or 0, not %q", *drain)
+	}
+	if c.listenDB != "" && (!postgres.IsURL(c.db) || !postgres.IsURL(c.listenDB)) {
+		return c, fmt.Errorf("listen-db must be a postgres:// URL, and --db one too")
+	}
 	for _, o := range strings.Split(*origins, ",") {
 		if o = strings.TrimSpace(o); o != "" {
 			c.corsOrigins = append(c.corsOrigins, o)
@@ -135,7 +147,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
-	store, err := openStore(ctx, storeConfig{db: cfg.db, sync: cfg.sync, busyTimeout: cfg.busyTimeout, log: log, migrate: true})
+	store, err := openStore(ctx, storeConfig{db: cfg.db, listenDB: cfg.listenDB, sync: cfg.sync, busyTimeout: cfg.busyTimeout, log: log, migrate: true})
 	if err != nil {
 		ln.Close()
 		return err
@@ -157,7 +169,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	go resumeBots(ctx, svc, log)
 	reviews := reviewer.New(reviewer.Config{Store: store, Matches: svc, Workers: cfg.reviewWorkers, Logger: log})
 	defer reviews.Close() // before the service and the store: a review in flight is abandoned, stored running
-	handler := api.New(api.Config{Service: svc, Reviews: reviews, Players: players.NewService(players.Config{Store: store}), Ready: store, Logger: log, RateLimit: cfg.rateLimit, Registry: reg,
+	var draining atomic.Bool
+	handler := api.New(api.Config{Service: svc, Reviews: reviews, Players: players.NewService(players.Config{Store: store}), Ready: store, Draining: draining.Load, Logger: log, RateLimit: cfg.rateLimit, Registry: reg,
 		CORSOrigins: cfg.corsOrigins, MaxStreams: cfg.maxStreams, MaxStreamsPerClient: cfg.perClient,
 		AccessSample: int(cfg.accessSample)})
 	// The clock: one sweeper per instance; the expected version settles races with others.
@@ -184,6 +197,13 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	case err := <-served:
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
+	}
+	// Readiness goes first, the listener after: a load balancer polling /readyz stops sending
+	// new requests before any is refused (docs/operations.md, "The load balancer").
+	draining.Store(true)
+	if cfg.drain > 0 {
+		log.Info("draining: /readyz answers 503", "drain", cfg.drain.String())
+		time.Sleep(cfg.drain)
 	}
 	log.Info("shutting down: finishing requests in flight", "grace", shutdownGrace.String())
 	grace, cancel := context.WithTimeout(context.Background(), shutdownGrace)

@@ -34,6 +34,7 @@ type store interface {
 // storeConfig says which database to open and how.
 type storeConfig struct {
 	db          string        // a PostgreSQL URL, or else a SQLite file
+	listenDB    string        // PostgreSQL only: a URL for LISTEN when db's cannot (a pooler's); "" uses db
 	sync        string        // SQLite's durability; PostgreSQL's is the server's (synchronous_commit)
 	busyTimeout time.Duration // the wait for another writer's lock (SQLite's busy timeout, PostgreSQL's lock_timeout); 0: the store's default
 	log         *slog.Logger  // nil: the store logs nothing of its own
@@ -43,7 +44,7 @@ type storeConfig struct {
 // openStore opens the database c names.
 func openStore(ctx context.Context, c storeConfig) (store, error) {
 	if postgres.IsURL(c.db) {
-		return postgres.Open(ctx, c.db, postgres.Options{NoMigrate: !c.migrate, LockTimeout: c.busyTimeout, Logger: c.log})
+		return postgres.Open(ctx, c.db, postgres.Options{NoMigrate: !c.migrate, LockTimeout: c.busyTimeout, Logger: c.log, ListenURL: c.listenDB})
 	}
 	return sqlite.Open(ctx, c.db, sqlite.Options{Sync: c.sync, NoMigrate: !c.migrate, BusyTimeout: c.busyTimeout, Logger: c.log})
 }

@@ -95,9 +95,10 @@ func (s *MatchService) act(ctx context.Context, id string, v domain.Viewer, seat
 		}
 	}
 	if err := s.store.Append(ctx, a); err != nil {
-		if errors.Is(err, domain.ErrVersionConflict) {
+		if errors.Is(err, domain.ErrVersionConflict) || errors.Is(err, domain.ErrStoreUnavailable) {
 			// Another writer got there first: this copy is stale. Forget it, unless the cache
-			// already holds a newer one.
+			// already holds a newer one. A lost connection leaves the commit's outcome unknown:
+			// the copy is forgotten too, and a retry reads the stored log (and its key).
 			s.cache.drop(e)
 		}
 		return ActResult{}, err

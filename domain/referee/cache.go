@@ -281,6 +281,9 @@ func (s *MatchService) snapshot(ctx context.Context, id string) (*snapshot, erro
 
 // current is snapshot with the entry it was published by.
 func (s *MatchService) current(ctx context.Context, id string) (*entry, *snapshot, error) {
+	if _, shared := s.store.(HeadReader); shared {
+		return s.confirmed(ctx, id) // head.go
+	}
 	if e := s.cache.peek(id); e != nil {
 		return e, e.snap.Load(), nil
 	}
@@ -295,6 +298,10 @@ func (s *MatchService) current(ctx context.Context, id string) (*entry, *snapsho
 // load returns the match's entry, pinned, from the cache or read and folded from the store.
 func (s *MatchService) load(ctx context.Context, id string) (*entry, error) {
 	if e := s.cache.get(id); e != nil {
+		if _, err := s.fresh(ctx, e); err != nil {
+			s.cache.unpin(e)
+			return nil, err
+		}
 		return e, nil
 	}
 	if id == "" || len(id) > 64 {

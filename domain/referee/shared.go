@@ -14,6 +14,9 @@ import (
 // needs no such check: its append meets the stored version. The caller holds e.mu.
 func (s *MatchService) refuse(ctx context.Context, e *entry, err error) error {
 	stored, serr := s.store.Match(ctx, e.match.ID())
+	if errors.Is(serr, domain.ErrStoreUnavailable) {
+		return serr // a refusal the store cannot confirm is not given: 503, not a wrong 4xx
+	}
 	if serr != nil || stored.Summary.Version <= e.match.Version() {
 		return err
 	}

@@ -62,11 +62,16 @@ func (s *Store) inTx(ctx context.Context, fn func(tx *gorm.DB) error) error {
 // classify turns the PostgreSQL failures a client can act on into domain errors: a lock held
 // beyond lock_timeout, or a statement_timeout that expired while the statement waited for a
 // row lock, is ErrStoreBusy (503 STORE_BUSY, retry shortly); a full disk is ErrStoreFull (507
-// STORE_FULL). A statement cancelled for any other reason (the caller's context, a slow query)
+// STORE_FULL); a database that cannot be reached is ErrStoreUnavailable (503
+// STORE_UNAVAILABLE, unavailable.go). A statement cancelled for any other reason (the caller's context, a slow query)
 // passes as it is. Call it deferred from every method: defer classify(&err).
 func classify(errp *error) {
 	err := *errp
 	if err == nil {
+		return
+	}
+	if unreachable(err) && !errors.Is(err, domain.ErrStoreUnavailable) {
+		*errp = fmt.Errorf("%w: %v", domain.ErrStoreUnavailable, err)
 		return
 	}
 	var pe *pgconn.PgError

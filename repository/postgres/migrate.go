@@ -47,5 +47,9 @@ func (s *Store) migrator() (*goose.Provider, error) {
 	if err != nil {
 		return nil, err
 	}
-	return goose.NewProvider(goose.DialectPostgres, s.sqlDB, migrations.Postgres, goose.WithSessionLocker(locker))
+	db := s.sqlDB
+	if s.direct != nil {
+		db = s.direct
+	}
+	return goose.NewProvider(goose.DialectPostgres, db, migrations.Postgres, goose.WithSessionLocker(locker))
 }

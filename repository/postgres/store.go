@@ -51,6 +51,10 @@ type Options struct {
 	// ConnMaxLifetime closes connections older than this, so a pool rebalances after a
 	// failover or behind a connection balancer.
 	ConnMaxLifetime time.Duration
+	// ListenURL, when set, is the URL Listen connects to instead of the pool's: a pooler in
+	// transaction mode (PgBouncer) cannot hold a LISTEN, so the pool's URL names the pooler
+	// and this one the server itself (docs/operations.md, "Connection pooler").
+	ListenURL string
 	// NoMigrate skips running the migrations in Open, for `allfives migrate`, which calls
 	// Migrate itself to report what it applied.
 	NoMigrate bool
@@ -88,6 +92,7 @@ type Store struct {
 	conn    *pgx.ConnConfig // for the listener's own connection
 	retries int
 	log     *slog.Logger
+	direct  *sql.DB // Options.ListenURL's database, for migrations; nil: sqlDB
 	// listenDown is why Listen is not listening while it runs, for Ping; nil when it listens
 	// or does not run (notify.go).
 	listenDown atomic.Pointer[error]
@@ -128,6 +133,16 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("open %s: %w", Redact(url), err)
 	}
 	s := &Store{db: db, sqlDB: sqlDB, conn: cfg, retries: max(opts.TxRetries, 0), log: opts.Logger}
+	if opts.ListenURL != "" {
+		if s.conn, _, err = ParseURL(opts.ListenURL); err != nil {
+			sqlDB.Close()
+			return nil, fmt.Errorf("listen URL: %w", err)
+		}
+		// Migrations hold a session advisory lock, which a pooler in transaction mode would
+		// take on one server connection and release on another: they go direct too.
+		s.direct = stdlib.OpenDB(*s.conn)
+		s.direct.SetMaxOpenConns(2)
+	}
 	if err := s.Ping(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("open %s: %w", Redact(url), err)
@@ -142,7 +157,12 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 }
 
 // Close closes the pool. A listener (Listen) ends with its own context.
-func (s *Store) Close() error { return s.sqlDB.Close() }
+func (s *Store) Close() error {
+	if s.direct != nil {
+		s.direct.Close()
+	}
+	return s.sqlDB.Close()
+}
 
 // DB is the pool, for its statistics (the server exports them as metrics).
 func (s *Store) DB() *sql.DB { return s.sqlDB }
