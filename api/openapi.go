@@ -72,7 +72,9 @@ func sharpen(doc *openapi3.T) error {
 		}
 	}
 	textBodies(doc)
-	sharpenNullables(doc)
+	if err := sharpenNullables(doc); err != nil {
+		return err
+	}
 	if err := sharpenSecurity(doc); err != nil {
 		return err
 	}
