@@ -28,12 +28,6 @@ import (
 //	@Failure		408		{object}	Problem		"REQUEST_TIMEOUT: the body did not arrive before the server\'s read timeout"
 //	@Failure		413		{object}	Problem		"PAYLOAD_TOO_LARGE"
 //	@Failure		415		{object}	Problem		"UNSUPPORTED_MEDIA_TYPE"
-//	@Failure		429		{object}	Problem		"RATE_LIMITED"
-//	@Failure		431		{object}	Problem		"HEADER_TOO_LARGE: the headers and URL exceed 64 KiB"
-//	@Header			429		{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure		500		{object}	Problem		"INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)"
-//	@Failure		503		{object}	Problem		"STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry"
-//	@Failure		507		{object}	Problem		"STORE_FULL: the store's disk is full; writes fail until space is freed"
 //	@Router			/api/v1/matches [post]
 func (s *server) createMatch(c echo.Context) error {
 	if _, err := query(c); err != nil {
@@ -94,13 +88,7 @@ func (s *server) createMatch(c echo.Context) error {
 //	@Param			limit	query		int		false	"page size"							minimum(1)	maximum(100)	default(20)
 //	@Param			cursor	query		string	false	"next_cursor of the previous page"
 //	@Success		200		{object}	HistoryResponse
-//	@Failure		400		{object}	Problem		"INVALID_REQUEST"
-//	@Failure		429		{object}	Problem		"RATE_LIMITED"
-//	@Failure		431		{object}	Problem		"HEADER_TOO_LARGE: the headers and URL exceed 64 KiB"
-//	@Header			429		{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure		500		{object}	Problem		"INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)"
-//	@Failure		503		{object}	Problem		"STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry"
-//	@Failure		507		{object}	Problem		"STORE_FULL: the store's disk is full; writes fail until space is freed"
+//	@Failure		400		{object}	Problem	"INVALID_REQUEST"
 //	@Router			/api/v1/matches [get]
 func (s *server) listMatches(c echo.Context) error {
 	q, err := query(c, "status", "player", "since", "until", "limit", "cursor")
@@ -164,15 +152,9 @@ func (s *server) listMatches(c echo.Context) error {
 //	@Success			200				{object}	MatchView
 //	@Header				200				{string}	ETag	"this view's tag: the version and the seat (s for a spectator), quoted, like 12-0"
 //	@Success			304				"not modified since the ETag given"
-//	@Failure			400				{object}	Problem		"INVALID_REQUEST"
-//	@Failure			401				{object}	Problem		"UNAUTHORIZED: a token that is not this match's"
-//	@Failure			404				{object}	Problem		"MATCH_NOT_FOUND"
-//	@Failure			429				{object}	Problem		"RATE_LIMITED"
-//	@Failure			431				{object}	Problem		"HEADER_TOO_LARGE: the headers and URL exceed 64 KiB"
-//	@Header				429				{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure			500				{object}	Problem		"INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)"
-//	@Failure			503				{object}	Problem		"STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry"
-//	@Failure			507				{object}	Problem		"STORE_FULL: the store's disk is full; writes fail until space is freed"
+//	@Failure			400				{object}	Problem	"INVALID_REQUEST"
+//	@Failure			401				{object}	Problem	"UNAUTHORIZED: a token that is not this match's"
+//	@Failure			404				{object}	Problem	"MATCH_NOT_FOUND"
 //	@Router				/api/v1/matches/{id} [get]
 func (s *server) getMatch(c echo.Context) error {
 	id, v, err := s.matchCaller(c, s.viewer)

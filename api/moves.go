@@ -34,12 +34,6 @@ import (
 //	@Failure		413				{object}	Problem				"PAYLOAD_TOO_LARGE"
 //	@Failure		415				{object}	Problem				"UNSUPPORTED_MEDIA_TYPE"
 //	@Failure		422				{object}	Problem				"TILE_NOT_IN_HAND, TILE_DOES_NOT_FIT, END_REQUIRED, MUST_LEAD_DOUBLE, MUST_PLAY, MUST_DRAW, MUST_PASS, IDEMPOTENCY_KEY_REUSED"
-//	@Failure		429				{object}	Problem				"RATE_LIMITED"
-//	@Failure		431				{object}	Problem				"HEADER_TOO_LARGE: the headers and URL exceed 64 KiB"
-//	@Header			429				{integer}	Retry-After			"seconds to wait before retrying"
-//	@Failure		500				{object}	Problem				"INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)"
-//	@Failure		503				{object}	Problem				"STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry"
-//	@Failure		507				{object}	Problem				"STORE_FULL: the store's disk is full; writes fail until space is freed"
 //	@Router			/api/v1/matches/{id}/moves [post]
 func (s *server) move(c echo.Context) error {
 	id, v, err := s.matchCaller(c, s.seatViewer)
@@ -117,15 +111,9 @@ func (b MoveRequest) move() (domain.Move, error) {
 //	@Security		SeatToken
 //	@Param			id	path		string	true	"match id"
 //	@Success		200	{object}	LegalMovesResponse
-//	@Failure		400	{object}	Problem		"INVALID_REQUEST"
-//	@Failure		401	{object}	Problem		"UNAUTHORIZED"
-//	@Failure		404	{object}	Problem		"MATCH_NOT_FOUND"
-//	@Failure		429	{object}	Problem		"RATE_LIMITED"
-//	@Failure		431	{object}	Problem		"HEADER_TOO_LARGE: the headers and URL exceed 64 KiB"
-//	@Header			429	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure		500	{object}	Problem		"INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)"
-//	@Failure		503	{object}	Problem		"STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry"
-//	@Failure		507	{object}	Problem		"STORE_FULL: the store's disk is full; writes fail until space is freed"
+//	@Failure		400	{object}	Problem	"INVALID_REQUEST"
+//	@Failure		401	{object}	Problem	"UNAUTHORIZED"
+//	@Failure		404	{object}	Problem	"MATCH_NOT_FOUND"
 //	@Router			/api/v1/matches/{id}/legal-moves [get]
 func (s *server) legalMoves(c echo.Context) error {
 	id, v, err := s.matchCaller(c, s.seatViewer)
@@ -154,15 +142,9 @@ func (s *server) legalMoves(c echo.Context) error {
 //	@Param				after	query		int		false	"only events with seq greater than this"	minimum(0)	default(0)
 //	@Param				limit	query		int		false	"page size"									minimum(1)	maximum(1000)	default(500)
 //	@Success			200		{object}	EventsResponse
-//	@Failure			400		{object}	Problem		"INVALID_REQUEST"
-//	@Failure			401		{object}	Problem		"UNAUTHORIZED: a token that is not this match's"
-//	@Failure			404		{object}	Problem		"MATCH_NOT_FOUND"
-//	@Failure			429		{object}	Problem		"RATE_LIMITED"
-//	@Failure			431		{object}	Problem		"HEADER_TOO_LARGE: the headers and URL exceed 64 KiB"
-//	@Header				429		{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure			500		{object}	Problem		"INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)"
-//	@Failure			503		{object}	Problem		"STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry"
-//	@Failure			507		{object}	Problem		"STORE_FULL: the store's disk is full; writes fail until space is freed"
+//	@Failure			400		{object}	Problem	"INVALID_REQUEST"
+//	@Failure			401		{object}	Problem	"UNAUTHORIZED: a token that is not this match's"
+//	@Failure			404		{object}	Problem	"MATCH_NOT_FOUND"
 //	@Router				/api/v1/matches/{id}/events [get]
 func (s *server) events(c echo.Context) error {
 	q, err := query(c, "after", "limit")

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/getkin/kin-openapi/openapi2"
@@ -20,8 +21,9 @@ import (
 //     errors application/problem+json only.
 //   - a null inside an array: a hand.started event seen by one seat has null for each hand it
 //     may not see, and swag has no tag for nullable items.
-//   - security, nullable objects, error examples (openapi_contract.go) and request examples
-//     that succeed (openapi_examples.go).
+//   - security, nullable objects, error examples (openapi_contract.go), request examples
+//     that succeed (openapi_examples.go), and the failures every operation shares
+//     (openapi_failures.go), so the annotations need not repeat them.
 
 const mimeProblem = "application/problem+json"
 
@@ -52,6 +54,7 @@ func ToOpenAPI3(swaggerJSON []byte) ([]byte, error) {
 
 // sharpen says what Swagger 2.0 could not (see the top of this file).
 func sharpen(doc *openapi3.T) error {
+	addCommonFailures(doc)
 	for path, item := range doc.Paths.Map() {
 		for method, op := range item.Operations() {
 			for code, resp := range op.Responses.Map() {
@@ -72,7 +75,10 @@ func sharpen(doc *openapi3.T) error {
 		}
 	}
 	textBodies(doc)
-	sharpenNullables(doc)
+	yamlBodies(doc)
+	if err := sharpenNullables(doc); err != nil {
+		return err
+	}
 	if err := sharpenSecurity(doc); err != nil {
 		return err
 	}
@@ -92,6 +98,25 @@ func sharpen(doc *openapi3.T) error {
 	}
 	hands.Items.Value.Nullable = true
 	return nil
+}
+
+// yamlBodies leaves a YAML answer's schema open: kin-openapi and oapi-codegen parse the YAML and
+// see an object, Prism checks the text and sees a string, so a type would be wrong for one of them.
+func yamlBodies(doc *openapi3.T) {
+	for _, item := range doc.Paths.Map() {
+		for _, op := range item.Operations() {
+			for _, resp := range op.Responses.Map() {
+				if resp.Value == nil {
+					continue
+				}
+				for mt, media := range resp.Value.Content {
+					if strings.HasSuffix(mt, "yaml") && media != nil && media.Schema != nil && media.Schema.Value != nil {
+						media.Schema = openapi3.NewSchemaRef("", &openapi3.Schema{Description: media.Schema.Value.Description})
+					}
+				}
+			}
+		}
+	}
 }
 
 // openAPIDoc is the OpenAPI 3 document of the running server: converted once, from the

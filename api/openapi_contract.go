@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -19,8 +20,8 @@ import (
 //   - who may call: an operation with no @Security is public (security: []); one marked
 //     x-token-optional answers a spectator too (a seat token or none); the seat token is an
 //     HTTP bearer token, so Swagger UI asks for the token alone and adds "Bearer ".
-//   - a nullable object: Swagger 2.0 puts x-nullable beside a $ref, which says nothing in
-//     OpenAPI 3.0 without a type.
+//   - a nullable object: Swagger 2.0 puts x-nullable beside a $ref, which OpenAPI 3.0.3 does not
+//     let widen the $ref'd schema to null (see sharpenNullables).
 //   - one true example per error: each error response lists the codes it may carry in its
 //     description, and gets one example problem per code, checked against problemKinds.
 
@@ -125,19 +126,50 @@ func sharpenSecurity(doc *openapi3.T) error {
 	return nil
 }
 
-// sharpenNullables gives a type to every nullable property that is a $ref (wrapped in allOf by
-// the conversion): OpenAPI 3.0 ignores nullable on a schema without one.
-func sharpenNullables(doc *openapi3.T) {
-	for _, schema := range doc.Components.Schemas {
+// sharpenNullables makes every nullable $ref accept null. The conversion wraps the $ref in allOf
+// beside nullable: true, and under OpenAPI 3.0.3 nullable only widens a type written in the same
+// schema: the $ref'd schema still refuses null, and strict validators (Prism, most generated
+// clients) refuse the answer. So the schema the $ref names says nullable itself when only
+// nullable properties name it (the Go client keeps its named type); a schema named elsewhere too
+// is copied inline into the nullable property instead.
+func sharpenNullables(doc *openapi3.T) error {
+	js, err := json.Marshal(doc)
+	if err != nil {
+		return fmt.Errorf("openapi: encode for nullables: %w", err)
+	}
+	type wrapper struct{ owner, prop string }
+	nullableRefs := map[string][]wrapper{}
+	for owner, schema := range doc.Components.Schemas {
 		if schema.Value == nil {
 			continue
 		}
-		for _, prop := range schema.Value.Properties {
-			if p := prop.Value; p != nil && p.Nullable && p.Type == nil && len(p.AllOf) == 1 {
-				p.Type = &openapi3.Types{openapi3.TypeObject}
+		for name, prop := range schema.Value.Properties {
+			if p := prop.Value; p != nil && p.Nullable && len(p.AllOf) == 1 && p.AllOf[0].Ref != "" {
+				nullableRefs[p.AllOf[0].Ref] = append(nullableRefs[p.AllOf[0].Ref], wrapper{owner, name})
 			}
 		}
 	}
+	for ref, wrappers := range nullableRefs {
+		target := doc.Components.Schemas[strings.TrimPrefix(ref, "#/components/schemas/")]
+		if target == nil || target.Value == nil {
+			return fmt.Errorf("openapi: nullable $ref %s names no schema", ref)
+		}
+		named := strings.Count(string(js), `"$ref":"`+ref+`"`)
+		for _, w := range wrappers {
+			p := doc.Components.Schemas[w.owner].Value.Properties[w.prop].Value
+			p.Type = &openapi3.Types{openapi3.TypeObject}
+			if named == len(wrappers) {
+				continue
+			}
+			inline := *target.Value
+			inline.Nullable, inline.Description = true, p.Description
+			doc.Components.Schemas[w.owner].Value.Properties[w.prop] = openapi3.NewSchemaRef("", &inline)
+		}
+		if named == len(wrappers) {
+			target.Value.Nullable = true
+		}
+	}
+	return nil
 }
 
 // codePattern finds the codes an error response's description names.

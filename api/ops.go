@@ -74,8 +74,6 @@ func (s *server) metricsEndpoint(h http.Handler) echo.HandlerFunc {
 //	@Produce	application/yaml
 //	@Produce	application/problem+json
 //	@Success	200	{object}	map[string]any	"the document, in YAML"
-//	@Failure	429	{object}	Problem			"RATE_LIMITED"
-//	@Header		429	{integer}	Retry-After		"seconds to wait before retrying"
 //	@Router		/openapi.yaml [get]
 func (s *server) openAPI(c echo.Context) error {
 	doc, err := openAPIDoc()

@@ -26,11 +26,6 @@ import (
 //	@Failure		409		{object}	Problem		"NAME_TAKEN: another player goes by that name, ignoring case and width"
 //	@Failure		413		{object}	Problem		"PAYLOAD_TOO_LARGE"
 //	@Failure		415		{object}	Problem		"UNSUPPORTED_MEDIA_TYPE"
-//	@Failure		429		{object}	Problem		"RATE_LIMITED"
-//	@Header			429		{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure		500		{object}	Problem		"INTERNAL"
-//	@Failure		503		{object}	Problem		"STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry"
-//	@Failure		507		{object}	Problem		"STORE_FULL: the store's disk is full; writes fail until space is freed"
 //	@Router			/api/v1/players [post]
 func (s *server) createPlayer(c echo.Context) error {
 	if _, err := query(c); err != nil {
@@ -60,12 +55,8 @@ func (s *server) createPlayer(c echo.Context) error {
 //	@Produce		application/problem+json
 //	@Security		PlayerKey
 //	@Success		200	{object}	PlayerView
-//	@Failure		400	{object}	Problem		"INVALID_REQUEST"
-//	@Failure		401	{object}	Problem		"UNAUTHORIZED: no key, or not a valid one"
-//	@Failure		429	{object}	Problem		"RATE_LIMITED"
-//	@Header			429	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure		500	{object}	Problem		"INTERNAL"
-//	@Failure		503	{object}	Problem		"STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry"
+//	@Failure		400	{object}	Problem	"INVALID_REQUEST"
+//	@Failure		401	{object}	Problem	"UNAUTHORIZED: no key, or not a valid one"
 //	@Router			/api/v1/players/me [get]
 func (s *server) getCurrentPlayer(c echo.Context) error {
 	if _, err := query(c); err != nil {
@@ -95,13 +86,8 @@ func (s *server) getCurrentPlayer(c echo.Context) error {
 //	@Produce		application/problem+json
 //	@Security		PlayerKey
 //	@Success		200	{object}	PlayerKeyResponse
-//	@Failure		400	{object}	Problem		"INVALID_REQUEST"
-//	@Failure		401	{object}	Problem		"UNAUTHORIZED: no key, or not a valid one"
-//	@Failure		429	{object}	Problem		"RATE_LIMITED"
-//	@Header			429	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure		500	{object}	Problem		"INTERNAL"
-//	@Failure		503	{object}	Problem		"STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry"
-//	@Failure		507	{object}	Problem		"STORE_FULL: the store's disk is full; writes fail until space is freed"
+//	@Failure		400	{object}	Problem	"INVALID_REQUEST"
+//	@Failure		401	{object}	Problem	"UNAUTHORIZED: no key, or not a valid one"
 //	@Router			/api/v1/players/me/key [post]
 func (s *server) rotatePlayerKey(c echo.Context) error {
 	if _, err := query(c); err != nil {
@@ -129,12 +115,8 @@ func (s *server) rotatePlayerKey(c echo.Context) error {
 //	@Produce		application/problem+json
 //	@Param			id	path		string	true	"player id"
 //	@Success		200	{object}	PlayerProfile
-//	@Failure		400	{object}	Problem		"INVALID_REQUEST"
-//	@Failure		404	{object}	Problem		"PLAYER_NOT_FOUND"
-//	@Failure		429	{object}	Problem		"RATE_LIMITED"
-//	@Header			429	{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure		500	{object}	Problem		"INTERNAL"
-//	@Failure		503	{object}	Problem		"STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry"
+//	@Failure		400	{object}	Problem	"INVALID_REQUEST"
+//	@Failure		404	{object}	Problem	"PLAYER_NOT_FOUND"
 //	@Router			/api/v1/players/{id} [get]
 func (s *server) getPlayer(c echo.Context) error {
 	if _, err := query(c); err != nil {

@@ -117,11 +117,6 @@ type AuditCheck struct {
 //	@Failure			400		{object}	Problem	"INVALID_REQUEST: step missing, not an integer, or not from 1 to the match's version"
 //	@Failure			401		{object}	Problem	"UNAUTHORIZED: a token that is not this match's"
 //	@Failure			404		{object}	Problem	"MATCH_NOT_FOUND"
-//	@Failure			429		{object}	Problem	"RATE_LIMITED"
-//	@Failure			431		{object}	Problem	"HEADER_TOO_LARGE: the headers and URL exceed 64 KiB"
-//	@Failure			500		{object}	Problem	"INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)"
-//	@Failure			503		{object}	Problem	"STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry"
-//	@Failure			507		{object}	Problem	"STORE_FULL: the store's disk is full; writes fail until space is freed"
 //	@Router				/api/v1/matches/{id}/replay [get]
 func (s *server) replay(c echo.Context) error {
 	q, err := query(c, "step")
@@ -163,11 +158,6 @@ func (s *server) replay(c echo.Context) error {
 //	@Failure			400	{object}	Problem		"INVALID_REQUEST"
 //	@Failure			401	{object}	Problem		"UNAUTHORIZED: a token that is not this match's"
 //	@Failure			404	{object}	Problem		"MATCH_NOT_FOUND"
-//	@Failure			429	{object}	Problem		"RATE_LIMITED"
-//	@Failure			431	{object}	Problem		"HEADER_TOO_LARGE: the headers and URL exceed 64 KiB"
-//	@Failure			500	{object}	Problem		"INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)"
-//	@Failure			503	{object}	Problem		"STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry"
-//	@Failure			507	{object}	Problem		"STORE_FULL: the store's disk is full; writes fail until space is freed"
 //	@Router				/api/v1/matches/{id}/audit [get]
 func (s *server) audit(c echo.Context) error {
 	id, v, err := s.matchCaller(c, s.viewer)
@@ -206,11 +196,6 @@ func (s *server) audit(c echo.Context) error {
 //	@Failure			400		{object}	Problem			"INVALID_REQUEST: a format other than json or text"
 //	@Failure			401		{object}	Problem			"UNAUTHORIZED: a token that is not this match's"
 //	@Failure			404		{object}	Problem			"MATCH_NOT_FOUND"
-//	@Failure			429		{object}	Problem			"RATE_LIMITED"
-//	@Failure			431		{object}	Problem			"HEADER_TOO_LARGE: the headers and URL exceed 64 KiB"
-//	@Failure			500		{object}	Problem			"INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)"
-//	@Failure			503		{object}	Problem			"STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry"
-//	@Failure			507		{object}	Problem			"STORE_FULL: the store's disk is full; writes fail until space is freed"
 //	@Router				/api/v1/matches/{id}/export [get]
 func (s *server) export(c echo.Context) error {
 	q, err := query(c, "format")

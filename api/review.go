@@ -35,13 +35,9 @@ func reviewPath(id string) string { return "/api/v1/matches/" + id + "/review" }
 //	@Failure			401	{object}	Problem			"UNAUTHORIZED: a token that is not this match's"
 //	@Failure			404	{object}	Problem			"MATCH_NOT_FOUND"
 //	@Failure			409	{object}	Problem			"MATCH_NOT_FINISHED: the match is live; its review can be asked for once it has ended"
-//	@Failure			429	{object}	Problem			"RATE_LIMITED"
-//	@Header				429	{integer}	Retry-After		"seconds to wait before retrying"
-//	@Failure			431	{object}	Problem			"HEADER_TOO_LARGE: the headers and URL exceed 64 KiB"
 //	@Failure			500	{object}	Problem			"INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read, folded or reviewed (its audit says where)"
 //	@Failure			503	{object}	Problem			"UNAVAILABLE, or STORE_BUSY: the review queue is full, or the store stayed locked beyond its timeout; Retry-After says when to retry"
 //	@Header				503	{integer}	Retry-After		"seconds to wait before retrying"
-//	@Failure			507	{object}	Problem			"STORE_FULL: the store's disk is full; writes fail until space is freed"
 //	@Router				/api/v1/matches/{id}/review [post]
 func (s *server) requestReview(c echo.Context) error {
 	id, _, err := s.matchCaller(c, s.viewer)
@@ -77,13 +73,9 @@ func (s *server) requestReview(c echo.Context) error {
 //	@Failure			401	{object}	Problem			"UNAUTHORIZED: a token that is not this match's"
 //	@Failure			404	{object}	Problem			"MATCH_NOT_FOUND, REVIEW_NOT_FOUND: no such match, or no review of it was asked for (POST asks)"
 //	@Failure			409	{object}	Problem			"MATCH_NOT_FINISHED: the match is live"
-//	@Failure			429	{object}	Problem			"RATE_LIMITED"
-//	@Header				429	{integer}	Retry-After		"seconds to wait before retrying"
-//	@Failure			431	{object}	Problem			"HEADER_TOO_LARGE: the headers and URL exceed 64 KiB"
 //	@Failure			500	{object}	Problem			"INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read, folded or reviewed (its audit says where)"
 //	@Failure			503	{object}	Problem			"UNAVAILABLE, or STORE_BUSY: a review left running had to be queued again and the queue is full, or the store stayed locked beyond its timeout; Retry-After says when to retry"
 //	@Header				503	{integer}	Retry-After		"seconds to wait before retrying"
-//	@Failure			507	{object}	Problem			"STORE_FULL: the store's disk is full; writes fail until space is freed"
 //	@Router				/api/v1/matches/{id}/review [get]
 func (s *server) getReview(c echo.Context) error {
 	id, _, err := s.matchCaller(c, s.viewer)

@@ -24,15 +24,12 @@ import (
 //	@Param			seat	path		int			true	"the open seat"	minimum(0)	maximum(3)
 //	@Param			body	body		JoinRequest	true	"the player's name and the seat's invite"
 //	@Success		201		{object}	JoinResponse
-//	@Failure		400		{object}	Problem		"INVALID_REQUEST"
-//	@Failure		403		{object}	Problem		"INVALID_INVITE"
-//	@Failure		404		{object}	Problem		"MATCH_NOT_FOUND"
-//	@Failure		409		{object}	Problem		"SEAT_TAKEN, MATCH_FINISHED (finished or expired)"
-//	@Failure		413		{object}	Problem		"PAYLOAD_TOO_LARGE"
-//	@Failure		415		{object}	Problem		"UNSUPPORTED_MEDIA_TYPE"
-//	@Failure		429		{object}	Problem		"RATE_LIMITED"
-//	@Header			429		{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure		500		{object}	Problem		"INTERNAL"
+//	@Failure		400		{object}	Problem	"INVALID_REQUEST"
+//	@Failure		403		{object}	Problem	"INVALID_INVITE"
+//	@Failure		404		{object}	Problem	"MATCH_NOT_FOUND"
+//	@Failure		409		{object}	Problem	"SEAT_TAKEN, MATCH_FINISHED (finished or expired)"
+//	@Failure		413		{object}	Problem	"PAYLOAD_TOO_LARGE"
+//	@Failure		415		{object}	Problem	"UNSUPPORTED_MEDIA_TYPE"
 //	@Router			/api/v1/matches/{id}/seats/{seat}/join [post]
 func (s *server) joinSeat(c echo.Context) error {
 	if _, err := query(c); err != nil {
@@ -66,13 +63,10 @@ func (s *server) joinSeat(c echo.Context) error {
 //	@Param			id		path		string	true	"match id"
 //	@Param			seat	path		int		true	"the caller's seat"	minimum(0)	maximum(3)
 //	@Success		200		{object}	MatchView
-//	@Failure		400		{object}	Problem		"INVALID_REQUEST"
-//	@Failure		401		{object}	Problem		"UNAUTHORIZED: not this seat's token"
-//	@Failure		404		{object}	Problem		"MATCH_NOT_FOUND"
-//	@Failure		409		{object}	Problem		"MATCH_STARTED, MATCH_FINISHED"
-//	@Failure		429		{object}	Problem		"RATE_LIMITED"
-//	@Header			429		{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure		500		{object}	Problem		"INTERNAL"
+//	@Failure		400		{object}	Problem	"INVALID_REQUEST"
+//	@Failure		401		{object}	Problem	"UNAUTHORIZED: not this seat's token"
+//	@Failure		404		{object}	Problem	"MATCH_NOT_FOUND"
+//	@Failure		409		{object}	Problem	"MATCH_STARTED, MATCH_FINISHED"
 //	@Router			/api/v1/matches/{id}/seats/{seat}/leave [post]
 func (s *server) leaveSeat(c echo.Context) error {
 	return s.seatCall(c, s.svc.Leave)
@@ -90,13 +84,10 @@ func (s *server) leaveSeat(c echo.Context) error {
 //	@Param			id		path		string	true	"match id"
 //	@Param			seat	path		int		true	"the caller's seat"	minimum(0)	maximum(3)
 //	@Success		200		{object}	MatchView
-//	@Failure		400		{object}	Problem		"INVALID_REQUEST: the seat is not on autoplay"
-//	@Failure		401		{object}	Problem		"UNAUTHORIZED: not this seat's token"
-//	@Failure		404		{object}	Problem		"MATCH_NOT_FOUND"
-//	@Failure		409		{object}	Problem		"MATCH_NOT_STARTED, MATCH_FINISHED"
-//	@Failure		429		{object}	Problem		"RATE_LIMITED"
-//	@Header			429		{integer}	Retry-After	"seconds to wait before retrying"
-//	@Failure		500		{object}	Problem		"INTERNAL"
+//	@Failure		400		{object}	Problem	"INVALID_REQUEST: the seat is not on autoplay"
+//	@Failure		401		{object}	Problem	"UNAUTHORIZED: not this seat's token"
+//	@Failure		404		{object}	Problem	"MATCH_NOT_FOUND"
+//	@Failure		409		{object}	Problem	"MATCH_NOT_STARTED, MATCH_FINISHED"
 //	@Router			/api/v1/matches/{id}/seats/{seat}/resume [post]
 func (s *server) resumeSeat(c echo.Context) error {
 	return s.seatCall(c, s.svc.Resume)

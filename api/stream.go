@@ -87,10 +87,7 @@ func (st *streams) shutdown(r *http.Request) <-chan struct{} {
 //	@Failure			401				{object}	Problem	"UNAUTHORIZED: a token that is not this match's"
 //	@Failure			404				{object}	Problem	"MATCH_NOT_FOUND"
 //	@Failure			429				{object}	Problem	"RATE_LIMITED: too many requests, or this client address has as many streams open as it may; Retry-After says when to try again"
-//	@Failure			431				{object}	Problem	"HEADER_TOO_LARGE: the headers and URL exceed 64 KiB"
-//	@Failure			500				{object}	Problem	"INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)"
 //	@Failure			503				{object}	Problem	"STORE_BUSY: the store stayed locked beyond its timeout, or UNAVAILABLE: the server has as many streams open as it may; Retry-After says when to retry"
-//	@Failure			507				{object}	Problem	"STORE_FULL: the store's disk is full; writes fail until space is freed"
 //	@Router				/api/v1/matches/{id}/stream [get]
 func (s *server) stream(c echo.Context) error {
 	release, err := s.takeStream(c)
@@ -239,9 +236,16 @@ func (s *server) follow(c echo.Context, sw *sseWriter, f *feed, events []sseEven
 				return s.streamFailed(c, err)
 			}
 			// A stream asked to start beyond match.ended never sees it: it ends once the
-			// match has ended and nothing is left after its position.
+			// match has ended and nothing is left after its position. The match may have ended
+			// between the read and the check, so once it is seen finished the log is read
+			// again: only a read begun after the end can say nothing is left.
 			if len(events) == 0 && f.finished(ctx) {
-				return nil
+				if events, err = f.after(ctx, last); err != nil {
+					return s.streamFailed(c, err)
+				}
+				if len(events) == 0 {
+					return nil
+				}
 			}
 		}
 	}

@@ -92,42 +92,6 @@ const docTemplate = `{
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
-                    },
-                    "429": {
-                        "description": "RATE_LIMITED",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        },
-                        "headers": {
-                            "Retry-After": {
-                                "type": "integer",
-                                "description": "seconds to wait before retrying"
-                            }
-                        }
-                    },
-                    "431": {
-                        "description": "HEADER_TOO_LARGE: the headers and URL exceed 64 KiB",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "500": {
-                        "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "503": {
-                        "description": "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "507": {
-                        "description": "STORE_FULL: the store's disk is full; writes fail until space is freed",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
                     }
                 }
             },
@@ -189,42 +153,6 @@ const docTemplate = `{
                     },
                     "415": {
                         "description": "UNSUPPORTED_MEDIA_TYPE",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "429": {
-                        "description": "RATE_LIMITED",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        },
-                        "headers": {
-                            "Retry-After": {
-                                "type": "integer",
-                                "description": "seconds to wait before retrying"
-                            }
-                        }
-                    },
-                    "431": {
-                        "description": "HEADER_TOO_LARGE: the headers and URL exceed 64 KiB",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "500": {
-                        "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "503": {
-                        "description": "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "507": {
-                        "description": "STORE_FULL: the store's disk is full; writes fail until space is freed",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -297,42 +225,6 @@ const docTemplate = `{
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
-                    },
-                    "429": {
-                        "description": "RATE_LIMITED",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        },
-                        "headers": {
-                            "Retry-After": {
-                                "type": "integer",
-                                "description": "seconds to wait before retrying"
-                            }
-                        }
-                    },
-                    "431": {
-                        "description": "HEADER_TOO_LARGE: the headers and URL exceed 64 KiB",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "500": {
-                        "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "503": {
-                        "description": "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "507": {
-                        "description": "STORE_FULL: the store's disk is full; writes fail until space is freed",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
                     }
                 },
                 "x-token-optional": true
@@ -385,36 +277,6 @@ const docTemplate = `{
                     },
                     "404": {
                         "description": "MATCH_NOT_FOUND",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "429": {
-                        "description": "RATE_LIMITED",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "431": {
-                        "description": "HEADER_TOO_LARGE: the headers and URL exceed 64 KiB",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "500": {
-                        "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "503": {
-                        "description": "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "507": {
-                        "description": "STORE_FULL: the store's disk is full; writes fail until space is freed",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -490,42 +352,6 @@ const docTemplate = `{
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
-                    },
-                    "429": {
-                        "description": "RATE_LIMITED",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        },
-                        "headers": {
-                            "Retry-After": {
-                                "type": "integer",
-                                "description": "seconds to wait before retrying"
-                            }
-                        }
-                    },
-                    "431": {
-                        "description": "HEADER_TOO_LARGE: the headers and URL exceed 64 KiB",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "500": {
-                        "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "503": {
-                        "description": "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "507": {
-                        "description": "STORE_FULL: the store's disk is full; writes fail until space is freed",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
                     }
                 },
                 "x-token-optional": true
@@ -593,36 +419,6 @@ const docTemplate = `{
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
-                    },
-                    "429": {
-                        "description": "RATE_LIMITED",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "431": {
-                        "description": "HEADER_TOO_LARGE: the headers and URL exceed 64 KiB",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "500": {
-                        "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "503": {
-                        "description": "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "507": {
-                        "description": "STORE_FULL: the store's disk is full; writes fail until space is freed",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
                     }
                 },
                 "x-token-optional": true
@@ -675,42 +471,6 @@ const docTemplate = `{
                     },
                     "404": {
                         "description": "MATCH_NOT_FOUND",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "429": {
-                        "description": "RATE_LIMITED",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        },
-                        "headers": {
-                            "Retry-After": {
-                                "type": "integer",
-                                "description": "seconds to wait before retrying"
-                            }
-                        }
-                    },
-                    "431": {
-                        "description": "HEADER_TOO_LARGE: the headers and URL exceed 64 KiB",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "500": {
-                        "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "503": {
-                        "description": "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "507": {
-                        "description": "STORE_FULL: the store's disk is full; writes fail until space is freed",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -832,42 +592,6 @@ const docTemplate = `{
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
-                    },
-                    "429": {
-                        "description": "RATE_LIMITED",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        },
-                        "headers": {
-                            "Retry-After": {
-                                "type": "integer",
-                                "description": "seconds to wait before retrying"
-                            }
-                        }
-                    },
-                    "431": {
-                        "description": "HEADER_TOO_LARGE: the headers and URL exceed 64 KiB",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "500": {
-                        "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "503": {
-                        "description": "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "507": {
-                        "description": "STORE_FULL: the store's disk is full; writes fail until space is freed",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
                     }
                 }
             }
@@ -927,36 +651,6 @@ const docTemplate = `{
                     },
                     "404": {
                         "description": "MATCH_NOT_FOUND",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "429": {
-                        "description": "RATE_LIMITED",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "431": {
-                        "description": "HEADER_TOO_LARGE: the headers and URL exceed 64 KiB",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "500": {
-                        "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "503": {
-                        "description": "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "507": {
-                        "description": "STORE_FULL: the store's disk is full; writes fail until space is freed",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -1034,24 +728,6 @@ const docTemplate = `{
                             "$ref": "#/definitions/api.Problem"
                         }
                     },
-                    "429": {
-                        "description": "RATE_LIMITED",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        },
-                        "headers": {
-                            "Retry-After": {
-                                "type": "integer",
-                                "description": "seconds to wait before retrying"
-                            }
-                        }
-                    },
-                    "431": {
-                        "description": "HEADER_TOO_LARGE: the headers and URL exceed 64 KiB",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
                     "500": {
                         "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read, folded or reviewed (its audit says where)",
                         "schema": {
@@ -1068,12 +744,6 @@ const docTemplate = `{
                                 "type": "integer",
                                 "description": "seconds to wait before retrying"
                             }
-                        }
-                    },
-                    "507": {
-                        "description": "STORE_FULL: the store's disk is full; writes fail until space is freed",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
                         }
                     }
                 },
@@ -1153,24 +823,6 @@ const docTemplate = `{
                             "$ref": "#/definitions/api.Problem"
                         }
                     },
-                    "429": {
-                        "description": "RATE_LIMITED",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        },
-                        "headers": {
-                            "Retry-After": {
-                                "type": "integer",
-                                "description": "seconds to wait before retrying"
-                            }
-                        }
-                    },
-                    "431": {
-                        "description": "HEADER_TOO_LARGE: the headers and URL exceed 64 KiB",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
                     "500": {
                         "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read, folded or reviewed (its audit says where)",
                         "schema": {
@@ -1187,12 +839,6 @@ const docTemplate = `{
                                 "type": "integer",
                                 "description": "seconds to wait before retrying"
                             }
-                        }
-                    },
-                    "507": {
-                        "description": "STORE_FULL: the store's disk is full; writes fail until space is freed",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
                         }
                     }
                 },
@@ -1283,24 +929,6 @@ const docTemplate = `{
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
-                    },
-                    "429": {
-                        "description": "RATE_LIMITED",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        },
-                        "headers": {
-                            "Retry-After": {
-                                "type": "integer",
-                                "description": "seconds to wait before retrying"
-                            }
-                        }
-                    },
-                    "500": {
-                        "description": "INTERNAL",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
                     }
                 }
             }
@@ -1370,24 +998,6 @@ const docTemplate = `{
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
-                    },
-                    "429": {
-                        "description": "RATE_LIMITED",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        },
-                        "headers": {
-                            "Retry-After": {
-                                "type": "integer",
-                                "description": "seconds to wait before retrying"
-                            }
-                        }
-                    },
-                    "500": {
-                        "description": "INTERNAL",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
                     }
                 }
             }
@@ -1454,24 +1064,6 @@ const docTemplate = `{
                     },
                     "409": {
                         "description": "MATCH_NOT_STARTED, MATCH_FINISHED",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "429": {
-                        "description": "RATE_LIMITED",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        },
-                        "headers": {
-                            "Retry-After": {
-                                "type": "integer",
-                                "description": "seconds to wait before retrying"
-                            }
-                        }
-                    },
-                    "500": {
-                        "description": "INTERNAL",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -1569,26 +1161,8 @@ const docTemplate = `{
                             "$ref": "#/definitions/api.Problem"
                         }
                     },
-                    "431": {
-                        "description": "HEADER_TOO_LARGE: the headers and URL exceed 64 KiB",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "500": {
-                        "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
                     "503": {
                         "description": "STORE_BUSY: the store stayed locked beyond its timeout, or UNAVAILABLE: the server has as many streams open as it may; Retry-After says when to retry",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "507": {
-                        "description": "STORE_FULL: the store's disk is full; writes fail until space is freed",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -1659,36 +1233,6 @@ const docTemplate = `{
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
-                    },
-                    "429": {
-                        "description": "RATE_LIMITED",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        },
-                        "headers": {
-                            "Retry-After": {
-                                "type": "integer",
-                                "description": "seconds to wait before retrying"
-                            }
-                        }
-                    },
-                    "500": {
-                        "description": "INTERNAL",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "503": {
-                        "description": "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "507": {
-                        "description": "STORE_FULL: the store's disk is full; writes fail until space is freed",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
                     }
                 }
             }
@@ -1728,30 +1272,6 @@ const docTemplate = `{
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
-                    },
-                    "429": {
-                        "description": "RATE_LIMITED",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        },
-                        "headers": {
-                            "Retry-After": {
-                                "type": "integer",
-                                "description": "seconds to wait before retrying"
-                            }
-                        }
-                    },
-                    "500": {
-                        "description": "INTERNAL",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "503": {
-                        "description": "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
                     }
                 }
             }
@@ -1788,36 +1308,6 @@ const docTemplate = `{
                     },
                     "401": {
                         "description": "UNAUTHORIZED: no key, or not a valid one",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "429": {
-                        "description": "RATE_LIMITED",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        },
-                        "headers": {
-                            "Retry-After": {
-                                "type": "integer",
-                                "description": "seconds to wait before retrying"
-                            }
-                        }
-                    },
-                    "500": {
-                        "description": "INTERNAL",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "503": {
-                        "description": "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "507": {
-                        "description": "STORE_FULL: the store's disk is full; writes fail until space is freed",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -1861,30 +1351,6 @@ const docTemplate = `{
                     },
                     "404": {
                         "description": "PLAYER_NOT_FOUND",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "429": {
-                        "description": "RATE_LIMITED",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        },
-                        "headers": {
-                            "Retry-After": {
-                                "type": "integer",
-                                "description": "seconds to wait before retrying"
-                            }
-                        }
-                    },
-                    "500": {
-                        "description": "INTERNAL",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        }
-                    },
-                    "503": {
-                        "description": "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -1950,18 +1416,6 @@ const docTemplate = `{
                         "schema": {
                             "type": "object",
                             "additionalProperties": true
-                        }
-                    },
-                    "429": {
-                        "description": "RATE_LIMITED",
-                        "schema": {
-                            "$ref": "#/definitions/api.Problem"
-                        },
-                        "headers": {
-                            "Retry-After": {
-                                "type": "integer",
-                                "description": "seconds to wait before retrying"
-                            }
                         }
                     }
                 }

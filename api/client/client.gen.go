@@ -3711,6 +3711,16 @@ type ListMatchesResponse429Headers struct {
 	RetryAfter *int
 }
 
+// ListMatchesResponse503Headers the declared response headers of an HTTP 503 response for ListMatches
+type ListMatchesResponse503Headers struct {
+	RetryAfter *int
+}
+
+// ListMatchesResponse507Headers the declared response headers of an HTTP 507 response for ListMatches
+type ListMatchesResponse507Headers struct {
+	RetryAfter *int
+}
+
 type ListMatchesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -3730,6 +3740,10 @@ type ListMatchesResponse struct {
 	ApplicationproblemJSON507 *ApiProblem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ListMatchesResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListMatchesResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *ListMatchesResponse507Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -3806,6 +3820,16 @@ type CreateMatchResponse429Headers struct {
 	RetryAfter *int
 }
 
+// CreateMatchResponse503Headers the declared response headers of an HTTP 503 response for CreateMatch
+type CreateMatchResponse503Headers struct {
+	RetryAfter *int
+}
+
+// CreateMatchResponse507Headers the declared response headers of an HTTP 507 response for CreateMatch
+type CreateMatchResponse507Headers struct {
+	RetryAfter *int
+}
+
 type CreateMatchResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -3833,6 +3857,10 @@ type CreateMatchResponse struct {
 	Headers201 *CreateMatchResponse201Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *CreateMatchResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateMatchResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *CreateMatchResponse507Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -3924,6 +3952,16 @@ type GetMatchResponse429Headers struct {
 	RetryAfter *int
 }
 
+// GetMatchResponse503Headers the declared response headers of an HTTP 503 response for GetMatch
+type GetMatchResponse503Headers struct {
+	RetryAfter *int
+}
+
+// GetMatchResponse507Headers the declared response headers of an HTTP 507 response for GetMatch
+type GetMatchResponse507Headers struct {
+	RetryAfter *int
+}
+
 type GetMatchResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -3949,6 +3987,10 @@ type GetMatchResponse struct {
 	Headers200 *GetMatchResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetMatchResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetMatchResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *GetMatchResponse507Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4025,6 +4067,21 @@ func (r GetMatchResponse) ContentType() string {
 	return ""
 }
 
+// AuditMatchResponse429Headers the declared response headers of an HTTP 429 response for AuditMatch
+type AuditMatchResponse429Headers struct {
+	RetryAfter *int
+}
+
+// AuditMatchResponse503Headers the declared response headers of an HTTP 503 response for AuditMatch
+type AuditMatchResponse503Headers struct {
+	RetryAfter *int
+}
+
+// AuditMatchResponse507Headers the declared response headers of an HTTP 507 response for AuditMatch
+type AuditMatchResponse507Headers struct {
+	RetryAfter *int
+}
+
 type AuditMatchResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4046,6 +4103,12 @@ type AuditMatchResponse struct {
 	ApplicationproblemJSON503 *ApiProblem
 	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
 	ApplicationproblemJSON507 *ApiProblem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *AuditMatchResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *AuditMatchResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *AuditMatchResponse507Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4127,6 +4190,16 @@ type ListEventsResponse429Headers struct {
 	RetryAfter *int
 }
 
+// ListEventsResponse503Headers the declared response headers of an HTTP 503 response for ListEvents
+type ListEventsResponse503Headers struct {
+	RetryAfter *int
+}
+
+// ListEventsResponse507Headers the declared response headers of an HTTP 507 response for ListEvents
+type ListEventsResponse507Headers struct {
+	RetryAfter *int
+}
+
 type ListEventsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4150,6 +4223,10 @@ type ListEventsResponse struct {
 	ApplicationproblemJSON507 *ApiProblem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ListEventsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListEventsResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *ListEventsResponse507Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4226,6 +4303,21 @@ func (r ListEventsResponse) ContentType() string {
 	return ""
 }
 
+// ExportMatchResponse429Headers the declared response headers of an HTTP 429 response for ExportMatch
+type ExportMatchResponse429Headers struct {
+	RetryAfter *int
+}
+
+// ExportMatchResponse503Headers the declared response headers of an HTTP 503 response for ExportMatch
+type ExportMatchResponse503Headers struct {
+	RetryAfter *int
+}
+
+// ExportMatchResponse507Headers the declared response headers of an HTTP 507 response for ExportMatch
+type ExportMatchResponse507Headers struct {
+	RetryAfter *int
+}
+
 type ExportMatchResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4247,6 +4339,12 @@ type ExportMatchResponse struct {
 	ApplicationproblemJSON503 *ApiProblem
 	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
 	ApplicationproblemJSON507 *ApiProblem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ExportMatchResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ExportMatchResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *ExportMatchResponse507Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4328,6 +4426,16 @@ type ListLegalMovesResponse429Headers struct {
 	RetryAfter *int
 }
 
+// ListLegalMovesResponse503Headers the declared response headers of an HTTP 503 response for ListLegalMoves
+type ListLegalMovesResponse503Headers struct {
+	RetryAfter *int
+}
+
+// ListLegalMovesResponse507Headers the declared response headers of an HTTP 507 response for ListLegalMoves
+type ListLegalMovesResponse507Headers struct {
+	RetryAfter *int
+}
+
 type ListLegalMovesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4351,6 +4459,10 @@ type ListLegalMovesResponse struct {
 	ApplicationproblemJSON507 *ApiProblem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ListLegalMovesResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListLegalMovesResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *ListLegalMovesResponse507Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4438,6 +4550,16 @@ type MakeMoveResponse429Headers struct {
 	RetryAfter *int
 }
 
+// MakeMoveResponse503Headers the declared response headers of an HTTP 503 response for MakeMove
+type MakeMoveResponse503Headers struct {
+	RetryAfter *int
+}
+
+// MakeMoveResponse507Headers the declared response headers of an HTTP 507 response for MakeMove
+type MakeMoveResponse507Headers struct {
+	RetryAfter *int
+}
+
 type MakeMoveResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4473,6 +4595,10 @@ type MakeMoveResponse struct {
 	Headers200 *MakeMoveResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *MakeMoveResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *MakeMoveResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *MakeMoveResponse507Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4574,6 +4700,21 @@ func (r MakeMoveResponse) ContentType() string {
 	return ""
 }
 
+// ReplayMatchResponse429Headers the declared response headers of an HTTP 429 response for ReplayMatch
+type ReplayMatchResponse429Headers struct {
+	RetryAfter *int
+}
+
+// ReplayMatchResponse503Headers the declared response headers of an HTTP 503 response for ReplayMatch
+type ReplayMatchResponse503Headers struct {
+	RetryAfter *int
+}
+
+// ReplayMatchResponse507Headers the declared response headers of an HTTP 507 response for ReplayMatch
+type ReplayMatchResponse507Headers struct {
+	RetryAfter *int
+}
+
 type ReplayMatchResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4595,6 +4736,12 @@ type ReplayMatchResponse struct {
 	ApplicationproblemJSON503 *ApiProblem
 	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
 	ApplicationproblemJSON507 *ApiProblem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ReplayMatchResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ReplayMatchResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *ReplayMatchResponse507Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4686,6 +4833,11 @@ type GetReviewResponse503Headers struct {
 	RetryAfter *int
 }
 
+// GetReviewResponse507Headers the declared response headers of an HTTP 507 response for GetReview
+type GetReviewResponse507Headers struct {
+	RetryAfter *int
+}
+
 type GetReviewResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4717,6 +4869,8 @@ type GetReviewResponse struct {
 	Headers429 *GetReviewResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *GetReviewResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *GetReviewResponse507Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4823,6 +4977,11 @@ type CreateReviewResponse503Headers struct {
 	RetryAfter *int
 }
 
+// CreateReviewResponse507Headers the declared response headers of an HTTP 507 response for CreateReview
+type CreateReviewResponse507Headers struct {
+	RetryAfter *int
+}
+
 type CreateReviewResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4856,6 +5015,8 @@ type CreateReviewResponse struct {
 	Headers429 *CreateReviewResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *CreateReviewResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *CreateReviewResponse507Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -4947,6 +5108,16 @@ type JoinSeatResponse429Headers struct {
 	RetryAfter *int
 }
 
+// JoinSeatResponse503Headers the declared response headers of an HTTP 503 response for JoinSeat
+type JoinSeatResponse503Headers struct {
+	RetryAfter *int
+}
+
+// JoinSeatResponse507Headers the declared response headers of an HTTP 507 response for JoinSeat
+type JoinSeatResponse507Headers struct {
+	RetryAfter *int
+}
+
 type JoinSeatResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -4966,10 +5137,20 @@ type JoinSeatResponse struct {
 	ApplicationproblemJSON415 *ApiProblem
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *ApiProblem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ApiProblem
+	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
+	ApplicationproblemJSON507 *ApiProblem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *JoinSeatResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *JoinSeatResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *JoinSeatResponse507Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -5012,9 +5193,24 @@ func (r JoinSeatResponse) GetApplicationproblemJSON429() *ApiProblem {
 	return r.ApplicationproblemJSON429
 }
 
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r JoinSeatResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
+}
+
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r JoinSeatResponse) GetApplicationproblemJSON500() *ApiProblem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r JoinSeatResponse) GetApplicationproblemJSON503() *ApiProblem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
+func (r JoinSeatResponse) GetApplicationproblemJSON507() *ApiProblem {
+	return r.ApplicationproblemJSON507
 }
 
 // GetBody returns the raw response body bytes
@@ -5051,6 +5247,16 @@ type LeaveSeatResponse429Headers struct {
 	RetryAfter *int
 }
 
+// LeaveSeatResponse503Headers the declared response headers of an HTTP 503 response for LeaveSeat
+type LeaveSeatResponse503Headers struct {
+	RetryAfter *int
+}
+
+// LeaveSeatResponse507Headers the declared response headers of an HTTP 507 response for LeaveSeat
+type LeaveSeatResponse507Headers struct {
+	RetryAfter *int
+}
+
 type LeaveSeatResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5066,10 +5272,20 @@ type LeaveSeatResponse struct {
 	ApplicationproblemJSON409 *ApiProblem
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *ApiProblem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ApiProblem
+	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
+	ApplicationproblemJSON507 *ApiProblem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *LeaveSeatResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *LeaveSeatResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *LeaveSeatResponse507Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5102,9 +5318,24 @@ func (r LeaveSeatResponse) GetApplicationproblemJSON429() *ApiProblem {
 	return r.ApplicationproblemJSON429
 }
 
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r LeaveSeatResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
+}
+
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r LeaveSeatResponse) GetApplicationproblemJSON500() *ApiProblem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r LeaveSeatResponse) GetApplicationproblemJSON503() *ApiProblem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
+func (r LeaveSeatResponse) GetApplicationproblemJSON507() *ApiProblem {
+	return r.ApplicationproblemJSON507
 }
 
 // GetBody returns the raw response body bytes
@@ -5141,6 +5372,16 @@ type ResumeSeatResponse429Headers struct {
 	RetryAfter *int
 }
 
+// ResumeSeatResponse503Headers the declared response headers of an HTTP 503 response for ResumeSeat
+type ResumeSeatResponse503Headers struct {
+	RetryAfter *int
+}
+
+// ResumeSeatResponse507Headers the declared response headers of an HTTP 507 response for ResumeSeat
+type ResumeSeatResponse507Headers struct {
+	RetryAfter *int
+}
+
 type ResumeSeatResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5156,10 +5397,20 @@ type ResumeSeatResponse struct {
 	ApplicationproblemJSON409 *ApiProblem
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *ApiProblem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ApiProblem
+	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
+	ApplicationproblemJSON507 *ApiProblem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ResumeSeatResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ResumeSeatResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *ResumeSeatResponse507Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5192,9 +5443,24 @@ func (r ResumeSeatResponse) GetApplicationproblemJSON429() *ApiProblem {
 	return r.ApplicationproblemJSON429
 }
 
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r ResumeSeatResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
+}
+
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r ResumeSeatResponse) GetApplicationproblemJSON500() *ApiProblem {
 	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ResumeSeatResponse) GetApplicationproblemJSON503() *ApiProblem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
+func (r ResumeSeatResponse) GetApplicationproblemJSON507() *ApiProblem {
+	return r.ApplicationproblemJSON507
 }
 
 // GetBody returns the raw response body bytes
@@ -5226,6 +5492,21 @@ func (r ResumeSeatResponse) ContentType() string {
 	return ""
 }
 
+// StreamEventsResponse429Headers the declared response headers of an HTTP 429 response for StreamEvents
+type StreamEventsResponse429Headers struct {
+	RetryAfter *int
+}
+
+// StreamEventsResponse503Headers the declared response headers of an HTTP 503 response for StreamEvents
+type StreamEventsResponse503Headers struct {
+	RetryAfter *int
+}
+
+// StreamEventsResponse507Headers the declared response headers of an HTTP 507 response for StreamEvents
+type StreamEventsResponse507Headers struct {
+	RetryAfter *int
+}
+
 type StreamEventsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5245,6 +5526,12 @@ type StreamEventsResponse struct {
 	ApplicationproblemJSON503 *ApiProblem
 	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
 	ApplicationproblemJSON507 *ApiProblem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *StreamEventsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *StreamEventsResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *StreamEventsResponse507Headers
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
@@ -5326,6 +5613,16 @@ type CreatePlayerResponse429Headers struct {
 	RetryAfter *int
 }
 
+// CreatePlayerResponse503Headers the declared response headers of an HTTP 503 response for CreatePlayer
+type CreatePlayerResponse503Headers struct {
+	RetryAfter *int
+}
+
+// CreatePlayerResponse507Headers the declared response headers of an HTTP 507 response for CreatePlayer
+type CreatePlayerResponse507Headers struct {
+	RetryAfter *int
+}
+
 type CreatePlayerResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5341,6 +5638,8 @@ type CreatePlayerResponse struct {
 	ApplicationproblemJSON415 *ApiProblem
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *ApiProblem
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -5351,6 +5650,10 @@ type CreatePlayerResponse struct {
 	Headers201 *CreatePlayerResponse201Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *CreatePlayerResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreatePlayerResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *CreatePlayerResponse507Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
@@ -5381,6 +5684,11 @@ func (r CreatePlayerResponse) GetApplicationproblemJSON415() *ApiProblem {
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
 func (r CreatePlayerResponse) GetApplicationproblemJSON429() *ApiProblem {
 	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r CreatePlayerResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
 }
 
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -5432,6 +5740,16 @@ type GetCurrentPlayerResponse429Headers struct {
 	RetryAfter *int
 }
 
+// GetCurrentPlayerResponse503Headers the declared response headers of an HTTP 503 response for GetCurrentPlayer
+type GetCurrentPlayerResponse503Headers struct {
+	RetryAfter *int
+}
+
+// GetCurrentPlayerResponse507Headers the declared response headers of an HTTP 507 response for GetCurrentPlayer
+type GetCurrentPlayerResponse507Headers struct {
+	RetryAfter *int
+}
+
 type GetCurrentPlayerResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5443,12 +5761,20 @@ type GetCurrentPlayerResponse struct {
 	ApplicationproblemJSON401 *ApiProblem
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *ApiProblem
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *ApiProblem
+	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
+	ApplicationproblemJSON507 *ApiProblem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetCurrentPlayerResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetCurrentPlayerResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *GetCurrentPlayerResponse507Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5471,6 +5797,11 @@ func (r GetCurrentPlayerResponse) GetApplicationproblemJSON429() *ApiProblem {
 	return r.ApplicationproblemJSON429
 }
 
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r GetCurrentPlayerResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
+}
+
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r GetCurrentPlayerResponse) GetApplicationproblemJSON500() *ApiProblem {
 	return r.ApplicationproblemJSON500
@@ -5479,6 +5810,11 @@ func (r GetCurrentPlayerResponse) GetApplicationproblemJSON500() *ApiProblem {
 // GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
 func (r GetCurrentPlayerResponse) GetApplicationproblemJSON503() *ApiProblem {
 	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
+func (r GetCurrentPlayerResponse) GetApplicationproblemJSON507() *ApiProblem {
+	return r.ApplicationproblemJSON507
 }
 
 // GetBody returns the raw response body bytes
@@ -5515,6 +5851,16 @@ type RotatePlayerKeyResponse429Headers struct {
 	RetryAfter *int
 }
 
+// RotatePlayerKeyResponse503Headers the declared response headers of an HTTP 503 response for RotatePlayerKey
+type RotatePlayerKeyResponse503Headers struct {
+	RetryAfter *int
+}
+
+// RotatePlayerKeyResponse507Headers the declared response headers of an HTTP 507 response for RotatePlayerKey
+type RotatePlayerKeyResponse507Headers struct {
+	RetryAfter *int
+}
+
 type RotatePlayerKeyResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5526,6 +5872,8 @@ type RotatePlayerKeyResponse struct {
 	ApplicationproblemJSON401 *ApiProblem
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *ApiProblem
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -5534,6 +5882,10 @@ type RotatePlayerKeyResponse struct {
 	ApplicationproblemJSON507 *ApiProblem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *RotatePlayerKeyResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RotatePlayerKeyResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *RotatePlayerKeyResponse507Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5554,6 +5906,11 @@ func (r RotatePlayerKeyResponse) GetApplicationproblemJSON401() *ApiProblem {
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
 func (r RotatePlayerKeyResponse) GetApplicationproblemJSON429() *ApiProblem {
 	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r RotatePlayerKeyResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
 }
 
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
@@ -5605,6 +5962,16 @@ type GetPlayerResponse429Headers struct {
 	RetryAfter *int
 }
 
+// GetPlayerResponse503Headers the declared response headers of an HTTP 503 response for GetPlayer
+type GetPlayerResponse503Headers struct {
+	RetryAfter *int
+}
+
+// GetPlayerResponse507Headers the declared response headers of an HTTP 507 response for GetPlayer
+type GetPlayerResponse507Headers struct {
+	RetryAfter *int
+}
+
 type GetPlayerResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5616,12 +5983,20 @@ type GetPlayerResponse struct {
 	ApplicationproblemJSON404 *ApiProblem
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *ApiProblem
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *ApiProblem
+	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
+	ApplicationproblemJSON507 *ApiProblem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetPlayerResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetPlayerResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *GetPlayerResponse507Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -5644,6 +6019,11 @@ func (r GetPlayerResponse) GetApplicationproblemJSON429() *ApiProblem {
 	return r.ApplicationproblemJSON429
 }
 
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r GetPlayerResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
+}
+
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
 func (r GetPlayerResponse) GetApplicationproblemJSON500() *ApiProblem {
 	return r.ApplicationproblemJSON500
@@ -5652,6 +6032,11 @@ func (r GetPlayerResponse) GetApplicationproblemJSON500() *ApiProblem {
 // GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
 func (r GetPlayerResponse) GetApplicationproblemJSON503() *ApiProblem {
 	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
+func (r GetPlayerResponse) GetApplicationproblemJSON507() *ApiProblem {
+	return r.ApplicationproblemJSON507
 }
 
 // GetBody returns the raw response body bytes
@@ -5767,21 +6152,28 @@ type GetOpenAPIResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// YAML200 the response for an HTTP 200 `application/yaml` response
-	YAML200 *map[string]interface{}
+	YAML200 *interface{}
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetOpenAPIResponse429Headers
 }
 
 // GetYAML200 returns the response for an HTTP 200 `application/yaml` response
-func (r GetOpenAPIResponse) GetYAML200() *map[string]interface{} {
+func (r GetOpenAPIResponse) GetYAML200() *interface{} {
 	return r.YAML200
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
 func (r GetOpenAPIResponse) GetApplicationproblemJSON429() *ApiProblem {
 	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r GetOpenAPIResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
 }
 
 // GetBody returns the raw response body bytes
@@ -5813,6 +6205,11 @@ func (r GetOpenAPIResponse) ContentType() string {
 	return ""
 }
 
+// CheckReadinessResponse503Headers the declared response headers of an HTTP 503 response for CheckReadiness
+type CheckReadinessResponse503Headers struct {
+	RetryAfter *int
+}
+
 type CheckReadinessResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -5820,6 +6217,8 @@ type CheckReadinessResponse struct {
 	JSON200 *ApiStatus
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *ApiProblem
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CheckReadinessResponse503Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -6336,6 +6735,26 @@ func ParseListMatchesResponse(rsp *http.Response) (*ListMatchesResponse, error) 
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListMatchesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers ListMatchesResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
 	}
 
 	return response, nil
@@ -6448,6 +6867,26 @@ func ParseCreateMatchResponse(rsp *http.Response) (*CreateMatchResponse, error) 
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateMatchResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers CreateMatchResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
 	}
 
 	return response, nil
@@ -6556,6 +6995,26 @@ func ParseGetMatchResponse(rsp *http.Response) (*GetMatchResponse, error) {
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetMatchResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers GetMatchResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
 	}
 
 	return response, nil
@@ -6638,6 +7097,39 @@ func ParseAuditMatchResponse(rsp *http.Response) (*AuditMatchResponse, error) {
 		}
 		response.ApplicationproblemJSON507 = &dest
 
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers AuditMatchResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers AuditMatchResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers AuditMatchResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
 	}
 
 	return response, nil
@@ -6733,6 +7225,26 @@ func ParseListEventsResponse(rsp *http.Response) (*ListEventsResponse, error) {
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListEventsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers ListEventsResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
 	}
 
 	return response, nil
@@ -6818,6 +7330,39 @@ func ParseExportMatchResponse(rsp *http.Response) (*ExportMatchResponse, error) 
 	case rsp.StatusCode == 200:
 		// Content-type (text/plain) unsupported
 
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ExportMatchResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ExportMatchResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers ExportMatchResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
 	}
 
 	return response, nil
@@ -6913,6 +7458,26 @@ func ParseListLegalMovesResponse(rsp *http.Response) (*ListLegalMovesResponse, e
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListLegalMovesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers ListLegalMovesResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
 	}
 
 	return response, nil
@@ -7060,6 +7625,26 @@ func ParseMakeMoveResponse(rsp *http.Response) (*MakeMoveResponse, error) {
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers MakeMoveResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers MakeMoveResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
 	}
 
 	return response, nil
@@ -7142,6 +7727,39 @@ func ParseReplayMatchResponse(rsp *http.Response) (*ReplayMatchResponse, error) 
 		}
 		response.ApplicationproblemJSON507 = &dest
 
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ReplayMatchResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ReplayMatchResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers ReplayMatchResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
 	}
 
 	return response, nil
@@ -7271,6 +7889,16 @@ func ParseGetReviewResponse(rsp *http.Response) (*GetReviewResponse, error) {
 			headers.RetryAfter = &value
 		}
 		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers GetReviewResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
 	}
 
 	return response, nil
@@ -7410,6 +8038,16 @@ func ParseCreateReviewResponse(rsp *http.Response) (*CreateReviewResponse, error
 			headers.RetryAfter = &value
 		}
 		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers CreateReviewResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
 	}
 
 	return response, nil
@@ -7485,12 +8123,33 @@ func ParseJoinSeatResponse(rsp *http.Response) (*JoinSeatResponse, error) {
 		}
 		response.ApplicationproblemJSON429 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest ApiProblem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 507:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON507 = &dest
 
 	}
 
@@ -7505,6 +8164,26 @@ func ParseJoinSeatResponse(rsp *http.Response) (*JoinSeatResponse, error) {
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers JoinSeatResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers JoinSeatResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
 	}
 
 	return response, nil
@@ -7566,12 +8245,33 @@ func ParseLeaveSeatResponse(rsp *http.Response) (*LeaveSeatResponse, error) {
 		}
 		response.ApplicationproblemJSON429 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest ApiProblem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 507:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON507 = &dest
 
 	}
 
@@ -7586,6 +8286,26 @@ func ParseLeaveSeatResponse(rsp *http.Response) (*LeaveSeatResponse, error) {
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers LeaveSeatResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers LeaveSeatResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
 	}
 
 	return response, nil
@@ -7647,12 +8367,33 @@ func ParseResumeSeatResponse(rsp *http.Response) (*ResumeSeatResponse, error) {
 		}
 		response.ApplicationproblemJSON429 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest ApiProblem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 507:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON507 = &dest
 
 	}
 
@@ -7667,6 +8408,26 @@ func ParseResumeSeatResponse(rsp *http.Response) (*ResumeSeatResponse, error) {
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ResumeSeatResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers ResumeSeatResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
 	}
 
 	return response, nil
@@ -7747,6 +8508,39 @@ func ParseStreamEventsResponse(rsp *http.Response) (*StreamEventsResponse, error
 
 	}
 
+	switch {
+	case rsp.StatusCode == 429:
+		var headers StreamEventsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers StreamEventsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers StreamEventsResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
+	}
+
 	return response, nil
 }
 
@@ -7806,6 +8600,13 @@ func ParseCreatePlayerResponse(rsp *http.Response) (*CreatePlayerResponse, error
 		}
 		response.ApplicationproblemJSON429 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest ApiProblem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -7850,6 +8651,26 @@ func ParseCreatePlayerResponse(rsp *http.Response) (*CreatePlayerResponse, error
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreatePlayerResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers CreatePlayerResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
 	}
 
 	return response, nil
@@ -7897,6 +8718,13 @@ func ParseGetCurrentPlayerResponse(rsp *http.Response) (*GetCurrentPlayerRespons
 		}
 		response.ApplicationproblemJSON429 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest ApiProblem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -7911,6 +8739,13 @@ func ParseGetCurrentPlayerResponse(rsp *http.Response) (*GetCurrentPlayerRespons
 		}
 		response.ApplicationproblemJSON503 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 507:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON507 = &dest
+
 	}
 
 	switch {
@@ -7924,6 +8759,26 @@ func ParseGetCurrentPlayerResponse(rsp *http.Response) (*GetCurrentPlayerRespons
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetCurrentPlayerResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers GetCurrentPlayerResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
 	}
 
 	return response, nil
@@ -7971,6 +8826,13 @@ func ParseRotatePlayerKeyResponse(rsp *http.Response) (*RotatePlayerKeyResponse,
 		}
 		response.ApplicationproblemJSON429 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest ApiProblem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -8005,6 +8867,26 @@ func ParseRotatePlayerKeyResponse(rsp *http.Response) (*RotatePlayerKeyResponse,
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers RotatePlayerKeyResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers RotatePlayerKeyResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
 	}
 
 	return response, nil
@@ -8052,6 +8934,13 @@ func ParseGetPlayerResponse(rsp *http.Response) (*GetPlayerResponse, error) {
 		}
 		response.ApplicationproblemJSON429 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest ApiProblem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -8066,6 +8955,13 @@ func ParseGetPlayerResponse(rsp *http.Response) (*GetPlayerResponse, error) {
 		}
 		response.ApplicationproblemJSON503 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 507:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON507 = &dest
+
 	}
 
 	switch {
@@ -8079,6 +8975,26 @@ func ParseGetPlayerResponse(rsp *http.Response) (*GetPlayerResponse, error) {
 			headers.RetryAfter = &value
 		}
 		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetPlayerResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers GetPlayerResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
 	}
 
 	return response, nil
@@ -8141,7 +9057,7 @@ func ParseGetOpenAPIResponse(rsp *http.Response) (*GetOpenAPIResponse, error) {
 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "yaml") && rsp.StatusCode == 200:
-		var dest map[string]interface{}
+		var dest interface{}
 		if err := yaml.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -8153,6 +9069,13 @@ func ParseGetOpenAPIResponse(rsp *http.Response) (*GetOpenAPIResponse, error) {
 			return nil, err
 		}
 		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
 
 	}
 
@@ -8200,6 +9123,19 @@ func ParseCheckReadinessResponse(rsp *http.Response) (*CheckReadinessResponse, e
 		}
 		response.ApplicationproblemJSON503 = &dest
 
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers CheckReadinessResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
