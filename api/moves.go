@@ -72,7 +72,7 @@ func (s *server) move(c echo.Context) error {
 	if res.Replayed {
 		h.Set("Idempotent-Replayed", "true")
 	} else {
-		s.metrics.moves.WithLabelValues(mv.Action.String()).Inc()
+		s.metrics.moved(mv.Action.String())
 	}
 	return c.JSON(http.StatusOK, MoveResponse{Events: ToEvents(res.Events), Match: ToMatchView(res.Match)})
 }

@@ -144,7 +144,11 @@ func (s *server) matchCaller(c echo.Context, authenticate func(echo.Context, str
 // query checks that the request's query has only the allowed names, each at most once, so
 // that a misspelt filter is an error instead of silently matching everything.
 func query(c echo.Context, allowed ...string) (url.Values, error) {
-	q, err := url.ParseQuery(c.Request().URL.RawQuery)
+	raw := c.Request().URL.RawQuery
+	if raw == "" {
+		return nil, nil // nothing to check; a nil url.Values reads as empty, without a map per request
+	}
+	q, err := url.ParseQuery(raw)
 	if err != nil {
 		return nil, domain.Invalidf("malformed query string")
 	}
