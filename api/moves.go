@@ -56,7 +56,7 @@ func (s *server) move(c echo.Context) error {
 		return err
 	}
 	var body MoveRequest
-	if err := decodeJSON(c, &body); err != nil {
+	if err := decodeMove(c, &body); err != nil {
 		return err
 	}
 	mv, err := body.move()
