@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"strings"
 	"time"
 
@@ -49,6 +50,7 @@ type serveConfig struct {
 	busyTimeout              time.Duration
 	cacheMiB                 float64
 	accessSample             float64
+	pprofAddr                string
 }
 
 func parseServe(args []string, getenv func(string) string, out io.Writer) (c serveConfig, err error) {
@@ -67,11 +69,13 @@ func parseServe(args []string, getenv func(string) string, out io.Writer) (c ser
 	busy := f.string("busy-timeout", "ALLFIVES_BUSY_TIMEOUT", "10s", "how long a write waits for another process's lock on the database before 503 STORE_BUSY")
 	cache := f.float("cache-mib", "ALLFIVES_CACHE_MIB", referee.DefaultCacheBytes>>20, "memory for matches held in memory, in MiB (an estimate)")
 	sample := f.float("access-sample", "ALLFIVES_ACCESS_SAMPLE", 100, "log one in this many fast successful requests at info (1: every one); errors and slow requests always")
+	pprofAddr := f.string("pprof-addr", "ALLFIVES_PPROF_ADDR", "", "address of a listener of its own serving Go's profiles at /debug/pprof/ (127.0.0.1:6060); off by default, never on the API's address")
 	if err := f.parse(args); err != nil {
 		return c, err
 	}
 	c = serveConfig{addr: *addr, db: *db, sync: strings.ToLower(*sync), logLevel: *level, rateLimit: *limit,
-		botWorkers: *workers, maxStreams: *streams, perClient: *perClient, cacheMiB: *cache, accessSample: *sample}
+		botWorkers: *workers, maxStreams: *streams, perClient: *perClient, cacheMiB: *cache, accessSample: *sample,
+		pprofAddr: *pprofAddr}
 	for _, o := range strings.Split(*origins, ",") {
 		if o = strings.TrimSpace(o); o != "" {
 			c.corsOrigins = append(c.corsOrigins, o)
@@ -148,6 +152,13 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	following := shareStore(follow, store, svc, reg, log)
 	defer func() { stopFollowing(); following() }() // before the store closes
 	go resumeBots(ctx, svc, log)
+	if cfg.pprofAddr != "" {
+		stop, err := servePprof(cfg.pprofAddr, log)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	handler := api.New(api.Config{Service: svc, Ready: store, Logger: log, RateLimit: cfg.rateLimit, Registry: reg,
 		CORSOrigins: cfg.corsOrigins, MaxStreams: cfg.maxStreams, MaxStreamsPerClient: cfg.perClient,
 		AccessSample: int(cfg.accessSample)})
@@ -218,4 +229,24 @@ func botSeed() uint64 {
 	var b [8]byte
 	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24+)
 	return binary.LittleEndian.Uint64(b[:])
+}
+
+// servePprof serves Go's profiles (net/http/pprof) on a listener of its own, apart from the
+// API's routes and limits, for measuring a server under load (docs/performance.md). It returns
+// the function that closes it.
+func servePprof(addr string, log *slog.Logger) (func(), error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("pprof-addr: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: readHeaderTimeout}
+	go func() { _ = srv.Serve(ln) }()
+	log.Info("serving profiles", "pprof_addr", ln.Addr().String())
+	return func() { srv.Close() }, nil
 }
