@@ -3,6 +3,7 @@ package api
 import (
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -17,6 +18,22 @@ type metrics struct {
 	requests *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
 	moves    *prometheus.CounterVec
+	// series caches the children of requests and latency by their labels: WithLabelValues
+	// hashes and looks up the labels, and formats the status, on every request otherwise.
+	// The key space is bounded as the labels are (route templates, methodLabel, statuses).
+	series sync.Map // seriesKey -> *series
+	// byAction caches the children of moves the same way (action -> prometheus.Counter).
+	byAction sync.Map
+}
+
+type seriesKey struct {
+	method, route string
+	status        int
+}
+
+type series struct {
+	requests prometheus.Counter
+	latency  prometheus.Observer
 }
 
 func newMetrics(reg *prometheus.Registry, svc *referee.MatchService) *metrics {
@@ -53,8 +70,26 @@ func newMetrics(reg *prometheus.Registry, svc *referee.MatchService) *metrics {
 
 func (m *metrics) observe(method, route string, status int, took time.Duration) {
 	method = methodLabel(method)
-	m.requests.WithLabelValues(method, route, strconv.Itoa(status)).Inc()
-	m.latency.WithLabelValues(method, route).Observe(took.Seconds())
+	k := seriesKey{method: method, route: route, status: status}
+	v, ok := m.series.Load(k)
+	if !ok {
+		v, _ = m.series.LoadOrStore(k, &series{
+			requests: m.requests.WithLabelValues(method, route, strconv.Itoa(status)),
+			latency:  m.latency.WithLabelValues(method, route),
+		})
+	}
+	s := v.(*series)
+	s.requests.Inc()
+	s.latency.Observe(took.Seconds())
+}
+
+// moved counts one accepted move of the given action.
+func (m *metrics) moved(action string) {
+	v, ok := m.byAction.Load(action)
+	if !ok {
+		v, _ = m.byAction.LoadOrStore(action, m.moves.WithLabelValues(action))
+	}
+	v.(prometheus.Counter).Inc()
 }
 
 // methodLabel is the method as a label: net/http accepts any token as a method, and a series

@@ -12,7 +12,9 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-const requestIDKey = "request_id"
+// requestIDHeader is X-Request-ID as net/http keeps it (canonical), so that setting and reading
+// it index the header map directly instead of canonicalizing the name again on each request.
+const requestIDHeader = "X-Request-Id"
 
 // requestID gives every request an ID, echoed in X-Request-ID and in every log line and
 // problem. A client's own ID is kept when it is short and plain, so it cannot smuggle
@@ -25,8 +27,9 @@ func (s *server) requestID(next echo.HandlerFunc) echo.HandlerFunc {
 			_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24+)
 			id = hex.EncodeToString(b[:])
 		}
-		c.Set(requestIDKey, id)
-		c.Response().Header().Set(echo.HeaderXRequestID, id)
+		// The response header is where the ID is kept for the logs and problems (requestID):
+		// Echo's context store would make a map for every request.
+		c.Response().Header()[requestIDHeader] = []string{id}
 		return next(c)
 	}
 }
@@ -44,9 +47,12 @@ func plainID(id string) bool {
 	return true
 }
 
+// requestID is the ID the requestID middleware gave the request ("" outside it).
 func requestID(c echo.Context) string {
-	id, _ := c.Get(requestIDKey).(string)
-	return id
+	if v := c.Response().Header()[requestIDHeader]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }
 
 // observe writes the error (if any) through the error handler, then logs the request and

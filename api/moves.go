@@ -1,6 +1,8 @@
 package api
 
 import (
+	"bytes"
+	"encoding/json"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -50,14 +52,16 @@ func (s *server) move(c echo.Context) error {
 		return err
 	}
 	var body MoveRequest
-	if err := decodeJSON(c, &body); err != nil {
+	if err := decodeMove(c, &body); err != nil {
 		return err
 	}
 	mv, err := body.move()
 	if err != nil {
 		return err
 	}
-	res, err := s.svc.Act(req.Context(), id, v, referee.ActRequest{Move: mv, ExpectedVersion: expected, IdempotencyKey: key})
+	res, err := s.svc.Act(req.Context(), id, v, referee.ActRequest{
+		Move: mv, ExpectedVersion: expected, IdempotencyKey: key, Encode: encodeMatchView,
+	})
 	if err != nil {
 		return err
 	}
@@ -66,9 +70,34 @@ func (s *server) move(c echo.Context) error {
 	if res.Replayed {
 		h.Set("Idempotent-Replayed", "true")
 	} else {
-		s.metrics.moves.WithLabelValues(mv.Action.String()).Inc()
+		s.metrics.moved(mv.Action.String())
 	}
-	return c.JSON(http.StatusOK, MoveResponse{Events: ToEvents(res.Events), Match: ToMatchView(res.Match)})
+	answer, err := encodeMoveResponse(res)
+	if err != nil {
+		return err
+	}
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, answer)
+}
+
+// encodeMoveResponse is a move's answer, byte for byte what c.JSON would write of its
+// MoveResponse, around the view the referee encoded (and kept for the next state read).
+func encodeMoveResponse(res referee.ActResult) ([]byte, error) {
+	view := res.View
+	if view == nil {
+		var err error
+		if view, err = encodeMatchView(res.Match); err != nil {
+			return nil, err
+		}
+	}
+	events, err := json.Marshal(ToEvents(res.Events))
+	if err != nil {
+		return nil, err
+	}
+	view = bytes.TrimSuffix(view, []byte("\n"))
+	out := make([]byte, 0, len(`{"events":,"match":}`)+len(events)+len(view)+1)
+	out = append(append(out, `{"events":`...), events...)
+	out = append(append(out, `,"match":`...), view...)
+	return append(out, "}\n"...), nil
 }
 
 // move checks the body's shape and turns it into the domain's command.

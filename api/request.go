@@ -23,20 +23,36 @@ import (
 // exactly and given once, one value and nothing after it. A typo in a field name is an error
 // the client hears about, not a default.
 func decodeJSON(c echo.Context, dst any) error {
+	body, err := jsonBody(c)
+	if err != nil {
+		return err
+	}
+	return decodeStrict(body, dst)
+}
+
+// jsonBody reads a request body that is to be JSON: refused when its Content-Type is another,
+// or when it is empty.
+func jsonBody(c echo.Context) ([]byte, error) {
 	req := c.Request()
-	if ct := req.Header.Get(echo.HeaderContentType); ct != "" {
+	// The exact media type that clients send needs no parsing (which makes a map of parameters).
+	if ct := req.Header.Get(echo.HeaderContentType); ct != "" && ct != echo.MIMEApplicationJSON {
 		mt, _, err := mime.ParseMediaType(ct)
 		if err != nil || (mt != echo.MIMEApplicationJSON && !strings.HasSuffix(mt, "+json")) {
-			return &apiError{code: CodeUnsupportedMediaType, detail: "send the body as Content-Type: application/json"}
+			return nil, &apiError{code: CodeUnsupportedMediaType, detail: "send the body as Content-Type: application/json"}
 		}
 	}
 	body, err := io.ReadAll(req.Body)
 	if err != nil {
-		return bodyReadError(err)
+		return nil, bodyReadError(err)
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
-		return domain.Invalidf("the request needs a JSON body")
+		return nil, domain.Invalidf("the request needs a JSON body")
 	}
+	return body, nil
+}
+
+// decodeStrict is decodeJSON's decoding of a body already read.
+func decodeStrict(body []byte, dst any) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil {
@@ -144,7 +160,11 @@ func (s *server) matchCaller(c echo.Context, authenticate func(echo.Context, str
 // query checks that the request's query has only the allowed names, each at most once, so
 // that a misspelt filter is an error instead of silently matching everything.
 func query(c echo.Context, allowed ...string) (url.Values, error) {
-	q, err := url.ParseQuery(c.Request().URL.RawQuery)
+	raw := c.Request().URL.RawQuery
+	if raw == "" {
+		return nil, nil // nothing to check; a nil url.Values reads as empty, without a map per request
+	}
+	q, err := url.ParseQuery(raw)
 	if err != nil {
 		return nil, domain.Invalidf("malformed query string")
 	}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+
+	"github.com/labstack/echo/v4"
 )
 
 // strictKeys checks the object keys of body, which has already decoded into a value of type t,
@@ -89,4 +91,104 @@ func jsonNames(t reflect.Type) map[string]reflect.Type {
 		out[name] = f.Type
 	}
 	return out
+}
+
+// decodeMove reads a move's body into dst as decodeJSON would. The bodies clients send, a flat
+// object of plain strings, are read by plainObject without reflection; any other body, every
+// malformed one included, goes through decodeStrict, so each refusal keeps its wording.
+func decodeMove(c echo.Context, dst *MoveRequest) error {
+	body, err := jsonBody(c)
+	if err != nil {
+		return err
+	}
+	var got MoveRequest
+	var seen [3]bool
+	ok := plainObject(body, func(key, val []byte) bool {
+		var i int
+		switch string(key) { // compared without a copy
+		case "action":
+			i, got.Action = 0, string(val)
+		case "tile":
+			s := string(val)
+			i, got.Tile = 1, &s
+		case "end":
+			s := string(val)
+			i, got.End = 2, &s
+		default:
+			return false // unknown, or spelt in another case: decodeStrict says which
+		}
+		if seen[i] {
+			return false // given twice: decodeStrict refuses it
+		}
+		seen[i] = true
+		return true
+	})
+	if ok {
+		*dst = got
+		return nil
+	}
+	return decodeStrict(body, dst)
+}
+
+// plainObject reports whether body is one JSON object, alone but for white space, whose keys
+// and values are all strings of printable ASCII without escapes, calling pair for each member
+// in order; it stops with false as soon as the body is anything else or pair says false. Such
+// a body means the same to encoding/json as to this reading: no escapes to undo, no UTF-8 to
+// repair, no numbers, no nesting.
+func plainObject(body []byte, pair func(key, val []byte) bool) bool {
+	i := skipSpace(body, 0)
+	if i >= len(body) || body[i] != '{' {
+		return false
+	}
+	i = skipSpace(body, i+1)
+	if i < len(body) && body[i] == '}' {
+		return skipSpace(body, i+1) == len(body)
+	}
+	for {
+		key, next, ok := plainString(body, i)
+		if !ok {
+			return false
+		}
+		i = skipSpace(body, next)
+		if i >= len(body) || body[i] != ':' {
+			return false
+		}
+		val, next, ok := plainString(body, skipSpace(body, i+1))
+		if !ok || !pair(key, val) {
+			return false
+		}
+		i = skipSpace(body, next)
+		switch {
+		case i < len(body) && body[i] == ',':
+			i = skipSpace(body, i+1)
+		case i < len(body) && body[i] == '}':
+			return skipSpace(body, i+1) == len(body)
+		default:
+			return false
+		}
+	}
+}
+
+// plainString reads the string starting at body[i]: its contents and the index after it.
+func plainString(body []byte, i int) ([]byte, int, bool) {
+	if i >= len(body) || body[i] != '"' {
+		return nil, 0, false
+	}
+	for j := i + 1; j < len(body); j++ {
+		switch b := body[j]; {
+		case b == '"':
+			return body[i+1 : j], j + 1, true
+		case b < 0x20 || b > 0x7e || b == '\\':
+			return nil, 0, false
+		}
+	}
+	return nil, 0, false
+}
+
+// skipSpace is the index of the first byte at or after i that is not JSON white space.
+func skipSpace(body []byte, i int) int {
+	for i < len(body) && (body[i] == ' ' || body[i] == '\t' || body[i] == '\n' || body[i] == '\r') {
+		i++
+	}
+	return i
 }

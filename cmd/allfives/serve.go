@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -55,6 +56,7 @@ type serveConfig struct {
 	accessSample             float64
 	listenDB                 string        // a direct PostgreSQL URL for LISTEN, when db is a pooler's
 	drain                    time.Duration // how long /readyz says 503 before shutdown closes the listener
+	pprofAddr                string
 }
 
 func parseServe(args []string, getenv func(string) string, out io.Writer) (c serveConfig, err error) {
@@ -76,12 +78,13 @@ func parseServe(args []string, getenv func(string) string, out io.Writer) (c ser
 	sample := f.float("access-sample", "ALLFIVES_ACCESS_SAMPLE", 100, "log one in this many fast successful requests at info (1: every one); errors and slow requests always")
 	listenDB := f.string("listen-db", "ALLFIVES_LISTEN_DB", "", "PostgreSQL URL straight to the server, for LISTEN, when --db is a pooler in transaction mode (see docs/operations.md, \"Connection pooler\")")
 	drain := f.string("drain", "ALLFIVES_DRAIN", "0s", "on SIGTERM, how long /readyz answers 503 before the listener closes, so a load balancer stops sending first")
+	pprofAddr := f.string("pprof-addr", "ALLFIVES_PPROF_ADDR", "", "address of a listener of its own serving Go's profiles at /debug/pprof/ (127.0.0.1:6060); off by default, never on the API's address")
 	if err := f.parse(args); err != nil {
 		return c, err
 	}
 	c = serveConfig{addr: *addr, db: *db, sync: strings.ToLower(*sync), logLevel: *level, rateLimit: *limit,
 		botWorkers: *workers, reviewWorkers: *reviewWorkers, maxStreams: *streams, perClient: *perClient, cacheMiB: *cache, accessSample: *sample,
-		listenDB: *listenDB}
+		listenDB: *listenDB, pprofAddr: *pprofAddr}
 	if c.drain, err = time.ParseDuration(*drain); err != nil || c.drain < 0 {
 		return c, fmt.Errorf("drain must be a duration such as 5s or 0, not %q", *drain)
 	}
@@ -167,6 +170,13 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	following := shareStore(follow, store, svc, reg, log)
 	defer func() { stopFollowing(); following() }() // before the store closes
 	go resumeBots(ctx, svc, log)
+	if cfg.pprofAddr != "" {
+		stop, err := servePprof(cfg.pprofAddr, log)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	reviews := reviewer.New(reviewer.Config{Store: store, Matches: svc, Workers: cfg.reviewWorkers, Logger: log})
 	defer reviews.Close() // before the service and the store: a review in flight is abandoned, stored running
 	var draining atomic.Bool
@@ -247,4 +257,24 @@ func botSeed() uint64 {
 	var b [8]byte
 	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24+)
 	return binary.LittleEndian.Uint64(b[:])
+}
+
+// servePprof serves Go's profiles (net/http/pprof) on a listener of its own, apart from the
+// API's routes and limits, for measuring a server under load (docs/performance.md). It returns
+// the function that closes it.
+func servePprof(addr string, log *slog.Logger) (func(), error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("pprof-addr: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: readHeaderTimeout}
+	go func() { _ = srv.Serve(ln) }()
+	log.Info("serving profiles", "pprof_addr", ln.Addr().String())
+	return func() { srv.Close() }, nil
 }

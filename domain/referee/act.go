@@ -16,6 +16,10 @@ type ActRequest struct {
 	Move            domain.Move
 	ExpectedVersion int
 	IdempotencyKey  string
+	// Encode, when set, encodes the caller's view after the move (as EncodedView's enc does):
+	// ActResult.View carries its bytes, and the match keeps them for the caller's next read of
+	// this version, so the view is encoded once for both.
+	Encode func(domain.MatchView) ([]byte, error)
 }
 
 // ActResult is the events the move caused (bots' included) and the match after them, both as
@@ -25,6 +29,9 @@ type ActResult struct {
 	Events   []domain.Event
 	Match    domain.MatchView
 	Replayed bool
+	// View is Match encoded by ActRequest.Encode; nil without one, for a replayed answer, and
+	// when the encoding failed (the caller then encodes Match itself).
+	View []byte
 }
 
 // Act runs a move for the viewer's seat, then bot turns until a human is to move or the match
@@ -106,7 +113,16 @@ func (s *MatchService) act(ctx context.Context, id string, v domain.Viewer, seat
 	e.set(work)
 	e.remember(a.Idempotency)
 	s.watch.wake(id)
-	return ActResult{Events: v.RedactAll(events, work.match.Finished()), Match: work.match.View(v)}, nil
+	res := ActResult{Events: v.RedactAll(events, work.match.Finished()), Match: work.match.View(v)}
+	if req.Encode != nil {
+		if b, err := req.Encode(res.Match); err == nil {
+			res.View = b
+			if slot := viewSlot(v); slot >= 0 {
+				s.cache.keepView(e, e.snap.Load(), slot, b)
+			}
+		}
+	}
+	return res, nil
 }
 
 // replayAnswer rebuilds the answer an earlier keyed request got: its events and the match as
