@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/allfives/allfives/api"
 	"github.com/allfives/allfives/repository/postgres/pgtest"
@@ -46,7 +47,12 @@ func TestMigratePostgres(t *testing.T) {
 func TestServePostgres(t *testing.T) {
 	url := withPassword(pgtest.URL(t))
 	srv := startServe(t, "--db", url)
-	if status, body := get(t, srv.base+"/readyz"); status != http.StatusOK || !strings.Contains(body, "ready") {
+	// Ready once its LISTEN connection listens too, which may follow the "listening" line.
+	status, body := get(t, srv.base+"/readyz")
+	for start := time.Now(); status != http.StatusOK && time.Since(start) < time.Minute; status, body = get(t, srv.base+"/readyz") {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if status != http.StatusOK || !strings.Contains(body, "ready") {
 		t.Fatalf("readyz: %d %s", status, body)
 	}
 	// SQLite's --sync has no say over PostgreSQL: the start-up line does not name it.
