@@ -9,6 +9,8 @@ package migrations
 import (
 	"embed"
 	"io/fs"
+	"strconv"
+	"strings"
 )
 
 //go:embed sqlite/*.sql postgres/*.sql
@@ -27,4 +29,26 @@ func sub(dir string) fs.FS {
 		panic(err) // unreachable: dir is one of the embedded folders
 	}
 	return f
+}
+
+// Files is every migration in the order goose applies them, the same names in both dialects:
+// the one list the schema tests compare with. A new migration is a new line here and a file in
+// each folder (TestBothDialectsHoldFiles).
+var Files = []string{
+	"00001_init.sql",
+	"00002_seats_and_clock.sql",
+	"00003_seat_keys_and_seeded.sql",
+	"00004_reviews.sql",
+	"00005_players.sql",
+}
+
+// LatestVersion is the version of the last of Files, which a store's schema reports once every
+// migration is applied.
+func LatestVersion() int64 {
+	last := Files[len(Files)-1]
+	v, err := strconv.ParseInt(last[:strings.IndexByte(last, '_')], 10, 64)
+	if err != nil {
+		panic(err) // unreachable: TestBothDialectsHoldFiles reads every name
+	}
+	return v
 }
