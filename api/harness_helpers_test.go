@@ -59,12 +59,13 @@ func newHarness(t testing.TB, opts options) *harness {
 	if opts.store != nil {
 		es = opts.store(store)
 	}
-	svc := referee.NewMatchService(referee.ServiceConfig{Store: es, Bots: bot.Strategies(7)})
+	people := players.NewService(players.Config{Store: store})
+	svc := referee.NewMatchService(referee.ServiceConfig{Store: es, Bots: bot.Strategies(7), Players: people})
 	ready := opts.ready
 	if ready == nil {
 		ready = store
 	}
-	e := api.New(api.Config{Service: svc, Players: players.NewService(players.Config{Store: store}), Ready: ready, RateLimit: opts.rateLimit})
+	e := api.New(api.Config{Service: svc, Players: people, Ready: ready, RateLimit: opts.rateLimit})
 	return &harness{t: t, e: e, svc: svc, store: store}
 }
 

@@ -94,6 +94,7 @@ var problemDetails = map[domain.Code]string{
 	CodeReviewNotFound:           reviewer.ErrNotRequested.Error(),
 	domain.CodeNameTaken:         `name "Ada": ` + domain.ErrNameTaken.Error(),
 	domain.CodePlayerNotFound:    fmt.Sprintf("player %q: %s", exampleID, domain.ErrPlayerNotFound),
+	domain.CodeAlreadySeated:     "join: " + domain.ErrAlreadySeated.Error() + ": the player holds seat 0",
 }
 
 // sharpenSecurity makes every operation say who may call it, and the seat token and the

@@ -132,6 +132,11 @@ const docTemplate = `{
                 }
             },
             "post": {
+                "security": [
+                    {
+                        "PlayerKey": []
+                    }
+                ],
                 "description": "Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot.",
                 "consumes": [
                     "application/json"
@@ -175,8 +180,26 @@ const docTemplate = `{
                             "$ref": "#/definitions/api.Problem"
                         }
                     },
+                    "401": {
+                        "description": "UNAUTHORIZED: a player entry \\\"me\\\" without a valid player key in Authorization",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "PLAYER_NOT_FOUND: a player entry names no player",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
                     "408": {
                         "description": "REQUEST_TIMEOUT: the body did not arrive before the server\\'s read timeout",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "409": {
+                        "description": "ALREADY_SEATED: two entries name one player",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -229,7 +252,8 @@ const docTemplate = `{
                             "$ref": "#/definitions/api.Problem"
                         }
                     }
-                }
+                },
+                "x-token-optional": true
             }
         },
         "/api/v1/matches/{id}": {
@@ -1201,6 +1225,11 @@ const docTemplate = `{
         },
         "/api/v1/matches/{id}/seats/{seat}/join": {
             "post": {
+                "security": [
+                    {
+                        "PlayerKey": []
+                    }
+                ],
                 "description": "Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN.",
                 "consumes": [
                     "application/json"
@@ -1254,6 +1283,12 @@ const docTemplate = `{
                             "$ref": "#/definitions/api.Problem"
                         }
                     },
+                    "401": {
+                        "description": "UNAUTHORIZED: a player key that is not valid, or a seat reserved for another player (a challenge)",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
                     "403": {
                         "description": "INVALID_INVITE",
                         "schema": {
@@ -1267,7 +1302,7 @@ const docTemplate = `{
                         }
                     },
                     "409": {
-                        "description": "SEAT_TAKEN, MATCH_FINISHED (finished or expired)",
+                        "description": "SEAT_TAKEN, ALREADY_SEATED (the player holds another seat of the match), MATCH_FINISHED (finished or expired)",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -1302,7 +1337,8 @@ const docTemplate = `{
                             "$ref": "#/definitions/api.Problem"
                         }
                     }
-                }
+                },
+                "x-token-optional": true
             }
         },
         "/api/v1/matches/{id}/seats/{seat}/leave": {
@@ -2315,6 +2351,10 @@ const docTemplate = `{
                         "type": "integer"
                     }
                 },
+                "player": {
+                    "description": "Player (seat.joined) is the id of the lasting player who joined with its key; absent\nfor an anonymous join.",
+                    "type": "string"
+                },
                 "players": {
                     "description": "match.created",
                     "type": "array",
@@ -2648,9 +2688,6 @@ const docTemplate = `{
         },
         "api.JoinRequest": {
             "type": "object",
-            "required": [
-                "name"
-            ],
             "properties": {
                 "invite": {
                     "description": "Invite is the seat's invite from the create answer; not needed for a listed match.",
@@ -2658,7 +2695,7 @@ const docTemplate = `{
                     "example": "lW3Xb0yQm8m3aN6tR2pX4g"
                 },
                 "name": {
-                    "description": "Name is shown to everyone, under the rules of a name at create; it may not be another\nseat's name ignoring case and width.",
+                    "description": "Name is shown to everyone, under the rules of a name at create; it may not be another\nseat's name ignoring case and width. Joining with a player key, it may be left out:\nthe seat takes the player's name.",
                     "type": "string",
                     "maxLength": 64,
                     "minLength": 1,
@@ -2943,6 +2980,10 @@ const docTemplate = `{
                 "name": {
                     "type": "string"
                 },
+                "player": {
+                    "description": "Player is the id of the lasting player bound to the seat; absent for an anonymous seat.",
+                    "type": "string"
+                },
                 "seat": {
                     "type": "integer"
                 }
@@ -3015,6 +3056,12 @@ const docTemplate = `{
                     "maxLength": 64,
                     "minLength": 1,
                     "example": "Ada"
+                },
+                "player": {
+                    "description": "Player binds a human seat to a lasting player: \"me\" is the creator, whose player key\nis then the Authorization (the name may be left out: the player's own); another\nplayer's id reserves the seat for that player (a challenge: an open seat, without\nname or invite, that only that player's key joins). One player holds at most one seat\nof a match (ALREADY_SEATED).",
+                    "type": "string",
+                    "maxLength": 64,
+                    "example": "me"
                 }
             }
         },
@@ -3069,6 +3116,7 @@ const docTemplate = `{
                         "MATCH_FINISHED",
                         "VERSION_CONFLICT",
                         "SEAT_TAKEN",
+                        "ALREADY_SEATED",
                         "NAME_TAKEN",
                         "MATCH_NOT_FINISHED",
                         "MATCH_NOT_STARTED",
@@ -3481,6 +3529,10 @@ const docTemplate = `{
                     ]
                 },
                 "name": {
+                    "type": "string"
+                },
+                "player": {
+                    "description": "Player is the id of the lasting player bound to the seat; absent for an anonymous seat.",
                     "type": "string"
                 },
                 "seat": {

@@ -429,6 +429,7 @@ func (e ApiPlayerRequestKind) Valid() bool {
 
 // Defines values for ApiProblemCode.
 const (
+	ALREADYSEATED        ApiProblemCode = "ALREADY_SEATED"
 	ENDREQUIRED          ApiProblemCode = "END_REQUIRED"
 	HEADERTOOLARGE       ApiProblemCode = "HEADER_TOO_LARGE"
 	IDEMPOTENCYKEYREUSED ApiProblemCode = "IDEMPOTENCY_KEY_REUSED"
@@ -470,6 +471,8 @@ const (
 // Valid indicates whether the value is a known member of the ApiProblemCode enum.
 func (e ApiProblemCode) Valid() bool {
 	switch e {
+	case ALREADYSEATED:
+		return true
 	case ENDREQUIRED:
 		return true
 	case HEADERTOOLARGE:
@@ -927,6 +930,10 @@ type ApiEventData struct {
 	// Pips hand.ended: pips left per seat
 	Pips *[]int `json:"pips,omitempty"`
 
+	// Player Player (seat.joined) is the id of the lasting player who joined with its key; absent
+	// for an anonymous join.
+	Player *string `json:"player,omitempty"`
+
 	// Players match.created
 	Players *[]ApiPlayer `json:"players,omitempty"`
 
@@ -1091,10 +1098,11 @@ type ApiJoinRequest struct {
 	Invite *string `json:"invite,omitempty"`
 
 	// Name Name is shown to everyone, under the rules of a name at create; it may not be another
-	// seat's name ignoring case and width.
+	// seat's name ignoring case and width. Joining with a player key, it may be left out:
+	// the seat takes the player's name.
 	//
 	// Example: Bo
-	Name string `json:"name"`
+	Name *string `json:"name,omitempty"`
 }
 
 // ApiJoinResponse defines model for api.JoinResponse.
@@ -1210,7 +1218,10 @@ type ApiPlayer struct {
 	Bot  *ApiPlayerBot `json:"bot,omitempty"`
 	Kind ApiPlayerKind `json:"kind"`
 	Name string        `json:"name"`
-	Seat int           `json:"seat"`
+
+	// Player Player is the id of the lasting player bound to the seat; absent for an anonymous seat.
+	Player *string `json:"player,omitempty"`
+	Seat   int     `json:"seat"`
 }
 
 // ApiPlayerBot defines model for ApiPlayer.Bot.
@@ -1257,6 +1268,15 @@ type ApiPlayerRequest struct {
 	//
 	// Example: Ada
 	Name *string `json:"name,omitempty"`
+
+	// Player Player binds a human seat to a lasting player: "me" is the creator, whose player key
+	// is then the Authorization (the name may be left out: the player's own); another
+	// player's id reserves the seat for that player (a challenge: an open seat, without
+	// name or invite, that only that player's key joins). One player holds at most one seat
+	// of a match (ALREADY_SEATED).
+	//
+	// Example: me
+	Player *string `json:"player,omitempty"`
 }
 
 // ApiPlayerRequestBot Bot names the strategy of a bot seat, weakest first; only with kind bot.
@@ -1471,9 +1491,12 @@ type ApiSeat struct {
 	Deadline *time.Time  `json:"deadline,omitempty"`
 	Kind     ApiSeatKind `json:"kind"`
 	Name     string      `json:"name"`
-	Seat     int         `json:"seat"`
-	Side     int         `json:"side"`
-	Tiles    int         `json:"tiles"`
+
+	// Player Player is the id of the lasting player bound to the seat; absent for an anonymous seat.
+	Player *string `json:"player,omitempty"`
+	Seat   int     `json:"seat"`
+	Side   int     `json:"side"`
+	Tiles  int     `json:"tiles"`
 }
 
 // ApiSeatBot defines model for ApiSeat.Bot.
@@ -3810,8 +3833,14 @@ type CreateMatchResponse struct {
 	JSON201 *ApiCreateMatchResponse
 	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
 	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ApiProblem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ApiProblem
 	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
 	ApplicationproblemJSON408 *ApiProblem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *ApiProblem
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *ApiProblem
 	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -3842,9 +3871,24 @@ func (r CreateMatchResponse) GetApplicationproblemJSON400() *ApiProblem {
 	return r.ApplicationproblemJSON400
 }
 
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateMatchResponse) GetApplicationproblemJSON401() *ApiProblem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateMatchResponse) GetApplicationproblemJSON404() *ApiProblem {
+	return r.ApplicationproblemJSON404
+}
+
 // GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
 func (r CreateMatchResponse) GetApplicationproblemJSON408() *ApiProblem {
 	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateMatchResponse) GetApplicationproblemJSON409() *ApiProblem {
+	return r.ApplicationproblemJSON409
 }
 
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -4951,6 +4995,8 @@ type JoinSeatResponse struct {
 	JSON201 *ApiJoinResponse
 	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
 	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ApiProblem
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationproblemJSON403 *ApiProblem
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
@@ -4977,6 +5023,11 @@ func (r JoinSeatResponse) GetJSON201() *ApiJoinResponse {
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
 func (r JoinSeatResponse) GetApplicationproblemJSON400() *ApiProblem {
 	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r JoinSeatResponse) GetApplicationproblemJSON401() *ApiProblem {
+	return r.ApplicationproblemJSON401
 }
 
 // GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
@@ -6366,12 +6417,33 @@ func ParseCreateMatchResponse(rsp *http.Response) (*CreateMatchResponse, error) 
 		}
 		response.ApplicationproblemJSON400 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
 		var dest ApiProblem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest ApiProblem
@@ -7439,6 +7511,13 @@ func ParseJoinSeatResponse(rsp *http.Response) (*JoinSeatResponse, error) {
 			return nil, err
 		}
 		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
 		var dest ApiProblem

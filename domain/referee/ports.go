@@ -84,7 +84,9 @@ type MatchRecord struct {
 
 // SeatRecord is a seat with the SHA-256 of its token (nil for bots and open seats) and, for a
 // seat created open, the SHA-256 of its invite (kept after a join, so that the invite works
-// again if the player leaves).
+// again if the player leaves). Player is the id of the lasting player the seat is bound to
+// (a human seat) or reserved for (an open seat: a challenge, which only that player's key
+// joins); empty for an anonymous seat (docs/api.md, "Players").
 type SeatRecord struct {
 	Seat       int
 	Name       string
@@ -92,6 +94,7 @@ type SeatRecord struct {
 	Bot        string
 	TokenHash  []byte
 	InviteHash []byte
+	Player     string
 }
 
 // StoredMatch is a match's record and read model as stored.

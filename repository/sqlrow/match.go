@@ -41,6 +41,9 @@ func Match(db *gorm.DB, id string) (referee.StoredMatch, error) {
 	for i, st := range seats {
 		rec.Seats[i] = referee.SeatRecord{Seat: st.Seat, Name: st.Name, Kind: domain.PlayerKind(st.Kind), Bot: st.Bot,
 			TokenHash: []byte(st.TokenHash), InviteHash: []byte(st.InviteHash)}
+		if st.PlayerID != nil {
+			rec.Seats[i].Player = *st.PlayerID
+		}
 	}
 	return referee.StoredMatch{Record: rec, Summary: sum, SummaryErr: errors.Join(cerr, serr)}, nil
 }
