@@ -50,6 +50,7 @@ func (s *server) routes(e *echo.Echo, reg *prometheus.Registry) {
 		v1.GET("/players/me", s.getCurrentPlayer)
 		v1.POST("/players/me/key", s.rotatePlayerKey)
 		v1.GET("/players/:id", s.getPlayer)
+		v1.GET("/players/:id/matches", s.listPlayerMatches)
 	}
 
 	e.GET("/healthz", s.healthz)

@@ -1928,6 +1928,121 @@ const docTemplate = `{
                 }
             }
         },
+        "/api/v1/players/{id}/matches": {
+            "get": {
+                "security": [
+                    {
+                        "PlayerKey": []
+                    }
+                ],
+                "description": "The matches where the player holds a seat (or is challenged to one), newest first, as history items with the player's seat. Anyone may list them, as anyone may read a match. turn=me keeps the matches in progress where it is the player's turn, and only with the player's own key. Pass next_cursor back as cursor for the next page.",
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "players"
+                ],
+                "summary": "List a player's matches",
+                "operationId": "listPlayerMatches",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "player id",
+                        "name": "id",
+                        "in": "path",
+                        "required": true
+                    },
+                    {
+                        "enum": [
+                            "waiting",
+                            "in_progress",
+                            "finished",
+                            "expired"
+                        ],
+                        "type": "string",
+                        "description": "only matches with this status",
+                        "name": "status",
+                        "in": "query"
+                    },
+                    {
+                        "enum": [
+                            "me"
+                        ],
+                        "type": "string",
+                        "description": "me: only the matches where it is the player's turn (the player's own key only)",
+                        "name": "turn",
+                        "in": "query"
+                    },
+                    {
+                        "maximum": 100,
+                        "minimum": 1,
+                        "type": "integer",
+                        "default": 20,
+                        "description": "page size",
+                        "name": "limit",
+                        "in": "query"
+                    },
+                    {
+                        "type": "string",
+                        "description": "next_cursor of the previous page",
+                        "name": "cursor",
+                        "in": "query"
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "OK",
+                        "schema": {
+                            "$ref": "#/definitions/api.PlayerMatchesResponse"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "401": {
+                        "description": "UNAUTHORIZED: turn=me without the player's own key",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "PLAYER_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "429": {
+                        "description": "RATE_LIMITED",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
+                        }
+                    },
+                    "500": {
+                        "description": "INTERNAL",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "503": {
+                        "description": "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                },
+                "x-token-optional": true
+            }
+        },
         "/healthz": {
             "get": {
                 "produces": [
@@ -2998,6 +3113,116 @@ const docTemplate = `{
                 "key": {
                     "type": "string",
                     "example": "afk_Jm1pQ2h4c0F2bDlWc3pKd2xQb3FzY2F1ZE5lT2hYTWk"
+                }
+            }
+        },
+        "api.PlayerMatchItem": {
+            "type": "object",
+            "required": [
+                "created_at",
+                "hands",
+                "id",
+                "listed",
+                "open_seats",
+                "players",
+                "scores",
+                "seat",
+                "seeded",
+                "status",
+                "turn",
+                "updated_at",
+                "winner_side"
+            ],
+            "properties": {
+                "created_at": {
+                    "type": "string",
+                    "format": "date-time"
+                },
+                "hands": {
+                    "type": "integer"
+                },
+                "id": {
+                    "type": "string"
+                },
+                "listed": {
+                    "description": "Listed, Target and TurnSeconds are what the lobby shows of a waiting match; target and\nturn_seconds are left out when not recorded (matches older than the lobby) or no clock.",
+                    "type": "boolean"
+                },
+                "open_seats": {
+                    "description": "OpenSeats lists the seats waiting for a player (the lobby's matches have some).",
+                    "type": "array",
+                    "items": {
+                        "type": "integer"
+                    }
+                },
+                "players": {
+                    "type": "array",
+                    "items": {
+                        "$ref": "#/definitions/api.Player"
+                    }
+                },
+                "scores": {
+                    "type": "array",
+                    "items": {
+                        "type": "integer"
+                    }
+                },
+                "seat": {
+                    "description": "Seat is the seat the player holds, or is challenged to take (an open seat reserved for it).",
+                    "type": "integer"
+                },
+                "seeded": {
+                    "description": "Seeded says the creator chose the seed, and so can compute every hand.",
+                    "type": "boolean"
+                },
+                "status": {
+                    "type": "string",
+                    "enum": [
+                        "waiting",
+                        "in_progress",
+                        "finished",
+                        "expired"
+                    ]
+                },
+                "target": {
+                    "type": "integer"
+                },
+                "turn": {
+                    "description": "Turn is the seat to act; null when none is. A client holding several tokens finds\nwhere it is to move without reading every match.",
+                    "type": "integer",
+                    "x-nullable": true
+                },
+                "turn_seconds": {
+                    "type": "integer"
+                },
+                "updated_at": {
+                    "type": "string",
+                    "format": "date-time"
+                },
+                "winner_side": {
+                    "description": "WinnerSide is null while the match is in progress.",
+                    "type": "integer",
+                    "x-nullable": true
+                }
+            }
+        },
+        "api.PlayerMatchesResponse": {
+            "type": "object",
+            "required": [
+                "matches",
+                "next_cursor"
+            ],
+            "properties": {
+                "matches": {
+                    "type": "array",
+                    "items": {
+                        "$ref": "#/definitions/api.PlayerMatchItem"
+                    }
+                },
+                "next_cursor": {
+                    "description": "NextCursor fetches the next page; null on the last page.",
+                    "type": "string",
+                    "x-nullable": true
                 }
             }
         },

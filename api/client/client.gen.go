@@ -382,6 +382,30 @@ func (e ApiPlayerKind) Valid() bool {
 	}
 }
 
+// Defines values for ApiPlayerMatchItemStatus.
+const (
+	ApiPlayerMatchItemStatusExpired    ApiPlayerMatchItemStatus = "expired"
+	ApiPlayerMatchItemStatusFinished   ApiPlayerMatchItemStatus = "finished"
+	ApiPlayerMatchItemStatusInProgress ApiPlayerMatchItemStatus = "in_progress"
+	ApiPlayerMatchItemStatusWaiting    ApiPlayerMatchItemStatus = "waiting"
+)
+
+// Valid indicates whether the value is a known member of the ApiPlayerMatchItemStatus enum.
+func (e ApiPlayerMatchItemStatus) Valid() bool {
+	switch e {
+	case ApiPlayerMatchItemStatusExpired:
+		return true
+	case ApiPlayerMatchItemStatusFinished:
+		return true
+	case ApiPlayerMatchItemStatusInProgress:
+		return true
+	case ApiPlayerMatchItemStatusWaiting:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ApiPlayerRequestBot.
 const (
 	ApiPlayerRequestBotExpert ApiPlayerRequestBot = "expert"
@@ -763,6 +787,45 @@ func (e StreamEventsParamsView) Valid() bool {
 	case N0:
 		return true
 	case N1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListPlayerMatchesParamsStatus.
+const (
+	ListPlayerMatchesParamsStatusExpired    ListPlayerMatchesParamsStatus = "expired"
+	ListPlayerMatchesParamsStatusFinished   ListPlayerMatchesParamsStatus = "finished"
+	ListPlayerMatchesParamsStatusInProgress ListPlayerMatchesParamsStatus = "in_progress"
+	ListPlayerMatchesParamsStatusWaiting    ListPlayerMatchesParamsStatus = "waiting"
+)
+
+// Valid indicates whether the value is a known member of the ListPlayerMatchesParamsStatus enum.
+func (e ListPlayerMatchesParamsStatus) Valid() bool {
+	switch e {
+	case ListPlayerMatchesParamsStatusExpired:
+		return true
+	case ListPlayerMatchesParamsStatusFinished:
+		return true
+	case ListPlayerMatchesParamsStatusInProgress:
+		return true
+	case ListPlayerMatchesParamsStatusWaiting:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListPlayerMatchesParamsTurn.
+const (
+	Me ListPlayerMatchesParamsTurn = "me"
+)
+
+// Valid indicates whether the value is a known member of the ListPlayerMatchesParamsTurn enum.
+func (e ListPlayerMatchesParamsTurn) Valid() bool {
+	switch e {
+	case Me:
 		return true
 	default:
 		return false
@@ -1236,6 +1299,50 @@ type ApiPlayerKeyResponse struct {
 	Key string `json:"key"`
 }
 
+// ApiPlayerMatchItem defines model for api.PlayerMatchItem.
+type ApiPlayerMatchItem struct {
+	CreatedAt time.Time `json:"created_at"`
+	Hands     int       `json:"hands"`
+	Id        string    `json:"id"`
+
+	// Listed Listed, Target and TurnSeconds are what the lobby shows of a waiting match; target and
+	// turn_seconds are left out when not recorded (matches older than the lobby) or no clock.
+	Listed bool `json:"listed"`
+
+	// OpenSeats OpenSeats lists the seats waiting for a player (the lobby's matches have some).
+	OpenSeats []int       `json:"open_seats"`
+	Players   []ApiPlayer `json:"players"`
+	Scores    []int       `json:"scores"`
+
+	// Seat Seat is the seat the player holds, or is challenged to take (an open seat reserved for it).
+	Seat int `json:"seat"`
+
+	// Seeded Seeded says the creator chose the seed, and so can compute every hand.
+	Seeded bool                     `json:"seeded"`
+	Status ApiPlayerMatchItemStatus `json:"status"`
+	Target *int                     `json:"target,omitempty"`
+
+	// Turn Turn is the seat to act; null when none is. A client holding several tokens finds
+	// where it is to move without reading every match.
+	Turn        *int      `json:"turn"`
+	TurnSeconds *int      `json:"turn_seconds,omitempty"`
+	UpdatedAt   time.Time `json:"updated_at"`
+
+	// WinnerSide WinnerSide is null while the match is in progress.
+	WinnerSide *int `json:"winner_side"`
+}
+
+// ApiPlayerMatchItemStatus defines model for ApiPlayerMatchItem.Status.
+type ApiPlayerMatchItemStatus string
+
+// ApiPlayerMatchesResponse defines model for api.PlayerMatchesResponse.
+type ApiPlayerMatchesResponse struct {
+	Matches []ApiPlayerMatchItem `json:"matches"`
+
+	// NextCursor NextCursor fetches the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
+}
+
 // ApiPlayerProfile defines model for api.PlayerProfile.
 type ApiPlayerProfile struct {
 	CreatedAt time.Time `json:"created_at"`
@@ -1614,6 +1721,27 @@ type StreamEventsParams struct {
 // StreamEventsParamsView defines parameters for StreamEvents.
 type StreamEventsParamsView int
 
+// ListPlayerMatchesParams defines parameters for ListPlayerMatches.
+type ListPlayerMatchesParams struct {
+	// Status only matches with this status
+	Status *ListPlayerMatchesParamsStatus `form:"status,omitempty" json:"status,omitempty"`
+
+	// Turn me: only the matches where it is the player's turn (the player's own key only)
+	Turn *ListPlayerMatchesParamsTurn `form:"turn,omitempty" json:"turn,omitempty"`
+
+	// Limit page size
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor next_cursor of the previous page
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
+
+// ListPlayerMatchesParamsStatus defines parameters for ListPlayerMatches.
+type ListPlayerMatchesParamsStatus string
+
+// ListPlayerMatchesParamsTurn defines parameters for ListPlayerMatches.
+type ListPlayerMatchesParamsTurn string
+
 // CreateMatchJSONRequestBody defines body for CreateMatch for application/json ContentType.
 type CreateMatchJSONRequestBody = ApiCreateMatchRequest
 
@@ -1876,6 +2004,13 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/v1/players/{id} (the `GetPlayer` operationId).
 	GetPlayer(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListPlayerMatches List a player's matches
+	//
+	// The matches where the player holds a seat (or is challenged to one), newest first, as history items with the player's seat. Anyone may list them, as anyone may read a match. turn=me keeps the matches in progress where it is the player's turn, and only with the player's own key. Pass next_cursor back as cursor for the next page.
+	//
+	// Corresponds with GET /api/v1/players/{id}/matches (the `ListPlayerMatches` operationId).
+	ListPlayerMatches(ctx context.Context, id string, params *ListPlayerMatchesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CheckLiveness Liveness
 	//
@@ -2297,6 +2432,23 @@ func (c *Client) RotatePlayerKey(ctx context.Context, reqEditors ...RequestEdito
 // Corresponds with GET /api/v1/players/{id} (the `GetPlayer` operationId).
 func (c *Client) GetPlayer(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetPlayerRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListPlayerMatches List a player's matches
+//
+// The matches where the player holds a seat (or is challenged to one), newest first, as history items with the player's seat. Anyone may list them, as anyone may read a match. turn=me keeps the matches in progress where it is the player's turn, and only with the player's own key. Pass next_cursor back as cursor for the next page.
+//
+// Corresponds with GET /api/v1/players/{id}/matches (the `ListPlayerMatches` operationId).
+func (c *Client) ListPlayerMatches(ctx context.Context, id string, params *ListPlayerMatchesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListPlayerMatchesRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -3336,6 +3488,103 @@ func NewGetPlayerRequest(server string, id string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewListPlayerMatchesRequest constructs an http.Request for the ListPlayerMatches method
+func NewListPlayerMatchesRequest(server string, id string, params *ListPlayerMatchesParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/players/%s/matches", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Status != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Turn != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "turn", *params.Turn, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewCheckLivenessRequest constructs an http.Request for the CheckLiveness method
 func NewCheckLivenessRequest(server string) (*http.Request, error) {
 	var err error
@@ -3694,6 +3943,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/v1/players/{id} (the `GetPlayer` operationId).
 	GetPlayerWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetPlayerResponse, error)
+
+	// ListPlayerMatchesWithResponse List a player's matches
+	//
+	// The matches where the player holds a seat (or is challenged to one), newest first, as history items with the player's seat. Anyone may list them, as anyone may read a match. turn=me keeps the matches in progress where it is the player's turn, and only with the player's own key. Pass next_cursor back as cursor for the next page.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/players/{id}/matches (the `ListPlayerMatches` operationId).
+	ListPlayerMatchesWithResponse(ctx context.Context, id string, params *ListPlayerMatchesParams, reqEditors ...RequestEditorFn) (*ListPlayerMatchesResponse, error)
 
 	// CheckLivenessWithResponse Liveness
 	//
@@ -5731,6 +5989,96 @@ func (r GetPlayerResponse) ContentType() string {
 	return ""
 }
 
+// ListPlayerMatchesResponse429Headers the declared response headers of an HTTP 429 response for ListPlayerMatches
+type ListPlayerMatchesResponse429Headers struct {
+	RetryAfter *int
+}
+
+type ListPlayerMatchesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ApiPlayerMatchesResponse
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ApiProblem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ApiProblem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ApiProblem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListPlayerMatchesResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListPlayerMatchesResponse) GetJSON200() *ApiPlayerMatchesResponse {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListPlayerMatchesResponse) GetApplicationproblemJSON400() *ApiProblem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListPlayerMatchesResponse) GetApplicationproblemJSON401() *ApiProblem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListPlayerMatchesResponse) GetApplicationproblemJSON404() *ApiProblem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListPlayerMatchesResponse) GetApplicationproblemJSON429() *ApiProblem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListPlayerMatchesResponse) GetApplicationproblemJSON500() *ApiProblem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListPlayerMatchesResponse) GetApplicationproblemJSON503() *ApiProblem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListPlayerMatchesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListPlayerMatchesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListPlayerMatchesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListPlayerMatchesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type CheckLivenessResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -6252,6 +6600,21 @@ func (c *ClientWithResponses) GetPlayerWithResponse(ctx context.Context, id stri
 		return nil, err
 	}
 	return ParseGetPlayerResponse(rsp)
+}
+
+// ListPlayerMatchesWithResponse List a player's matches
+//
+// The matches where the player holds a seat (or is challenged to one), newest first, as history items with the player's seat. Anyone may list them, as anyone may read a match. turn=me keeps the matches in progress where it is the player's turn, and only with the player's own key. Pass next_cursor back as cursor for the next page.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/players/{id}/matches (the `ListPlayerMatches` operationId).
+func (c *ClientWithResponses) ListPlayerMatchesWithResponse(ctx context.Context, id string, params *ListPlayerMatchesParams, reqEditors ...RequestEditorFn) (*ListPlayerMatchesResponse, error) {
+	rsp, err := c.ListPlayerMatches(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListPlayerMatchesResponse(rsp)
 }
 
 // CheckLivenessWithResponse Liveness
@@ -8147,6 +8510,87 @@ func ParseGetPlayerResponse(rsp *http.Response) (*GetPlayerResponse, error) {
 	switch {
 	case rsp.StatusCode == 429:
 		var headers GetPlayerResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListPlayerMatchesResponse parses an HTTP response from a ListPlayerMatchesWithResponse call
+func ParseListPlayerMatchesResponse(rsp *http.Response) (*ListPlayerMatchesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListPlayerMatchesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ApiPlayerMatchesResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ListPlayerMatchesResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
