@@ -149,6 +149,9 @@ type MatchView struct {
 	TurnSeconds int `json:"turn_seconds,omitempty"`
 	// AutoplayAfter is how many timeouts in a row hand a seat to its bot, with a clock.
 	AutoplayAfter int `json:"autoplay_after,omitempty"`
+	// NextMatchID is the rematch of a finished match, once one was asked for (POST
+	// /api/v1/matches/{id}/rematch); state reads carry it.
+	NextMatchID string `json:"next_match_id,omitempty"`
 }
 
 // SeatToken is a human seat's secret, shown once.
@@ -243,6 +246,9 @@ type HistoryItem struct {
 	TurnSeconds int  `json:"turn_seconds,omitempty"`
 	// Seeded says the creator chose the seed, and so can compute every hand.
 	Seeded bool `json:"seeded"`
+	// NextMatchID is the rematch of a finished match, once one was asked for (POST
+	// /api/v1/matches/{id}/rematch).
+	NextMatchID string `json:"next_match_id,omitempty"`
 }
 
 // HistoryResponse is one page of the history, newest first.
@@ -318,7 +324,7 @@ func toHistoryItem(h referee.HistoryItem) HistoryItem {
 		ID: h.ID, Status: string(s.Status), CreatedAt: h.CreatedAt, UpdatedAt: s.UpdatedAt,
 		Players: players, Scores: nonNil(s.Scores), WinnerSide: s.WinnerSide, Hands: s.Hands,
 		Turn: s.Turn, OpenSeats: nonNil(s.OpenSeats), Listed: s.Listed, Target: s.Target, TurnSeconds: s.TurnSeconds,
-		Seeded: s.Seeded,
+		Seeded: s.Seeded, NextMatchID: h.NextMatchID,
 	}
 }
 

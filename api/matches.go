@@ -193,6 +193,9 @@ func (s *server) getMatch(c echo.Context) error {
 		return err
 	}
 	tag := etag(version, v)
+	if body, tag, err = s.withNextMatch(c, id, body, tag); err != nil {
+		return err
+	}
 	c.Response().Header().Set("ETag", tag)
 	recordHeaders(c)
 	if notModified(c.Request(), tag) {

@@ -53,6 +53,7 @@ var invalidDetails = map[string]string{
 	"getCurrentPlayer":  `this endpoint takes no query parameters, got "id"`,
 	"rotatePlayerKey":   `this endpoint takes no query parameters, got "key"`,
 	"getPlayer":         `this endpoint takes no query parameters, got "name"`,
+	"createRematch":     `this endpoint takes no query parameters, got "seed"`,
 	"createReview":      `this endpoint takes no query parameters, got "method"`,
 	"getReview":         `this endpoint takes no query parameters, got "method"`,
 }

@@ -18,7 +18,7 @@ import (
 var (
 	publicOps     = []string{"checkLiveness", "checkReadiness", "createPlayer", "getMetrics", "getOpenAPI", "getPlayer", "listMatches"}
 	tokenOptional = []string{"auditMatch", "createReview", "exportMatch", "getMatch", "getReview", "listEvents", "replayMatch", "streamEvents"}
-	tokenRequired = []string{"leaveSeat", "listLegalMoves", "makeMove", "resumeSeat"}
+	tokenRequired = []string{"createRematch", "leaveSeat", "listLegalMoves", "makeMove", "resumeSeat"}
 	keyRequired   = []string{"getCurrentPlayer", "rotatePlayerKey"}
 	keyOptional   = []string{"createMatch", "joinSeat", "listPlayerMatches"} // a key binds the seat to its player
 )

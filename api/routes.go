@@ -45,6 +45,7 @@ func (s *server) routes(e *echo.Echo, reg *prometheus.Registry) {
 	v1.POST("/matches/:id/seats/:seat/join", s.joinSeat)
 	v1.POST("/matches/:id/seats/:seat/leave", s.leaveSeat)
 	v1.POST("/matches/:id/seats/:seat/resume", s.resumeSeat)
+	v1.POST("/matches/:id/rematch", s.rematch)
 	if s.players != nil {
 		v1.POST("/players", s.createPlayer)
 		v1.GET("/players/me", s.getCurrentPlayer)

@@ -896,6 +896,96 @@ const docTemplate = `{
                 }
             }
         },
+        "/api/v1/matches/{id}/rematch": {
+            "post": {
+                "security": [
+                    {
+                        "SeatToken": []
+                    }
+                ],
+                "description": "By a seat holder (its token, or its player's key) of a finished match: the first call creates the next match, with the same players in the same seats, the same target, partnerships, clock and listing, and a new secret seed; every later call answers the same match. Each human seat of the next match is claimed by its old holder: the first call with the old seat's token (or key) draws the seat's new token, shown only in that answer; later calls answer token null. A bound seat's player also plays with its key. The finished match's view and history item then carry next_match_id.",
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "matches"
+                ],
+                "summary": "Rematch",
+                "operationId": "createRematch",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "the finished match's id",
+                        "name": "id",
+                        "in": "path",
+                        "required": true
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "OK",
+                        "schema": {
+                            "$ref": "#/definitions/api.RematchResponse"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "401": {
+                        "description": "UNAUTHORIZED: not a seat of this match",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "MATCH_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "409": {
+                        "description": "MATCH_NOT_FINISHED",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "429": {
+                        "description": "RATE_LIMITED",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
+                        }
+                    },
+                    "500": {
+                        "description": "INTERNAL",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "503": {
+                        "description": "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "507": {
+                        "description": "STORE_FULL: the store's disk is full; writes fail until space is freed",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                }
+            }
+        },
         "/api/v1/matches/{id}/replay": {
             "get": {
                 "security": [
@@ -2727,6 +2817,10 @@ const docTemplate = `{
                     "description": "Listed, Target and TurnSeconds are what the lobby shows of a waiting match; target and\nturn_seconds are left out when not recorded (matches older than the lobby) or no clock.",
                     "type": "boolean"
                 },
+                "next_match_id": {
+                    "description": "NextMatchID is the rematch of a finished match, once one was asked for (POST\n/api/v1/matches/{id}/rematch).",
+                    "type": "string"
+                },
                 "open_seats": {
                     "description": "OpenSeats lists the seats waiting for a player (the lobby's matches have some).",
                     "type": "array",
@@ -2943,6 +3037,10 @@ const docTemplate = `{
                     "description": "Listed says the match is in the lobby while it waits.",
                     "type": "boolean"
                 },
+                "next_match_id": {
+                    "description": "NextMatchID is the rematch of a finished match, once one was asked for (POST\n/api/v1/matches/{id}/rematch); state reads carry it.",
+                    "type": "string"
+                },
                 "open_seats": {
                     "description": "OpenSeats lists the seats waiting for a player.",
                     "type": "array",
@@ -3147,6 +3245,10 @@ const docTemplate = `{
                 "listed": {
                     "description": "Listed, Target and TurnSeconds are what the lobby shows of a waiting match; target and\nturn_seconds are left out when not recorded (matches older than the lobby) or no clock.",
                     "type": "boolean"
+                },
+                "next_match_id": {
+                    "description": "NextMatchID is the rematch of a finished match, once one was asked for (POST\n/api/v1/matches/{id}/rematch).",
+                    "type": "string"
                 },
                 "open_seats": {
                     "description": "OpenSeats lists the seats waiting for a player (the lobby's matches have some).",
@@ -3397,6 +3499,23 @@ const docTemplate = `{
                     "description": "Type is a URI naming the kind of problem: urn:allfives:problem: followed by the code.",
                     "type": "string",
                     "example": "urn:allfives:problem:NOT_YOUR_TURN"
+                }
+            }
+        },
+        "api.RematchResponse": {
+            "type": "object",
+            "required": [
+                "match",
+                "token"
+            ],
+            "properties": {
+                "match": {
+                    "$ref": "#/definitions/api.MatchView"
+                },
+                "token": {
+                    "description": "Token is the caller's seat token in the next match: drawn at the first call by the old\nseat's holder, shown only then; null on later calls (a bound seat's player uses its key).",
+                    "type": "string",
+                    "x-nullable": true
                 }
             }
         },

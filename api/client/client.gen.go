@@ -1122,6 +1122,10 @@ type ApiHistoryItem struct {
 	// turn_seconds are left out when not recorded (matches older than the lobby) or no clock.
 	Listed bool `json:"listed"`
 
+	// NextMatchId NextMatchID is the rematch of a finished match, once one was asked for (POST
+	// /api/v1/matches/{id}/rematch).
+	NextMatchId *string `json:"next_match_id,omitempty"`
+
 	// OpenSeats OpenSeats lists the seats waiting for a player (the lobby's matches have some).
 	OpenSeats []int       `json:"open_seats"`
 	Players   []ApiPlayer `json:"players"`
@@ -1216,6 +1220,10 @@ type ApiMatchView struct {
 	// Listed Listed says the match is in the lobby while it waits.
 	Listed bool `json:"listed"`
 
+	// NextMatchId NextMatchID is the rematch of a finished match, once one was asked for (POST
+	// /api/v1/matches/{id}/rematch); state reads carry it.
+	NextMatchId *string `json:"next_match_id,omitempty"`
+
 	// OpenSeats OpenSeats lists the seats waiting for a player.
 	OpenSeats    []int              `json:"open_seats"`
 	Partnerships bool               `json:"partnerships"`
@@ -1308,6 +1316,10 @@ type ApiPlayerMatchItem struct {
 	// Listed Listed, Target and TurnSeconds are what the lobby shows of a waiting match; target and
 	// turn_seconds are left out when not recorded (matches older than the lobby) or no clock.
 	Listed bool `json:"listed"`
+
+	// NextMatchId NextMatchID is the rematch of a finished match, once one was asked for (POST
+	// /api/v1/matches/{id}/rematch).
+	NextMatchId *string `json:"next_match_id,omitempty"`
 
 	// OpenSeats OpenSeats lists the seats waiting for a player (the lobby's matches have some).
 	OpenSeats []int       `json:"open_seats"`
@@ -1443,6 +1455,15 @@ type ApiProblem struct {
 
 // ApiProblemCode defines model for ApiProblem.Code.
 type ApiProblemCode string
+
+// ApiRematchResponse defines model for api.RematchResponse.
+type ApiRematchResponse struct {
+	Match ApiMatchView `json:"match"`
+
+	// Token Token is the caller's seat token in the next match: drawn at the first call by the old
+	// seat's holder, shown only then; null on later calls (a bound seat's player uses its key).
+	Token *string `json:"token"`
+}
 
 // ApiReplayResponse defines model for api.ReplayResponse.
 type ApiReplayResponse struct {
@@ -1906,6 +1927,13 @@ type ClientInterface interface {
 	// Corresponds with POST /api/v1/matches/{id}/moves (the `MakeMove` operationId).
 	MakeMove(ctx context.Context, id string, params *MakeMoveParams, body MakeMoveJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// CreateRematch Rematch
+	//
+	// By a seat holder (its token, or its player's key) of a finished match: the first call creates the next match, with the same players in the same seats, the same target, partnerships, clock and listing, and a new secret seed; every later call answers the same match. Each human seat of the next match is claimed by its old holder: the first call with the old seat's token (or key) draws the seat's new token, shown only in that answer; later calls answer token null. A bound seat's player also plays with its key. The finished match's view and history item then carry next_match_id.
+	//
+	// Corresponds with POST /api/v1/matches/{id}/rematch (the `CreateRematch` operationId).
+	CreateRematch(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ReplayMatch Replay a match to a step
 	//
 	// Event number step (its seq) and the match as it was right after it. A finished match shows everything at every step, every seat's tiles and the boneyard in draw order included (hand.hands, hand.boneyard_tiles); a live one shows only what the caller may see now: with a seat token, that seat's tiles. Steps run from 1 to the match's version; any other step is 400 INVALID_REQUEST.
@@ -2203,6 +2231,23 @@ func (c *Client) MakeMoveWithBody(ctx context.Context, id string, params *MakeMo
 // Corresponds with POST /api/v1/matches/{id}/moves (the `MakeMove` operationId).
 func (c *Client) MakeMove(ctx context.Context, id string, params *MakeMoveParams, body MakeMoveJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewMakeMoveRequest(c.Server, id, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateRematch Rematch
+//
+// By a seat holder (its token, or its player's key) of a finished match: the first call creates the next match, with the same players in the same seats, the same target, partnerships, clock and listing, and a new secret seed; every later call answers the same match. Each human seat of the next match is claimed by its old holder: the first call with the old seat's token (or key) draws the seat's new token, shown only in that answer; later calls answer token null. A bound seat's player also plays with its key. The finished match's view and history item then carry next_match_id.
+//
+// Corresponds with POST /api/v1/matches/{id}/rematch (the `CreateRematch` operationId).
+func (c *Client) CreateRematch(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateRematchRequest(c.Server, id)
 	if err != nil {
 		return nil, err
 	}
@@ -2994,6 +3039,40 @@ func NewMakeMoveRequestWithBody(server string, id string, params *MakeMoveParams
 			req.Header.Set("Idempotency-Key", headerParam1)
 		}
 
+	}
+
+	return req, nil
+}
+
+// NewCreateRematchRequest constructs an http.Request for the CreateRematch method
+func NewCreateRematchRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/matches/%s/rematch", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
 	}
 
 	return req, nil
@@ -3826,6 +3905,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/v1/matches/{id}/moves (the `MakeMove` operationId).
 	MakeMoveWithResponse(ctx context.Context, id string, params *MakeMoveParams, body MakeMoveJSONRequestBody, reqEditors ...RequestEditorFn) (*MakeMoveResponse, error)
+
+	// CreateRematchWithResponse Rematch
+	//
+	// By a seat holder (its token, or its player's key) of a finished match: the first call creates the next match, with the same players in the same seats, the same target, partnerships, clock and listing, and a new secret seed; every later call answers the same match. Each human seat of the next match is claimed by its old holder: the first call with the old seat's token (or key) draws the seat's new token, shown only in that answer; later calls answer token null. A bound seat's player also plays with its key. The finished match's view and history item then carry next_match_id.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/matches/{id}/rematch (the `CreateRematch` operationId).
+	CreateRematchWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*CreateRematchResponse, error)
 
 	// ReplayMatchWithResponse Replay a match to a step
 	//
@@ -4867,6 +4955,110 @@ func (r MakeMoveResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r MakeMoveResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateRematchResponse429Headers the declared response headers of an HTTP 429 response for CreateRematch
+type CreateRematchResponse429Headers struct {
+	RetryAfter *int
+}
+
+type CreateRematchResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ApiRematchResponse
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ApiProblem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *ApiProblem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ApiProblem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ApiProblem
+	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
+	ApplicationproblemJSON507 *ApiProblem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateRematchResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r CreateRematchResponse) GetJSON200() *ApiRematchResponse {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateRematchResponse) GetApplicationproblemJSON400() *ApiProblem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateRematchResponse) GetApplicationproblemJSON401() *ApiProblem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateRematchResponse) GetApplicationproblemJSON404() *ApiProblem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateRematchResponse) GetApplicationproblemJSON409() *ApiProblem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CreateRematchResponse) GetApplicationproblemJSON429() *ApiProblem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CreateRematchResponse) GetApplicationproblemJSON500() *ApiProblem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateRematchResponse) GetApplicationproblemJSON503() *ApiProblem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
+func (r CreateRematchResponse) GetApplicationproblemJSON507() *ApiProblem {
+	return r.ApplicationproblemJSON507
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateRematchResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateRematchResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateRematchResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateRematchResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -6407,6 +6599,21 @@ func (c *ClientWithResponses) MakeMoveWithResponse(ctx context.Context, id strin
 	return ParseMakeMoveResponse(rsp)
 }
 
+// CreateRematchWithResponse Rematch
+//
+// By a seat holder (its token, or its player's key) of a finished match: the first call creates the next match, with the same players in the same seats, the same target, partnerships, clock and listing, and a new secret seed; every later call answers the same match. Each human seat of the next match is claimed by its old holder: the first call with the old seat's token (or key) draws the seat's new token, shown only in that answer; later calls answer token null. A bound seat's player also plays with its key. The finished match's view and history item then carry next_match_id.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/matches/{id}/rematch (the `CreateRematch` operationId).
+func (c *ClientWithResponses) CreateRematchWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*CreateRematchResponse, error) {
+	rsp, err := c.CreateRematch(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateRematchResponse(rsp)
+}
+
 // ReplayMatchWithResponse Replay a match to a step
 //
 // Event number step (its seq) and the match as it was right after it. A finished match shows everything at every step, every seat's tiles and the boneyard in draw order included (hand.hands, hand.boneyard_tiles); a live one shows only what the caller may see now: with a seat token, that seat's tiles. Steps run from 1 to the match's version; any other step is 400 INVALID_REQUEST.
@@ -7484,6 +7691,101 @@ func ParseMakeMoveResponse(rsp *http.Response) (*MakeMoveResponse, error) {
 		response.Headers200 = &headers
 	case rsp.StatusCode == 429:
 		var headers MakeMoveResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateRematchResponse parses an HTTP response from a CreateRematchWithResponse call
+func ParseCreateRematchResponse(rsp *http.Response) (*CreateRematchResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateRematchResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ApiRematchResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 507:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON507 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers CreateRematchResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

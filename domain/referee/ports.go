@@ -80,6 +80,11 @@ type MatchRecord struct {
 	Seed      domain.Seed
 	Seats     []SeatRecord
 	CreatedAt time.Time
+	// RematchOf is the finished match this one is the rematch of; NextMatchID, on a finished
+	// match, its rematch once one was asked for (docs/api.md, "Players"). Create stores
+	// RematchOf; NextMatchID is set later, by RematchStore.LinkRematch.
+	RematchOf   string
+	NextMatchID string
 }
 
 // SeatRecord is a seat with the SHA-256 of its token (nil for bots and open seats) and, for a
@@ -147,6 +152,8 @@ type HistoryItem struct {
 	ID        string
 	CreatedAt time.Time
 	Summary   domain.Summary
+	// NextMatchID is the rematch of a finished match; empty when none was asked for.
+	NextMatchID string
 }
 
 // HistoryPage is one page of history; NextCursor is empty on the last page.

@@ -374,15 +374,29 @@ func (s *MatchService) Authenticate(ctx context.Context, id, token string) (doma
 		return domain.SeatViewer(seat).CheckedAt(checked), nil
 	}
 	sum := sha256.Sum256([]byte(token))
-	seat := -1
-	for _, sr := range seats {
-		// Compare against every seat so the time taken does not say which seat matched.
-		if len(sr.TokenHash) == len(sum) && subtle.ConstantTimeCompare(sr.TokenHash, sum[:]) == 1 {
-			seat = sr.Seat
+	seat := tokenSeat(seats, sum[:])
+	if seat < 0 && unclaimed(seats) {
+		// A rematch's seat claimed since these seats were read, maybe on another instance:
+		// the store has its token hash (docs/api.md, "Players").
+		if seats, err = s.seatsOf(ctx, id); err != nil {
+			return domain.Viewer{}, err
 		}
+		seat = tokenSeat(seats, sum[:])
 	}
 	if seat < 0 {
 		return domain.Viewer{}, domain.ErrUnauthorized
 	}
 	return domain.SeatViewer(seat).CheckedAt(checked), nil
+}
+
+// tokenSeat is the seat whose token hashes to sum, or -1.
+func tokenSeat(seats []SeatRecord, sum []byte) int {
+	seat := -1
+	for _, sr := range seats {
+		// Compare against every seat so the time taken does not say which seat matched.
+		if len(sr.TokenHash) == len(sum) && subtle.ConstantTimeCompare(sr.TokenHash, sum) == 1 {
+			seat = sr.Seat
+		}
+	}
+	return seat
 }

@@ -40,7 +40,7 @@ func (s *Store) PlayerMatches(ctx context.Context, q referee.PlayerMatchQuery) (
 			continue
 		}
 		items = append(items, referee.PlayerMatch{Seat: m.rec.Seats[i].Seat,
-			HistoryItem: referee.HistoryItem{ID: m.rec.ID, CreatedAt: m.rec.CreatedAt, Summary: copySummary(m.sum)}})
+			HistoryItem: referee.HistoryItem{ID: m.rec.ID, CreatedAt: m.rec.CreatedAt, Summary: copySummary(m.sum), NextMatchID: m.rec.NextMatchID}})
 	}
 	s.mu.RUnlock()
 	slices.SortFunc(items, func(a, b referee.PlayerMatch) int {

@@ -104,6 +104,10 @@ func NewCreation(rec referee.MatchRecord, events []domain.Event, sum domain.Summ
 		return Creation{}, err
 	}
 	m.ID, m.Seed, m.CreatedAt = rec.ID, rec.Seed.String(), FormatTime(rec.CreatedAt)
+	if rec.RematchOf != "" {
+		of := rec.RematchOf
+		m.RematchOf = &of
+	}
 	seats := make([]SeatRow, len(rec.Seats))
 	for i, st := range rec.Seats {
 		seats[i] = SeatRowOf(rec.ID, st)

@@ -28,7 +28,7 @@ func PlayerMatches(db *gorm.DB, log *slog.Logger, q referee.PlayerMatchQuery) (r
 	}
 	db = db.Table("seats AS s").Joins("JOIN matches AS m ON m.id = s.match_id").
 		Select("m.id, m.status, m.players, m.scores, m.winner_side, m.hands, m.version, m.created_at, m.updated_at, "+
-			"m.listed, m.open_seats, m.target, m.turn_seconds, m.turn, m.turn_deadline, m.seeded, s.seat AS player_seat").
+			"m.listed, m.open_seats, m.target, m.turn_seconds, m.turn, m.turn_deadline, m.seeded, m.next_match_id, s.seat AS player_seat").
 		Where("s.player_id = ?", q.Player)
 	if q.Cursor != "" {
 		c, err := repository.DecodeCursor(q.Cursor)
