@@ -36,6 +36,8 @@ type harness struct {
 	e     *echo.Echo
 	svc   *referee.MatchService
 	store *sqlite.Store
+	// seen, when set, is called with every request and its reply (a leak test's record).
+	seen func(req *http.Request, r *reply)
 }
 
 type options struct {
@@ -133,6 +135,9 @@ func (h *harness) serve(req *http.Request) *reply {
 	rec := httptest.NewRecorder()
 	h.e.ServeHTTP(rec, req)
 	r := &reply{status: rec.Code, header: rec.Header(), body: rec.Body.Bytes()}
+	if h.seen != nil {
+		h.seen(req, r)
+	}
 	if err := checkContract(req, r); err != nil {
 		// Errorf, not Fatalf: do is also called from the goroutines of concurrency tests.
 		h.t.Errorf("%s %s -> %d breaks the contract: %v\n%s", req.Method, req.URL, r.status, err, r.body)
