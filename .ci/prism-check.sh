@@ -354,9 +354,27 @@ check 401 /api/v1/players/me
 route POST /api/v1/players/me/key
 check 200 /api/v1/players/me/key -H "$(auth "$pkey")"
 check 401 /api/v1/players/me/key -H "$(auth "$pkey")" # the old key, rotated away
+route POST /api/v1/players/me/key
+check 200 /api/v1/players/me/key -H "$(auth "$(curl -sS -X POST "$server/api/v1/players" "${json[@]}" -d '{"name":"Prism Bo"}' | jq -r .key)")"
+route POST /api/v1/matches
+check 201 /api/v1/matches "${json[@]}" -H "$(auth "$(field .key)")" -d '{"players":[{"kind":"human","player":"me"},{"name":"PB","kind":"bot","bot":"random"}]}'
+route GET '/api/v1/players/{id}/matches'
+check 200 "/api/v1/players/$pid/matches"
+check 200 "/api/v1/players/$pid/matches?status=finished&limit=2"
+check 401 "/api/v1/players/$pid/matches?turn=me"
+check 400 "/api/v1/players/$pid/matches?limit=500"
+check 404 "/api/v1/players/$missing/matches"
 route GET '/api/v1/players/{id}'
 check 200 "/api/v1/players/$pid"
 check 404 "/api/v1/players/$missing"
+
+# ---- rematch of a finished match
+route POST '/api/v1/matches/{id}/rematch'
+check 200 "/api/v1/matches/$live/rematch" -H "$(auth "$ada")"
+check 200 "/api/v1/matches/$live/rematch" -H "$(auth "$ada")" # the same match, its token shown once
+check 401 "/api/v1/matches/$live/rematch"
+check 404 "/api/v1/matches/$missing/rematch" -H "$(auth "$ada")"
+check 409 "/api/v1/matches/$lobby/rematch" -H "$(auth "$host")"
 
 # ---- GET /api/v1/matches (history and lobby)
 route GET /api/v1/matches

@@ -48,6 +48,12 @@ type PlayerRequest struct {
 	Kind string `json:"kind" validate:"required" enums:"human,bot,open" example:"human"`
 	// Bot names the strategy of a bot seat, weakest first; only with kind bot.
 	Bot string `json:"bot,omitempty" enums:"random,greedy,pimc,expert" example:"greedy"`
+	// Player binds a human seat to a lasting player: "me" is the creator, whose player key
+	// is then the Authorization (the name may be left out: the player's own); another
+	// player's id reserves the seat for that player (a challenge: an open seat, without
+	// name or invite, that only that player's key joins). One player holds at most one seat
+	// of a match (ALREADY_SEATED).
+	Player string `json:"player,omitempty" maxLength:"64" example:"me"`
 }
 
 // MoveRequest is the body of POST /api/v1/matches/{id}/moves.
@@ -71,6 +77,8 @@ type Seat struct {
 	Autoplay bool `json:"autoplay,omitempty"`
 	// Deadline is when the seat must have acted: only on the seat to move, a human on the clock.
 	Deadline *time.Time `json:"deadline,omitempty" format:"date-time"`
+	// Player is the id of the lasting player bound to the seat; absent for an anonymous seat.
+	Player string `json:"player,omitempty"`
 }
 
 // OpenEnd is one end of the line.
@@ -141,6 +149,9 @@ type MatchView struct {
 	TurnSeconds int `json:"turn_seconds,omitempty"`
 	// AutoplayAfter is how many timeouts in a row hand a seat to its bot, with a clock.
 	AutoplayAfter int `json:"autoplay_after,omitempty"`
+	// NextMatchID is the rematch of a finished match, once one was asked for (POST
+	// /api/v1/matches/{id}/rematch); state reads carry it.
+	NextMatchID string `json:"next_match_id,omitempty"`
 }
 
 // SeatToken is a human seat's secret, shown once.
@@ -167,8 +178,9 @@ type CreateMatchResponse struct {
 // JoinRequest is the body of POST /api/v1/matches/{id}/seats/{seat}/join.
 type JoinRequest struct {
 	// Name is shown to everyone, under the rules of a name at create; it may not be another
-	// seat's name ignoring case and width.
-	Name string `json:"name" validate:"required" minLength:"1" maxLength:"64" example:"Bo"`
+	// seat's name ignoring case and width. Joining with a player key, it may be left out:
+	// the seat takes the player's name.
+	Name string `json:"name,omitempty" minLength:"1" maxLength:"64" example:"Bo"`
 	// Invite is the seat's invite from the create answer; not needed for a listed match.
 	Invite string `json:"invite,omitempty" example:"lW3Xb0yQm8m3aN6tR2pX4g"`
 }
@@ -207,6 +219,8 @@ type Player struct {
 	Name string `json:"name"`
 	Kind string `json:"kind" enums:"human,bot,open"`
 	Bot  string `json:"bot,omitempty" enums:"random,greedy,pimc,expert"`
+	// Player is the id of the lasting player bound to the seat; absent for an anonymous seat.
+	Player string `json:"player,omitempty"`
 }
 
 // HistoryItem is one match in the history.
@@ -232,6 +246,9 @@ type HistoryItem struct {
 	TurnSeconds int  `json:"turn_seconds,omitempty"`
 	// Seeded says the creator chose the seed, and so can compute every hand.
 	Seeded bool `json:"seeded"`
+	// NextMatchID is the rematch of a finished match, once one was asked for (POST
+	// /api/v1/matches/{id}/rematch).
+	NextMatchID string `json:"next_match_id,omitempty"`
 }
 
 // HistoryResponse is one page of the history, newest first.
@@ -256,7 +273,7 @@ func ToMatchView(v domain.MatchView) MatchView {
 		Turn: v.Turn, Listed: v.Listed, OpenSeats: nonNil(v.OpenSeats), TurnSeconds: v.TurnSeconds, AutoplayAfter: v.AutoplayAfter,
 	}
 	for i, s := range v.Seats {
-		out.Seats[i] = Seat{Seat: s.Seat, Name: s.Name, Kind: string(s.Kind), Bot: s.Bot, Side: s.Side, Tiles: s.Tiles, Autoplay: s.Autoplay, Deadline: s.Deadline}
+		out.Seats[i] = Seat{Seat: s.Seat, Name: s.Name, Kind: string(s.Kind), Bot: s.Bot, Side: s.Side, Tiles: s.Tiles, Autoplay: s.Autoplay, Deadline: s.Deadline, Player: s.Player}
 	}
 	if h := v.Hand; h != nil {
 		line := make([]string, len(h.Line))
@@ -301,13 +318,13 @@ func toHistoryItem(h referee.HistoryItem) HistoryItem {
 	s := h.Summary
 	players := make([]Player, len(s.Players))
 	for i, p := range s.Players {
-		players[i] = Player{Seat: p.Seat, Name: p.Name, Kind: string(p.Kind), Bot: p.Bot}
+		players[i] = Player{Seat: p.Seat, Name: p.Name, Kind: string(p.Kind), Bot: p.Bot, Player: p.Player}
 	}
 	return HistoryItem{
 		ID: h.ID, Status: string(s.Status), CreatedAt: h.CreatedAt, UpdatedAt: s.UpdatedAt,
 		Players: players, Scores: nonNil(s.Scores), WinnerSide: s.WinnerSide, Hands: s.Hands,
 		Turn: s.Turn, OpenSeats: nonNil(s.OpenSeats), Listed: s.Listed, Target: s.Target, TurnSeconds: s.TurnSeconds,
-		Seeded: s.Seeded,
+		Seeded: s.Seeded, NextMatchID: h.NextMatchID,
 	}
 }
 

@@ -87,6 +87,9 @@ type EventData struct {
 	Name string `json:"name,omitempty"`
 	// seat.autoplay: the strategy now playing the seat
 	Bot string `json:"bot,omitempty" example:"greedy"`
+	// Player (seat.joined) is the id of the lasting player who joined with its key; absent
+	// for an anonymous join.
+	Player string `json:"player,omitempty"`
 }
 
 // OptionalSide is a winner_side that may be absent (most events), null (a tied hand) or a
@@ -133,7 +136,7 @@ func eventData(d domain.EventData) EventData {
 	case domain.MatchCreated:
 		players := make([]Player, len(d.Players))
 		for i, p := range d.Players {
-			players[i] = Player{Seat: p.Seat, Name: p.Name, Kind: string(p.Kind), Bot: p.Bot}
+			players[i] = Player{Seat: p.Seat, Name: p.Name, Kind: string(p.Kind), Bot: p.Bot, Player: p.Player}
 		}
 		out := EventData{
 			Players: players, Partnerships: &d.Partnerships, Target: &d.Target, HandSize: &d.HandSize,
@@ -175,7 +178,7 @@ func eventData(d domain.EventData) EventData {
 	case domain.MatchEnded:
 		return EventData{WinnerSide: OptionalSide{present: true, side: &d.WinnerSide}, Scores: nonNil(d.Scores), Seed: d.Seed}
 	case domain.SeatJoined:
-		return EventData{Seat: &d.Seat, Name: d.Name}
+		return EventData{Seat: &d.Seat, Name: d.Name, Player: d.Player}
 	case domain.SeatLeft:
 		return EventData{Seat: &d.Seat}
 	case domain.TurnTimedOut:

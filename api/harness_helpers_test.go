@@ -36,6 +36,8 @@ type harness struct {
 	e     *echo.Echo
 	svc   *referee.MatchService
 	store *sqlite.Store
+	// seen, when set, is called with every request and its reply (a leak test's record).
+	seen func(req *http.Request, r *reply)
 }
 
 type options struct {
@@ -59,12 +61,13 @@ func newHarness(t testing.TB, opts options) *harness {
 	if opts.store != nil {
 		es = opts.store(store)
 	}
-	svc := referee.NewMatchService(referee.ServiceConfig{Store: es, Bots: bot.Strategies(7)})
+	people := players.NewService(players.Config{Store: store})
+	svc := referee.NewMatchService(referee.ServiceConfig{Store: es, Bots: bot.Strategies(7), Players: people})
 	ready := opts.ready
 	if ready == nil {
 		ready = store
 	}
-	e := api.New(api.Config{Service: svc, Players: players.NewService(players.Config{Store: store}), Ready: ready, RateLimit: opts.rateLimit})
+	e := api.New(api.Config{Service: svc, Players: people, Ready: ready, RateLimit: opts.rateLimit})
 	return &harness{t: t, e: e, svc: svc, store: store}
 }
 
@@ -132,6 +135,9 @@ func (h *harness) serve(req *http.Request) *reply {
 	rec := httptest.NewRecorder()
 	h.e.ServeHTTP(rec, req)
 	r := &reply{status: rec.Code, header: rec.Header(), body: rec.Body.Bytes()}
+	if h.seen != nil {
+		h.seen(req, r)
+	}
 	if err := checkContract(req, r); err != nil {
 		// Errorf, not Fatalf: do is also called from the goroutines of concurrency tests.
 		h.t.Errorf("%s %s -> %d breaks the contract: %v\n%s", req.Method, req.URL, r.status, err, r.body)

@@ -14,21 +14,26 @@ import (
 
 // createMatch starts a match.
 //
-//	@Summary		Create a match
-//	@ID				createMatch
-//	@Description	Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot.
-//	@Tags			matches
-//	@Accept			json
-//	@Produce		json
-//	@Produce		application/problem+json
-//	@Param			body	body		CreateMatchRequest	true	"players and options"
-//	@Success		201		{object}	CreateMatchResponse
-//	@Header			201		{string}	Location	"/api/v1/matches/{id}"
-//	@Failure		400		{object}	Problem		"INVALID_REQUEST, or SEED_WITH_OPEN_SEATS: a seed chosen for a match with an open seat, whose creator could compute the joiners' hands"
-//	@Failure		408		{object}	Problem		"REQUEST_TIMEOUT: the body did not arrive before the server\'s read timeout"
-//	@Failure		413		{object}	Problem		"PAYLOAD_TOO_LARGE"
-//	@Failure		415		{object}	Problem		"UNSUPPORTED_MEDIA_TYPE"
-//	@Router			/api/v1/matches [post]
+//	@Summary			Create a match
+//	@ID					createMatch
+//	@Description		Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot.
+//	@Tags				matches
+//	@Accept				json
+//	@Produce			json
+//	@Produce			application/problem+json
+//	@Security			PlayerKey
+//	@x-token-optional	true
+//	@Param				body	body		CreateMatchRequest	true	"players and options"
+//	@Success			201		{object}	CreateMatchResponse
+//	@Header				201		{string}	Location	"/api/v1/matches/{id}"
+//	@Failure			400		{object}	Problem		"INVALID_REQUEST, or SEED_WITH_OPEN_SEATS: a seed chosen for a match with an open seat, whose creator could compute the joiners' hands"
+//	@Failure			401		{object}	Problem		"UNAUTHORIZED: a player entry \"me\" without a valid player key in Authorization"
+//	@Failure			404		{object}	Problem		"PLAYER_NOT_FOUND: a player entry names no player"
+//	@Failure			408		{object}	Problem		"REQUEST_TIMEOUT: the body did not arrive before the server\'s read timeout"
+//	@Failure			409		{object}	Problem		"ALREADY_SEATED: two entries name one player"
+//	@Failure			413		{object}	Problem		"PAYLOAD_TOO_LARGE"
+//	@Failure			415		{object}	Problem		"UNSUPPORTED_MEDIA_TYPE"
+//	@Router				/api/v1/matches [post]
 func (s *server) createMatch(c echo.Context) error {
 	if _, err := query(c); err != nil {
 		return err
@@ -49,12 +54,16 @@ func (s *server) createMatch(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	key, err := bearer(c) // a player key, for a seat bound to "me"
+	if err != nil {
+		return err
+	}
 	req := referee.CreateRequest{
-		Partnerships: body.Partnerships, Target: target, Seed: body.Seed,
+		Key: key, Partnerships: body.Partnerships, Target: target, Seed: body.Seed,
 		Listed: body.Listed, TurnSeconds: turnSeconds, AutoplayAfter: autoplayAfter,
 	}
 	for _, p := range body.Players {
-		req.Players = append(req.Players, domain.PlayerInfo{Name: p.Name, Kind: domain.PlayerKind(p.Kind), Bot: p.Bot})
+		req.Players = append(req.Players, domain.PlayerInfo{Name: p.Name, Kind: domain.PlayerKind(p.Kind), Bot: p.Bot, Player: p.Player})
 	}
 	created, err := s.svc.Create(c.Request().Context(), req)
 	if err != nil {
@@ -166,6 +175,9 @@ func (s *server) getMatch(c echo.Context) error {
 		return err
 	}
 	tag := etag(version, v)
+	if body, tag, err = s.withNextMatch(c, id, body, tag); err != nil {
+		return err
+	}
 	c.Response().Header().Set("ETag", tag)
 	recordHeaders(c)
 	if notModified(c.Request(), tag) {

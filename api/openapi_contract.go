@@ -36,25 +36,27 @@ const (
 
 // invalidDetails is the detail of each operation's example 400, as the server words it.
 var invalidDetails = map[string]string{
-	"createMatch":      `players[1].name must not hold control characters, line separators or bidirectional marks (found U+000A)`,
-	"listMatches":      `status must be waiting, in_progress, finished or expired, got "done"`,
-	"getMatch":         `this endpoint takes no query parameters, got "step"`,
-	"makeMove":         `play needs a tile, like "tile": "4-6"`,
-	"listLegalMoves":   `this endpoint takes no query parameters, got "seat"`,
-	"listEvents":       `limit must be an integer from 1 to 1000, got "5000"`,
-	"streamEvents":     `Last-Event-ID must be the seq of an event received, got "abc"`,
-	"replayMatch":      `step must be an integer from 1 to the match's version, got "last"`,
-	"auditMatch":       `this endpoint takes no query parameters, got "full"`,
-	"exportMatch":      `format must be json or text, got "xml"`,
-	"joinSeat":         `seat must be 0, 1, 2 or 3, got "north"`,
-	"leaveSeat":        `seat must be 0, 1, 2 or 3, got "north"`,
-	"resumeSeat":       `seat must be 0, 1, 2 or 3, got "north"`,
-	"createPlayer":     `name must not hold invisible characters such as zero-width spaces or joiners, soft hyphens, byte order marks or fillers (found U+200B)`,
-	"getCurrentPlayer": `this endpoint takes no query parameters, got "id"`,
-	"rotatePlayerKey":  `this endpoint takes no query parameters, got "key"`,
-	"getPlayer":        `this endpoint takes no query parameters, got "name"`,
-	"createReview":     `this endpoint takes no query parameters, got "method"`,
-	"getReview":        `this endpoint takes no query parameters, got "method"`,
+	"createMatch":       `players[1].name must not hold control characters, line separators or bidirectional marks (found U+000A)`,
+	"listMatches":       `status must be waiting, in_progress, finished or expired, got "done"`,
+	"listPlayerMatches": `turn must be me, got "them"`,
+	"getMatch":          `this endpoint takes no query parameters, got "step"`,
+	"makeMove":          `play needs a tile, like "tile": "4-6"`,
+	"listLegalMoves":    `this endpoint takes no query parameters, got "seat"`,
+	"listEvents":        `limit must be an integer from 1 to 1000, got "5000"`,
+	"streamEvents":      `Last-Event-ID must be the seq of an event received, got "abc"`,
+	"replayMatch":       `step must be an integer from 1 to the match's version, got "last"`,
+	"auditMatch":        `this endpoint takes no query parameters, got "full"`,
+	"exportMatch":       `format must be json or text, got "xml"`,
+	"joinSeat":          `seat must be 0, 1, 2 or 3, got "north"`,
+	"leaveSeat":         `seat must be 0, 1, 2 or 3, got "north"`,
+	"resumeSeat":        `seat must be 0, 1, 2 or 3, got "north"`,
+	"createPlayer":      `name must not hold invisible characters such as zero-width spaces or joiners, soft hyphens, byte order marks or fillers (found U+200B)`,
+	"getCurrentPlayer":  `this endpoint takes no query parameters, got "id"`,
+	"rotatePlayerKey":   `this endpoint takes no query parameters, got "key"`,
+	"getPlayer":         `this endpoint takes no query parameters, got "name"`,
+	"createRematch":     `this endpoint takes no query parameters, got "seed"`,
+	"createReview":      `this endpoint takes no query parameters, got "method"`,
+	"getReview":         `this endpoint takes no query parameters, got "method"`,
 }
 
 // problemDetails is the detail of an example problem for every other code.
@@ -96,6 +98,7 @@ var problemDetails = map[domain.Code]string{
 	CodeReviewNotFound:           reviewer.ErrNotRequested.Error(),
 	domain.CodeNameTaken:         `name "Ada": ` + domain.ErrNameTaken.Error(),
 	domain.CodePlayerNotFound:    fmt.Sprintf("player %q: %s", exampleID, domain.ErrPlayerNotFound),
+	domain.CodeAlreadySeated:     "join: " + domain.ErrAlreadySeated.Error() + ": the player holds seat 0",
 }
 
 // sharpenSecurity makes every operation say who may call it, and the seat token and the

@@ -53,8 +53,9 @@ func openPostgres(t testing.TB, url string) *postgres.Store {
 // and up, every access line) into logs when it is not nil.
 func newPlayersHarness(t testing.TB, store playerStore, logs *syncBuffer) *harness {
 	t.Helper()
-	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(7)})
-	cfg := api.Config{Service: svc, Players: players.NewService(players.Config{Store: store}), Ready: store}
+	people := players.NewService(players.Config{Store: store})
+	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(7), Players: people})
+	cfg := api.Config{Service: svc, Players: people, Ready: store}
 	if logs != nil {
 		cfg.Logger = slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}

@@ -45,11 +45,13 @@ func (s *server) routes(e *echo.Echo, reg *prometheus.Registry) {
 	v1.POST("/matches/:id/seats/:seat/join", s.joinSeat)
 	v1.POST("/matches/:id/seats/:seat/leave", s.leaveSeat)
 	v1.POST("/matches/:id/seats/:seat/resume", s.resumeSeat)
+	v1.POST("/matches/:id/rematch", s.rematch)
 	if s.players != nil {
 		v1.POST("/players", s.createPlayer)
 		v1.GET("/players/me", s.getCurrentPlayer)
 		v1.POST("/players/me/key", s.rotatePlayerKey)
 		v1.GET("/players/:id", s.getPlayer)
+		v1.GET("/players/:id/matches", s.listPlayerMatches)
 	}
 
 	e.GET("/healthz", s.healthz)

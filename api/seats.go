@@ -2,35 +2,40 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/players"
 	"github.com/allfives/allfives/domain/referee"
 )
 
 // joinSeat takes an open seat.
 //
-//	@Summary		Join an open seat
-//	@ID				joinSeat
-//	@Description	Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN.
-//	@Tags			seats
-//	@Accept			json
-//	@Produce		json
-//	@Produce		application/problem+json
-//	@Param			id		path		string		true	"match id"
-//	@Param			seat	path		int			true	"the open seat"	minimum(0)	maximum(3)
-//	@Param			body	body		JoinRequest	true	"the player's name and the seat's invite"
-//	@Success		201		{object}	JoinResponse
-//	@Failure		400		{object}	Problem	"INVALID_REQUEST"
-//	@Failure		403		{object}	Problem	"INVALID_INVITE"
-//	@Failure		404		{object}	Problem	"MATCH_NOT_FOUND"
-//	@Failure		409		{object}	Problem	"SEAT_TAKEN, MATCH_FINISHED (finished or expired)"
-//	@Failure		413		{object}	Problem	"PAYLOAD_TOO_LARGE"
-//	@Failure		415		{object}	Problem	"UNSUPPORTED_MEDIA_TYPE"
-//	@Router			/api/v1/matches/{id}/seats/{seat}/join [post]
+//	@Summary			Join an open seat
+//	@ID					joinSeat
+//	@Description		Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN.
+//	@Tags				seats
+//	@Accept				json
+//	@Produce			json
+//	@Produce			application/problem+json
+//	@Security			PlayerKey
+//	@x-token-optional	true
+//	@Param				id		path		string		true	"match id"
+//	@Param				seat	path		int			true	"the open seat"	minimum(0)	maximum(3)
+//	@Param				body	body		JoinRequest	true	"the player's name and the seat's invite"
+//	@Success			201		{object}	JoinResponse
+//	@Failure			400		{object}	Problem	"INVALID_REQUEST"
+//	@Failure			401		{object}	Problem	"UNAUTHORIZED: a player key that is not valid, or a seat reserved for another player (a challenge)"
+//	@Failure			403		{object}	Problem	"INVALID_INVITE"
+//	@Failure			404		{object}	Problem	"MATCH_NOT_FOUND"
+//	@Failure			409		{object}	Problem	"SEAT_TAKEN, ALREADY_SEATED (the player holds another seat of the match), MATCH_FINISHED (finished or expired)"
+//	@Failure			413		{object}	Problem	"PAYLOAD_TOO_LARGE"
+//	@Failure			415		{object}	Problem	"UNSUPPORTED_MEDIA_TYPE"
+//	@Router				/api/v1/matches/{id}/seats/{seat}/join [post]
 func (s *server) joinSeat(c echo.Context) error {
 	if _, err := query(c); err != nil {
 		return err
@@ -43,7 +48,14 @@ func (s *server) joinSeat(c echo.Context) error {
 	if err := decodeJSON(c, &body); err != nil {
 		return err
 	}
-	joined, err := s.svc.Join(c.Request().Context(), c.Param("id"), referee.JoinRequest{Seat: seat, Name: body.Name, Invite: body.Invite})
+	key, err := bearer(c) // a player key binds the seat to its player (docs/api.md, "Players")
+	if err != nil {
+		return err
+	}
+	if key != "" && !players.IsKey(key) {
+		return fmt.Errorf("%w: a join takes a player key or no Authorization", domain.ErrUnauthorized)
+	}
+	joined, err := s.svc.Join(c.Request().Context(), c.Param("id"), referee.JoinRequest{Seat: seat, Name: body.Name, Invite: body.Invite, Key: key})
 	if err != nil {
 		return err
 	}

@@ -96,6 +96,11 @@ const docTemplate = `{
                 }
             },
             "post": {
+                "security": [
+                    {
+                        "PlayerKey": []
+                    }
+                ],
                 "description": "Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot.",
                 "consumes": [
                     "application/json"
@@ -139,8 +144,26 @@ const docTemplate = `{
                             "$ref": "#/definitions/api.Problem"
                         }
                     },
+                    "401": {
+                        "description": "UNAUTHORIZED: a player entry \\\"me\\\" without a valid player key in Authorization",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "PLAYER_NOT_FOUND: a player entry names no player",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
                     "408": {
                         "description": "REQUEST_TIMEOUT: the body did not arrive before the server\\'s read timeout",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "409": {
+                        "description": "ALREADY_SEATED: two entries name one player",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -157,7 +180,8 @@ const docTemplate = `{
                             "$ref": "#/definitions/api.Problem"
                         }
                     }
-                }
+                },
+                "x-token-optional": true
             }
         },
         "/api/v1/matches/{id}": {
@@ -596,6 +620,66 @@ const docTemplate = `{
                 }
             }
         },
+        "/api/v1/matches/{id}/rematch": {
+            "post": {
+                "security": [
+                    {
+                        "SeatToken": []
+                    }
+                ],
+                "description": "By a seat holder (its token, or its player's key) of a finished match: the first call creates the next match, with the same players in the same seats, the same target, partnerships, clock and listing, and a new secret seed; every later call answers the same match. Each human seat of the next match is claimed by its old holder: the first call with the old seat's token (or key) draws the seat's new token, shown only in that answer; later calls answer token null. A bound seat's player also plays with its key. The finished match's view and history item then carry next_match_id.",
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "matches"
+                ],
+                "summary": "Rematch",
+                "operationId": "createRematch",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "the finished match's id",
+                        "name": "id",
+                        "in": "path",
+                        "required": true
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "OK",
+                        "schema": {
+                            "$ref": "#/definitions/api.RematchResponse"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "401": {
+                        "description": "UNAUTHORIZED: not a seat of this match",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "MATCH_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "409": {
+                        "description": "MATCH_NOT_FINISHED",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                }
+            }
+        },
         "/api/v1/matches/{id}/replay": {
             "get": {
                 "security": [
@@ -847,6 +931,11 @@ const docTemplate = `{
         },
         "/api/v1/matches/{id}/seats/{seat}/join": {
             "post": {
+                "security": [
+                    {
+                        "PlayerKey": []
+                    }
+                ],
                 "description": "Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN.",
                 "consumes": [
                     "application/json"
@@ -900,6 +989,12 @@ const docTemplate = `{
                             "$ref": "#/definitions/api.Problem"
                         }
                     },
+                    "401": {
+                        "description": "UNAUTHORIZED: a player key that is not valid, or a seat reserved for another player (a challenge)",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
                     "403": {
                         "description": "INVALID_INVITE",
                         "schema": {
@@ -913,7 +1008,7 @@ const docTemplate = `{
                         }
                     },
                     "409": {
-                        "description": "SEAT_TAKEN, MATCH_FINISHED (finished or expired)",
+                        "description": "SEAT_TAKEN, ALREADY_SEATED (the player holds another seat of the match), MATCH_FINISHED (finished or expired)",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -930,7 +1025,8 @@ const docTemplate = `{
                             "$ref": "#/definitions/api.Problem"
                         }
                     }
-                }
+                },
+                "x-token-optional": true
             }
         },
         "/api/v1/matches/{id}/seats/{seat}/leave": {
@@ -1358,6 +1454,97 @@ const docTemplate = `{
                 }
             }
         },
+        "/api/v1/players/{id}/matches": {
+            "get": {
+                "security": [
+                    {
+                        "PlayerKey": []
+                    }
+                ],
+                "description": "The matches where the player holds a seat (or is challenged to one), newest first, as history items with the player's seat. Anyone may list them, as anyone may read a match. turn=me keeps the matches in progress where it is the player's turn, and only with the player's own key. Pass next_cursor back as cursor for the next page.",
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "players"
+                ],
+                "summary": "List a player's matches",
+                "operationId": "listPlayerMatches",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "player id",
+                        "name": "id",
+                        "in": "path",
+                        "required": true
+                    },
+                    {
+                        "enum": [
+                            "waiting",
+                            "in_progress",
+                            "finished",
+                            "expired"
+                        ],
+                        "type": "string",
+                        "description": "only matches with this status",
+                        "name": "status",
+                        "in": "query"
+                    },
+                    {
+                        "enum": [
+                            "me"
+                        ],
+                        "type": "string",
+                        "description": "me: only the matches where it is the player's turn (the player's own key only)",
+                        "name": "turn",
+                        "in": "query"
+                    },
+                    {
+                        "maximum": 100,
+                        "minimum": 1,
+                        "type": "integer",
+                        "default": 20,
+                        "description": "page size",
+                        "name": "limit",
+                        "in": "query"
+                    },
+                    {
+                        "type": "string",
+                        "description": "next_cursor of the previous page",
+                        "name": "cursor",
+                        "in": "query"
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "OK",
+                        "schema": {
+                            "$ref": "#/definitions/api.PlayerMatchesResponse"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "401": {
+                        "description": "UNAUTHORIZED: turn=me without the player's own key",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "PLAYER_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                },
+                "x-token-optional": true
+            }
+        },
         "/healthz": {
             "get": {
                 "produces": [
@@ -1769,6 +1956,10 @@ const docTemplate = `{
                         "type": "integer"
                     }
                 },
+                "player": {
+                    "description": "Player (seat.joined) is the id of the lasting player who joined with its key; absent\nfor an anonymous join.",
+                    "type": "string"
+                },
                 "players": {
                     "description": "match.created",
                     "type": "array",
@@ -2026,6 +2217,10 @@ const docTemplate = `{
                     "description": "Listed, Target and TurnSeconds are what the lobby shows of a waiting match; target and\nturn_seconds are left out when not recorded (matches older than the lobby) or no clock.",
                     "type": "boolean"
                 },
+                "next_match_id": {
+                    "description": "NextMatchID is the rematch of a finished match, once one was asked for (POST\n/api/v1/matches/{id}/rematch).",
+                    "type": "string"
+                },
                 "open_seats": {
                     "description": "OpenSeats lists the seats waiting for a player (the lobby's matches have some).",
                     "type": "array",
@@ -2102,9 +2297,6 @@ const docTemplate = `{
         },
         "api.JoinRequest": {
             "type": "object",
-            "required": [
-                "name"
-            ],
             "properties": {
                 "invite": {
                     "description": "Invite is the seat's invite from the create answer; not needed for a listed match.",
@@ -2112,7 +2304,7 @@ const docTemplate = `{
                     "example": "lW3Xb0yQm8m3aN6tR2pX4g"
                 },
                 "name": {
-                    "description": "Name is shown to everyone, under the rules of a name at create; it may not be another\nseat's name ignoring case and width.",
+                    "description": "Name is shown to everyone, under the rules of a name at create; it may not be another\nseat's name ignoring case and width. Joining with a player key, it may be left out:\nthe seat takes the player's name.",
                     "type": "string",
                     "maxLength": 64,
                     "minLength": 1,
@@ -2244,6 +2436,10 @@ const docTemplate = `{
                 "listed": {
                     "description": "Listed says the match is in the lobby while it waits.",
                     "type": "boolean"
+                },
+                "next_match_id": {
+                    "description": "NextMatchID is the rematch of a finished match, once one was asked for (POST\n/api/v1/matches/{id}/rematch); state reads carry it.",
+                    "type": "string"
                 },
                 "open_seats": {
                     "description": "OpenSeats lists the seats waiting for a player.",
@@ -2397,6 +2593,10 @@ const docTemplate = `{
                 "name": {
                     "type": "string"
                 },
+                "player": {
+                    "description": "Player is the id of the lasting player bound to the seat; absent for an anonymous seat.",
+                    "type": "string"
+                },
                 "seat": {
                     "type": "integer"
                 }
@@ -2411,6 +2611,120 @@ const docTemplate = `{
                 "key": {
                     "type": "string",
                     "example": "afk_Jm1pQ2h4c0F2bDlWc3pKd2xQb3FzY2F1ZE5lT2hYTWk"
+                }
+            }
+        },
+        "api.PlayerMatchItem": {
+            "type": "object",
+            "required": [
+                "created_at",
+                "hands",
+                "id",
+                "listed",
+                "open_seats",
+                "players",
+                "scores",
+                "seat",
+                "seeded",
+                "status",
+                "turn",
+                "updated_at",
+                "winner_side"
+            ],
+            "properties": {
+                "created_at": {
+                    "type": "string",
+                    "format": "date-time"
+                },
+                "hands": {
+                    "type": "integer"
+                },
+                "id": {
+                    "type": "string"
+                },
+                "listed": {
+                    "description": "Listed, Target and TurnSeconds are what the lobby shows of a waiting match; target and\nturn_seconds are left out when not recorded (matches older than the lobby) or no clock.",
+                    "type": "boolean"
+                },
+                "next_match_id": {
+                    "description": "NextMatchID is the rematch of a finished match, once one was asked for (POST\n/api/v1/matches/{id}/rematch).",
+                    "type": "string"
+                },
+                "open_seats": {
+                    "description": "OpenSeats lists the seats waiting for a player (the lobby's matches have some).",
+                    "type": "array",
+                    "items": {
+                        "type": "integer"
+                    }
+                },
+                "players": {
+                    "type": "array",
+                    "items": {
+                        "$ref": "#/definitions/api.Player"
+                    }
+                },
+                "scores": {
+                    "type": "array",
+                    "items": {
+                        "type": "integer"
+                    }
+                },
+                "seat": {
+                    "description": "Seat is the seat the player holds, or is challenged to take (an open seat reserved for it).",
+                    "type": "integer"
+                },
+                "seeded": {
+                    "description": "Seeded says the creator chose the seed, and so can compute every hand.",
+                    "type": "boolean"
+                },
+                "status": {
+                    "type": "string",
+                    "enum": [
+                        "waiting",
+                        "in_progress",
+                        "finished",
+                        "expired"
+                    ]
+                },
+                "target": {
+                    "type": "integer"
+                },
+                "turn": {
+                    "description": "Turn is the seat to act; null when none is. A client holding several tokens finds\nwhere it is to move without reading every match.",
+                    "type": "integer",
+                    "x-nullable": true
+                },
+                "turn_seconds": {
+                    "type": "integer"
+                },
+                "updated_at": {
+                    "type": "string",
+                    "format": "date-time"
+                },
+                "winner_side": {
+                    "description": "WinnerSide is null while the match is in progress.",
+                    "type": "integer",
+                    "x-nullable": true
+                }
+            }
+        },
+        "api.PlayerMatchesResponse": {
+            "type": "object",
+            "required": [
+                "matches",
+                "next_cursor"
+            ],
+            "properties": {
+                "matches": {
+                    "type": "array",
+                    "items": {
+                        "$ref": "#/definitions/api.PlayerMatchItem"
+                    }
+                },
+                "next_cursor": {
+                    "description": "NextCursor fetches the next page; null on the last page.",
+                    "type": "string",
+                    "x-nullable": true
                 }
             }
         },
@@ -2469,6 +2783,12 @@ const docTemplate = `{
                     "maxLength": 64,
                     "minLength": 1,
                     "example": "Ada"
+                },
+                "player": {
+                    "description": "Player binds a human seat to a lasting player: \"me\" is the creator, whose player key\nis then the Authorization (the name may be left out: the player's own); another\nplayer's id reserves the seat for that player (a challenge: an open seat, without\nname or invite, that only that player's key joins). One player holds at most one seat\nof a match (ALREADY_SEATED).",
+                    "type": "string",
+                    "maxLength": 64,
+                    "example": "me"
                 }
             }
         },
@@ -2523,6 +2843,7 @@ const docTemplate = `{
                         "MATCH_FINISHED",
                         "VERSION_CONFLICT",
                         "SEAT_TAKEN",
+                        "ALREADY_SEATED",
                         "NAME_TAKEN",
                         "MATCH_NOT_FINISHED",
                         "MATCH_NOT_STARTED",
@@ -2542,8 +2863,8 @@ const docTemplate = `{
                         "INTERNAL",
                         "NOT_READY",
                         "RECORD_CORRUPT",
-                        "STORE_BUSY",
                         "STORE_UNAVAILABLE",
+                        "STORE_BUSY",
                         "STORE_FULL",
                         "UNAVAILABLE",
                         "REQUEST_TIMEOUT",
@@ -2579,6 +2900,23 @@ const docTemplate = `{
                     "description": "Type is a URI naming the kind of problem: urn:allfives:problem: followed by the code.",
                     "type": "string",
                     "example": "urn:allfives:problem:NOT_YOUR_TURN"
+                }
+            }
+        },
+        "api.RematchResponse": {
+            "type": "object",
+            "required": [
+                "match",
+                "token"
+            ],
+            "properties": {
+                "match": {
+                    "$ref": "#/definitions/api.MatchView"
+                },
+                "token": {
+                    "description": "Token is the caller's seat token in the next match: drawn at the first call by the old\nseat's holder, shown only then; null on later calls (a bound seat's player uses its key).",
+                    "type": "string",
+                    "x-nullable": true
                 }
             }
         },
@@ -2936,6 +3274,10 @@ const docTemplate = `{
                     ]
                 },
                 "name": {
+                    "type": "string"
+                },
+                "player": {
+                    "description": "Player is the id of the lasting player bound to the seat; absent for an anonymous seat.",
                     "type": "string"
                 },
                 "seat": {

@@ -43,6 +43,8 @@ const (
 	CodeNameTaken Code = "NAME_TAKEN"
 	// CodePlayerNotFound: no player has that id.
 	CodePlayerNotFound Code = "PLAYER_NOT_FOUND"
+	// CodeAlreadySeated: a player taking a second seat of one match.
+	CodeAlreadySeated Code = "ALREADY_SEATED"
 )
 
 // Error is a domain error with a stable code. The sentinels below are its only values; callers
@@ -106,6 +108,9 @@ var (
 	ErrNameTaken = newError(CodeNameTaken, "a player already goes by that name (names are compared ignoring case and width)")
 	// ErrPlayerNotFound: no player has that id.
 	ErrPlayerNotFound = newError(CodePlayerNotFound, "player not found")
+	// ErrAlreadySeated: one player never holds two seats of one match, or a reader could not
+	// tell its seats apart, and a key would stand for two seats (docs/api.md, "Players").
+	ErrAlreadySeated = newError(CodeAlreadySeated, "the player already holds a seat of this match")
 )
 
 // CodeOf returns the stable code of err, or CodeInternal when err carries none.

@@ -58,6 +58,9 @@ type PlayerInfo struct {
 	Name string     `json:"name"`
 	Kind PlayerKind `json:"kind"`
 	Bot  string     `json:"bot,omitempty"`
+	// Player is the lasting player bound to a human seat (docs/api.md, "Players"); empty,
+	// and so absent from the JSON, for an anonymous seat, which keeps older records' bytes.
+	Player string `json:"player,omitempty"`
 }
 
 // MatchCreated opens every match log.
@@ -132,6 +135,8 @@ type MatchEnded struct {
 type SeatJoined struct {
 	Seat int    `json:"seat"`
 	Name string `json:"name"`
+	// Player is the lasting player who joined with its key; absent for an anonymous join.
+	Player string `json:"player,omitempty"`
 }
 
 // SeatLeft records a player leaving a seat before the first deal: the seat is open again.

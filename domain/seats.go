@@ -67,6 +67,19 @@ func (m *Match) Deadline() (time.Time, bool) {
 // DecideJoin seats a player named name in an open seat. The last join deals the first hand in
 // the same batch of events, so a match never waits with every seat taken.
 func (m *Match) DecideJoin(seat int, name string, at time.Time) ([]Event, error) {
+	return m.DecideJoinAs(seat, name, "", at)
+}
+
+// DecideJoinAs is DecideJoin by the lasting player with id player (empty: an anonymous
+// join). A player already holding another seat of the match is ErrAlreadySeated.
+func (m *Match) DecideJoinAs(seat int, name, player string, at time.Time) ([]Event, error) {
+	if player != "" {
+		for _, p := range m.players {
+			if p.Player == player && p.Seat != seat {
+				return nil, fmt.Errorf("%w: the player holds seat %d", ErrAlreadySeated, p.Seat)
+			}
+		}
+	}
 	switch st := m.Status(); {
 	case st == StatusFinished:
 		return nil, ErrMatchFinished
@@ -80,7 +93,7 @@ func (m *Match) DecideJoin(seat int, name string, at time.Time) ([]Event, error)
 		return nil, Invalidf("a player joining needs a name")
 	}
 	r := &recorder{m: m.Clone(), at: at}
-	if err := r.raise(SeatJoined{Seat: seat, Name: name}); err != nil {
+	if err := r.raise(SeatJoined{Seat: seat, Name: name, Player: player}); err != nil {
 		return nil, err
 	}
 	if len(r.m.OpenSeats()) == 0 {
@@ -219,7 +232,10 @@ func (m *Match) applySeatEvent(d EventData) error {
 		if !waiting || !m.validSeat(d.Seat) || m.players[d.Seat].Kind != Open || d.Name == "" {
 			return fmt.Errorf("seat %d cannot be joined now", d.Seat)
 		}
-		m.players[d.Seat] = PlayerInfo{Seat: d.Seat, Name: d.Name, Kind: Human}
+		if d.Player != "" && slices.ContainsFunc(m.players, func(p PlayerInfo) bool { return p.Player == d.Player }) {
+			return fmt.Errorf("seat %d cannot be joined by a player already seated", d.Seat)
+		}
+		m.players[d.Seat] = PlayerInfo{Seat: d.Seat, Name: d.Name, Kind: Human, Player: d.Player}
 		m.seatChanged[d.Seat] = m.version + 1
 	case SeatLeft:
 		if !waiting || !m.validSeat(d.Seat) || m.players[d.Seat].Kind != Human {

@@ -49,6 +49,8 @@ type SeatState struct {
 	Tiles    int
 	Autoplay bool
 	Deadline *time.Time
+	// Player is the lasting player bound to the seat; empty for an anonymous seat.
+	Player string
 }
 
 // HandView is the hand in play as everyone sees it.
@@ -108,7 +110,7 @@ func (m *Match) View(v Viewer) MatchView {
 	}
 	deadline, clocked := m.Deadline()
 	for i, p := range m.players {
-		mv.Seats[i] = SeatState{Seat: i, Name: p.Name, Kind: p.Kind, Bot: p.Bot, Side: m.table.SideOf(i), Tiles: m.tilesHeld(i), Autoplay: m.autoplay[i]}
+		mv.Seats[i] = SeatState{Seat: i, Name: p.Name, Kind: p.Kind, Bot: p.Bot, Side: m.table.SideOf(i), Tiles: m.tilesHeld(i), Autoplay: m.autoplay[i], Player: p.Player}
 		if clocked && i == m.hand.turn {
 			d := deadline
 			mv.Seats[i].Deadline = &d

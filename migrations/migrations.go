@@ -40,6 +40,7 @@ var Files = []string{
 	"00003_seat_keys_and_seeded.sql",
 	"00004_reviews.sql",
 	"00005_players.sql",
+	"00006_rematch.sql",
 }
 
 // LatestVersion is the version of the last of Files, which a store's schema reports once every

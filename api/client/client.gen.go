@@ -382,6 +382,30 @@ func (e ApiPlayerKind) Valid() bool {
 	}
 }
 
+// Defines values for ApiPlayerMatchItemStatus.
+const (
+	ApiPlayerMatchItemStatusExpired    ApiPlayerMatchItemStatus = "expired"
+	ApiPlayerMatchItemStatusFinished   ApiPlayerMatchItemStatus = "finished"
+	ApiPlayerMatchItemStatusInProgress ApiPlayerMatchItemStatus = "in_progress"
+	ApiPlayerMatchItemStatusWaiting    ApiPlayerMatchItemStatus = "waiting"
+)
+
+// Valid indicates whether the value is a known member of the ApiPlayerMatchItemStatus enum.
+func (e ApiPlayerMatchItemStatus) Valid() bool {
+	switch e {
+	case ApiPlayerMatchItemStatusExpired:
+		return true
+	case ApiPlayerMatchItemStatusFinished:
+		return true
+	case ApiPlayerMatchItemStatusInProgress:
+		return true
+	case ApiPlayerMatchItemStatusWaiting:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ApiPlayerRequestBot.
 const (
 	ApiPlayerRequestBotExpert ApiPlayerRequestBot = "expert"
@@ -429,6 +453,7 @@ func (e ApiPlayerRequestKind) Valid() bool {
 
 // Defines values for ApiProblemCode.
 const (
+	ALREADYSEATED        ApiProblemCode = "ALREADY_SEATED"
 	ENDREQUIRED          ApiProblemCode = "END_REQUIRED"
 	HEADERTOOLARGE       ApiProblemCode = "HEADER_TOO_LARGE"
 	IDEMPOTENCYKEYREUSED ApiProblemCode = "IDEMPOTENCY_KEY_REUSED"
@@ -471,6 +496,8 @@ const (
 // Valid indicates whether the value is a known member of the ApiProblemCode enum.
 func (e ApiProblemCode) Valid() bool {
 	switch e {
+	case ALREADYSEATED:
+		return true
 	case ENDREQUIRED:
 		return true
 	case HEADERTOOLARGE:
@@ -769,6 +796,45 @@ func (e StreamEventsParamsView) Valid() bool {
 	}
 }
 
+// Defines values for ListPlayerMatchesParamsStatus.
+const (
+	ListPlayerMatchesParamsStatusExpired    ListPlayerMatchesParamsStatus = "expired"
+	ListPlayerMatchesParamsStatusFinished   ListPlayerMatchesParamsStatus = "finished"
+	ListPlayerMatchesParamsStatusInProgress ListPlayerMatchesParamsStatus = "in_progress"
+	ListPlayerMatchesParamsStatusWaiting    ListPlayerMatchesParamsStatus = "waiting"
+)
+
+// Valid indicates whether the value is a known member of the ListPlayerMatchesParamsStatus enum.
+func (e ListPlayerMatchesParamsStatus) Valid() bool {
+	switch e {
+	case ListPlayerMatchesParamsStatusExpired:
+		return true
+	case ListPlayerMatchesParamsStatusFinished:
+		return true
+	case ListPlayerMatchesParamsStatusInProgress:
+		return true
+	case ListPlayerMatchesParamsStatusWaiting:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListPlayerMatchesParamsTurn.
+const (
+	Me ListPlayerMatchesParamsTurn = "me"
+)
+
+// Valid indicates whether the value is a known member of the ListPlayerMatchesParamsTurn enum.
+func (e ListPlayerMatchesParamsTurn) Valid() bool {
+	switch e {
+	case Me:
+		return true
+	default:
+		return false
+	}
+}
+
 // ApiAuditCheck defines model for api.AuditCheck.
 type ApiAuditCheck struct {
 	Detail string `json:"detail"`
@@ -930,6 +996,10 @@ type ApiEventData struct {
 	// Pips hand.ended: pips left per seat
 	Pips *[]int `json:"pips,omitempty"`
 
+	// Player Player (seat.joined) is the id of the lasting player who joined with its key; absent
+	// for an anonymous join.
+	Player *string `json:"player,omitempty"`
+
 	// Players match.created
 	Players *[]ApiPlayer `json:"players,omitempty"`
 
@@ -1055,6 +1125,10 @@ type ApiHistoryItem struct {
 	// turn_seconds are left out when not recorded (matches older than the lobby) or no clock.
 	Listed bool `json:"listed"`
 
+	// NextMatchId NextMatchID is the rematch of a finished match, once one was asked for (POST
+	// /api/v1/matches/{id}/rematch).
+	NextMatchId *string `json:"next_match_id,omitempty"`
+
 	// OpenSeats OpenSeats lists the seats waiting for a player (the lobby's matches have some).
 	OpenSeats []int       `json:"open_seats"`
 	Players   []ApiPlayer `json:"players"`
@@ -1094,10 +1168,11 @@ type ApiJoinRequest struct {
 	Invite *string `json:"invite,omitempty"`
 
 	// Name Name is shown to everyone, under the rules of a name at create; it may not be another
-	// seat's name ignoring case and width.
+	// seat's name ignoring case and width. Joining with a player key, it may be left out:
+	// the seat takes the player's name.
 	//
 	// Example: Bo
-	Name string `json:"name"`
+	Name *string `json:"name,omitempty"`
 }
 
 // ApiJoinResponse defines model for api.JoinResponse.
@@ -1147,6 +1222,10 @@ type ApiMatchView struct {
 
 	// Listed Listed says the match is in the lobby while it waits.
 	Listed bool `json:"listed"`
+
+	// NextMatchId NextMatchID is the rematch of a finished match, once one was asked for (POST
+	// /api/v1/matches/{id}/rematch); state reads carry it.
+	NextMatchId *string `json:"next_match_id,omitempty"`
 
 	// OpenSeats OpenSeats lists the seats waiting for a player.
 	OpenSeats    []int              `json:"open_seats"`
@@ -1213,7 +1292,10 @@ type ApiPlayer struct {
 	Bot  *ApiPlayerBot `json:"bot,omitempty"`
 	Kind ApiPlayerKind `json:"kind"`
 	Name string        `json:"name"`
-	Seat int           `json:"seat"`
+
+	// Player Player is the id of the lasting player bound to the seat; absent for an anonymous seat.
+	Player *string `json:"player,omitempty"`
+	Seat   int     `json:"seat"`
 }
 
 // ApiPlayerBot defines model for ApiPlayer.Bot.
@@ -1226,6 +1308,54 @@ type ApiPlayerKind string
 type ApiPlayerKeyResponse struct {
 	// Key Example: afk_Jm1pQ2h4c0F2bDlWc3pKd2xQb3FzY2F1ZE5lT2hYTWk
 	Key string `json:"key"`
+}
+
+// ApiPlayerMatchItem defines model for api.PlayerMatchItem.
+type ApiPlayerMatchItem struct {
+	CreatedAt time.Time `json:"created_at"`
+	Hands     int       `json:"hands"`
+	Id        string    `json:"id"`
+
+	// Listed Listed, Target and TurnSeconds are what the lobby shows of a waiting match; target and
+	// turn_seconds are left out when not recorded (matches older than the lobby) or no clock.
+	Listed bool `json:"listed"`
+
+	// NextMatchId NextMatchID is the rematch of a finished match, once one was asked for (POST
+	// /api/v1/matches/{id}/rematch).
+	NextMatchId *string `json:"next_match_id,omitempty"`
+
+	// OpenSeats OpenSeats lists the seats waiting for a player (the lobby's matches have some).
+	OpenSeats []int       `json:"open_seats"`
+	Players   []ApiPlayer `json:"players"`
+	Scores    []int       `json:"scores"`
+
+	// Seat Seat is the seat the player holds, or is challenged to take (an open seat reserved for it).
+	Seat int `json:"seat"`
+
+	// Seeded Seeded says the creator chose the seed, and so can compute every hand.
+	Seeded bool                     `json:"seeded"`
+	Status ApiPlayerMatchItemStatus `json:"status"`
+	Target *int                     `json:"target,omitempty"`
+
+	// Turn Turn is the seat to act; null when none is. A client holding several tokens finds
+	// where it is to move without reading every match.
+	Turn        *int      `json:"turn"`
+	TurnSeconds *int      `json:"turn_seconds,omitempty"`
+	UpdatedAt   time.Time `json:"updated_at"`
+
+	// WinnerSide WinnerSide is null while the match is in progress.
+	WinnerSide *int `json:"winner_side"`
+}
+
+// ApiPlayerMatchItemStatus defines model for ApiPlayerMatchItem.Status.
+type ApiPlayerMatchItemStatus string
+
+// ApiPlayerMatchesResponse defines model for api.PlayerMatchesResponse.
+type ApiPlayerMatchesResponse struct {
+	Matches []ApiPlayerMatchItem `json:"matches"`
+
+	// NextCursor NextCursor fetches the next page; null on the last page.
+	NextCursor *string `json:"next_cursor"`
 }
 
 // ApiPlayerProfile defines model for api.PlayerProfile.
@@ -1260,6 +1390,15 @@ type ApiPlayerRequest struct {
 	//
 	// Example: Ada
 	Name *string `json:"name,omitempty"`
+
+	// Player Player binds a human seat to a lasting player: "me" is the creator, whose player key
+	// is then the Authorization (the name may be left out: the player's own); another
+	// player's id reserves the seat for that player (a challenge: an open seat, without
+	// name or invite, that only that player's key joins). One player holds at most one seat
+	// of a match (ALREADY_SEATED).
+	//
+	// Example: me
+	Player *string `json:"player,omitempty"`
 }
 
 // ApiPlayerRequestBot Bot names the strategy of a bot seat, weakest first; only with kind bot.
@@ -1319,6 +1458,15 @@ type ApiProblem struct {
 
 // ApiProblemCode defines model for ApiProblem.Code.
 type ApiProblemCode string
+
+// ApiRematchResponse defines model for api.RematchResponse.
+type ApiRematchResponse struct {
+	Match ApiMatchView `json:"match"`
+
+	// Token Token is the caller's seat token in the next match: drawn at the first call by the old
+	// seat's holder, shown only then; null on later calls (a bound seat's player uses its key).
+	Token *string `json:"token"`
+}
 
 // ApiReplayResponse defines model for api.ReplayResponse.
 type ApiReplayResponse struct {
@@ -1474,9 +1622,12 @@ type ApiSeat struct {
 	Deadline *time.Time  `json:"deadline,omitempty"`
 	Kind     ApiSeatKind `json:"kind"`
 	Name     string      `json:"name"`
-	Seat     int         `json:"seat"`
-	Side     int         `json:"side"`
-	Tiles    int         `json:"tiles"`
+
+	// Player Player is the id of the lasting player bound to the seat; absent for an anonymous seat.
+	Player *string `json:"player,omitempty"`
+	Seat   int     `json:"seat"`
+	Side   int     `json:"side"`
+	Tiles  int     `json:"tiles"`
 }
 
 // ApiSeatBot defines model for ApiSeat.Bot.
@@ -1593,6 +1744,27 @@ type StreamEventsParams struct {
 
 // StreamEventsParamsView defines parameters for StreamEvents.
 type StreamEventsParamsView int
+
+// ListPlayerMatchesParams defines parameters for ListPlayerMatches.
+type ListPlayerMatchesParams struct {
+	// Status only matches with this status
+	Status *ListPlayerMatchesParamsStatus `form:"status,omitempty" json:"status,omitempty"`
+
+	// Turn me: only the matches where it is the player's turn (the player's own key only)
+	Turn *ListPlayerMatchesParamsTurn `form:"turn,omitempty" json:"turn,omitempty"`
+
+	// Limit page size
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor next_cursor of the previous page
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
+
+// ListPlayerMatchesParamsStatus defines parameters for ListPlayerMatches.
+type ListPlayerMatchesParamsStatus string
+
+// ListPlayerMatchesParamsTurn defines parameters for ListPlayerMatches.
+type ListPlayerMatchesParamsTurn string
 
 // CreateMatchJSONRequestBody defines body for CreateMatch for application/json ContentType.
 type CreateMatchJSONRequestBody = ApiCreateMatchRequest
@@ -1758,6 +1930,13 @@ type ClientInterface interface {
 	// Corresponds with POST /api/v1/matches/{id}/moves (the `MakeMove` operationId).
 	MakeMove(ctx context.Context, id string, params *MakeMoveParams, body MakeMoveJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// CreateRematch Rematch
+	//
+	// By a seat holder (its token, or its player's key) of a finished match: the first call creates the next match, with the same players in the same seats, the same target, partnerships, clock and listing, and a new secret seed; every later call answers the same match. Each human seat of the next match is claimed by its old holder: the first call with the old seat's token (or key) draws the seat's new token, shown only in that answer; later calls answer token null. A bound seat's player also plays with its key. The finished match's view and history item then carry next_match_id.
+	//
+	// Corresponds with POST /api/v1/matches/{id}/rematch (the `CreateRematch` operationId).
+	CreateRematch(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ReplayMatch Replay a match to a step
 	//
 	// Event number step (its seq) and the match as it was right after it. A finished match shows everything at every step, every seat's tiles and the boneyard in draw order included (hand.hands, hand.boneyard_tiles); a live one shows only what the caller may see now: with a seat token, that seat's tiles. Steps run from 1 to the match's version; any other step is 400 INVALID_REQUEST.
@@ -1856,6 +2035,13 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/v1/players/{id} (the `GetPlayer` operationId).
 	GetPlayer(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListPlayerMatches List a player's matches
+	//
+	// The matches where the player holds a seat (or is challenged to one), newest first, as history items with the player's seat. Anyone may list them, as anyone may read a match. turn=me keeps the matches in progress where it is the player's turn, and only with the player's own key. Pass next_cursor back as cursor for the next page.
+	//
+	// Corresponds with GET /api/v1/players/{id}/matches (the `ListPlayerMatches` operationId).
+	ListPlayerMatches(ctx context.Context, id string, params *ListPlayerMatchesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CheckLiveness Liveness
 	//
@@ -2048,6 +2234,23 @@ func (c *Client) MakeMoveWithBody(ctx context.Context, id string, params *MakeMo
 // Corresponds with POST /api/v1/matches/{id}/moves (the `MakeMove` operationId).
 func (c *Client) MakeMove(ctx context.Context, id string, params *MakeMoveParams, body MakeMoveJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewMakeMoveRequest(c.Server, id, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateRematch Rematch
+//
+// By a seat holder (its token, or its player's key) of a finished match: the first call creates the next match, with the same players in the same seats, the same target, partnerships, clock and listing, and a new secret seed; every later call answers the same match. Each human seat of the next match is claimed by its old holder: the first call with the old seat's token (or key) draws the seat's new token, shown only in that answer; later calls answer token null. A bound seat's player also plays with its key. The finished match's view and history item then carry next_match_id.
+//
+// Corresponds with POST /api/v1/matches/{id}/rematch (the `CreateRematch` operationId).
+func (c *Client) CreateRematch(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateRematchRequest(c.Server, id)
 	if err != nil {
 		return nil, err
 	}
@@ -2277,6 +2480,23 @@ func (c *Client) RotatePlayerKey(ctx context.Context, reqEditors ...RequestEdito
 // Corresponds with GET /api/v1/players/{id} (the `GetPlayer` operationId).
 func (c *Client) GetPlayer(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetPlayerRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListPlayerMatches List a player's matches
+//
+// The matches where the player holds a seat (or is challenged to one), newest first, as history items with the player's seat. Anyone may list them, as anyone may read a match. turn=me keeps the matches in progress where it is the player's turn, and only with the player's own key. Pass next_cursor back as cursor for the next page.
+//
+// Corresponds with GET /api/v1/players/{id}/matches (the `ListPlayerMatches` operationId).
+func (c *Client) ListPlayerMatches(ctx context.Context, id string, params *ListPlayerMatchesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListPlayerMatchesRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -2827,6 +3047,40 @@ func NewMakeMoveRequestWithBody(server string, id string, params *MakeMoveParams
 	return req, nil
 }
 
+// NewCreateRematchRequest constructs an http.Request for the CreateRematch method
+func NewCreateRematchRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/matches/%s/rematch", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewReplayMatchRequest constructs an http.Request for the ReplayMatch method
 func NewReplayMatchRequest(server string, id string, params *ReplayMatchParams) (*http.Request, error) {
 	var err error
@@ -3316,6 +3570,103 @@ func NewGetPlayerRequest(server string, id string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewListPlayerMatchesRequest constructs an http.Request for the ListPlayerMatches method
+func NewListPlayerMatchesRequest(server string, id string, params *ListPlayerMatchesParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/players/%s/matches", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Status != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Turn != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "turn", *params.Turn, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewCheckLivenessRequest constructs an http.Request for the CheckLiveness method
 func NewCheckLivenessRequest(server string) (*http.Request, error) {
 	var err error
@@ -3558,6 +3909,15 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/v1/matches/{id}/moves (the `MakeMove` operationId).
 	MakeMoveWithResponse(ctx context.Context, id string, params *MakeMoveParams, body MakeMoveJSONRequestBody, reqEditors ...RequestEditorFn) (*MakeMoveResponse, error)
 
+	// CreateRematchWithResponse Rematch
+	//
+	// By a seat holder (its token, or its player's key) of a finished match: the first call creates the next match, with the same players in the same seats, the same target, partnerships, clock and listing, and a new secret seed; every later call answers the same match. Each human seat of the next match is claimed by its old holder: the first call with the old seat's token (or key) draws the seat's new token, shown only in that answer; later calls answer token null. A bound seat's player also plays with its key. The finished match's view and history item then carry next_match_id.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/matches/{id}/rematch (the `CreateRematch` operationId).
+	CreateRematchWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*CreateRematchResponse, error)
+
 	// ReplayMatchWithResponse Replay a match to a step
 	//
 	// Event number step (its seq) and the match as it was right after it. A finished match shows everything at every step, every seat's tiles and the boneyard in draw order included (hand.hands, hand.boneyard_tiles); a live one shows only what the caller may see now: with a seat token, that seat's tiles. Steps run from 1 to the match's version; any other step is 400 INVALID_REQUEST.
@@ -3674,6 +4034,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/v1/players/{id} (the `GetPlayer` operationId).
 	GetPlayerWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetPlayerResponse, error)
+
+	// ListPlayerMatchesWithResponse List a player's matches
+	//
+	// The matches where the player holds a seat (or is challenged to one), newest first, as history items with the player's seat. Anyone may list them, as anyone may read a match. turn=me keeps the matches in progress where it is the player's turn, and only with the player's own key. Pass next_cursor back as cursor for the next page.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/players/{id}/matches (the `ListPlayerMatches` operationId).
+	ListPlayerMatchesWithResponse(ctx context.Context, id string, params *ListPlayerMatchesParams, reqEditors ...RequestEditorFn) (*ListPlayerMatchesResponse, error)
 
 	// CheckLivenessWithResponse Liveness
 	//
@@ -3837,8 +4206,14 @@ type CreateMatchResponse struct {
 	JSON201 *ApiCreateMatchResponse
 	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
 	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ApiProblem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ApiProblem
 	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
 	ApplicationproblemJSON408 *ApiProblem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *ApiProblem
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *ApiProblem
 	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -3873,9 +4248,24 @@ func (r CreateMatchResponse) GetApplicationproblemJSON400() *ApiProblem {
 	return r.ApplicationproblemJSON400
 }
 
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateMatchResponse) GetApplicationproblemJSON401() *ApiProblem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateMatchResponse) GetApplicationproblemJSON404() *ApiProblem {
+	return r.ApplicationproblemJSON404
+}
+
 // GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
 func (r CreateMatchResponse) GetApplicationproblemJSON408() *ApiProblem {
 	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateMatchResponse) GetApplicationproblemJSON409() *ApiProblem {
+	return r.ApplicationproblemJSON409
 }
 
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -4700,6 +5090,131 @@ func (r MakeMoveResponse) ContentType() string {
 	return ""
 }
 
+// CreateRematchResponse429Headers the declared response headers of an HTTP 429 response for CreateRematch
+type CreateRematchResponse429Headers struct {
+	RetryAfter *int
+}
+
+// CreateRematchResponse503Headers the declared response headers of an HTTP 503 response for CreateRematch
+type CreateRematchResponse503Headers struct {
+	RetryAfter *int
+}
+
+// CreateRematchResponse507Headers the declared response headers of an HTTP 507 response for CreateRematch
+type CreateRematchResponse507Headers struct {
+	RetryAfter *int
+}
+
+type CreateRematchResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ApiRematchResponse
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ApiProblem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *ApiProblem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ApiProblem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ApiProblem
+	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
+	ApplicationproblemJSON507 *ApiProblem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateRematchResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateRematchResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *CreateRematchResponse507Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r CreateRematchResponse) GetJSON200() *ApiRematchResponse {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateRematchResponse) GetApplicationproblemJSON400() *ApiProblem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateRematchResponse) GetApplicationproblemJSON401() *ApiProblem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateRematchResponse) GetApplicationproblemJSON404() *ApiProblem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateRematchResponse) GetApplicationproblemJSON409() *ApiProblem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CreateRematchResponse) GetApplicationproblemJSON429() *ApiProblem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r CreateRematchResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CreateRematchResponse) GetApplicationproblemJSON500() *ApiProblem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateRematchResponse) GetApplicationproblemJSON503() *ApiProblem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
+func (r CreateRematchResponse) GetApplicationproblemJSON507() *ApiProblem {
+	return r.ApplicationproblemJSON507
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateRematchResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateRematchResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateRematchResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateRematchResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ReplayMatchResponse429Headers the declared response headers of an HTTP 429 response for ReplayMatch
 type ReplayMatchResponse429Headers struct {
 	RetryAfter *int
@@ -5125,6 +5640,8 @@ type JoinSeatResponse struct {
 	JSON201 *ApiJoinResponse
 	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
 	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ApiProblem
 	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
 	ApplicationproblemJSON403 *ApiProblem
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
@@ -5161,6 +5678,11 @@ func (r JoinSeatResponse) GetJSON201() *ApiJoinResponse {
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
 func (r JoinSeatResponse) GetApplicationproblemJSON400() *ApiProblem {
 	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r JoinSeatResponse) GetApplicationproblemJSON401() *ApiProblem {
+	return r.ApplicationproblemJSON401
 }
 
 // GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
@@ -6068,6 +6590,124 @@ func (r GetPlayerResponse) ContentType() string {
 	return ""
 }
 
+// ListPlayerMatchesResponse429Headers the declared response headers of an HTTP 429 response for ListPlayerMatches
+type ListPlayerMatchesResponse429Headers struct {
+	RetryAfter *int
+}
+
+// ListPlayerMatchesResponse503Headers the declared response headers of an HTTP 503 response for ListPlayerMatches
+type ListPlayerMatchesResponse503Headers struct {
+	RetryAfter *int
+}
+
+// ListPlayerMatchesResponse507Headers the declared response headers of an HTTP 507 response for ListPlayerMatches
+type ListPlayerMatchesResponse507Headers struct {
+	RetryAfter *int
+}
+
+type ListPlayerMatchesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ApiPlayerMatchesResponse
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ApiProblem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ApiProblem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ApiProblem
+	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
+	ApplicationproblemJSON507 *ApiProblem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListPlayerMatchesResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListPlayerMatchesResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *ListPlayerMatchesResponse507Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListPlayerMatchesResponse) GetJSON200() *ApiPlayerMatchesResponse {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListPlayerMatchesResponse) GetApplicationproblemJSON400() *ApiProblem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListPlayerMatchesResponse) GetApplicationproblemJSON401() *ApiProblem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListPlayerMatchesResponse) GetApplicationproblemJSON404() *ApiProblem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListPlayerMatchesResponse) GetApplicationproblemJSON429() *ApiProblem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r ListPlayerMatchesResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListPlayerMatchesResponse) GetApplicationproblemJSON500() *ApiProblem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListPlayerMatchesResponse) GetApplicationproblemJSON503() *ApiProblem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
+func (r ListPlayerMatchesResponse) GetApplicationproblemJSON507() *ApiProblem {
+	return r.ApplicationproblemJSON507
+}
+
+// GetBody returns the raw response body bytes
+func (r ListPlayerMatchesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListPlayerMatchesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListPlayerMatchesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListPlayerMatchesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type CheckLivenessResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -6410,6 +7050,21 @@ func (c *ClientWithResponses) MakeMoveWithResponse(ctx context.Context, id strin
 	return ParseMakeMoveResponse(rsp)
 }
 
+// CreateRematchWithResponse Rematch
+//
+// By a seat holder (its token, or its player's key) of a finished match: the first call creates the next match, with the same players in the same seats, the same target, partnerships, clock and listing, and a new secret seed; every later call answers the same match. Each human seat of the next match is claimed by its old holder: the first call with the old seat's token (or key) draws the seat's new token, shown only in that answer; later calls answer token null. A bound seat's player also plays with its key. The finished match's view and history item then carry next_match_id.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/matches/{id}/rematch (the `CreateRematch` operationId).
+func (c *ClientWithResponses) CreateRematchWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*CreateRematchResponse, error) {
+	rsp, err := c.CreateRematch(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateRematchResponse(rsp)
+}
+
 // ReplayMatchWithResponse Replay a match to a step
 //
 // Event number step (its seq) and the match as it was right after it. A finished match shows everything at every step, every seat's tiles and the boneyard in draw order included (hand.hands, hand.boneyard_tiles); a live one shows only what the caller may see now: with a seat token, that seat's tiles. Steps run from 1 to the match's version; any other step is 400 INVALID_REQUEST.
@@ -6605,6 +7260,21 @@ func (c *ClientWithResponses) GetPlayerWithResponse(ctx context.Context, id stri
 	return ParseGetPlayerResponse(rsp)
 }
 
+// ListPlayerMatchesWithResponse List a player's matches
+//
+// The matches where the player holds a seat (or is challenged to one), newest first, as history items with the player's seat. Anyone may list them, as anyone may read a match. turn=me keeps the matches in progress where it is the player's turn, and only with the player's own key. Pass next_cursor back as cursor for the next page.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/players/{id}/matches (the `ListPlayerMatches` operationId).
+func (c *ClientWithResponses) ListPlayerMatchesWithResponse(ctx context.Context, id string, params *ListPlayerMatchesParams, reqEditors ...RequestEditorFn) (*ListPlayerMatchesResponse, error) {
+	rsp, err := c.ListPlayerMatches(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListPlayerMatchesResponse(rsp)
+}
+
 // CheckLivenessWithResponse Liveness
 //
 // Returns a wrapper object for the known response body format(s).
@@ -6788,12 +7458,33 @@ func ParseCreateMatchResponse(rsp *http.Response) (*CreateMatchResponse, error) 
 		}
 		response.ApplicationproblemJSON400 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
 		var dest ApiProblem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest ApiProblem
@@ -7650,6 +8341,128 @@ func ParseMakeMoveResponse(rsp *http.Response) (*MakeMoveResponse, error) {
 	return response, nil
 }
 
+// ParseCreateRematchResponse parses an HTTP response from a CreateRematchWithResponse call
+func ParseCreateRematchResponse(rsp *http.Response) (*CreateRematchResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateRematchResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ApiRematchResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 507:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON507 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers CreateRematchResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateRematchResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers CreateRematchResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseReplayMatchResponse parses an HTTP response from a ReplayMatchWithResponse call
 func ParseReplayMatchResponse(rsp *http.Response) (*ReplayMatchResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -8080,6 +8893,13 @@ func ParseJoinSeatResponse(rsp *http.Response) (*JoinSeatResponse, error) {
 			return nil, err
 		}
 		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
 		var dest ApiProblem
@@ -8987,6 +9807,121 @@ func ParseGetPlayerResponse(rsp *http.Response) (*GetPlayerResponse, error) {
 		response.Headers503 = &headers
 	case rsp.StatusCode == 507:
 		var headers GetPlayerResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListPlayerMatchesResponse parses an HTTP response from a ListPlayerMatchesWithResponse call
+func ParseListPlayerMatchesResponse(rsp *http.Response) (*ListPlayerMatchesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListPlayerMatchesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ApiPlayerMatchesResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 507:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON507 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ListPlayerMatchesResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListPlayerMatchesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers ListPlayerMatchesResponse507Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -160,9 +160,10 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if ttl == 0 {
 		ttl = -1 // never: the service reads 0 as its default
 	}
+	people := players.NewService(players.Config{Store: store})
 	svc := referee.NewMatchService(referee.ServiceConfig{
 		Store: store, Bots: bot.Strategies(botSeed()), WaitingTTL: ttl, BotWorkers: cfg.botWorkers, Logger: log,
-		CacheBytes: int64(cfg.cacheMiB * (1 << 20)),
+		CacheBytes: int64(cfg.cacheMiB * (1 << 20)), Players: people,
 	})
 	defer svc.Close() // runs before the store closes: the workers stop first
 	reg := prometheus.NewRegistry()
@@ -180,7 +181,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	reviews := reviewer.New(reviewer.Config{Store: store, Matches: svc, Workers: cfg.reviewWorkers, Logger: log})
 	defer reviews.Close() // before the service and the store: a review in flight is abandoned, stored running
 	var draining atomic.Bool
-	handler := api.New(api.Config{Service: svc, Reviews: reviews, Players: players.NewService(players.Config{Store: store}), Ready: store, Draining: draining.Load, Logger: log, RateLimit: cfg.rateLimit, Registry: reg,
+	handler := api.New(api.Config{Service: svc, Reviews: reviews, Players: people, Ready: store, Draining: draining.Load, Logger: log, RateLimit: cfg.rateLimit, Registry: reg,
 		CORSOrigins: cfg.corsOrigins, MaxStreams: cfg.maxStreams, MaxStreamsPerClient: cfg.perClient,
 		AccessSample: int(cfg.accessSample)})
 	// The clock: one sweeper per instance; the expected version settles races with others.

@@ -12,7 +12,7 @@ func (r *referee) seatCommand(m *domain.Match, i int) (derived []domain.Event, h
 	e := r.log[i]
 	switch d := e.Data.(type) {
 	case domain.SeatJoined:
-		derived, err = m.DecideJoin(d.Seat, d.Name, e.At)
+		derived, err = m.DecideJoinAs(d.Seat, d.Name, d.Player, e.At)
 	case domain.SeatLeft:
 		derived, err = m.DecideLeave(d.Seat, e.At)
 	case domain.SeatResumed:

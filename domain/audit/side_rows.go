@@ -32,6 +32,9 @@ type Seat struct {
 	Seat     int
 	Kind     domain.PlayerKind
 	HasToken bool
+	// Unclaimed is a human seat of a rematch whose token its old holder has not yet claimed
+	// (docs/api.md, "Players"): it has no token hash yet, and rightly.
+	Unclaimed bool
 }
 
 // Idempotency is a stored idempotency record: the seat and move it was for and the events it
@@ -95,7 +98,7 @@ func seatsCheck(players []domain.PlayerInfo, seats []Seat) Check {
 			faults = append(faults, fmt.Sprintf("seat %d has no row", p.Seat))
 		case s.Kind != p.Kind:
 			faults = append(faults, fmt.Sprintf("seat %d is stored as %s, the log says %s", p.Seat, s.Kind, p.Kind))
-		case p.Kind == domain.Human && !s.HasToken:
+		case p.Kind == domain.Human && !s.HasToken && !s.Unclaimed:
 			faults = append(faults, fmt.Sprintf("seat %d is human but has no token hash, so no one can play it", p.Seat))
 		case p.Kind != domain.Human && s.HasToken:
 			faults = append(faults, fmt.Sprintf("seat %d is %s but has a token hash", p.Seat, p.Kind))

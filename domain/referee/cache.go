@@ -21,6 +21,8 @@ type entry struct {
 	// seats is record.Seats, published whole whenever a join or leave replaces it, so that
 	// Authenticate reads the token hashes without waiting for a move that holds mu.
 	seats atomic.Pointer[[]SeatRecord]
+	// next is record.NextMatchID, published with it: a finished match's rematch, read without mu.
+	next atomic.Pointer[string]
 	// keys are the idempotency records committed through this entry, by seat and key (each
 	// seat has keys of its own, docs/api.md "Idempotency"); keysAll says they are every record
 	// the match has (the entry was created here, not loaded), so a key not among them needs
@@ -103,6 +105,7 @@ func (e *entry) resize() {
 func (e *entry) setRecord(rec MatchRecord) {
 	e.record = rec
 	e.seats.Store(&rec.Seats)
+	e.next.Store(&rec.NextMatchID)
 }
 
 // working is a copy of the entry's state for a command to play on; the caller holds mu.

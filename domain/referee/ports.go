@@ -80,11 +80,18 @@ type MatchRecord struct {
 	Seed      domain.Seed
 	Seats     []SeatRecord
 	CreatedAt time.Time
+	// RematchOf is the finished match this one is the rematch of; NextMatchID, on a finished
+	// match, its rematch once one was asked for (docs/api.md, "Players"). Create stores
+	// RematchOf; NextMatchID is set later, by RematchStore.LinkRematch.
+	RematchOf   string
+	NextMatchID string
 }
 
 // SeatRecord is a seat with the SHA-256 of its token (nil for bots and open seats) and, for a
 // seat created open, the SHA-256 of its invite (kept after a join, so that the invite works
-// again if the player leaves).
+// again if the player leaves). Player is the id of the lasting player the seat is bound to
+// (a human seat) or reserved for (an open seat: a challenge, which only that player's key
+// joins); empty for an anonymous seat (docs/api.md, "Players").
 type SeatRecord struct {
 	Seat       int
 	Name       string
@@ -92,6 +99,7 @@ type SeatRecord struct {
 	Bot        string
 	TokenHash  []byte
 	InviteHash []byte
+	Player     string
 }
 
 // StoredMatch is a match's record and read model as stored.
@@ -144,6 +152,8 @@ type HistoryItem struct {
 	ID        string
 	CreatedAt time.Time
 	Summary   domain.Summary
+	// NextMatchID is the rematch of a finished match; empty when none was asked for.
+	NextMatchID string
 }
 
 // HistoryPage is one page of history; NextCursor is empty on the last page.

@@ -78,7 +78,8 @@ func (s *MatchService) Audit(ctx context.Context, id string, v domain.Viewer) (a
 func sideRows(stored StoredMatch, recs []IdempotencyRecord) audit.SideRows {
 	rows := audit.SideRows{Summary: stored.Summary, SummaryErr: stored.SummaryErr, Seed: stored.Record.Seed}
 	for _, s := range stored.Record.Seats {
-		rows.Seats = append(rows.Seats, audit.Seat{Seat: s.Seat, Kind: s.Kind, HasToken: len(s.TokenHash) == sha256.Size})
+		has := len(s.TokenHash) == sha256.Size
+		rows.Seats = append(rows.Seats, audit.Seat{Seat: s.Seat, Kind: s.Kind, HasToken: has, Unclaimed: !has && stored.Record.RematchOf != ""})
 	}
 	for _, r := range recs {
 		rows.Idempotency = append(rows.Idempotency, audit.Idempotency{Seat: r.Seat, Fingerprint: r.Fingerprint, FirstSeq: r.FirstSeq, LastSeq: r.LastSeq})

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"errors"
+	"fmt"
 
 	"github.com/allfives/allfives/domain"
 )
@@ -22,12 +23,27 @@ type JoinRequest struct {
 	Seat   int
 	Name   string
 	Invite string
+	// Key, a player key, binds the seat to its player (docs/api.md, "Players"): the name may
+	// then be left out (the player's own), and a seat reserved for the player needs no invite.
+	Key string
+
+	player string // the id Key authenticated
 }
 
 // Join seats a player in an open seat (docs/api.md, "Playing with others"). The last join deals
 // the first hand in the same append, and bots to move then play. Of two joins racing for one
 // seat, exactly one gets it; the other hears ErrSeatTaken.
 func (s *MatchService) Join(ctx context.Context, id string, req JoinRequest) (Joined, error) {
+	if req.Key != "" {
+		who, err := s.keyHolder(ctx, req.Key)
+		if err != nil {
+			return Joined{}, err
+		}
+		req.player = who.ID
+		if req.Name == "" {
+			req.Name = who.Name
+		}
+	}
 	name, err := checkName(req.Name)
 	if err != nil {
 		return Joined{}, domain.Invalidf("name %s", err)
@@ -48,13 +64,22 @@ func (s *MatchService) join(ctx context.Context, id string, req JoinRequest) (Jo
 	defer s.release(e)
 	now := s.clock.Now()
 	work := e.working()
-	events, err := work.match.DecideJoin(req.Seat, req.Name, now)
+	events, err := work.match.DecideJoinAs(req.Seat, req.Name, req.player, now)
 	if err != nil {
 		return Joined{}, err
 	}
 	rec := seatRecord(e.record, req.Seat)
-	if !work.match.Listed() && !inviteMatches(rec.InviteHash, req.Invite) {
+	switch {
+	case rec.Player != "" && rec.Player != req.player:
+		// A challenge: only its player's key takes it, invite or not (docs/api.md, "Players").
+		return Joined{}, fmt.Errorf("%w: seat %d is reserved for a player: join it with that player's key", domain.ErrUnauthorized, req.Seat)
+	case rec.Player == "" && !work.match.Listed() && !inviteMatches(rec.InviteHash, req.Invite):
 		return Joined{}, domain.ErrInvalidInvite
+	}
+	if req.player != "" {
+		if other := seatedElsewhere(e.record.Seats, req.Seat, req.player); other >= 0 {
+			return Joined{}, fmt.Errorf("%w: the player holds seat %d", domain.ErrAlreadySeated, other)
+		}
 	}
 	if other := sameNameAs(work.match.Players(), req.Seat, req.Name); other >= 0 {
 		return Joined{}, domain.Invalidf("name %q is the same name as seat %d's (names are compared ignoring case and width): choose another", req.Name, other)
@@ -63,7 +88,7 @@ func (s *MatchService) join(ctx context.Context, id string, req JoinRequest) (Jo
 	if err != nil {
 		return Joined{}, err
 	}
-	rec.Name, rec.Kind, rec.TokenHash = req.Name, domain.Human, hash
+	rec.Name, rec.Kind, rec.TokenHash, rec.Player = req.Name, domain.Human, hash, req.player
 	if err := s.commit(ctx, e, work, events, rec); err != nil {
 		return Joined{}, err
 	}
@@ -95,7 +120,8 @@ func seatRecord(rec MatchRecord, seat int) SeatRecord {
 func (s *MatchService) Leave(ctx context.Context, id string, v domain.Viewer, seat int) (domain.MatchView, error) {
 	return s.seatCommand(ctx, id, v, seat, func(m *domain.Match, rec *SeatRecord) ([]domain.Event, error) {
 		events, err := m.DecideLeave(seat, s.clock.Now())
-		rec.Name, rec.Kind, rec.TokenHash = "", domain.Open, nil
+		// The binding goes with the seat: a challenged player who leaves gives the challenge up.
+		rec.Name, rec.Kind, rec.TokenHash, rec.Player = "", domain.Open, nil, ""
 		return events, err
 	})
 }
@@ -139,7 +165,7 @@ func (s *MatchService) seatCommand(ctx context.Context, id string, v domain.View
 }
 
 func sameSeat(a, b SeatRecord) bool {
-	return a.Name == b.Name && a.Kind == b.Kind && string(a.TokenHash) == string(b.TokenHash)
+	return a.Name == b.Name && a.Kind == b.Kind && string(a.TokenHash) == string(b.TokenHash) && a.Player == b.Player
 }
 
 // commit applies a command's events to the working copy, lets bots and seats on autoplay play

@@ -18,6 +18,7 @@ import (
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/names"
+	"github.com/allfives/allfives/domain/players"
 )
 
 // MaxBotSteps bounds the bot actions run after one command: far more than any match needs
@@ -39,6 +40,7 @@ type MatchService struct {
 	pool       *botPool // nil: bots play inside the request that gives them the turn
 	log        *slog.Logger
 	pause      func(ctx context.Context, d time.Duration) error // holds a paced bot's decision to its floor
+	keys       PlayerKeys                                       // nil: no players, keys are refused
 }
 
 // ServiceConfig wires a MatchService. Zero fields take the production defaults.
@@ -61,6 +63,9 @@ type ServiceConfig struct {
 	// each decision of a Paced strategy, with what is left of the strategy's floor (0 when the
 	// decision took longer). Default: a real timer. Tests inject one that records.
 	Pause func(ctx context.Context, d time.Duration) error
+	// Players authenticates player keys and finds players by id, for seats bound to players
+	// (docs/api.md, "Players"); nil: a key is refused, and no seat may name a player.
+	Players PlayerKeys
 }
 
 // sleep waits d, or until ctx ends, when it returns ctx's error: ServiceConfig.Pause's default.
@@ -107,7 +112,7 @@ func NewMatchService(cfg ServiceConfig) *MatchService {
 	s := &MatchService{
 		store: cfg.Store, clock: cfg.Clock, random: cfg.Random, bots: cfg.Bots,
 		cache: newMatchCache(cfg.CacheSize, cfg.CacheBytes), waitingTTL: cfg.WaitingTTL, log: cfg.Logger,
-		pause: cfg.Pause,
+		pause: cfg.Pause, keys: cfg.Players,
 	}
 	if cfg.BotWorkers > 0 {
 		s.pool = newBotPool(s, cfg.BotWorkers, cfg.Logger)
@@ -160,6 +165,8 @@ type CreateRequest struct {
 	Listed        bool
 	TurnSeconds   int
 	AutoplayAfter int
+	// Key is the creator's bearer credential: a player key when a player entry is "me".
+	Key string
 }
 
 // SeatInvite is an open seat's secret invite, returned once at creation.
@@ -180,7 +187,11 @@ type Created struct {
 // bots only is handed to the bot pool, when there is one, and returned in progress.
 func (s *MatchService) Create(ctx context.Context, req CreateRequest) (_ Created, err error) {
 	defer domain.Wrap(&err, "create match")
-	players, err := s.checkPlayers(req.Players)
+	entries, bound, err := s.bindPlayers(ctx, req.Players, req.Key)
+	if err != nil {
+		return Created{}, err
+	}
+	players, err := s.checkPlayers(entries)
 	if err != nil {
 		return Created{}, err
 	}
@@ -221,16 +232,20 @@ func (s *MatchService) Create(ctx context.Context, req CreateRequest) (_ Created
 	rec := MatchRecord{ID: id, Seed: seed, CreatedAt: now}
 	out := Created{}
 	for _, p := range players {
-		sr := SeatRecord{Seat: p.Seat, Name: p.Name, Kind: p.Kind, Bot: p.Bot}
-		switch p.Kind {
-		case domain.Human:
+		sr := SeatRecord{Seat: p.Seat, Name: p.Name, Kind: p.Kind, Bot: p.Bot, Player: bound[p.Seat]}
+		switch {
+		case p.Kind == domain.Open && sr.Player != "":
+			// A challenge: the reserved player joins with its key, no invite (docs/api.md, "Players").
+			rec.Seats = append(rec.Seats, sr)
+			continue
+		case p.Kind == domain.Human:
 			tok, hash, err := s.newSecret(32)
 			if err != nil {
 				return Created{}, err
 			}
 			sr.TokenHash = hash
 			out.Tokens = append(out.Tokens, SeatToken{Seat: p.Seat, Token: tok})
-		case domain.Open:
+		case p.Kind == domain.Open:
 			// 128 random bits, stored only as a hash, like a token (docs/api.md, "Playing with others").
 			inv, hash, err := s.newSecret(16)
 			if err != nil {
@@ -350,16 +365,38 @@ func (s *MatchService) Authenticate(ctx context.Context, id, token string) (doma
 	if token == "" {
 		return domain.Spectator(), nil
 	}
-	sum := sha256.Sum256([]byte(token))
-	seat := -1
-	for _, sr := range seats {
-		// Compare against every seat so the time taken does not say which seat matched.
-		if len(sr.TokenHash) == len(sum) && subtle.ConstantTimeCompare(sr.TokenHash, sum[:]) == 1 {
-			seat = sr.Seat
+	if players.IsKey(token) {
+		// A key stands for the seat its player holds here (docs/api.md, "Players").
+		seat, err := s.keySeat(ctx, token, seats)
+		if err != nil {
+			return domain.Viewer{}, err
 		}
+		return domain.SeatViewer(seat).CheckedAt(checked), nil
+	}
+	sum := sha256.Sum256([]byte(token))
+	seat := tokenSeat(seats, sum[:])
+	if seat < 0 && unclaimed(seats) {
+		// A rematch's seat claimed since these seats were read, maybe on another instance:
+		// the store has its token hash (docs/api.md, "Players").
+		if seats, err = s.seatsOf(ctx, id); err != nil {
+			return domain.Viewer{}, err
+		}
+		seat = tokenSeat(seats, sum[:])
 	}
 	if seat < 0 {
 		return domain.Viewer{}, domain.ErrUnauthorized
 	}
 	return domain.SeatViewer(seat).CheckedAt(checked), nil
+}
+
+// tokenSeat is the seat whose token hashes to sum, or -1.
+func tokenSeat(seats []SeatRecord, sum []byte) int {
+	seat := -1
+	for _, sr := range seats {
+		// Compare against every seat so the time taken does not say which seat matched.
+		if len(sr.TokenHash) == len(sum) && subtle.ConstantTimeCompare(sr.TokenHash, sum) == 1 {
+			seat = sr.Seat
+		}
+	}
+	return seat
 }

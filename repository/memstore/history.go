@@ -39,7 +39,7 @@ func (s *Store) History(ctx context.Context, q referee.HistoryQuery) (referee.Hi
 	for _, m := range s.matches {
 		k := repository.Cursor{CreatedAt: m.rec.CreatedAt, ID: m.rec.ID}
 		if matches(m, q) && (!hasAfter || k.Before(after)) {
-			items = append(items, referee.HistoryItem{ID: m.rec.ID, CreatedAt: m.rec.CreatedAt, Summary: copySummary(m.sum)})
+			items = append(items, referee.HistoryItem{ID: m.rec.ID, CreatedAt: m.rec.CreatedAt, Summary: copySummary(m.sum), NextMatchID: m.rec.NextMatchID})
 		}
 	}
 	s.mu.RUnlock()

@@ -22,3 +22,10 @@ func (s *Store) Due(ctx context.Context, q referee.DueQuery) (_ []string, err er
 	defer domain.Wrap(&err, "due matches")
 	return sqlrow.Due(s.db.WithContext(ctx), q)
 }
+
+// PlayerMatches lists a player's matches newest first, from the index of seats bound to
+// players (sqlrow.PlayerMatches).
+func (s *Store) PlayerMatches(ctx context.Context, q referee.PlayerMatchQuery) (_ referee.PlayerMatchPage, err error) {
+	defer classify(&err)
+	return sqlrow.PlayerMatches(s.db.WithContext(ctx), s.log, q)
+}

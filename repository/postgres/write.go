@@ -144,8 +144,14 @@ func (s *Store) version(ctx context.Context, id string) int {
 func updateSeats(tx *gorm.DB, id string, seats []referee.SeatRecord) error {
 	for _, st := range seats {
 		row := sqlrow.SeatRowOf(id, st)
+		// match_created_at goes with player_id, NULL with NULL (migrations/postgres/00005_players.sql).
+		created := gorm.Expr("NULL")
+		if row.PlayerID != nil {
+			created = gorm.Expr("(SELECT created_at FROM matches WHERE id = ?)", id)
+		}
 		res := tx.Model(&sqlrow.SeatRow{}).Where("match_id = ? AND seat = ?", id, st.Seat).
-			Select("name", "kind", "bot", "token_hash", "invite_hash").Updates(&row)
+			Updates(map[string]any{"name": row.Name, "kind": row.Kind, "bot": row.Bot, "token_hash": row.TokenHash,
+				"invite_hash": row.InviteHash, "player_id": row.PlayerID, "match_created_at": created})
 		if res.Error == nil && res.RowsAffected != 1 {
 			res.Error = fmt.Errorf("match %s has no seat %d", id, st.Seat)
 		}

@@ -33,7 +33,10 @@ const (
 	sqlInsertEvent = "INSERT INTO events (match_id, seq, type, data, at, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?)"
 	sqlInsertKey   = "INSERT INTO idempotency_keys (match_id, seat, key, fingerprint, first_seq, last_seq, created_at) " +
 		"VALUES (?, ?, ?, ?, ?, ?, ?)"
-	sqlUpdateSeat = "UPDATE seats SET name = ?, kind = ?, bot = ?, token_hash = ?, invite_hash = ? " +
+	// player_id binds the seat to a player, and match_created_at goes with it (NULL with
+	// NULL): the key of the index of a player's matches (migrations/sqlite/00005_players.sql).
+	sqlUpdateSeat = "UPDATE seats SET name = ?, kind = ?, bot = ?, token_hash = ?, invite_hash = ?, player_id = ?, " +
+		"match_created_at = CASE WHEN ? IS NULL THEN NULL ELSE (SELECT created_at FROM matches WHERE id = seats.match_id) END " +
 		"WHERE match_id = ? AND seat = ?"
 	sqlSavepoint = "SAVEPOINT one_append"
 	sqlRelease   = "RELEASE one_append"
@@ -134,7 +137,11 @@ func (b *bound) append(s *Store, w *appendWrite) error {
 		}
 	}
 	for _, st := range w.seats {
-		n, err := b.c.run(sqlUpdateSeat, st.Name, st.Kind, st.Bot, st.TokenHash, st.InviteHash, st.MatchID, st.Seat)
+		var player any // NULL for an anonymous seat
+		if st.PlayerID != nil {
+			player = *st.PlayerID
+		}
+		n, err := b.c.run(sqlUpdateSeat, st.Name, st.Kind, st.Bot, st.TokenHash, st.InviteHash, player, player, st.MatchID, st.Seat)
 		if err != nil {
 			return err
 		}

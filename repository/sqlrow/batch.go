@@ -66,9 +66,16 @@ func Link(rows []EventRow, events []domain.Event, prev []byte) {
 }
 
 // SeatRowOf is a seat record as a row of seats.
+// PlayerID is set for a seat bound or reserved to a player; MatchCreatedAt, which goes with
+// it, is the writer's to fill (the match's created_at, known at create, read back at a join).
 func SeatRowOf(id string, st referee.SeatRecord) SeatRow {
-	return SeatRow{MatchID: id, Seat: st.Seat, Name: st.Name, Kind: string(st.Kind), Bot: st.Bot,
+	row := SeatRow{MatchID: id, Seat: st.Seat, Name: st.Name, Kind: string(st.Kind), Bot: st.Bot,
 		TokenHash: Blob(st.TokenHash), InviteHash: Blob(st.InviteHash)}
+	if st.Player != "" {
+		p := st.Player
+		row.PlayerID = &p
+	}
+	return row
 }
 
 // Creation is what creating a match writes: its matches row (seed and read model), its seat
@@ -97,9 +104,16 @@ func NewCreation(rec referee.MatchRecord, events []domain.Event, sum domain.Summ
 		return Creation{}, err
 	}
 	m.ID, m.Seed, m.CreatedAt = rec.ID, rec.Seed.String(), FormatTime(rec.CreatedAt)
+	if rec.RematchOf != "" {
+		of := rec.RematchOf
+		m.RematchOf = &of
+	}
 	seats := make([]SeatRow, len(rec.Seats))
 	for i, st := range rec.Seats {
 		seats[i] = SeatRowOf(rec.ID, st)
+		if seats[i].PlayerID != nil {
+			seats[i].MatchCreatedAt = &m.CreatedAt
+		}
 	}
 	return Creation{Match: m, Seats: seats, Events: rows}, nil
 }

@@ -27,7 +27,7 @@ func History(db *gorm.DB, log *slog.Logger, listed string, q referee.HistoryQuer
 	}
 	db = db.Model(&MatchRow{}).
 		Select("id", "status", "players", "scores", "winner_side", "hands", "version", "created_at", "updated_at",
-			"listed", "open_seats", "target", "turn_seconds", "turn", "turn_deadline", "seeded")
+			"listed", "open_seats", "target", "turn_seconds", "turn", "turn_deadline", "seeded", "next_match_id")
 	if q.Cursor != "" {
 		c, err := repository.DecodeCursor(q.Cursor)
 		if err != nil {

@@ -38,9 +38,18 @@ func Match(db *gorm.DB, id string) (referee.StoredMatch, error) {
 	created, cerr := ParseTime(r.CreatedAt)
 	sum, serr := r.Summary()
 	rec := referee.MatchRecord{ID: r.ID, Seed: seed, CreatedAt: created, Seats: make([]referee.SeatRecord, len(seats))}
+	if r.RematchOf != nil {
+		rec.RematchOf = *r.RematchOf
+	}
+	if r.NextMatchID != nil {
+		rec.NextMatchID = *r.NextMatchID
+	}
 	for i, st := range seats {
 		rec.Seats[i] = referee.SeatRecord{Seat: st.Seat, Name: st.Name, Kind: domain.PlayerKind(st.Kind), Bot: st.Bot,
 			TokenHash: []byte(st.TokenHash), InviteHash: []byte(st.InviteHash)}
+		if st.PlayerID != nil {
+			rec.Seats[i].Player = *st.PlayerID
+		}
 	}
 	return referee.StoredMatch{Record: rec, Summary: sum, SummaryErr: errors.Join(cerr, serr)}, nil
 }

@@ -40,6 +40,10 @@ type MatchRow struct {
 	// Seeded is fixed at creation (migrations/*/00003_seat_keys_and_seeded.sql): an append
 	// never writes it.
 	Seeded bool `gorm:"column:seeded"`
+	// NextMatchID names the rematch of a finished match, RematchOf the finished match a
+	// rematch was created from; NULL otherwise (migrations/*/00006_rematch.sql).
+	NextMatchID *string `gorm:"column:next_match_id"`
+	RematchOf   *string `gorm:"column:rematch_of"`
 }
 
 // TableName tells GORM the table, which migrations/ names.
@@ -250,7 +254,11 @@ func (r MatchRow) Item() (referee.HistoryItem, error) {
 	if err != nil {
 		return referee.HistoryItem{}, err
 	}
-	return referee.HistoryItem{ID: r.ID, CreatedAt: created, Summary: sum}, nil
+	it := referee.HistoryItem{ID: r.ID, CreatedAt: created, Summary: sum}
+	if r.NextMatchID != nil {
+		it.NextMatchID = *r.NextMatchID
+	}
+	return it, nil
 }
 
 // Summary decodes the read model of a matches row.

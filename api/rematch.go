@@ -1,0 +1,81 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/allfives/allfives/domain"
+)
+
+// RematchResponse is the answer to a rematch: the next match as the caller's seat sees it and
+// the caller's token in it, shown only to the seat holder's first call (null after).
+type RematchResponse struct {
+	Match MatchView `json:"match"`
+	// Token is the caller's seat token in the next match: drawn at the first call by the old
+	// seat's holder, shown only then; null on later calls (a bound seat's player uses its key).
+	Token *string `json:"token" extensions:"x-nullable"`
+}
+
+// rematch asks for the next match of a finished one.
+//
+//	@Summary		Rematch
+//	@ID				createRematch
+//	@Description	By a seat holder (its token, or its player's key) of a finished match: the first call creates the next match, with the same players in the same seats, the same target, partnerships, clock and listing, and a new secret seed; every later call answers the same match. Each human seat of the next match is claimed by its old holder: the first call with the old seat's token (or key) draws the seat's new token, shown only in that answer; later calls answer token null. A bound seat's player also plays with its key. The finished match's view and history item then carry next_match_id.
+//	@Tags			matches
+//	@Produce		json
+//	@Produce		application/problem+json
+//	@Security		SeatToken
+//	@Param			id	path		string	true	"the finished match's id"
+//	@Success		200	{object}	RematchResponse
+//	@Failure		400	{object}	Problem	"INVALID_REQUEST"
+//	@Failure		401	{object}	Problem	"UNAUTHORIZED: not a seat of this match"
+//	@Failure		404	{object}	Problem	"MATCH_NOT_FOUND"
+//	@Failure		409	{object}	Problem	"MATCH_NOT_FINISHED"
+//	@Router			/api/v1/matches/{id}/rematch [post]
+func (s *server) rematch(c echo.Context) error {
+	if _, err := query(c); err != nil {
+		return err
+	}
+	token, err := bearer(c)
+	if err != nil {
+		return err
+	}
+	if token == "" {
+		return fmt.Errorf("%w: send Authorization: Bearer <seat token or player key> of a seat of the finished match", domain.ErrUnauthorized)
+	}
+	out, err := s.svc.Rematch(c.Request().Context(), c.Param("id"), token)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Cache-Control", "no-store") // the token is a secret
+	res := RematchResponse{Match: ToMatchView(out.Match)}
+	if out.Token != "" {
+		res.Token = &out.Token
+	}
+	return c.JSON(http.StatusOK, res)
+}
+
+// withNextMatch adds next_match_id to a state read's body, and to its tag, once the match
+// has a rematch: the link is kept beside the log, so the view of the version does not hold it.
+func (s *server) withNextMatch(c echo.Context, id string, body []byte, tag string) ([]byte, string, error) {
+	next, err := s.svc.NextMatchID(c.Request().Context(), id)
+	if err != nil || next == "" {
+		return body, tag, err
+	}
+	field, err := json.Marshal(next)
+	if err != nil {
+		return nil, "", err
+	}
+	end := bytes.LastIndexByte(body, '}')
+	if end < 0 {
+		return body, tag, nil
+	}
+	out := append(append(append([]byte(nil), body[:end]...), `,"next_match_id":`...), field...)
+	out = append(out, body[end:]...)
+	return out, strings.TrimSuffix(tag, `"`) + `-r"`, nil
+}

@@ -1,0 +1,114 @@
+package referee
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/players"
+)
+
+// PlayerKeys is the port through which the referee asks who a player key belongs to, and
+// whether a player id exists: players.Service implements it (docs/api.md, "Players").
+type PlayerKeys interface {
+	// Authenticate returns the player whose current key is key, or an error wrapping
+	// domain.ErrUnauthorized that never holds the key.
+	Authenticate(ctx context.Context, key string) (players.Player, error)
+	// Profile returns player id's public profile, or domain.ErrPlayerNotFound.
+	Profile(ctx context.Context, id string) (players.Profile, error)
+}
+
+// Me is the player entry of a create request that binds the seat to the creator's own key.
+const Me = "me"
+
+// errNoPlayers refuses a binding on a server that serves no players.
+var errNoPlayers = domain.Invalidf("this server serves no players: leave player out")
+
+// keyHolder authenticates a player key: the player, or domain.ErrUnauthorized.
+func (s *MatchService) keyHolder(ctx context.Context, key string) (players.Player, error) {
+	if s.keys == nil {
+		return players.Player{}, fmt.Errorf("%w: this server serves no players", domain.ErrUnauthorized)
+	}
+	return s.keys.Authenticate(ctx, key)
+}
+
+// bindPlayers resolves the player entries of a create request: "me" becomes the creator's
+// id (key must be its key) and binds a human seat, named after the player unless a name is
+// given; any other id reserves the seat for that player: an open seat in the match, which
+// only that player's key may join (a challenge). It returns the seats as the match starts
+// and, by seat, the players the seats are bound or reserved to.
+func (s *MatchService) bindPlayers(ctx context.Context, in []domain.PlayerInfo, key string) ([]domain.PlayerInfo, map[int]string, error) {
+	out := append([]domain.PlayerInfo(nil), in...)
+	bound := map[int]string{}
+	var me *players.Player
+	for i, p := range out {
+		if p.Player == "" {
+			continue
+		}
+		if s.keys == nil {
+			return nil, nil, errNoPlayers
+		}
+		if p.Kind != domain.Human {
+			return nil, nil, domain.Invalidf("players[%d]: only a human seat names a player", i)
+		}
+		id := p.Player
+		if len(id) > 64 {
+			return nil, nil, domain.Invalidf("players[%d].player is \"me\" or a player's id", i)
+		}
+		if id == Me {
+			if me == nil {
+				who, err := s.keyHolder(ctx, key)
+				if err != nil {
+					return nil, nil, fmt.Errorf("players[%d] is \"me\": %w", i, err)
+				}
+				me = &who
+			}
+			id = me.ID
+			p.Player = id
+			if p.Name == "" {
+				p.Name = me.Name
+			}
+		} else {
+			if p.Name != "" {
+				return nil, nil, domain.Invalidf("players[%d] challenges a player: the player names the seat when it joins", i)
+			}
+			if _, err := s.keys.Profile(ctx, id); err != nil {
+				return nil, nil, fmt.Errorf("players[%d]: %w", i, err)
+			}
+			p = domain.PlayerInfo{Kind: domain.Open}
+		}
+		for j := range i {
+			if bound[j] == id {
+				return nil, nil, fmt.Errorf("players[%d]: %w: players[%d] is the same player", i, domain.ErrAlreadySeated, j)
+			}
+		}
+		bound[i] = id
+		out[i] = p
+	}
+	return out, bound, nil
+}
+
+// keySeat is the seat the player holding key holds in seats, or domain.ErrUnauthorized: a key
+// stands for the seats of its player, and for no other (docs/api.md, "Players").
+func (s *MatchService) keySeat(ctx context.Context, key string, seats []SeatRecord) (int, error) {
+	who, err := s.keyHolder(ctx, key)
+	if err != nil {
+		return -1, err
+	}
+	for _, sr := range seats {
+		if sr.Kind == domain.Human && sr.Player == who.ID {
+			return sr.Seat, nil
+		}
+	}
+	return -1, fmt.Errorf("%w: the player holds no seat of this match", domain.ErrUnauthorized)
+}
+
+// seatedElsewhere is the seat other than seat that player is bound or reserved to, or -1.
+func seatedElsewhere(seats []SeatRecord, seat int, player string) int {
+	for _, sr := range seats {
+		if sr.Seat != seat && sr.Player == player {
+			return sr.Seat
+		}
+	}
+	return -1
+}
