@@ -44,22 +44,29 @@ func (s *Store) History(ctx context.Context, q referee.HistoryQuery) (referee.Hi
 	}
 	s.mu.RUnlock()
 
-	slices.SortFunc(items, func(a, b referee.HistoryItem) int {
-		if c := b.CreatedAt.Compare(a.CreatedAt); c != 0 {
+	page := referee.HistoryPage{}
+	page.Matches, page.NextCursor = newestFirst(items, func(h referee.HistoryItem) referee.HistoryItem { return h }, limit)
+	return page, nil
+}
+
+// newestFirst sorts items newest first by (created_at, id), as the SQL stores' indexes order
+// them, and cuts a page of limit with the cursor after its last item ("" on the last page).
+func newestFirst[T any](items []T, item func(T) referee.HistoryItem, limit int) ([]T, string) {
+	slices.SortFunc(items, func(a, b T) int {
+		x, y := item(a), item(b)
+		if c := y.CreatedAt.Compare(x.CreatedAt); c != 0 {
 			return c
 		}
-		return strings.Compare(b.ID, a.ID)
+		return strings.Compare(y.ID, x.ID)
 	})
-	page := referee.HistoryPage{Matches: items}
-	if len(items) > limit {
-		page.Matches = items[:limit]
-		last := page.Matches[limit-1]
-		page.NextCursor = repository.Cursor{CreatedAt: last.CreatedAt, ID: last.ID}.Encode()
+	if items == nil {
+		items = []T{}
 	}
-	if page.Matches == nil {
-		page.Matches = []referee.HistoryItem{}
+	if len(items) <= limit {
+		return items, ""
 	}
-	return page, nil
+	last := item(items[limit-1])
+	return items[:limit], repository.Cursor{CreatedAt: last.CreatedAt, ID: last.ID}.Encode()
 }
 
 // matches applies the filters of q; zero fields do not filter.

@@ -3,7 +3,6 @@ package memstore
 import (
 	"context"
 	"slices"
-	"strings"
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/referee"
@@ -43,20 +42,7 @@ func (s *Store) PlayerMatches(ctx context.Context, q referee.PlayerMatchQuery) (
 			HistoryItem: referee.HistoryItem{ID: m.rec.ID, CreatedAt: m.rec.CreatedAt, Summary: copySummary(m.sum), NextMatchID: m.rec.NextMatchID}})
 	}
 	s.mu.RUnlock()
-	slices.SortFunc(items, func(a, b referee.PlayerMatch) int {
-		if c := b.CreatedAt.Compare(a.CreatedAt); c != 0 {
-			return c
-		}
-		return strings.Compare(b.ID, a.ID)
-	})
-	page := referee.PlayerMatchPage{Matches: items}
-	if len(items) > limit {
-		page.Matches = items[:limit]
-		last := page.Matches[limit-1]
-		page.NextCursor = repository.Cursor{CreatedAt: last.CreatedAt, ID: last.ID}.Encode()
-	}
-	if page.Matches == nil {
-		page.Matches = []referee.PlayerMatch{}
-	}
+	page := referee.PlayerMatchPage{}
+	page.Matches, page.NextCursor = newestFirst(items, func(p referee.PlayerMatch) referee.HistoryItem { return p.HistoryItem }, limit)
 	return page, nil
 }
