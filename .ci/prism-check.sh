@@ -358,6 +358,10 @@ route POST /api/v1/players/me/key
 check 200 /api/v1/players/me/key -H "$(auth "$(curl -sS -X POST "$server/api/v1/players" "${json[@]}" -d '{"name":"Prism Bo"}' | jq -r .key)")"
 route POST /api/v1/matches
 check 201 /api/v1/matches "${json[@]}" -H "$(auth "$(field .key)")" -d '{"players":[{"kind":"human","player":"me"},{"name":"PB","kind":"bot","bot":"random"}]}'
+route GET /api/v1/players
+check 200 "/api/v1/players?name=PRISM%20ADA"
+check 400 /api/v1/players
+check 404 "/api/v1/players?name=Nobody%20Here"
 route GET '/api/v1/players/{id}/matches'
 check 200 "/api/v1/players/$pid/matches"
 check 200 "/api/v1/players/$pid/matches?status=finished&limit=2"

@@ -54,6 +54,7 @@ var invalidDetails = map[string]string{
 	"getCurrentPlayer":  `this endpoint takes no query parameters, got "id"`,
 	"rotatePlayerKey":   `this endpoint takes no query parameters, got "key"`,
 	"getPlayer":         `this endpoint takes no query parameters, got "name"`,
+	"getPlayerByName":   `name is required: GET /api/v1/players?name=Ada`,
 	"createRematch":     `this endpoint takes no query parameters, got "seed"`,
 	"createReview":      `this endpoint takes no query parameters, got "method"`,
 	"getReview":         `this endpoint takes no query parameters, got "method"`,

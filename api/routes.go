@@ -48,6 +48,7 @@ func (s *server) routes(e *echo.Echo, reg *prometheus.Registry) {
 	v1.POST("/matches/:id/rematch", s.rematch)
 	if s.players != nil {
 		v1.POST("/players", s.createPlayer)
+		v1.GET("/players", s.findPlayer)
 		v1.GET("/players/me", s.getCurrentPlayer)
 		v1.POST("/players/me/key", s.rotatePlayerKey)
 		v1.GET("/players/:id", s.getPlayer)

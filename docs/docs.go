@@ -1268,6 +1268,47 @@ const docTemplate = `{
             }
         },
         "/api/v1/players": {
+            "get": {
+                "description": "The player who goes by the name, compared as names are kept unique: ignoring case and width (\"ada\" and \"ＡＤＡ\" find \"Ada\"). Anyone may ask, as anyone may read a profile, so that a player can be challenged by name. No player by that name (or a name no player could have) is 404 PLAYER_NOT_FOUND.",
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "players"
+                ],
+                "summary": "Find a player by name",
+                "operationId": "getPlayerByName",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "the player's name",
+                        "name": "name",
+                        "in": "query",
+                        "required": true
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "OK",
+                        "schema": {
+                            "$ref": "#/definitions/api.FoundPlayerResponse"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST: no name",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "PLAYER_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                }
+            },
             "post": {
                 "description": "Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name, and no two players go by one name ignoring case and width (\"Ada\", \"ada\" and \"ＡＤＡ\" are one name): 409 NAME_TAKEN.",
                 "consumes": [
@@ -2111,6 +2152,17 @@ const docTemplate = `{
                 },
                 "match": {
                     "$ref": "#/definitions/api.MatchView"
+                }
+            }
+        },
+        "api.FoundPlayerResponse": {
+            "type": "object",
+            "required": [
+                "player"
+            ],
+            "properties": {
+                "player": {
+                    "$ref": "#/definitions/api.PlayerView"
                 }
             }
         },

@@ -1092,6 +1092,11 @@ type ApiExportResponse struct {
 	Match  ApiMatchView     `json:"match"`
 }
 
+// ApiFoundPlayerResponse defines model for api.FoundPlayerResponse.
+type ApiFoundPlayerResponse struct {
+	Player ApiPlayerView `json:"player"`
+}
+
 // ApiHand defines model for api.Hand.
 type ApiHand struct {
 	Boneyard int `json:"boneyard"`
@@ -1745,6 +1750,12 @@ type StreamEventsParams struct {
 // StreamEventsParamsView defines parameters for StreamEvents.
 type StreamEventsParamsView int
 
+// GetPlayerByNameParams defines parameters for GetPlayerByName.
+type GetPlayerByNameParams struct {
+	// Name the player's name
+	Name string `form:"name" json:"name"`
+}
+
 // ListPlayerMatchesParams defines parameters for ListPlayerMatches.
 type ListPlayerMatchesParams struct {
 	// Status only matches with this status
@@ -1996,6 +2007,13 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/v1/matches/{id}/stream (the `StreamEvents` operationId).
 	StreamEvents(ctx context.Context, id string, params *StreamEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetPlayerByName Find a player by name
+	//
+	// The player who goes by the name, compared as names are kept unique: ignoring case and width ("ada" and "ＡＤＡ" find "Ada"). Anyone may ask, as anyone may read a profile, so that a player can be challenged by name. No player by that name (or a name no player could have) is 404 PLAYER_NOT_FOUND.
+	//
+	// Corresponds with GET /api/v1/players (the `GetPlayerByName` operationId).
+	GetPlayerByName(ctx context.Context, params *GetPlayerByNameParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreatePlayerWithBody Create a player
 	//
@@ -2391,6 +2409,23 @@ func (c *Client) ResumeSeat(ctx context.Context, id string, seat int, reqEditors
 // Corresponds with GET /api/v1/matches/{id}/stream (the `StreamEvents` operationId).
 func (c *Client) StreamEvents(ctx context.Context, id string, params *StreamEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewStreamEventsRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetPlayerByName Find a player by name
+//
+// The player who goes by the name, compared as names are kept unique: ignoring case and width ("ada" and "ＡＤＡ" find "Ada"). Anyone may ask, as anyone may read a profile, so that a player can be challenged by name. No player by that name (or a name no player could have) is 404 PLAYER_NOT_FOUND.
+//
+// Corresponds with GET /api/v1/players (the `GetPlayerByName` operationId).
+func (c *Client) GetPlayerByName(ctx context.Context, params *GetPlayerByNameParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetPlayerByNameRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -3442,6 +3477,56 @@ func NewStreamEventsRequest(server string, id string, params *StreamEventsParams
 	return req, nil
 }
 
+// NewGetPlayerByNameRequest constructs an http.Request for the GetPlayerByName method
+func NewGetPlayerByNameRequest(server string, params *GetPlayerByNameParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/players")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "name", params.Name, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewCreatePlayerRequest calls the generic CreatePlayer builder with application/json body
 func NewCreatePlayerRequest(server string, body CreatePlayerJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -3989,6 +4074,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/v1/matches/{id}/stream (the `StreamEvents` operationId).
 	StreamEventsWithResponse(ctx context.Context, id string, params *StreamEventsParams, reqEditors ...RequestEditorFn) (*StreamEventsResponse, error)
+
+	// GetPlayerByNameWithResponse Find a player by name
+	//
+	// The player who goes by the name, compared as names are kept unique: ignoring case and width ("ada" and "ＡＤＡ" find "Ada"). Anyone may ask, as anyone may read a profile, so that a player can be challenged by name. No player by that name (or a name no player could have) is 404 PLAYER_NOT_FOUND.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/players (the `GetPlayerByName` operationId).
+	GetPlayerByNameWithResponse(ctx context.Context, params *GetPlayerByNameParams, reqEditors ...RequestEditorFn) (*GetPlayerByNameResponse, error)
 
 	// CreatePlayerWithBodyWithResponse Create a player
 	//
@@ -6125,6 +6219,117 @@ func (r StreamEventsResponse) ContentType() string {
 	return ""
 }
 
+// GetPlayerByNameResponse429Headers the declared response headers of an HTTP 429 response for GetPlayerByName
+type GetPlayerByNameResponse429Headers struct {
+	RetryAfter *int
+}
+
+// GetPlayerByNameResponse503Headers the declared response headers of an HTTP 503 response for GetPlayerByName
+type GetPlayerByNameResponse503Headers struct {
+	RetryAfter *int
+}
+
+// GetPlayerByNameResponse507Headers the declared response headers of an HTTP 507 response for GetPlayerByName
+type GetPlayerByNameResponse507Headers struct {
+	RetryAfter *int
+}
+
+type GetPlayerByNameResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ApiFoundPlayerResponse
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ApiProblem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ApiProblem
+	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
+	ApplicationproblemJSON507 *ApiProblem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetPlayerByNameResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetPlayerByNameResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *GetPlayerByNameResponse507Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetPlayerByNameResponse) GetJSON200() *ApiFoundPlayerResponse {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetPlayerByNameResponse) GetApplicationproblemJSON400() *ApiProblem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetPlayerByNameResponse) GetApplicationproblemJSON404() *ApiProblem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetPlayerByNameResponse) GetApplicationproblemJSON429() *ApiProblem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r GetPlayerByNameResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetPlayerByNameResponse) GetApplicationproblemJSON500() *ApiProblem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetPlayerByNameResponse) GetApplicationproblemJSON503() *ApiProblem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
+func (r GetPlayerByNameResponse) GetApplicationproblemJSON507() *ApiProblem {
+	return r.ApplicationproblemJSON507
+}
+
+// GetBody returns the raw response body bytes
+func (r GetPlayerByNameResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetPlayerByNameResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetPlayerByNameResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetPlayerByNameResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // CreatePlayerResponse201Headers the declared response headers of an HTTP 201 response for CreatePlayer
 type CreatePlayerResponse201Headers struct {
 	Location *string
@@ -7183,6 +7388,21 @@ func (c *ClientWithResponses) StreamEventsWithResponse(ctx context.Context, id s
 		return nil, err
 	}
 	return ParseStreamEventsResponse(rsp)
+}
+
+// GetPlayerByNameWithResponse Find a player by name
+//
+// The player who goes by the name, compared as names are kept unique: ignoring case and width ("ada" and "ＡＤＡ" find "Ada"). Anyone may ask, as anyone may read a profile, so that a player can be challenged by name. No player by that name (or a name no player could have) is 404 PLAYER_NOT_FOUND.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/players (the `GetPlayerByName` operationId).
+func (c *ClientWithResponses) GetPlayerByNameWithResponse(ctx context.Context, params *GetPlayerByNameParams, reqEditors ...RequestEditorFn) (*GetPlayerByNameResponse, error) {
+	rsp, err := c.GetPlayerByName(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetPlayerByNameResponse(rsp)
 }
 
 // CreatePlayerWithBodyWithResponse Create a player
@@ -9351,6 +9571,114 @@ func ParseStreamEventsResponse(rsp *http.Response) (*StreamEventsResponse, error
 		response.Headers503 = &headers
 	case rsp.StatusCode == 507:
 		var headers StreamEventsResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetPlayerByNameResponse parses an HTTP response from a GetPlayerByNameWithResponse call
+func ParseGetPlayerByNameResponse(rsp *http.Response) (*GetPlayerByNameResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetPlayerByNameResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ApiFoundPlayerResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 507:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON507 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers GetPlayerByNameResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetPlayerByNameResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers GetPlayerByNameResponse507Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -1,0 +1,16 @@
+package sqlite_test
+
+import (
+	"testing"
+
+	"github.com/allfives/allfives/domain/players"
+	"github.com/allfives/allfives/repository/sqlite"
+	"github.com/allfives/allfives/repository/storetest"
+)
+
+func TestPlayerLookupConformance(t *testing.T) {
+	storetest.RunPlayerLookup(t, func(t *testing.T) players.Store {
+		s, _ := openStore(t, sqlite.Options{})
+		return s
+	})
+}
