@@ -11,7 +11,7 @@ let refreshing = null;
 
 // setupMe shows the panel on a server with players.
 export async function setupMe() {
-  if (!(await hasPlayers)) return;
+  if (!(await hasPlayers())) return;
   $("me-box").hidden = false;
   $("signup").addEventListener("submit", (ev) => submit(ev, () => signUp($("signup-name").value.trim())));
   $("signin").addEventListener("submit", (ev) => {

@@ -61,11 +61,23 @@ export async function findPlayer(who) {
   return res.player;
 }
 
-// hasPlayers says whether this server has lasting players, from the API's own document.
-export const hasPlayers = fetch("/swagger/doc.json")
-  .then((r) => (r.ok ? r.json() : {}))
-  .then((doc) => Boolean(doc.paths && doc.paths["/api/v1/players"]))
-  .catch(() => false);
+// The API's own document says which routes this server has: players, and their stream. It is
+// read once, and only by a page that needs to know.
+let docPaths = null;
+function paths() {
+  docPaths ||= fetch("/swagger/doc.json")
+    .then((r) => (r.ok ? r.json() : {}))
+    .then((doc) => doc.paths || {})
+    .catch(() => ({}));
+  return docPaths;
+}
+
+// hasPlayers says whether this server has lasting players.
+export const hasPlayers = () => paths().then((p) => Boolean(p["/api/v1/players"]));
+
+// hasPlayerStream says whether it has the player's stream, so that a page never asks for it in
+// vain on a server without it.
+const hasPlayerStream = () => paths().then((p) => Boolean(p["/api/v1/players/me/stream"] && p["/api/v1/players/me/tickets"]));
 
 // PLAYER_EVENTS are the player's stream's event types (docs/api.md, "Players").
 export const PLAYER_EVENTS = Object.freeze(["snapshot", "turn", "challenge", "joined", "started", "ended", "rematch"]);
@@ -76,6 +88,20 @@ export const PLAYER_EVENTS = Object.freeze(["snapshot", "turn", "challenge", "jo
 export function listen(onEvent, onState = () => {}) {
   const p = me();
   if (!p) return null;
+  let live = null;
+  let closed = false;
+  hasPlayerStream().then((ok) => {
+    if (ok && !closed) live = follow(p, onEvent, onState);
+  });
+  return {
+    close() {
+      closed = true;
+      if (live) live.close();
+    },
+  };
+}
+
+function follow(p, onEvent, onState) {
   return liveStream({
     ticket: async () => (await api("/api/v1/players/me/tickets", { method: "POST", token: p.key })).ticket,
     url: (ticket) => `/api/v1/players/me/stream?${new URLSearchParams({ ticket })}`,
