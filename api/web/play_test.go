@@ -191,7 +191,8 @@ func tileIn(html, tile string) bool {
 
 // TestTwoHumansLive seats two people in two browser contexts: each sees the other's moves
 // arrive live over the stream, also after the connections are cut, and neither page ever
-// holds a tile of the other's hand. Ben plays by the keyboard alone.
+// holds a tile of the other's hand. Ben plays by the keyboard alone. The streams are opened
+// with single-use tickets, a new one for each connection, and no address carries a token.
 func TestTwoHumansLive(t *testing.T) {
 	s := newSite(t)
 	b := newBrowser(t)
@@ -199,6 +200,10 @@ func TestTwoHumansLive(t *testing.T) {
 	id := created.Match.ID
 	tokens := []string{created.Tokens[0].Token, created.Tokens[1].Token}
 	tabs := []*tab{b.tab(false), b.tab(true)}
+	var sent urls
+	for _, tb := range tabs {
+		sent.record(tb)
+	}
 	for seat, tb := range tabs {
 		tb.takeSeat(s.url+"/play/"+id, tokens[seat])
 	}
@@ -245,6 +250,27 @@ func TestTwoHumansLive(t *testing.T) {
 				}
 			}
 		}
+	}
+	tickets := map[string]bool{}
+	for _, u := range sent.all() {
+		for _, tok := range tokens {
+			if strings.Contains(u, tok) || strings.Contains(u, "token=") {
+				t.Errorf("a page sent a seat token in an address: %s", u)
+			}
+		}
+		if _, q, ok := strings.Cut(u, "/stream?"); ok {
+			ticket := regexp.MustCompile(`ticket=([^&]+)`).FindStringSubmatch(q)
+			if ticket == nil {
+				t.Errorf("a seat's stream was opened without a ticket: %s", u)
+			} else if tickets[ticket[1]] {
+				t.Errorf("a ticket was used twice: %s", u)
+			} else {
+				tickets[ticket[1]] = true
+			}
+		}
+	}
+	if len(tickets) < 4 { // each page's stream, and again after the cut
+		t.Errorf("the pages opened %d streams with tickets, want two each at least", len(tickets))
 	}
 	counts := eval[[]string](tabs[0], `[...document.querySelectorAll("#seats li")].map((e) => e.textContent)`)
 	v := s.view(id, "")
