@@ -368,9 +368,10 @@ function notify() {
 // leave gives the seat back while the match waits: it opens again, and the token stops working.
 async function leave() {
   try {
-    await api(`${base}/seats/${seat.seat}/leave`, { method: "POST", token: token() });
+    await api(`${base}/seats/${view.you.seat}/leave`, { method: "POST", token: token() });
     forgetSeat(id);
     seat = null;
+    bound = false; // the key gave the binding up with the seat
     showError(errorBox, null);
     await load();
     if (view) follow(view.version);
@@ -382,7 +383,7 @@ async function leave() {
 // resume takes the seat back from the bot that plays it after it timed out too often.
 async function resume() {
   try {
-    render(await api(`${base}/seats/${seat.seat}/resume`, { method: "POST", token: token() }));
+    render(await api(`${base}/seats/${view.you.seat}/resume`, { method: "POST", token: token() }));
     showError(errorBox, null);
   } catch (err) {
     showError(errorBox, err);
