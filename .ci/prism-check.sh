@@ -372,6 +372,22 @@ route GET '/api/v1/players/{id}'
 check 200 "/api/v1/players/$pid"
 check 404 "/api/v1/players/$missing"
 
+# ---- single-use tickets for the streams
+tkey="$(curl -sS -X POST "$server/api/v1/players" "${json[@]}" -d '{"name":"Prism Ticket"}' | jq -r .key)"
+route POST /api/v1/players/me/tickets
+check 201 /api/v1/players/me/tickets -H "$(auth "$tkey")"
+check 400 "/api/v1/players/me/tickets?ttl=5" -H "$(auth "$tkey")"
+check 401 /api/v1/players/me/tickets
+route POST '/api/v1/matches/{id}/tickets'
+check 201 "/api/v1/matches/$live/tickets" -H "$(auth "$ada")"
+ticket="$(field .ticket)"
+check 400 "/api/v1/matches/$live/tickets?seat=1" -H "$(auth "$ada")"
+check 401 "/api/v1/matches/$live/tickets"
+check 404 "/api/v1/matches/$missing/tickets" -H "$(auth "$ada")"
+route GET '/api/v1/matches/{id}/stream'
+check 200 "/api/v1/matches/$live/stream?ticket=$ticket"
+check 401 "/api/v1/matches/$live/stream?ticket=$ticket" # used
+
 # ---- rematch of a finished match
 route POST '/api/v1/matches/{id}/rematch'
 check 200 "/api/v1/matches/$live/rematch" -H "$(auth "$ada")"

@@ -18,8 +18,8 @@ import (
 var (
 	publicOps     = []string{"checkLiveness", "checkReadiness", "createPlayer", "getMetrics", "getOpenAPI", "getPlayer", "getPlayerByName", "listMatches"}
 	tokenOptional = []string{"auditMatch", "createReview", "exportMatch", "getMatch", "getReview", "listEvents", "replayMatch", "streamEvents"}
-	tokenRequired = []string{"createRematch", "leaveSeat", "listLegalMoves", "makeMove", "resumeSeat"}
-	keyRequired   = []string{"getCurrentPlayer", "rotatePlayerKey"}
+	tokenRequired = []string{"createMatchTicket", "createRematch", "leaveSeat", "listLegalMoves", "makeMove", "resumeSeat"}
+	keyRequired   = []string{"createPlayerTicket", "getCurrentPlayer", "rotatePlayerKey"}
 	keyOptional   = []string{"createMatch", "joinSeat", "listPlayerMatches"} // a key binds the seat to its player
 )
 

@@ -1174,7 +1174,7 @@ const docTemplate = `{
                         "SeatToken": []
                     }
                 ],
-                "description": "Server-sent events (text/event-stream): every event of the match as the caller may see it, in seq order, then each new one as it happens. Each event is sent as three lines, ` + "`" + `id: {seq}` + "`" + `, ` + "`" + `event: {type}` + "`" + ` and ` + "`" + `data: {the event as JSON, as GET /events shows it}` + "`" + `. To resume after a disconnect send Last-Event-ID (EventSource does so by itself) or ?after=N: the stream goes on from the next event, with no gap and no duplicate; Last-Event-ID wins over after. With ?view=1 each event's data also carries \"match\": the caller's view of the match right after that event (as GET /matches/{id} shows it), so a client need not re-derive the turn or read the match after every event. An idle stream sends a comment (\": ping\") every 15 seconds. The stream ends after match.ended (or match.expired); a stream asked for a finished match with nothing left to send answers 204, which tells EventSource to stop reconnecting, and a stream asked to start beyond the end of a live match ends when the match does. Streams are capped in all and per client address (serve's --max-streams and --max-streams-per-client): beyond the caps a stream is refused 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After. The seat token goes in Authorization or, for EventSource, which cannot send headers, in ?token=; a bad token is 401 before the stream starts. While the match is live no stream carries another seat's tiles, and a stream opened with a seat's token ends with the seat.left of that seat: it holds its view only while its token holds the seat (docs/api.md, \"When a seat changes hands\").",
+                "description": "Server-sent events (text/event-stream): every event of the match as the caller may see it, in seq order, then each new one as it happens. Each event is sent as three lines, ` + "`" + `id: {seq}` + "`" + `, ` + "`" + `event: {type}` + "`" + ` and ` + "`" + `data: {the event as JSON, as GET /events shows it}` + "`" + `. To resume after a disconnect send Last-Event-ID (EventSource does so by itself) or ?after=N: the stream goes on from the next event, with no gap and no duplicate; Last-Event-ID wins over after. With ?view=1 each event's data also carries \"match\": the caller's view of the match right after that event (as GET /matches/{id} shows it), so a client need not re-derive the turn or read the match after every event. An idle stream sends a comment (\": ping\") every 15 seconds. The stream ends after match.ended (or match.expired); a stream asked for a finished match with nothing left to send answers 204, which tells EventSource to stop reconnecting, and a stream asked to start beyond the end of a live match ends when the match does. Streams are capped in all and per client address (serve's --max-streams and --max-streams-per-client): beyond the caps a stream is refused 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After. The seat token (or the key of the seat's player) goes in Authorization. EventSource cannot send headers: it sends ?ticket=, a single-use ticket from POST /api/v1/matches/{id}/tickets, good for one stream opened within 60 seconds, on any instance (?token=, the seat token in the URL, still works for old clients, but a URL ends up in access logs). A bad token, or a ticket used, expired or of another match, is 401 before the stream starts; a stream opened with a ticket ends as one opened with its credential does. While the match is live no stream carries another seat's tiles, and a stream opened with a seat's token ends with the seat.left of that seat: it holds its view only while its token holds the seat (docs/api.md, \"When a seat changes hands\").",
                 "produces": [
                     "text/event-stream",
                     "application/problem+json"
@@ -1207,6 +1207,12 @@ const docTemplate = `{
                         "in": "query"
                     },
                     {
+                        "type": "string",
+                        "description": "a single-use ticket from POST /api/v1/matches/{id}/tickets, for clients that cannot send Authorization",
+                        "name": "ticket",
+                        "in": "query"
+                    },
+                    {
                         "enum": [
                             0,
                             1
@@ -1234,13 +1240,13 @@ const docTemplate = `{
                         "description": "the match has finished and every event up to match.ended has been sent"
                     },
                     "400": {
-                        "description": "INVALID_REQUEST: a bad after or Last-Event-ID, or a token given twice",
+                        "description": "INVALID_REQUEST: a bad after or Last-Event-ID, or a credential given twice",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
                     },
                     "401": {
-                        "description": "UNAUTHORIZED: a token that is not this match's",
+                        "description": "UNAUTHORIZED: a token that is not this match's, or a ticket used, expired or of another match",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -1265,6 +1271,60 @@ const docTemplate = `{
                     }
                 },
                 "x-token-optional": true
+            }
+        },
+        "/api/v1/matches/{id}/tickets": {
+            "post": {
+                "security": [
+                    {
+                        "SeatToken": []
+                    }
+                ],
+                "description": "A single-use ticket for GET /api/v1/matches/{id}/stream?ticket=..., bound to the caller's seat: send the seat's token, or the key of a player who holds a seat of the match. A browser's EventSource cannot send Authorization, and a seat token in a URL ends up in access logs, where it shows that seat's tiles; a ticket opens one stream, once, within 60 seconds, on any instance of the server. Used, expired, of another match or malformed it is 401 UNAUTHORIZED. The stream it opens holds no more than the credential it was issued with: it ends when the seat changes hands, or when the key is rotated.",
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "matches"
+                ],
+                "summary": "Get a ticket to a match's stream",
+                "operationId": "createMatchTicket",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "match id",
+                        "name": "id",
+                        "in": "path",
+                        "required": true
+                    }
+                ],
+                "responses": {
+                    "201": {
+                        "description": "Created",
+                        "schema": {
+                            "$ref": "#/definitions/api.SeatTicketResponse"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "401": {
+                        "description": "UNAUTHORIZED: no credential, or not one of a seat of this match",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "MATCH_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                }
             }
         },
         "/api/v1/players": {
@@ -1435,6 +1495,45 @@ const docTemplate = `{
                         "description": "OK",
                         "schema": {
                             "$ref": "#/definitions/api.PlayerKeyResponse"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "401": {
+                        "description": "UNAUTHORIZED: no key, or not a valid one",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                }
+            }
+        },
+        "/api/v1/players/me/tickets": {
+            "post": {
+                "security": [
+                    {
+                        "PlayerKey": []
+                    }
+                ],
+                "description": "A single-use ticket for GET /api/v1/players/me/stream?ticket=..., for a browser's EventSource, which cannot send Authorization: no long-lived secret goes into a URL, where proxies' access logs keep it. The ticket opens one stream, once, within 60 seconds, on any instance of the server; used, expired or malformed it is 401 UNAUTHORIZED. The stream it opens holds no more than the key: it ends when the key is rotated.",
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "players"
+                ],
+                "summary": "Get a ticket to the player's stream",
+                "operationId": "createPlayerTicket",
+                "responses": {
+                    "201": {
+                        "description": "Created",
+                        "schema": {
+                            "$ref": "#/definitions/api.TicketResponse"
                         }
                     },
                     "400": {
@@ -3359,6 +3458,29 @@ const docTemplate = `{
                 }
             }
         },
+        "api.SeatTicketResponse": {
+            "type": "object",
+            "required": [
+                "expires_at",
+                "seat",
+                "ticket"
+            ],
+            "properties": {
+                "expires_at": {
+                    "type": "string",
+                    "format": "date-time"
+                },
+                "seat": {
+                    "description": "Seat is the seat the ticket's stream sees the match as.",
+                    "type": "integer"
+                },
+                "ticket": {
+                    "description": "Ticket opens one stream of this match, once; it is shown only here and kept only as a hash.",
+                    "type": "string",
+                    "example": "aft_Zm9vYmFyYmF6cXV1eGZvb2JhcmJhenF1dXhmb29iYXI"
+                }
+            }
+        },
         "api.SeatToken": {
             "type": "object",
             "required": [
@@ -3387,6 +3509,24 @@ const docTemplate = `{
                         "ready"
                     ],
                     "example": "ok"
+                }
+            }
+        },
+        "api.TicketResponse": {
+            "type": "object",
+            "required": [
+                "expires_at",
+                "ticket"
+            ],
+            "properties": {
+                "expires_at": {
+                    "type": "string",
+                    "format": "date-time"
+                },
+                "ticket": {
+                    "description": "Ticket opens one stream, once; it is shown only here and kept only as a hash.",
+                    "type": "string",
+                    "example": "aft_Zm9vYmFyYmF6cXV1eGZvb2JhcmJhenF1dXhmb29iYXI"
                 }
             }
         },

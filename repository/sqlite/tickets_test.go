@@ -8,8 +8,17 @@ import (
 	"github.com/allfives/allfives/repository/storetest"
 )
 
+// TestPlayerLookupConformance runs the players.NameStore contract on this store.
 func TestPlayerLookupConformance(t *testing.T) {
 	storetest.RunPlayerLookup(t, func(t *testing.T) players.Store {
+		s, _ := openStore(t, sqlite.Options{})
+		return s
+	})
+}
+
+// TestTicketsConformance runs the players.TicketStore contract on this store.
+func TestTicketsConformance(t *testing.T) {
+	storetest.RunTickets(t, func(t *testing.T) players.Store {
 		s, _ := openStore(t, sqlite.Options{})
 		return s
 	})
