@@ -15,6 +15,8 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"github.com/allfives/allfives/api"
 )
 
 // tableState is what the table offers its seat when it is that seat's turn.
@@ -259,9 +261,10 @@ func TestTwoHumansLive(t *testing.T) {
 			}
 		}
 		if _, q, ok := strings.Cut(u, "/stream?"); ok {
+			// Before its token is entered a page watches as a spectator, with no ticket.
 			ticket := regexp.MustCompile(`ticket=([^&]+)`).FindStringSubmatch(q)
 			if ticket == nil {
-				t.Errorf("a seat's stream was opened without a ticket: %s", u)
+				continue
 			} else if tickets[ticket[1]] {
 				t.Errorf("a ticket was used twice: %s", u)
 			} else {
@@ -277,6 +280,44 @@ func TestTwoHumansLive(t *testing.T) {
 	for seat, line := range counts {
 		if !strings.Contains(line, strconv.Itoa(v.Seats[seat].Tiles)+" tile") {
 			t.Errorf("seat %d's count reads %q, the API says %d tiles", seat, line, v.Seats[seat].Tiles)
+		}
+	}
+}
+
+// TestTableWithoutTickets seats a page on a server without players, and so without stream
+// tickets: the table follows the match as a spectator's stream does, reads its own seat's view
+// after each event, and still never puts the token in an address.
+func TestTableWithoutTickets(t *testing.T) {
+	s := newSiteWithoutPlayers(t)
+	b := newBrowser(t)
+	created := s.create(250, seed1, "Ann", "Ben")
+	id := created.Match.ID
+	tb := b.tab(false)
+	var sent urls
+	sent.record(tb)
+	tb.expectConsole("status of 404 (Not Found) at " + s.url + "/api/v1/matches/" + id + "/tickets")
+	tb.takeSeat(s.url+"/play/"+id, created.Tokens[0].Token)
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 4 {
+		v := s.view(id, "")
+		if v.Hand.Turn == 0 {
+			tb.play(rng, nil, false)
+			continue
+		}
+		var lm api.LegalMovesResponse
+		s.call(http.MethodGet, "/api/v1/matches/"+id+"/legal-moves", created.Tokens[1].Token, nil, &lm)
+		m := lm.LegalMoves[0]
+		req := api.MoveRequest{Action: m.Action}
+		if m.Action == "play" {
+			req.Tile, req.End = &m.Tile, &m.End
+		}
+		s.call(http.MethodPost, "/api/v1/matches/"+id+"/moves", created.Tokens[1].Token, req, nil)
+		after := s.view(id, "")
+		poll[bool](tb, "Ben's move, live", fmt.Sprintf(`document.getElementById("table").dataset.version === "%d"`, after.Version))
+	}
+	for _, u := range sent.all() {
+		if strings.Contains(u, created.Tokens[0].Token) || strings.Contains(u, "token=") {
+			t.Errorf("the page sent its token in an address: %s", u)
 		}
 	}
 }

@@ -14,13 +14,17 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
 	"github.com/allfives/allfives/domain/bot"
 	"github.com/allfives/allfives/domain/players"
 	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/reviewer"
 	"github.com/allfives/allfives/repository/sqlite"
 )
 
-// newPlayersSite is the whole server with lasting players, over a real SQLite file.
+// newPlayersSite is the whole server as `allfives serve` wires it, lasting players (and so
+// stream tickets) included, over a real SQLite file: apitest.Server, shared with packages that
+// need no players, has none.
 func newPlayersSite(t *testing.T) *site {
 	t.Helper()
 	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "allfives.db"), sqlite.Options{Sync: "normal"})
@@ -30,7 +34,9 @@ func newPlayersSite(t *testing.T) *site {
 	t.Cleanup(func() { store.Close() })
 	people := players.NewService(players.Config{Store: store})
 	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(7), Players: people})
-	srv := httptest.NewServer(api.New(api.Config{Service: svc, Players: people, Ready: store}))
+	reviews := reviewer.New(reviewer.Config{Store: store, Matches: svc, Options: apitest.SmallReview})
+	t.Cleanup(reviews.Close)
+	srv := httptest.NewServer(api.New(api.Config{Service: svc, Players: people, Reviews: reviews, Ready: store}))
 	t.Cleanup(srv.Close)
 	return &site{t: t, url: srv.URL, srv: srv}
 }

@@ -317,6 +317,20 @@ async function rematch() {
   }
 }
 
+// ticket buys a single-use ticket to this match's stream as the seat. A server without tickets
+// (one with no players: the route is unknown, not the match) is followed as a spectator does,
+// and the seat's own view read after each event as always: the token never goes in an address.
+let noTickets = false;
+async function ticket(credential) {
+  try {
+    return (await api(`${base}/tickets`, { method: "POST", token: credential })).ticket;
+  } catch (err) {
+    if (err.status !== 404 || err.code !== "NOT_FOUND") throw err;
+    noTickets = true;
+    return "";
+  }
+}
+
 // follow opens the stream after seq. A seat's stream is opened with a single-use ticket that
 // the seat's token (or key) buys, never with the token in the address; each reconnection buys
 // a new ticket and goes on after the last event seen.
@@ -334,7 +348,7 @@ function follow(after) {
     if (!view || e.seq > view.version) refresh();
   };
   stream = liveStream({
-    ticket: credential ? async () => (await api(`${base}/tickets`, { method: "POST", token: credential })).ticket : null,
+    ticket: credential && !noTickets ? () => ticket(credential) : null,
     url: (ticket) => {
       const last = log.length ? log[log.length - 1].seq : 0;
       const q = new URLSearchParams({ after: String(Math.max(after, last)) });
