@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
@@ -98,6 +99,23 @@ func (tb *tab) signUp(url, name string) {
 	}
 }
 
+// pollAcross is poll across a navigation the page starts itself: a wait that the navigation
+// cuts short is begun again in the new page.
+func pollAcross[T any](tb *tab, what, expr string) T {
+	tb.t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		v, err := chromedp.Run(tb.ctx, chromedp.Poll[T](expr, chromedp.WithPollingTimeout(time.Until(deadline)), chromedp.WithPollingInterval(20*time.Millisecond)))
+		if err == nil {
+			return v
+		}
+		if time.Now().After(deadline) || tb.ctx.Err() != nil {
+			tb.t.Fatalf("waiting for %s: %v", what, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // playOut plays a match to its end from two tabs, each moving when the API says it is its
 // seat's turn.
 func playOut(t *testing.T, s *site, id string, tabs []*tab, rng *rand.Rand) api.MatchView {
@@ -164,14 +182,14 @@ func TestPlayersChallengeAndRematch(t *testing.T) {
 	ada.checkAccessible("the end screen")
 
 	ada.do("rematch", chromedp.Click(chromedp.ID("rematch")))
-	next := poll[string](ada, "the next match", fmt.Sprintf(`location.pathname !== "/play/%s" && document.getElementById("table").dataset.status === "in_progress" && !document.getElementById("seat-box").hidden && location.pathname.split("/")[2]`, id))
+	next := pollAcross[string](ada, "the next match", fmt.Sprintf(`location.pathname !== "/play/%s" && document.getElementById("table").dataset.status === "in_progress" && !document.getElementById("seat-box").hidden && location.pathname.split("/")[2]`, id))
 	if v := s.view(id, ""); v.NextMatchID != next {
 		t.Fatalf("Ada went to %s, the finished match names %q as its rematch", next, v.NextMatchID)
 	}
 	// Bob learns of it on his end screen without a reload, and his button takes him there.
 	poll[bool](bob, "the rematch offered", `document.getElementById("rematch").textContent === "Go to the rematch"`)
 	bob.do("go to the rematch", chromedp.Click(chromedp.ID("rematch")))
-	poll[bool](bob, "Bob at the next match", fmt.Sprintf(`location.pathname === "/play/%s" && !document.getElementById("seat-box").hidden`, next))
+	pollAcross[bool](bob, "Bob at the next match", fmt.Sprintf(`location.pathname === "/play/%s" && !document.getElementById("seat-box").hidden`, next))
 	for seat, tb := range tabs {
 		if who := eval[string](tb, `document.getElementById("seat-who").textContent`); !strings.Contains(who, fmt.Sprintf("(seat %d)", seat)) {
 			t.Errorf("seat %d's table in the rematch says %q", seat, who)
