@@ -388,6 +388,25 @@ route GET '/api/v1/matches/{id}/stream'
 check 200 "/api/v1/matches/$live/stream?ticket=$ticket"
 check 401 "/api/v1/matches/$live/stream?ticket=$ticket" # used
 
+# ---- the player's stream (SSE). It ends when its key is rotated: once it is open, the job in
+# the background rotates the key and creates a match with the new one, which the stream hears
+# of at once (rather than at its next heartbeat, 15 s on).
+skey="$(curl -sS -X POST "$server/api/v1/players" "${json[@]}" -d '{"name":"Prism Stream"}' | jq -r .key)"
+sticket="$(curl -sS -X POST "$server/api/v1/players/me/tickets" -H "$(auth "$skey")" | jq -r .ticket)"
+(
+	sleep 2
+	nkey="$(curl -sS -X POST "$server/api/v1/players/me/key" -H "$(auth "$skey")" | jq -r .key)"
+	curl -sS -o /dev/null -X POST "$server/api/v1/matches" "${json[@]}" -H "$(auth "$nkey")" \
+		-d '{"players":[{"kind":"human","player":"me"},{"name":"PS","kind":"bot","bot":"random"}]}'
+) &
+rotator=$!
+route GET /api/v1/players/me/stream
+check 200 "/api/v1/players/me/stream?ticket=$sticket"
+wait "$rotator"
+check 401 "/api/v1/players/me/stream?ticket=$sticket" # used
+check 401 /api/v1/players/me/stream -H "$(auth "$skey")" # rotated away
+check 400 "/api/v1/players/me/stream?after=1"
+
 # ---- rematch of a finished match
 route POST '/api/v1/matches/{id}/rematch'
 check 200 "/api/v1/matches/$live/rematch" -H "$(auth "$ada")"

@@ -57,6 +57,7 @@ var invalidDetails = map[string]string{
 	"getPlayerByName":    `name is required: GET /api/v1/players?name=Ada`,
 	"createPlayerTicket": `this endpoint takes no query parameters, got "ttl"`,
 	"createMatchTicket":  `this endpoint takes no query parameters, got "seat"`,
+	"streamPlayer":       `unknown query parameter "after"; use ticket`,
 	"createRematch":      `this endpoint takes no query parameters, got "seed"`,
 	"createReview":       `this endpoint takes no query parameters, got "method"`,
 	"getReview":          `this endpoint takes no query parameters, got "method"`,

@@ -20,7 +20,7 @@ var (
 	tokenOptional = []string{"auditMatch", "createReview", "exportMatch", "getMatch", "getReview", "listEvents", "replayMatch", "streamEvents"}
 	tokenRequired = []string{"createMatchTicket", "createRematch", "leaveSeat", "listLegalMoves", "makeMove", "resumeSeat"}
 	keyRequired   = []string{"createPlayerTicket", "getCurrentPlayer", "rotatePlayerKey"}
-	keyOptional   = []string{"createMatch", "joinSeat", "listPlayerMatches"} // a key binds the seat to its player
+	keyOptional   = []string{"createMatch", "joinSeat", "listPlayerMatches", "streamPlayer"} // a key binds the seat to its player
 )
 
 // TestOpenAPIOperations: kin-openapi validates openapi.yaml; every operation has a camelCase

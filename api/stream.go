@@ -39,6 +39,17 @@ type streams struct {
 	heartbeat time.Duration
 	mu        sync.Mutex
 	closing   map[*http.Server]chan struct{}
+	players   *playerHub // the players' streams' (player_hub.go), made by the first
+}
+
+// hub is the hub of the players' streams, made on first use.
+func (st *streams) hub(svc *referee.MatchService) *playerHub {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.players == nil {
+		st.players = newPlayerHub(svc)
+	}
+	return st.players
 }
 
 func newStreams(heartbeat time.Duration) *streams {

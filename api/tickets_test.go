@@ -167,7 +167,7 @@ func testTicketExpired(t *testing.T, ls *liveServer) {
 	ls.clock.add(players.TicketTTL + time.Second)
 	defer ls.clock.add(-players.TicketTTL - time.Second)
 	refusedStream(t, ls.srv.URL+"/api/v1/matches/"+tb.id+"/stream?ticket="+url.QueryEscape(st.Ticket), http.StatusUnauthorized, "UNAUTHORIZED")
-	_ = pt // the player's stream: TestPlayerStream
+	refusedStream(t, ls.srv.URL+"/api/v1/players/me/stream?ticket="+url.QueryEscape(pt.Ticket), http.StatusUnauthorized, "UNAUTHORIZED")
 	// A ticket issued now, on the skewed clock, is good.
 	if seat := firstView(t, ls, tb.id, h.seatTicket(tb.id, tb.tokens[0]).Ticket); seat != 0 {
 		t.Fatalf("a fresh ticket streams the view of %d", seat)

@@ -1512,6 +1512,66 @@ const docTemplate = `{
                 }
             }
         },
+        "/api/v1/players/me/stream": {
+            "get": {
+                "security": [
+                    {
+                        "PlayerKey": []
+                    }
+                ],
+                "description": "Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is ` + "`" + `snapshot` + "`" + `: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as ` + "`" + `event: {name}` + "`" + ` and ` + "`" + `data: {PlayerEvent as JSON}` + "`" + `: ` + "`" + `turn` + "`" + ` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), ` + "`" + `challenge` + "`" + ` (a seat was reserved for the player), ` + "`" + `joined` + "`" + ` (a seat of the match was taken, the player's own included), ` + "`" + `started` + "`" + ` (the first hand was dealt), ` + "`" + `ended` + "`" + ` (the match finished or expired) and ` + "`" + `rematch` + "`" + ` (a rematch of a finished match was created: next_match_id, and the player's seat in it). Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (\": ping\") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.",
+                "produces": [
+                    "text/event-stream",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "players"
+                ],
+                "summary": "Follow the caller's matches live",
+                "operationId": "streamPlayer",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "a single-use ticket from POST /api/v1/players/me/tickets, instead of the key in Authorization",
+                        "name": "ticket",
+                        "in": "query"
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "the events, as server-sent events",
+                        "schema": {
+                            "type": "string"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST: a ticket and a key both",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "401": {
+                        "description": "UNAUTHORIZED: no key or ticket, a key not valid, or a ticket used, expired or not for this stream",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "429": {
+                        "description": "RATE_LIMITED: too many requests, or this client address has as many streams open as it may; Retry-After says when to try again",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "503": {
+                        "description": "UNAVAILABLE: the server has as many streams open as it may; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                },
+                "x-token-optional": true
+            }
+        },
         "/api/v1/players/me/tickets": {
             "post": {
                 "security": [

@@ -1782,6 +1782,12 @@ type GetPlayerByNameParams struct {
 	Name string `form:"name" json:"name"`
 }
 
+// StreamPlayerParams defines parameters for StreamPlayer.
+type StreamPlayerParams struct {
+	// Ticket a single-use ticket from POST /api/v1/players/me/tickets, instead of the key in Authorization
+	Ticket *string `form:"ticket,omitempty" json:"ticket,omitempty"`
+}
+
 // ListPlayerMatchesParams defines parameters for ListPlayerMatches.
 type ListPlayerMatchesParams struct {
 	// Status only matches with this status
@@ -2079,6 +2085,13 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /api/v1/players/me/key (the `RotatePlayerKey` operationId).
 	RotatePlayerKey(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// StreamPlayer Follow the caller's matches live
+	//
+	// Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is `snapshot`: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as `event: {name}` and `data: {PlayerEvent as JSON}`: `turn` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), `challenge` (a seat was reserved for the player), `joined` (a seat of the match was taken, the player's own included), `started` (the first hand was dealt), `ended` (the match finished or expired) and `rematch` (a rematch of a finished match was created: next_match_id, and the player's seat in it). Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (": ping") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.
+	//
+	// Corresponds with GET /api/v1/players/me/stream (the `StreamPlayer` operationId).
+	StreamPlayer(ctx context.Context, params *StreamPlayerParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreatePlayerTicket Get a ticket to the player's stream
 	//
@@ -2555,6 +2568,23 @@ func (c *Client) GetCurrentPlayer(ctx context.Context, reqEditors ...RequestEdit
 // Corresponds with POST /api/v1/players/me/key (the `RotatePlayerKey` operationId).
 func (c *Client) RotatePlayerKey(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewRotatePlayerKeyRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// StreamPlayer Follow the caller's matches live
+//
+// Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is `snapshot`: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as `event: {name}` and `data: {PlayerEvent as JSON}`: `turn` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), `challenge` (a seat was reserved for the player), `joined` (a seat of the match was taken, the player's own included), `started` (the first hand was dealt), `ended` (the match finished or expired) and `rematch` (a rematch of a finished match was created: next_match_id, and the player's seat in it). Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (": ping") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.
+//
+// Corresponds with GET /api/v1/players/me/stream (the `StreamPlayer` operationId).
+func (c *Client) StreamPlayer(ctx context.Context, params *StreamPlayerParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewStreamPlayerRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -3741,6 +3771,60 @@ func NewRotatePlayerKeyRequest(server string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewStreamPlayerRequest constructs an http.Request for the StreamPlayer method
+func NewStreamPlayerRequest(server string, params *StreamPlayerParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/players/me/stream")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Ticket != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "ticket", *params.Ticket, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewCreatePlayerTicketRequest constructs an http.Request for the CreatePlayerTicket method
 func NewCreatePlayerTicketRequest(server string) (*http.Request, error) {
 	var err error
@@ -4275,6 +4359,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/v1/players/me/key (the `RotatePlayerKey` operationId).
 	RotatePlayerKeyWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*RotatePlayerKeyResponse, error)
+
+	// StreamPlayerWithResponse Follow the caller's matches live
+	//
+	// Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is `snapshot`: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as `event: {name}` and `data: {PlayerEvent as JSON}`: `turn` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), `challenge` (a seat was reserved for the player), `joined` (a seat of the match was taken, the player's own included), `started` (the first hand was dealt), `ended` (the match finished or expired) and `rematch` (a rematch of a finished match was created: next_match_id, and the player's seat in it). Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (": ping") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/players/me/stream (the `StreamPlayer` operationId).
+	StreamPlayerWithResponse(ctx context.Context, params *StreamPlayerParams, reqEditors ...RequestEditorFn) (*StreamPlayerResponse, error)
 
 	// CreatePlayerTicketWithResponse Get a ticket to the player's stream
 	//
@@ -6967,6 +7060,110 @@ func (r RotatePlayerKeyResponse) ContentType() string {
 	return ""
 }
 
+// StreamPlayerResponse429Headers the declared response headers of an HTTP 429 response for StreamPlayer
+type StreamPlayerResponse429Headers struct {
+	RetryAfter *int
+}
+
+// StreamPlayerResponse503Headers the declared response headers of an HTTP 503 response for StreamPlayer
+type StreamPlayerResponse503Headers struct {
+	RetryAfter *int
+}
+
+// StreamPlayerResponse507Headers the declared response headers of an HTTP 507 response for StreamPlayer
+type StreamPlayerResponse507Headers struct {
+	RetryAfter *int
+}
+
+type StreamPlayerResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ApiProblem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ApiProblem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ApiProblem
+	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
+	ApplicationproblemJSON507 *ApiProblem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *StreamPlayerResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *StreamPlayerResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *StreamPlayerResponse507Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r StreamPlayerResponse) GetApplicationproblemJSON400() *ApiProblem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r StreamPlayerResponse) GetApplicationproblemJSON401() *ApiProblem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r StreamPlayerResponse) GetApplicationproblemJSON429() *ApiProblem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r StreamPlayerResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r StreamPlayerResponse) GetApplicationproblemJSON500() *ApiProblem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r StreamPlayerResponse) GetApplicationproblemJSON503() *ApiProblem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
+func (r StreamPlayerResponse) GetApplicationproblemJSON507() *ApiProblem {
+	return r.ApplicationproblemJSON507
+}
+
+// GetBody returns the raw response body bytes
+func (r StreamPlayerResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r StreamPlayerResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r StreamPlayerResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r StreamPlayerResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // CreatePlayerTicketResponse429Headers the declared response headers of an HTTP 429 response for CreatePlayerTicket
 type CreatePlayerTicketResponse429Headers struct {
 	RetryAfter *int
@@ -7872,6 +8069,21 @@ func (c *ClientWithResponses) RotatePlayerKeyWithResponse(ctx context.Context, r
 		return nil, err
 	}
 	return ParseRotatePlayerKeyResponse(rsp)
+}
+
+// StreamPlayerWithResponse Follow the caller's matches live
+//
+// Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is `snapshot`: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as `event: {name}` and `data: {PlayerEvent as JSON}`: `turn` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), `challenge` (a seat was reserved for the player), `joined` (a seat of the match was taken, the player's own included), `started` (the first hand was dealt), `ended` (the match finished or expired) and `rematch` (a rematch of a finished match was created: next_match_id, and the player's seat in it). Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (": ping") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/players/me/stream (the `StreamPlayer` operationId).
+func (c *ClientWithResponses) StreamPlayerWithResponse(ctx context.Context, params *StreamPlayerParams, reqEditors ...RequestEditorFn) (*StreamPlayerResponse, error) {
+	rsp, err := c.StreamPlayer(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseStreamPlayerResponse(rsp)
 }
 
 // CreatePlayerTicketWithResponse Get a ticket to the player's stream
@@ -10566,6 +10778,107 @@ func ParseRotatePlayerKeyResponse(rsp *http.Response) (*RotatePlayerKeyResponse,
 		response.Headers503 = &headers
 	case rsp.StatusCode == 507:
 		var headers RotatePlayerKeyResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseStreamPlayerResponse parses an HTTP response from a StreamPlayerWithResponse call
+func ParseStreamPlayerResponse(rsp *http.Response) (*StreamPlayerResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &StreamPlayerResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 507:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON507 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers StreamPlayerResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers StreamPlayerResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers StreamPlayerResponse507Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
