@@ -163,9 +163,9 @@ func TestPlayersChallengeAndRematch(t *testing.T) {
 
 	accept := fmt.Sprintf(`#my-challenges li[data-id=%q] button.accept`, id)
 	poll[bool](bob, "the challenge, live", fmt.Sprintf(`!!document.querySelector(%s)`, jsonString(accept)))
-	if n := eval[string](bob, `document.getElementById("notices") ? document.getElementById("notices").textContent : ""`); !strings.Contains(n, "challenged") {
-		t.Errorf("Bob's page gives no notice of the challenge: %q", n)
-	}
+	// A notice says it too, naming the challenger, with a link to the table.
+	poll[bool](bob, "the notice of the challenge", fmt.Sprintf(
+		`!!document.getElementById("notices") && document.getElementById("notices").textContent.includes("Ada challenges you.") && !!document.querySelector('#notices a[href="/play/%s"]')`, id))
 	bob.checkAccessible("home with a challenge")
 	bob.do("accept", chromedp.Click(chromedp.CSS(accept)), chromedp.WaitVisible(chromedp.ID("hand")))
 	if got := eval[string](bob, `location.pathname`); got != "/play/"+id {

@@ -2,7 +2,7 @@
 // who you are, your matches with your turns first, the challenges to you, and a challenge to
 // another player by name or id. While the page is open, the player's stream tells what happens.
 import { api, el, showError, saveSeat } from "/assets/common.js";
-import { me, signUp, signIn, signOut, rotateKey, findPlayer, hasPlayers, listen, notice } from "/assets/player.js";
+import { me, signUp, signIn, signOut, rotateKey, findPlayer, hasPlayers, listen, announce } from "/assets/player.js";
 
 const $ = (sel) => document.getElementById(sel);
 const errorBox = $("error");
@@ -78,17 +78,12 @@ function show(keepKey = false) {
   stream = listen(heard, (st) => { $("me-box").dataset.live = st === "live" ? "1" : "0"; });
 }
 
-// heard is one event of the player's stream: the lists are read again, and a notice says it.
+// heard is one event of the player's stream: the lists are read again (a snapshot, sent again
+// after each reconnection, may hold what was missed meanwhile), and a notice says it.
 function heard(type, data) {
-  if (type === "snapshot") return; // the lists, read at sign-in, already show what it holds
   clearTimeout(refreshing);
   refreshing = setTimeout(mine, 50);
-  const mid = data.match_id || "";
-  if (!mid) return;
-  const open = (text) => el("a", { href: `/play/${encodeURIComponent(mid)}`, text });
-  if (type === "challenge") notice("You are challenged to a match.", open("Open the challenge"));
-  else if (type === "turn") notice("It is your turn.", open("Play"));
-  else if (type === "rematch") notice("A rematch was asked for.", open("Open it"));
+  if (type !== "snapshot") announce(type, data);
 }
 
 function opponents(m) {

@@ -6,7 +6,7 @@ import {
   savedSeat, saveSeat, forgetSeat, EVENT_TYPES, liveStream,
 } from "/assets/common.js";
 import { renderJoin, join } from "/assets/join.js";
-import { me, listen, notice } from "/assets/player.js";
+import { me, listen, announce } from "/assets/player.js";
 
 const id = matchId();
 const base = `/api/v1/matches/${encodeURIComponent(id)}`;
@@ -291,7 +291,7 @@ function renderRematch(v) {
   $("next-link").hidden = !(finished && !v.you && next);
   if (next) $("next-link").href = `/play/${encodeURIComponent(next)}`;
   // Without the player's stream, a seat holder learns of a rematch by reading the match again.
-  if (finished && v.you && !next && !watching) {
+  if (finished && v.you && !next && !watching && !player) {
     let reads = 0;
     watching = setInterval(() => {
       if (++reads > 120 || (view && view.next_match_id)) {
@@ -362,20 +362,14 @@ function follow(after) {
   });
 }
 
-// notify tells the player, over its stream, what happens in its other matches; an event of
-// this match reads it again (a rematch asked for by the other side shows on the end screen).
+// notify tells the player, over its stream, what happens in its other matches. A rematch of
+// this match reads it again, so that the end screen offers to go to it; the match's own
+// stream brings everything else of this match.
 function notify() {
   if (!player) return;
   listen((type, data) => {
-    const mid = data.match_id || "";
-    if (mid === id) {
-      if (type === "rematch" || type === "ended" || type === "joined" || type === "started") load();
-      return;
-    }
-    const link = (text) => el("a", { href: `/play/${encodeURIComponent(mid)}`, text });
-    if (type === "challenge") notice("You are challenged to a match.", link("Open the challenge"));
-    else if (type === "turn") notice("It is your turn in another match.", link("Play"));
-    else if (type === "rematch" && data.next_match_id !== id) notice("A rematch was asked for.", link("Open it"));
+    if (type === "rematch" && data.match === id) load();
+    else if (type !== "snapshot") announce(type, data, id);
   });
 }
 

@@ -119,9 +119,34 @@ function follow(p, onEvent, onState) {
   });
 }
 
+// announce says an event of the player's stream as a notice, naming the other players of the
+// match (the match as anyone may read it). here is the match the page shows, whose events the
+// page shows itself; snapshot, started and ended need no notice.
+export async function announce(type, data, here = "") {
+  const mid = data.match || "";
+  if (!mid || mid === here || (type === "rematch" && data.next_match_id === here)) return;
+  let others = "";
+  try {
+    const v = await api(`/api/v1/matches/${encodeURIComponent(mid)}`);
+    others = v.seats.filter((x) => x.seat !== data.seat && x.kind !== "open").map((x) => x.name).join(", ");
+  } catch {
+    others = "";
+  }
+  const vs = others ? ` against ${others}` : "";
+  const open = (href, text) => el("a", { href, text });
+  const table = `/play/${encodeURIComponent(mid)}`;
+  if (type === "challenge") notice(`${others || "Someone"} challenges you.`, open(table, "Open the challenge"), mid);
+  else if (type === "turn") notice(`It is your turn${vs}.`, open(table, "Play"), mid);
+  else if (type === "joined" && data.joined_seat !== data.seat) notice(`${data.name || "A player"} took seat ${data.joined_seat}${vs}.`, open(table, "Open the table"), mid);
+  else if (type === "rematch" && data.next_match_id) {
+    notice(`A rematch was asked for${vs}.`, open(`/play/${encodeURIComponent(data.next_match_id)}`, "Go to the rematch"), mid);
+  }
+}
+
 // notice shows a notification in the page's live region (made on first use): words, and a
-// link or button to act on it. At most a few are kept, the newest first.
-export function notice(text, action) {
+// link or button to act on it. At most a few are kept, the newest first; a notice of a match
+// (key) takes the place of the one before it.
+export function notice(text, action, key = "") {
   let box = document.getElementById("notices");
   if (!box) {
     box = el("section", { id: "notices", class: "notices", "aria-label": "Notifications" },
@@ -129,7 +154,8 @@ export function notice(text, action) {
     document.body.append(box);
   }
   const list = box.querySelector("ul");
-  const item = el("li", { class: "notice" }, el("span", { class: "notice-text", text }), action ? [" ", action] : null,
+  if (key) for (const old of list.querySelectorAll("li")) if (old.dataset.key === key) old.remove();
+  const item = el("li", { class: "notice", "data-key": key || undefined }, el("span", { class: "notice-text", text }), action ? [" ", action] : null,
     " ", el("button", { type: "button", class: "dismiss", "aria-label": `Dismiss: ${text}`, text: "×", onclick: () => item.remove() }));
   list.prepend(item);
   while (list.children.length > 4) list.lastElementChild.remove();
