@@ -31,7 +31,8 @@ let choosing = null; // the tile whose end is being asked
 
 // token is what stands for this browser's seat: the seat's own token, else the player's key
 // where the player holds a seat.
-const token = () => (seat ? seat.token : bound ? player.key : "");
+const token = () => (leaving ? "" : seat ? seat.token : bound ? player.key : "");
+let leaving = false; // the seat is being left
 const over = (v) => v.status === "finished" || v.status === "expired"; // nothing more will happen
 
 // load reads the match as this seat (or a spectator) sees it and draws it.
@@ -374,18 +375,24 @@ function notify() {
 }
 
 // leave gives the seat back while the match waits: it opens again, and the token stops working.
+// While the answer is on its way, the page reads as a spectator: the stream may bring seat.left
+// first, and a read with the token it ends would be refused.
 async function leave() {
+  const credential = token();
+  leaving = true;
   try {
-    await api(`${base}/seats/${view.you.seat}/leave`, { method: "POST", token: token() });
+    await api(`${base}/seats/${view.you.seat}/leave`, { method: "POST", token: credential });
     forgetSeat(id);
     seat = null;
     bound = false; // the key gave the binding up with the seat
     showError(errorBox, null);
-    await load();
-    if (view) follow(view.version);
   } catch (err) {
     showError(errorBox, err);
+  } finally {
+    leaving = false;
   }
+  await load();
+  if (view) follow(view.version);
 }
 
 // resume takes the seat back from the bot that plays it after it timed out too often.
