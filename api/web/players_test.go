@@ -151,6 +151,14 @@ func TestPlayersChallengeAndRematch(t *testing.T) {
 	ada.checkAccessible("home, signed in")
 	ada.fitsWidth("home, signed in", 360)
 	poll[bool](bob, "Bob's player stream", `document.getElementById("me-box").dataset.live === "1"`)
+	// Cut every connection: the player's stream is opened again with a new ticket (the first
+	// is spent) and still brings the challenge live.
+	for _, tb := range []*tab{ada, bob} {
+		tb.expectConsole("net::ERR_INCOMPLETE_CHUNKED_ENCODING at " + s.url + "/api/v1/players/me/stream?ticket=")
+	}
+	s.srv.CloseClientConnections()
+	poll[bool](bob, "Bob's player stream cut", `document.getElementById("me-box").dataset.live === "0"`)
+	poll[bool](bob, "Bob's player stream again", `document.getElementById("me-box").dataset.live === "1"`)
 
 	ada.do("challenge Bob by name",
 		chromedp.SendKeys(chromedp.ID("opponent"), "bob"), // names compare ignoring case
@@ -207,7 +215,14 @@ func TestPlayersChallengeAndRematch(t *testing.T) {
 		t.Fatalf("the browsers keep %d secrets, want two keys and the seats' tokens", len(secrets))
 	}
 	streams := 0
+	playerTickets := map[string]bool{}
 	for _, u := range sent.all() {
+		if _, q, ok := strings.Cut(u, "/players/me/stream?ticket="); ok {
+			if playerTickets[q] {
+				t.Errorf("a ticket to the player's stream was used twice: %s", u)
+			}
+			playerTickets[q] = true
+		}
 		for _, sec := range secrets {
 			if strings.Contains(u, sec) {
 				t.Errorf("a page asked for an address holding a secret: %s", u)
@@ -225,6 +240,9 @@ func TestPlayersChallengeAndRematch(t *testing.T) {
 	}
 	if streams == 0 {
 		t.Error("no stream was recorded: the check is blind")
+	}
+	if len(playerTickets) < 3 { // Ada's, Bob's, and Bob's again after the cut at least
+		t.Errorf("the player's streams were opened with %d tickets", len(playerTickets))
 	}
 }
 
@@ -253,6 +271,15 @@ func TestPlayerKeyInTheBrowser(t *testing.T) {
 	if who.Name != "Cy" || !strings.Contains(eval[string](cy, `document.getElementById("me-id").textContent`), who.ID) {
 		t.Errorf("the key shown is %s's", who.Name)
 	}
+
+	// Replacing the key shows the new one and keeps it; the old one is refused from now on.
+	cy.do("replace the key", chromedp.Click(chromedp.ID("rotate-key")))
+	rotated := poll[string](cy, "the new key", fmt.Sprintf(`(() => { const k = document.getElementById("me-key").textContent; return k !== %s && k.startsWith("afk_") && k; })()`, jsonString(key)))
+	if kept := eval[string](cy, `JSON.parse(localStorage.getItem("allfives:player")).key`); kept != rotated {
+		t.Errorf("the browser keeps %q after the rotation, not the new key", kept)
+	}
+	s.call("GET", "/api/v1/players/me", rotated, nil, &who)
+	key = rotated
 
 	dee.do("a name taken",
 		chromedp.Navigate(s.url+"/"), chromedp.WaitVisible(chromedp.ID("signup-name")),
