@@ -182,6 +182,17 @@ func TestPlayAgainstExpertByClicking(t *testing.T) {
 		t.Errorf("the end screen links to %q, not the replay", href)
 	}
 	t.Logf("%d moves by clicking; final scores %v", moves, v.Scores)
+
+	// The rematch button, with no player signed in: the seat's token asks for the next match,
+	// the answer's new token is kept, and the page opens the next match seated.
+	tb.do("rematch", chromedp.Click(chromedp.ID("rematch")))
+	next := pollAcross[string](tb, "the rematch", fmt.Sprintf(`location.pathname !== "/play/%s" && !document.getElementById("seat-box").hidden && document.getElementById("table").dataset.status === "in_progress" && location.pathname.split("/")[2]`, id))
+	if again := s.view(id, ""); again.NextMatchID != next {
+		t.Errorf("the rematch button went to %s, the finished match names %q", next, again.NextMatchID)
+	}
+	if who := eval[string](tb, `document.getElementById("seat-who").textContent`); who != "You are Ann (seat 0)." {
+		t.Errorf("the rematch's table says %q", who)
+	}
 }
 
 // tileIn finds a tile's name, in either pip order, standing alone in a page's HTML.

@@ -188,6 +188,7 @@ func TestPlayersChallengeAndRematch(t *testing.T) {
 		tb.do("the end screen", chromedp.WaitVisible(chromedp.ID("rematch")))
 	}
 	ada.checkAccessible("the end screen")
+	ada.fitsWidth("the end screen", 360)
 
 	ada.do("rematch", chromedp.Click(chromedp.ID("rematch")))
 	next := pollAcross[string](ada, "the next match", fmt.Sprintf(`location.pathname !== "/play/%s" && document.getElementById("table").dataset.status === "in_progress" && !document.getElementById("seat-box").hidden && location.pathname.split("/")[2]`, id))
