@@ -109,7 +109,7 @@ async function mine() {
       table(m, `Your turn against ${opponents(m)}`), el("span", { class: "muted", text: ` · ${m.scores.join(" to ")}` })));
     fill($("my-challenges"), challenges, (m) => el("li", { "data-id": m.id },
       `${opponents(m).replace(/(, )?an open seat/g, "") || "Someone"} challenges you${m.target ? `, first to ${m.target}` : ""}: `,
-      el("button", { type: "button", class: "primary accept", onclick: (ev) => accept(ev, m) , text: "Accept" }), " ",
+      el("button", { type: "button", class: "primary accept", onclick: (ev) => accept(ev, m), text: "Accept" }), " ",
       table(m, "see the table")));
     fill($("my-matches"), all.matches.filter((m) => !shown.has(m.id)), (m) => el("li", { "data-id": m.id, "data-status": m.status }, ...item(m)));
   } catch (err) {
@@ -172,8 +172,8 @@ async function challenge(ev) {
     const body = { players: [{ kind: "human", player: "me" }, { kind: "human", player: them.id }] };
     if ($("challenge-target").value) body.target = Number($("challenge-target").value);
     const res = await api("/api/v1/matches", { method: "POST", body, token: me().key });
-    const mine = (res.tokens || [])[0];
-    if (mine) saveSeat(res.match.id, mine.seat, mine.token);
+    const own = (res.tokens || [])[0]; // the creator's seat, bound to the player
+    if (own) saveSeat(res.match.id, own.seat, own.token);
     showError(errorBox, null);
     location.assign(`/play/${encodeURIComponent(res.match.id)}`);
   } catch (err) {
