@@ -326,6 +326,12 @@ async function ticket(credential) {
   try {
     return (await api(`${base}/tickets`, { method: "POST", token: credential })).ticket;
   } catch (err) {
+    if (err.status === 401) {
+      // The credential no longer holds the seat (left, rotated): go on as a spectator, and
+      // read the match again, which says so.
+      refresh();
+      return "";
+    }
     if (err.status !== 404 || err.code !== "NOT_FOUND") throw err;
     noTickets = true;
     return "";
