@@ -275,7 +275,13 @@ func TestPlayerKeyInTheBrowser(t *testing.T) {
 
 	// Replacing the key shows the new one and keeps it; the old one is refused from now on.
 	cy.do("replace the key", chromedp.Click(chromedp.ID("rotate-key")))
-	rotated := poll[string](cy, "the new key", fmt.Sprintf(`(() => { const k = document.getElementById("me-key").textContent; return k !== %s && k.startsWith("afk_") && k; })()`, jsonString(key)))
+	rotated := poll[string](cy, "the new key", fmt.Sprintf(`(() => {
+  const k = document.getElementById("me-key").textContent, e = document.getElementById("error");
+  return !e.hidden ? "error: " + e.textContent : k !== %s && k.startsWith("afk_") && k;
+})()`, jsonString(key)))
+	if !strings.HasPrefix(rotated, "afk_") {
+		t.Fatalf("replacing the key: %s", rotated)
+	}
 	if kept := eval[string](cy, `JSON.parse(localStorage.getItem("allfives:player")).key`); kept != rotated {
 		t.Errorf("the browser keeps %q after the rotation, not the new key", kept)
 	}

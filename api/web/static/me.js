@@ -113,6 +113,8 @@ async function mine() {
       table(m, "see the table")));
     fill($("my-matches"), all.matches.filter((m) => !shown.has(m.id)), (m) => el("li", { "data-id": m.id, "data-status": m.status }, ...item(m)));
   } catch (err) {
+    // A key replaced meanwhile (from this page) was refused: the new one reads the lists.
+    if (err.status === 401 && me() && me().key !== p.key) return;
     if (err.status === 401) {
       signOut();
       show();
