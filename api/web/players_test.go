@@ -206,6 +206,29 @@ func TestPlayersChallengeAndRematch(t *testing.T) {
 	}
 	t.Logf("the challenge ended %v; the rematch is %s", end.Scores, next)
 
+	// On the home page the seat to move finds the rematch under "Your turn", the other under
+	// its matches; the finished challenge says who won, with its replay and its rematch.
+	nv := s.view(next, "")
+	if nv.Turn == nil {
+		t.Fatalf("the rematch is %s with no seat to move", nv.Status)
+	}
+	for seat, tb := range tabs {
+		tb.do("home", chromedp.Navigate(s.url+"/"), chromedp.WaitVisible(chromedp.ID("signed-in")))
+		list := "my-matches"
+		if seat == *nv.Turn {
+			list = "my-turns"
+		}
+		poll[bool](tb, "the rematch listed", fmt.Sprintf(`!!document.querySelector('#%s li[data-id=%q] a[href="/play/%s"]')`, list, next, next))
+		won := "Lost"
+		if *end.WinnerSide == seat {
+			won = "Won"
+		}
+		item := poll[string](tb, "the challenge listed", fmt.Sprintf(`(document.querySelector('#my-matches li[data-id=%q]') || {}).textContent`, id))
+		if !strings.HasPrefix(item, won+" against ") || !strings.Contains(item, "replay") || !strings.Contains(item, "rematch") {
+			t.Errorf("seat %d lists the finished challenge as %q", seat, item)
+		}
+	}
+
 	// Every address the two pages asked for, streams included, is free of keys and tokens:
 	// streams carry single-use tickets.
 	var secrets []string
