@@ -121,14 +121,16 @@ function follow(p, onEvent, onState) {
 
 // announce says an event of the player's stream as a notice, naming the other players of the
 // match (the match as anyone may read it). here is the match the page shows, whose events the
-// page shows itself; snapshot, started and ended need no notice.
+// page shows itself; snapshot and started need no notice.
 export async function announce(type, data, here = "") {
   const mid = data.match || "";
   if (!mid || mid === here || (type === "rematch" && data.next_match_id === here)) return;
   let others = "";
+  let side = null;
   try {
     const v = await api(`/api/v1/matches/${encodeURIComponent(mid)}`);
     others = v.seats.filter((x) => x.seat !== data.seat && x.kind !== "open").map((x) => x.name).join(", ");
+    side = v.seats[data.seat] ? v.seats[data.seat].side : null;
   } catch {
     others = "";
   }
@@ -138,7 +140,10 @@ export async function announce(type, data, here = "") {
   if (type === "challenge") notice(`${others || "Someone"} challenges you.`, open(table, "Open the challenge"), mid);
   else if (type === "turn") notice(`It is your turn${vs}.`, open(table, "Play"), mid);
   else if (type === "joined" && data.joined_seat !== data.seat) notice(`${data.name || "A player"} took seat ${data.joined_seat}${vs}.`, open(table, "Open the table"), mid);
-  else if (type === "rematch" && data.next_match_id) {
+  else if (type === "ended" && data.status === "finished") {
+    const how = data.winner_side === undefined || side === null ? "is over" : data.winner_side === side ? "is over: you won" : "is over: you lost";
+    notice(`Your match${vs} ${how}.`, open(table, "See the end"), mid);
+  } else if (type === "rematch" && data.next_match_id) {
     notice(`A rematch was asked for${vs}.`, open(`/play/${encodeURIComponent(data.next_match_id)}`, "Go to the rematch"), mid);
   }
 }
