@@ -1,0 +1,85 @@
+package sqlite
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gorm.io/gorm"
+
+	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/repository/sqlrow"
+	"github.com/allfives/allfives/repository/storetest"
+)
+
+// BenchmarkPlayerMatchesAtScale times a page of a player's matches (GET
+// /api/v1/players/{id}/matches, with its filters, cursors and turn=me) among a million stored
+// matches (storetest.PlayerScale): the bar is a p99 under 10 ms. The rows are loaded
+// straight into the tables, then every case's answer is checked against the data set, and
+// each case's query plan is logged (-v). -short skips it.
+//
+//	go test ./repository/sqlite -run '^$' -bench PlayerMatchesAtScale -benchtime 2s -timeout 60m -v
+func BenchmarkPlayerMatchesAtScale(b *testing.B) {
+	if testing.Short() {
+		b.Skip("a million matches: not in -short")
+	}
+	s, err := Open(context.Background(), filepath.Join(b.TempDir(), "scale.db"), Options{Sync: "off"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	ps := storetest.NewPlayerScale(b, 0)
+	db, err := s.w.DB()
+	if err != nil {
+		b.Fatal(err)
+	}
+	// The load has the writer to itself, with room to hold the indexes it grows: the default
+	// cache of 2 MB would make each insert into the index of random ids a read of the file.
+	// The reads timed below keep the default cache of the read pool.
+	s.writing.Lock()
+	if _, err := db.Exec("PRAGMA cache_size = -1048576"); err != nil {
+		b.Fatal(err)
+	}
+	ps.Load(b, db, false, loadBatch)
+	if _, err := db.Exec("PRAGMA cache_size = -2000"); err != nil {
+		b.Fatal(err)
+	}
+	s.writing.Unlock()
+	ps.Check(b, s)
+	cases := ps.Cases(b, s)
+	for _, c := range cases {
+		b.Logf("%s: %s", c.Name, queryPlan(b, s, c.Query))
+	}
+	storetest.BenchPlayerMatches(b, s, cases)
+}
+
+// queryPlan is SQLite's plan of the query PlayerMatches runs for q, one step after another.
+func queryPlan(b *testing.B, s *Store, q referee.PlayerMatchQuery) string {
+	b.Helper()
+	stmts := storetest.CaptureSQL(s.r, func(db *gorm.DB) {
+		if _, err := sqlrow.PlayerMatches(db, s.log, q); err != nil {
+			b.Fatal(err)
+		}
+	})
+	var steps []string
+	for _, sql := range stmts {
+		rows, err := s.rdb.Query("EXPLAIN QUERY PLAN " + sql)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for rows.Next() {
+			var id, parent, notused int
+			var detail string
+			if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
+				b.Fatal(err)
+			}
+			steps = append(steps, detail)
+		}
+		rows.Close()
+	}
+	return strings.Join(steps, "; ")
+}
+
+// loadBatch is the matches to one INSERT of the load (storetest.PlayerScale.Load).
+const loadBatch = 16
