@@ -32,7 +32,7 @@ func BenchmarkPlayerMatchesAtScale(b *testing.B) {
 	}
 	b.Cleanup(func() { s.Close() })
 	ps := storetest.NewPlayerScale(b, 0)
-	ps.Load(b, s.sqlDB, true, 1000)
+	ps.Load(b, s.sqlDB, true, 1000, nil)
 	if _, err := s.sqlDB.ExecContext(ctx, "ANALYZE"); err != nil {
 		b.Fatal(err)
 	}

@@ -192,13 +192,20 @@ func template(tb testing.TB) sqlrow.MatchRow {
 // straight on database/sql; dollar says the placeholders are $1, $2... (PostgreSQL) rather
 // than ? (SQLite). Batches of a thousand suit PostgreSQL, where each statement is a round
 // trip; the SQLite driver binds parameters in a time that grows with the square of their
-// number, so a batch of a few matches suits it. It logs how long it took.
-func (ps PlayerScale) Load(tb testing.TB, db *sql.DB, dollar bool, batch int) {
+// number, so a batch of a few matches suits it. after, unless nil, runs after each
+// transaction (the SQLite store checkpoints its write-ahead log there, as its committer
+// does after appends). It logs how long it took.
+func (ps PlayerScale) Load(tb testing.TB, db *sql.DB, dollar bool, batch int, after func() error) {
 	tb.Helper()
 	start := time.Now()
 	tpl := template(tb)
 	for from := 0; from < ps.Matches; from += loadChunk {
 		ps.loadChunk(tb, db, dollar, batch, tpl, from, min(from+loadChunk, ps.Matches))
+		if after != nil {
+			if err := after(); err != nil {
+				tb.Fatal(err)
+			}
+		}
 	}
 	tb.Logf("loaded %d matches, %d seats and %d players in %v", ps.Matches, 2*ps.Matches, others+2, time.Since(start).Round(time.Millisecond))
 }
