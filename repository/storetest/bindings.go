@@ -272,11 +272,20 @@ func testJoinLeaveBinds(t *testing.T, s BindingStore) {
 		t.Fatalf("after the last join: %s", stored.Summary.Status)
 	}
 	for who, seat := range map[string]int{ada: 1, cy: 2} {
-		page := playerPage(t, s, referee.PlayerMatchQuery{Player: who})
-		if len(page.Matches) != 1 || page.Matches[0].ID != "open" || page.Matches[0].Seat != seat {
-			t.Fatalf("the matches of the player at seat %d: %+v", seat, page.Matches)
+		for _, st := range []domain.Status{"", domain.StatusInProgress} {
+			page := playerPage(t, s, referee.PlayerMatchQuery{Player: who, Status: st})
+			if len(page.Matches) != 1 || page.Matches[0].ID != "open" || page.Matches[0].Seat != seat {
+				t.Fatalf("the matches (status %q) of the player at seat %d: %+v", st, seat, page.Matches)
+			}
+			SameSummary(t, page.Matches[0].Summary, sm.match.Summary())
 		}
-		SameSummary(t, page.Matches[0].Summary, sm.match.Summary())
+		// The join that started the match moved it out of the player's waiting matches.
+		if page := playerPage(t, s, referee.PlayerMatchQuery{Player: who, Status: domain.StatusWaiting}); len(page.Matches) != 0 {
+			t.Fatalf("waiting matches of the player at seat %d: %+v", seat, page.Matches)
+		}
+	}
+	if page := playerPage(t, s, referee.PlayerMatchQuery{Player: bob, Status: domain.StatusInProgress}); len(page.Matches) != 2 {
+		t.Fatalf("Bob's matches in progress: %+v", page.Matches)
 	}
 }
 
@@ -371,6 +380,14 @@ func testPlayerMatchesStableCursor(t *testing.T, s BindingStore) {
 // testPlayerMatchesStatus: the status filter keeps the player's matches of that status, as
 // appends change it, in the same order and with the same paging.
 func testPlayerMatchesStatus(t *testing.T, s BindingStore) {
+	PlayerStatuses(t, s)(t)
+}
+
+// PlayerStatuses stores matches of players "Ada" and "Bob" in every status but expired (a
+// match played to its end, matches in progress, challenges waiting) and returns the check
+// that the status filter lists each status's matches, newest first, whatever the page size:
+// the conformance case, and a migration's test of what a store kept before it.
+func PlayerStatuses(t *testing.T, s BindingStore) func(t *testing.T) {
 	ids := newPlayers(t, s, "Ada", "Bob")
 	ada, bob := ids[0], ids[1]
 	status := map[string]domain.Status{}
@@ -398,25 +415,31 @@ func testPlayerMatchesStatus(t *testing.T, s BindingStore) {
 		}
 		status[id] = mustMatch(t, s, id).Summary.Status
 	}
-	for _, st := range []domain.Status{domain.StatusWaiting, domain.StatusInProgress, domain.StatusFinished, domain.StatusExpired} {
-		var want []string
-		for i := 8; i >= 0; i-- {
-			if id := fmt.Sprintf("st-%d", i); status[id] == st {
-				want = append(want, id)
+	return func(t *testing.T) {
+		t.Helper()
+		for _, st := range []domain.Status{domain.StatusWaiting, domain.StatusInProgress, domain.StatusFinished, domain.StatusExpired} {
+			var want []string
+			for i := 8; i >= 0; i-- {
+				if id := fmt.Sprintf("st-%d", i); status[id] == st {
+					want = append(want, id)
+				}
+			}
+			for _, limit := range []int{1, 2, 0} {
+				got, _ := followPlayer(t, s, referee.PlayerMatchQuery{Player: ada, Status: st, Limit: limit})
+				if !slices.Equal(got, want) {
+					t.Fatalf("status %s, limit %d: %v, want %v", st, limit, got, want)
+				}
 			}
 		}
-		for _, limit := range []int{1, 2, 0} {
-			got, _ := followPlayer(t, s, referee.PlayerMatchQuery{Player: ada, Status: st, Limit: limit})
-			if !slices.Equal(got, want) {
-				t.Fatalf("status %s, limit %d: %v, want %v", st, limit, got, want)
-			}
+		if got, _ := followPlayer(t, s, referee.PlayerMatchQuery{Player: bob, Status: domain.StatusWaiting}); len(got) != 3 {
+			t.Fatalf("Bob's waiting challenges: %v", got)
 		}
-	}
-	if got, _ := followPlayer(t, s, referee.PlayerMatchQuery{Player: bob, Status: domain.StatusWaiting}); len(got) != 3 {
-		t.Fatalf("Bob's waiting challenges: %v", got)
-	}
-	if got, _ := followPlayer(t, s, referee.PlayerMatchQuery{Player: bob, Status: domain.StatusInProgress}); len(got) != 0 {
-		t.Fatalf("Bob's matches in progress: %v", got)
+		if got, _ := followPlayer(t, s, referee.PlayerMatchQuery{Player: bob, Status: domain.StatusInProgress}); len(got) != 0 {
+			t.Fatalf("Bob's matches in progress: %v", got)
+		}
+		if got, _ := followPlayer(t, s, referee.PlayerMatchQuery{Player: ada, Turn: true}); len(got) > 3 {
+			t.Fatalf("Ada's turns: %v, among 3 matches in progress", got)
+		}
 	}
 }
 
