@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,19 +18,47 @@ import (
 // /api/v1/players/{id}/matches, with its filters, cursors and turn=me) among a million stored
 // matches (storetest.PlayerScale): the bar is a p99 under 10 ms. The rows are loaded
 // straight into the tables, then every case's answer is checked against the data set, and
-// each case's query plan is logged (-v). -short skips it.
+// each case's query plan is logged (-v). -short skips it. The load takes minutes:
+// ALLFIVES_BENCH_DB names a file to keep the loaded database in, which a later run with the
+// same ALLFIVES_BENCH_MATCHES opens instead of loading again (delete it when done: about 2 GB
+// for a million matches).
 //
 //	go test ./repository/sqlite -run '^$' -bench PlayerMatchesAtScale -benchtime 2s -timeout 60m -v
 func BenchmarkPlayerMatchesAtScale(b *testing.B) {
 	if testing.Short() {
 		b.Skip("a million matches: not in -short")
 	}
-	s, err := Open(context.Background(), filepath.Join(b.TempDir(), "scale.db"), Options{Sync: "off"})
+	path := os.Getenv("ALLFIVES_BENCH_DB")
+	if path == "" {
+		path = filepath.Join(b.TempDir(), "scale.db")
+	}
+	_, statErr := os.Stat(path)
+	s, err := Open(context.Background(), path, Options{Sync: "off"})
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { s.Close() })
 	ps := storetest.NewPlayerScale(b, 0)
+	if statErr == nil {
+		var n int
+		if err := s.r.Raw("SELECT count(*) FROM matches").Scan(&n).Error; err != nil || n != ps.Matches {
+			b.Fatalf("%s holds %d matches, not %d: delete it to load it again (%v)", path, n, ps.Matches, err)
+		}
+		b.Logf("kept from an earlier run: %s", path)
+	} else {
+		load(b, s, ps)
+	}
+	ps.Check(b, s)
+	cases := ps.Cases(b, s)
+	for _, c := range cases {
+		b.Logf("%s: %s", c.Name, queryPlan(b, s, c.Query))
+	}
+	storetest.BenchPlayerMatches(b, s, cases)
+}
+
+// load stores the data set in s.
+func load(b *testing.B, s *Store, ps storetest.PlayerScale) {
+	b.Helper()
 	db, err := s.w.DB()
 	if err != nil {
 		b.Fatal(err)
@@ -51,12 +80,6 @@ func BenchmarkPlayerMatchesAtScale(b *testing.B) {
 		b.Fatal(err)
 	}
 	s.writing.Unlock()
-	ps.Check(b, s)
-	cases := ps.Cases(b, s)
-	for _, c := range cases {
-		b.Logf("%s: %s", c.Name, queryPlan(b, s, c.Query))
-	}
-	storetest.BenchPlayerMatches(b, s, cases)
 }
 
 // queryPlan is SQLite's plan of the query PlayerMatches runs for q, one step after another.
