@@ -22,9 +22,12 @@ const headTimeout = 5 * time.Second
 // How checks share queries: at most maxHeadQueries run at once (each holds one of the pool's
 // connections while it runs), and a check asked less than headWindow after a query started
 // waits out the rest of that window for the checks that arrive with it, unless a query ends
-// first. On an idle instance a check goes at once, alone.
+// first. On an idle instance a check goes at once, alone. Measured against 8 at once and
+// against one query per check, 2 gave the most state reads per second under load, with about
+// one query per 8 reads (docs/operations.md, "Figures through the network: head checks and
+// instances").
 const (
-	maxHeadQueries = 8
+	maxHeadQueries = 2
 	headWindow     = 100 * time.Microsecond
 )
 
