@@ -119,7 +119,6 @@ func (s *server) playerStream(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	c.Response().Header().Set("Cache-Control", "no-store")
 	sw, err := s.startSSE(c)
 	if err != nil {
 		return nil

@@ -99,6 +99,21 @@ func testPlayerEvents(t *testing.T, ls *liveServer) {
 		streams[v.Hand.Turn].expectTurn(tb.id, v.Hand.Turn, v.Version)
 	}
 
+	// An open seat Ada takes with her key: the match is new to her stream, and she hears of
+	// her own seat, then of the deal.
+	lobby := h.createMatchWith(bob.Key, api.CreateMatchRequest{Listed: true, Players: []api.PlayerRequest{{Kind: "human", Player: "me"}, {Kind: "open"}}})
+	if r := lobby.joinWith(1, ada.Key, ""); r.status != http.StatusCreated {
+		t.Fatalf("Ada joins the open seat: %d %s", r.status, r.body)
+	}
+	if e := ps.expect("joined", lobby.id); e.Seat != 1 || e.JoinedSeat == nil || *e.JoinedSeat != 1 {
+		t.Fatalf("Ada's join of an open seat %+v", e)
+	}
+	if e := bs.expect("joined", lobby.id); e.Seat != 0 || e.JoinedSeat == nil || *e.JoinedSeat != 0 {
+		t.Fatalf("Bob's own seat %+v", e)
+	}
+	bs.expect("joined", lobby.id) // Ada's
+	bs.expect("started", lobby.id)
+
 	// Against a bot to a short end, then a rematch.
 	short := againstBot(h, ada.Key, 5)
 	ps.expect("joined", short.id)
