@@ -62,7 +62,7 @@ type PlayerEvent struct {
 //
 //	@Summary			Follow the caller's matches live
 //	@ID					streamPlayer
-//	@Description		Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is `snapshot`: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as `event: {name}` and `data: {PlayerEvent as JSON}`: `turn` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), `challenge` (a seat was reserved for the player), `joined` (a seat of the match was taken, the player's own included), `started` (the first hand was dealt), `ended` (the match finished or expired) and `rematch` (a rematch of a finished match was created: next_match_id, and the player's seat in it). Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (": ping") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.
+//	@Description		Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is `snapshot`: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as `event: {name}` and `data: {PlayerEvent as JSON}`: `turn` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), `challenge` (a seat was reserved for the player), `joined` (a seat of the match is held that the stream had not seen held: the player's own, another player's, a bot's; joined_seat and name say which), `started` (the first hand was dealt), `ended` (the match finished or expired) and `rematch` (a rematch of a finished match was created: next_match_id, and the player's seat in it). A match new to the stream (a challenge, a match created or joined elsewhere, a rematch) is told as its change from nothing: challenge or rematch first, then joined for each seat held, started once dealt, turn, ended. Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (": ping") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.
 //	@Tags				players
 //	@Produce			event-stream
 //	@Produce			application/problem+json
@@ -144,7 +144,9 @@ func (s *server) playerStream(c echo.Context) error {
 				return nil
 			}
 			pending, resync := sub.take()
-			events, err := pf.seen(ctx, pending, resync)
+			// A head check of its own for each look: the request's would let a later read trust
+			// a check made before the announcement, and serve a copy the store has passed.
+			events, err := pf.seen(referee.OneHeadCheck(ctx), pending, resync)
 			if err != nil {
 				return s.streamFailed(c, err)
 			}
@@ -287,6 +289,9 @@ func (pf *playerFeed) observe(id, rematchOf string, st *matchState, v domain.Mat
 	ev := func(name string) namedEvent { return namedEvent{name, PlayerEvent{Match: id, Seat: st.seat}} }
 	var out []namedEvent
 	if prev == nil {
+		// New to the stream: told as the change from nothing known, whatever happened before
+		// the stream first read it (announcements coalesce), so that its events never depend on
+		// how they were batched.
 		switch {
 		case st.challenge:
 			out = append(out, ev(playerEventChallenge))
@@ -294,17 +299,8 @@ func (pf *playerFeed) observe(id, rematchOf string, st *matchState, v domain.Mat
 			e := ev(playerEventRematch)
 			e.data.Match, e.data.NextMatchID = rematchOf, id
 			out = append(out, e)
-		default: // a seat the player took on another connection: created with "me", or joined
-			e := ev(playerEventJoined)
-			e.data.JoinedSeat, e.data.Name = &st.seat, v.Seats[st.seat].Name
-			out = append(out, e)
 		}
-		if st.myTurn() {
-			e := ev(playerEventTurn)
-			e.data.Version = st.version
-			out = append(out, e)
-		}
-		return out
+		prev = &matchState{seat: st.seat, status: domain.StatusWaiting, turn: -1}
 	}
 	for i := range st.held {
 		if st.held[i] && (i >= len(prev.held) || !prev.held[i]) {
