@@ -118,7 +118,6 @@ func testPlayerEvents(t *testing.T, ls *liveServer) {
 	// Against a bot to a short end, then a rematch.
 	short := againstBot(h, ada.Key, 5)
 	ps.expectJoined(short.id, 0, "Ada V")
-	ps.expect("started", short.id) // created in progress: a bot needs no join
 	ps.expect("turn", short.id)
 	short.tokens[0] = ada.Key
 	end := short.playOut(nil)
