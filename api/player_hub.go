@@ -135,11 +135,14 @@ func (h *playerHub) route(id string) {
 	if !ok {
 		ctx, cancel := context.WithTimeout(context.Background(), hubLookupTimeout)
 		defer cancel()
+		// The status first: seen started, the match's seats are settled before its players
+		// are read, so what is remembered cannot miss a join.
+		v, viewErr := h.svc.View(ctx, id, domain.Spectator())
 		var err error
 		if mp, err = h.svc.Players(ctx, id); err != nil {
-			return // a match that cannot be read now is read by the streams' next resync or heartbeat
+			return // a match that cannot be read now is read again at its next announcement
 		}
-		if v, err := h.svc.View(ctx, id, domain.Spectator()); err == nil && v.Status != domain.StatusWaiting {
+		if viewErr == nil && v.Status != domain.StatusWaiting {
 			h.mu.Lock()
 			if len(h.known) >= hubCacheSize {
 				clear(h.known)

@@ -62,7 +62,7 @@ type PlayerEvent struct {
 //
 //	@Summary			Follow the caller's matches live
 //	@ID					streamPlayer
-//	@Description		Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is `snapshot`: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as `event: {name}` and `data: {PlayerEvent as JSON}`: `turn` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), `challenge` (a seat was reserved for the player), `joined` (a seat of the match was taken, the player's own included), `started` (the first hand was dealt), `ended` (the match finished or expired) and `rematch` (a rematch of a finished match was created: next_match_id, and the player's seat in it). Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (": ping") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.
+//	@Description		Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is `snapshot`: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as `event: {name}` and `data: {PlayerEvent as JSON}`: `turn` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), `challenge` (a seat was reserved for the player), `joined` (a seat of the match was taken, the player's own included; joined_seat and name say which), `started` (the first hand was dealt), `ended` (the match finished or expired) and `rematch` (a rematch of a finished match was created: next_match_id, and the player's seat in it). A match new to the stream (a challenge, a match created or joined elsewhere, a rematch) is told as its change from the match as created: challenge, rematch or joined (the player's own seat, taken at the create) first, then joined for each seat taken since, started once dealt, turn, ended. Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (": ping") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.
 //	@Tags				players
 //	@Produce			event-stream
 //	@Produce			application/problem+json
@@ -119,7 +119,6 @@ func (s *server) playerStream(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	c.Response().Header().Set("Cache-Control", "no-store")
 	sw, err := s.startSSE(c)
 	if err != nil {
 		return nil
@@ -145,7 +144,9 @@ func (s *server) playerStream(c echo.Context) error {
 				return nil
 			}
 			pending, resync := sub.take()
-			events, err := pf.seen(ctx, pending, resync)
+			// A head check of its own for each look: the request's would let a later read trust
+			// a check made before the announcement, and serve a copy the store has passed.
+			events, err := pf.seen(referee.OneHeadCheck(ctx), pending, resync)
 			if err != nil {
 				return s.streamFailed(c, err)
 			}
@@ -276,18 +277,29 @@ func (pf *playerFeed) seen(ctx context.Context, pending map[string]referee.Match
 		if err != nil {
 			continue // gone, or not readable now: the next announcement reads it again
 		}
-		out = append(out, pf.observe(id, mp.RematchOf, stateOfView(seat, v), v)...)
+		var created *matchState
+		if pf.known[id] == nil {
+			if created, err = pf.createdState(ctx, id, seat); err != nil {
+				continue // not readable now: the next announcement reads it again
+			}
+		}
+		out = append(out, pf.observe(id, mp.RematchOf, stateOfView(seat, v), created, v)...)
 	}
 	return out, nil
 }
 
 // observe records st as match id's state and returns the events its change makes.
-func (pf *playerFeed) observe(id, rematchOf string, st *matchState, v domain.MatchView) []namedEvent {
+// created is the match as it was created, the state a match new to the stream is told from.
+func (pf *playerFeed) observe(id, rematchOf string, st, created *matchState, v domain.MatchView) []namedEvent {
 	prev := pf.known[id]
 	pf.known[id] = st
 	ev := func(name string) namedEvent { return namedEvent{name, PlayerEvent{Match: id, Seat: st.seat}} }
 	var out []namedEvent
 	if prev == nil {
+		// New to the stream: told as the change from the match as it was created, whatever
+		// happened between then and the stream's first look (announcements coalesce), so that
+		// its events never depend on how they were batched.
+		prev = created
 		switch {
 		case st.challenge:
 			out = append(out, ev(playerEventChallenge))
@@ -295,17 +307,12 @@ func (pf *playerFeed) observe(id, rematchOf string, st *matchState, v domain.Mat
 			e := ev(playerEventRematch)
 			e.data.Match, e.data.NextMatchID = rematchOf, id
 			out = append(out, e)
-		default: // a seat the player took on another connection: created with "me", or joined
+		case st.seat < len(prev.held) && prev.held[st.seat]:
+			// A seat the player took at the create, on another connection ("me").
 			e := ev(playerEventJoined)
 			e.data.JoinedSeat, e.data.Name = &st.seat, v.Seats[st.seat].Name
 			out = append(out, e)
 		}
-		if st.myTurn() {
-			e := ev(playerEventTurn)
-			e.data.Version = st.version
-			out = append(out, e)
-		}
-		return out
 	}
 	for i := range st.held {
 		if st.held[i] && (i >= len(prev.held) || !prev.held[i]) {
@@ -329,6 +336,29 @@ func (pf *playerFeed) observe(id, rematchOf string, st *matchState, v domain.Mat
 		out = append(out, e)
 	}
 	return out
+}
+
+// createdState is match id as its match.created made it: the seats held from the start (the
+// creator's, bots', anonymous humans'), waiting when any was open.
+func (pf *playerFeed) createdState(ctx context.Context, id string, seat int) (*matchState, error) {
+	events, _, err := pf.s.svc.Events(ctx, id, domain.Spectator(), 0, 1)
+	if err != nil {
+		return nil, err
+	}
+	if len(events) == 0 {
+		return nil, fmt.Errorf("match %s has no match.created", id)
+	}
+	mc, ok := events[0].Data.(domain.MatchCreated)
+	if !ok {
+		return nil, fmt.Errorf("match %s opens with %s", id, events[0].Type)
+	}
+	st := &matchState{seat: seat, status: domain.StatusInProgress, turn: -1, held: make([]bool, len(mc.Players))}
+	for i, p := range mc.Players {
+		if st.held[i] = p.Kind != domain.Open; !st.held[i] {
+			st.status = domain.StatusWaiting
+		}
+	}
+	return st, nil
 }
 
 func (st *matchState) myTurn() bool {

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"testing"
+	"time"
 
 	"github.com/allfives/allfives/api"
 )
@@ -42,10 +43,17 @@ func openPlayerStream(t *testing.T, base, key, ticket string) (*playerSSE, api.P
 // the stream ends first.
 func (ps *playerSSE) expect(name, match string) api.PlayerEvent {
 	ps.t.Helper()
+	deadline := time.Now().Add(wait) // heartbeats come between events: bound the whole wait
 	for {
-		f, ok := ps.nextEvent()
+		if time.Now().After(deadline) {
+			ps.t.Fatalf("no %s of %s within %v; the stream sent %v", name, match, wait, ps.events)
+		}
+		f, ok := ps.next()
 		if !ok {
 			ps.t.Fatalf("the stream ended before %s of %s; it sent %v", name, match, ps.events)
+		}
+		if f.comment != "" {
+			continue
 		}
 		var e api.PlayerEvent
 		if err := json.Unmarshal([]byte(f.data), &e); err != nil || e.Match == "" || f.id != "" {
@@ -97,6 +105,23 @@ func (ps *playerSSE) expectTurn(match string, seat, version int) {
 		}
 		if e.Version == version {
 			return
+		}
+	}
+}
+
+// expectJoined reads events until the joined of seat in match.
+func (ps *playerSSE) expectJoined(match string, seat int, name string) api.PlayerEvent {
+	ps.t.Helper()
+	for {
+		e := ps.expect("joined", match)
+		if e.JoinedSeat == nil {
+			ps.t.Fatalf("joined without a seat: %+v", e)
+		}
+		if *e.JoinedSeat == seat {
+			if name != "" && e.Name != name {
+				ps.t.Fatalf("joined %+v, want the name %q", e, name)
+			}
+			return e
 		}
 	}
 }

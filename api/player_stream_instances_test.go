@@ -45,7 +45,7 @@ func TestPlayerStreamAcrossInstances(t *testing.T) {
 	if r := tb.joinWith(1, ada.Key, ""); r.status != http.StatusCreated {
 		t.Fatalf("Ada joins on B: %d %s", r.status, r.body)
 	}
-	ps.expect("joined", tb.id)
+	ps.expectJoined(tb.id, 1, "Ada I")
 	ps.expect("started", tb.id)
 	// Bob moves on B until the turn is Ada's, then she moves on B; she hears each of her turns on A.
 	creds := map[int]string{0: bob.Key, 1: ada.Key}

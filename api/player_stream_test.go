@@ -72,15 +72,15 @@ func testPlayerEvents(t *testing.T, ls *liveServer) {
 	if e := ps.expect("challenge", tb.id); e.Seat != 1 {
 		t.Fatalf("challenge %+v", e)
 	}
-	bs.expect("joined", tb.id) // Bob's own seat, created with "me"
+	bs.expectJoined(tb.id, 0, "Bob V") // Bob's own seat, created with "me"
 	if r := tb.joinWith(1, ada.Key, ""); r.status != http.StatusCreated {
 		t.Fatalf("Ada joins: %d %s", r.status, r.body)
 	}
-	if e := ps.expect("joined", tb.id); e.JoinedSeat == nil || *e.JoinedSeat != 1 || e.Name != "Ada V" {
+	if e := ps.expectJoined(tb.id, 1, "Ada V"); e.Seat != 1 {
 		t.Fatalf("Ada's own join %+v", e)
 	}
 	ps.expect("started", tb.id)
-	if e := bs.expect("joined", tb.id); e.Seat != 0 || e.JoinedSeat == nil || *e.JoinedSeat != 1 || e.Name != "Ada V" {
+	if e := bs.expectJoined(tb.id, 1, "Ada V"); e.Seat != 0 {
 		t.Fatalf("Bob hears of the join as %+v", e)
 	}
 	bs.expect("started", tb.id)
@@ -99,9 +99,25 @@ func testPlayerEvents(t *testing.T, ls *liveServer) {
 		streams[v.Hand.Turn].expectTurn(tb.id, v.Hand.Turn, v.Version)
 	}
 
+	// An open seat Ada takes with her key: the match is new to her stream, and she hears of
+	// her own seat, then of the deal.
+	lobby := h.createMatchWith(bob.Key, api.CreateMatchRequest{Listed: true, Players: []api.PlayerRequest{{Kind: "human", Player: "me"}, {Kind: "open"}}})
+	if r := lobby.joinWith(1, ada.Key, ""); r.status != http.StatusCreated {
+		t.Fatalf("Ada joins the open seat: %d %s", r.status, r.body)
+	}
+	if e := ps.expectJoined(lobby.id, 1, "Ada V"); e.Seat != 1 {
+		t.Fatalf("Ada's join of an open seat %+v", e)
+	}
+	ps.expect("started", lobby.id)
+	if e := bs.expectJoined(lobby.id, 0, "Bob V"); e.Seat != 0 {
+		t.Fatalf("Bob's own seat %+v", e)
+	}
+	bs.expectJoined(lobby.id, 1, "Ada V")
+	bs.expect("started", lobby.id)
+
 	// Against a bot to a short end, then a rematch.
 	short := againstBot(h, ada.Key, 5)
-	ps.expect("joined", short.id)
+	ps.expectJoined(short.id, 0, "Ada V")
 	ps.expect("turn", short.id)
 	short.tokens[0] = ada.Key
 	end := short.playOut(nil)
