@@ -60,7 +60,7 @@ func (s *server) createMatch(c echo.Context) error {
 	}
 	req := referee.CreateRequest{
 		Key: key, Partnerships: body.Partnerships, Target: target, Seed: body.Seed,
-		Listed: body.Listed, TurnSeconds: turnSeconds, AutoplayAfter: autoplayAfter,
+		Listed: body.Listed, TurnSeconds: turnSeconds, AutoplayAfter: autoplayAfter, Rated: body.Rated,
 	}
 	for _, p := range body.Players {
 		req.Players = append(req.Players, domain.PlayerInfo{Name: p.Name, Kind: domain.PlayerKind(p.Kind), Bot: p.Bot, Player: p.Player})

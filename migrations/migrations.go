@@ -41,6 +41,7 @@ var Files = []string{
 	"00004_reviews.sql",
 	"00005_players.sql",
 	"00006_rematch.sql",
+	"00008_ratings.sql",
 }
 
 // LatestVersion is the version of the last of Files, which a store's schema reports once every
