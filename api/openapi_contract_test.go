@@ -16,7 +16,7 @@ import (
 // publicOps answer anyone with no token; tokenOptional answer a seat token or a spectator;
 // the rest need a seat token, or a player key (keyRequired).
 var (
-	publicOps     = []string{"checkLiveness", "checkReadiness", "createPlayer", "getMetrics", "getOpenAPI", "getPlayer", "listMatches"}
+	publicOps     = []string{"checkLiveness", "checkReadiness", "createPlayer", "getLeaderboard", "getMetrics", "getOpenAPI", "getPlayer", "getPlayerRatings", "listMatches"}
 	tokenOptional = []string{"auditMatch", "createReview", "exportMatch", "getMatch", "getReview", "listEvents", "replayMatch", "streamEvents"}
 	tokenRequired = []string{"createRematch", "leaveSeat", "listLegalMoves", "makeMove", "resumeSeat"}
 	keyRequired   = []string{"getCurrentPlayer", "rotatePlayerKey"}
