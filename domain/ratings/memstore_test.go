@@ -126,20 +126,23 @@ func (t memTx) Rewind(_ context.Context, k ratings.Key, restore, drop []ratings.
 	return nil
 }
 
-func (t memTx) Record(_ context.Context, done ratings.Queued, cs []ratings.Change, standings []ratings.Standing) error {
-	if _, dup := t.s.changes[done.MatchID]; dup {
-		return fmt.Errorf("%s rated twice", done.MatchID)
+func (t memTx) Record(_ context.Context, done []ratings.Queued, cs []ratings.Change, standings []ratings.Standing) error {
+	fresh := map[string][]ratings.Change{}
+	for _, c := range cs {
+		if len(t.s.changes[c.MatchID]) > 0 {
+			return fmt.Errorf("%s rated twice", c.MatchID)
+		}
+		fresh[c.MatchID] = append(fresh[c.MatchID], c)
 	}
-	t.s.changes[done.MatchID] = cs
+	for id, c := range fresh {
+		t.s.changes[id] = c
+	}
 	for _, st := range standings {
 		t.s.standings[[2]string{st.Player, string(st.Format)}] = st
 	}
-	delete(t.s.queue, done.MatchID)
-	return nil
-}
-
-func (t memTx) Skip(_ context.Context, id string) error {
-	delete(t.s.queue, id)
+	for _, q := range done {
+		delete(t.s.queue, q.MatchID)
+	}
 	return nil
 }
 

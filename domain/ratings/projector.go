@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -154,39 +155,107 @@ func (p *Projector) batchOnce(ctx context.Context, tx Tx) (int, bool, error) {
 			return 0, true, err
 		}
 	}
-	n := 0
-	for _, q := range pending {
+	// The batch: the matches in order, as far as the last one rated allows.
+	cut := len(pending)
+	for i, q := range pending {
 		if ok && q.Key.Compare(last) < 0 {
+			cut = i
 			break
 		}
-		if err := p.rateOne(ctx, tx, q); err != nil {
-			return n, true, err
-		}
 		last, ok = q.Key, true
-		n++
 	}
-	return n, true, nil
+	pending = pending[:cut]
+	if len(pending) == 0 {
+		return 0, true, nil
+	}
+	results, err := p.results(ctx, pending)
+	if err != nil {
+		return 0, true, err
+	}
+	// Every standing the batch needs, read once per format; then rated in order in memory
+	// and written in one go.
+	need := map[Format][]string{}
+	for _, r := range results {
+		if r.ok {
+			need[r.res.Format] = append(need[r.res.Format], r.res.Players()...)
+		}
+	}
+	state := map[standingKey]Standing{}
+	for f, players := range need {
+		slices.Sort(players)
+		got, err := tx.Standings(ctx, f, slices.Compact(players))
+		if err != nil {
+			return 0, true, err
+		}
+		for id, st := range got {
+			state[standingKey{id, f}] = st
+		}
+	}
+	var changes []Change
+	touched := map[standingKey]bool{}
+	for i, r := range results {
+		if !r.ok {
+			continue
+		}
+		before := map[string]Standing{}
+		for _, id := range r.res.Players() {
+			if st, ok := state[standingKey{id, r.res.Format}]; ok {
+				before[id] = st
+			}
+		}
+		cs, standings, err := Rate(p.model, r.res, before)
+		if err != nil {
+			p.log.Error("a rated match left unrated", "match_id", pending[i].MatchID, "err", err)
+			continue
+		}
+		for _, st := range standings {
+			k := standingKey{st.Player, st.Format}
+			state[k], touched[k] = st, true
+		}
+		changes = append(changes, cs...)
+	}
+	var standings []Standing
+	for k := range touched {
+		standings = append(standings, state[k])
+	}
+	slices.SortFunc(standings, CompareStandings)
+	if err := tx.Record(ctx, pending, changes, standings); err != nil {
+		return 0, true, err
+	}
+	return len(pending), true, nil
 }
 
-// rateOne rates one queued match in tx, or takes it off the queue unrated.
-func (p *Projector) rateOne(ctx context.Context, tx Tx, q Queued) error {
-	res, ok, err := p.result(ctx, q)
-	if err != nil {
-		return err
+// fetched is one queued match's result as read from its log; ok is false when it is not
+// rated after all.
+type fetched struct {
+	res Result
+	ok  bool
+}
+
+// readers is how many logs the projection reads at once.
+const readers = 4
+
+// results reads the results of pending from their logs, a few at a time.
+func (p *Projector) results(ctx context.Context, pending []Queued) ([]fetched, error) {
+	out := make([]fetched, len(pending))
+	errs := make([]error, len(pending))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(readers, len(pending)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				out[i].res, out[i].ok, errs[i] = p.result(ctx, pending[i])
+			}
+		}()
 	}
-	if !ok {
-		return tx.Skip(ctx, q.MatchID)
+	for i := range pending {
+		next <- i
 	}
-	before, err := tx.Standings(ctx, res.Format, res.Players())
-	if err != nil {
-		return err
-	}
-	changes, standings, err := Rate(p.model, res, before)
-	if err != nil {
-		p.log.Error("a rated match left unrated", "match_id", q.MatchID, "err", err)
-		return tx.Skip(ctx, q.MatchID)
-	}
-	return tx.Record(ctx, q, changes, standings)
+	close(next)
+	wg.Wait()
+	return out, errors.Join(errs...)
 }
 
 // headEvents is how many events are read from the start of a log for its seats: the
@@ -197,6 +266,15 @@ const headEvents = 16
 // match.ended. A log that cannot be read as a rated match's (a corrupt record) is false, and
 // logged; a store that fails is an error, and the match stays queued.
 func (p *Projector) result(ctx context.Context, q Queued) (Result, bool, error) {
+	if er, ok := p.logs.(EndReader); ok {
+		evs, err := er.OpeningAndEnd(ctx, q.MatchID, headEvents, q.EndSeq)
+		if err == nil && len(evs) > 0 && (dealt(evs[:len(evs)-1]) || len(evs) == q.EndSeq) {
+			return p.resultOf(q, evs)
+		}
+		if err != nil && !errors.Is(err, domain.ErrRecordCorrupt) {
+			return Result{}, false, fmt.Errorf("read the log of %s: %w", q.MatchID, err)
+		}
+	}
 	evs, err := p.logs.Events(ctx, q.MatchID, 0, headEvents)
 	for err == nil && len(evs)%headEvents == 0 && len(evs) > 0 && !dealt(evs) {
 		var more []domain.Event
@@ -218,6 +296,11 @@ func (p *Projector) result(ctx context.Context, q Queued) (Result, bool, error) 
 		}
 		return Result{}, false, fmt.Errorf("read the log of %s: %w", q.MatchID, err)
 	}
+	return p.resultOf(q, evs)
+}
+
+// resultOf reads q's result from evs, its opening events and its end.
+func (p *Projector) resultOf(q Queued, evs []domain.Event) (Result, bool, error) {
 	res, ok, err := ResultOf(q.MatchID, evs)
 	if err != nil {
 		p.log.Error("a rated match left unrated", "match_id", q.MatchID, "err", err)

@@ -115,11 +115,10 @@ type Tx interface {
 	// restore are written as the standings now stand and drop (player and format of each)
 	// are removed: players who had no match before.
 	Rewind(ctx context.Context, k Key, restore, drop []Standing) error
-	// Record stores a rated match: its changes, its players' new standings, and its queue
-	// row removed.
-	Record(ctx context.Context, done Queued, changes []Change, standings []Standing) error
-	// Skip removes the queue row of a match that is not rated after all.
-	Skip(ctx context.Context, id string) error
+	// Record stores a batch of matches taken off the queue: their queue rows removed (done
+	// holds the unrated ones too), their changes, and the standings they leave, one per
+	// player and format.
+	Record(ctx context.Context, done []Queued, changes []Change, standings []Standing) error
 }
 
 // Store is the port of the ratings' durable state. repository/sqlite and
@@ -163,6 +162,13 @@ type BoardPosition struct {
 type BoardRow struct {
 	Standing
 	Name string
+}
+
+// EndReader is a LogReader that also reads a log's first head events and its event endSeq
+// in one query, which the projection prefers: the seats are settled in the first few events,
+// the result is in the last.
+type EndReader interface {
+	OpeningAndEnd(ctx context.Context, id string, head, endSeq int) ([]domain.Event, error)
 }
 
 // LogReader reads match logs: every referee.EventStore is one.

@@ -10,7 +10,10 @@ import (
 	"github.com/allfives/allfives/repository/ratingsql"
 )
 
-var _ ratings.Store = (*Store)(nil)
+var (
+	_ ratings.Store     = (*Store)(nil)
+	_ ratings.EndReader = (*Store)(nil)
+)
 
 // ratingDialect is PostgreSQL's: match.created's TEXT read as JSON.
 var ratingDialect = ratingsql.Dialect{True: "TRUE", Rated: "(c.data::jsonb -> 'rated') = 'true'::jsonb"}
@@ -92,4 +95,10 @@ func (s *Store) Leaderboard(ctx context.Context, format ratings.Format, after *r
 func (s *Store) MatchChanges(ctx context.Context, id string) (_ []ratings.Change, err error) {
 	defer classify(&err)
 	return ratingsql.MatchChanges(s.db.WithContext(ctx), id)
+}
+
+// OpeningAndEnd reads a log's first head events and its event endSeq in one query.
+func (s *Store) OpeningAndEnd(ctx context.Context, id string, head, endSeq int) (_ []domain.Event, err error) {
+	defer classify(&err)
+	return ratingsql.OpeningAndEnd(s.db.WithContext(ctx), id, head, endSeq)
 }

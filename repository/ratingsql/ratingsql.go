@@ -11,6 +11,7 @@ import (
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 
+	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/rating"
 	"github.com/allfives/allfives/domain/ratings"
 	"github.com/allfives/allfives/repository/sqlrow"
@@ -240,8 +241,9 @@ func (t Tx) Rewind(ctx context.Context, k ratings.Key, restore, drop []ratings.S
 	return upsert(db, restore)
 }
 
-// Record stores a rated match and takes it off the queue.
-func (t Tx) Record(ctx context.Context, done ratings.Queued, cs []ratings.Change, standings []ratings.Standing) error {
+// Record stores a batch of matches taken off the queue: their changes, the standings they
+// leave, and their queue rows removed.
+func (t Tx) Record(ctx context.Context, done []ratings.Queued, cs []ratings.Change, standings []ratings.Standing) error {
 	db := t.db.WithContext(ctx)
 	if err := insertChanges(db, cs); err != nil {
 		return err
@@ -249,12 +251,21 @@ func (t Tx) Record(ctx context.Context, done ratings.Queued, cs []ratings.Change
 	if err := upsert(db, standings); err != nil {
 		return err
 	}
-	return t.Skip(ctx, done.MatchID)
+	return dequeue(db, done)
 }
 
-// Skip takes a match off the queue.
-func (t Tx) Skip(ctx context.Context, id string) error {
-	return t.db.WithContext(ctx).Exec(`DELETE FROM rating_queue WHERE match_id = ?`, id).Error
+// dequeue removes the queue rows of done.
+func dequeue(db *gorm.DB, done []ratings.Queued) error {
+	for start := 0; start < len(done); start += batchRows {
+		ids := make([]string, 0, batchRows)
+		for _, q := range done[start:min(start+batchRows, len(done))] {
+			ids = append(ids, q.MatchID)
+		}
+		if err := db.Exec(`DELETE FROM rating_queue WHERE match_id IN ?`, ids).Error; err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Replace puts a rebuild in place of every rating, in tx.
@@ -271,16 +282,7 @@ func Replace(tx *gorm.DB, done []ratings.Queued, cs []ratings.Change, standings 
 	if err := upsert(tx, standings); err != nil {
 		return err
 	}
-	for start := 0; start < len(done); start += batchRows {
-		ids := make([]string, 0, batchRows)
-		for _, q := range done[start:min(start+batchRows, len(done))] {
-			ids = append(ids, q.MatchID)
-		}
-		if err := tx.Exec(`DELETE FROM rating_queue WHERE match_id IN ?`, ids).Error; err != nil {
-			return err
-		}
-	}
-	return nil
+	return dequeue(tx, done)
 }
 
 // RatedEnds lists, from the events alone, every match.ended of a match created rated.
@@ -386,4 +388,23 @@ func MatchChanges(db *gorm.DB, id string) ([]ratings.Change, error) {
 		return nil, err
 	}
 	return changes(rows)
+}
+
+// OpeningAndEnd reads match id's first head events and its event endSeq, in seq order, in
+// one query on the events' primary key.
+func OpeningAndEnd(db *gorm.DB, id string, head, endSeq int) ([]domain.Event, error) {
+	var rows []sqlrow.EventRow
+	if err := db.Select("match_id", "seq", "type", "data", "at").
+		Where("match_id = ? AND (seq <= ? OR seq = ?)", id, head, endSeq).Order("seq").Find(&rows).Error; err != nil {
+		return nil, err
+	}
+	out := make([]domain.Event, len(rows))
+	for i, r := range rows {
+		e, err := r.Event()
+		if err != nil {
+			return nil, err
+		}
+		out[i] = e
+	}
+	return out, nil
 }

@@ -10,7 +10,10 @@ import (
 	"github.com/allfives/allfives/repository/ratingsql"
 )
 
-var _ ratings.Store = (*Store)(nil)
+var (
+	_ ratings.Store     = (*Store)(nil)
+	_ ratings.EndReader = (*Store)(nil)
+)
 
 // ratingDialect is SQLite's: booleans are 0 and 1, and json_extract reads JSON true as 1.
 var ratingDialect = ratingsql.Dialect{True: "1", Rated: "json_extract(c.data, '$.rated') = 1"}
@@ -80,4 +83,10 @@ func (s *Store) Leaderboard(ctx context.Context, format ratings.Format, after *r
 func (s *Store) MatchChanges(ctx context.Context, id string) (_ []ratings.Change, err error) {
 	defer s.read(&err)
 	return ratingsql.MatchChanges(s.r.WithContext(ctx), id)
+}
+
+// OpeningAndEnd reads a log's first head events and its event endSeq in one query.
+func (s *Store) OpeningAndEnd(ctx context.Context, id string, head, endSeq int) (_ []domain.Event, err error) {
+	defer s.read(&err)
+	return ratingsql.OpeningAndEnd(s.r.WithContext(ctx), id, head, endSeq)
 }
