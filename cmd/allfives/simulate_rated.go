@@ -125,12 +125,14 @@ func simulateFormat(ctx context.Context, o ratedOptions, f ratings.Format, stdou
 	next := make(chan ratedJob)
 	var wg sync.WaitGroup
 	start := time.Now()
-	for w := range o.workers {
+	for range o.workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			strategies := bot.Strategies(simulationBotSeed(append(o.seed, byte(w))))
 			for j := range next {
+				// Strategies of the match's own, seeded by it: the same seed plays the same
+				// matches whichever worker plays each.
+				strategies := bot.Strategies(simulationBotSeed(fmt.Appendf(slices.Clone(o.seed), "/%s/%d", f, j.index)))
 				results[j.index], errs[j.index] = playRated(ctx, o, f, j, strategies)
 			}
 		}()
