@@ -358,6 +358,10 @@ route POST /api/v1/players/me/key
 check 200 /api/v1/players/me/key -H "$(auth "$(curl -sS -X POST "$server/api/v1/players" "${json[@]}" -d '{"name":"Prism Bo"}' | jq -r .key)")"
 route POST /api/v1/matches
 check 201 /api/v1/matches "${json[@]}" -H "$(auth "$(field .key)")" -d '{"players":[{"kind":"human","player":"me"},{"name":"PB","kind":"bot","bot":"random"}]}'
+route GET /api/v1/players
+check 200 "/api/v1/players?name=PRISM%20ADA"
+check 400 /api/v1/players
+check 404 "/api/v1/players?name=Nobody%20Here"
 route GET '/api/v1/players/{id}/matches'
 check 200 "/api/v1/players/$pid/matches"
 check 200 "/api/v1/players/$pid/matches?status=finished&limit=2"
@@ -367,6 +371,41 @@ check 404 "/api/v1/players/$missing/matches"
 route GET '/api/v1/players/{id}'
 check 200 "/api/v1/players/$pid"
 check 404 "/api/v1/players/$missing"
+
+# ---- single-use tickets for the streams
+tkey="$(curl -sS -X POST "$server/api/v1/players" "${json[@]}" -d '{"name":"Prism Ticket"}' | jq -r .key)"
+route POST /api/v1/players/me/tickets
+check 201 /api/v1/players/me/tickets -H "$(auth "$tkey")"
+check 400 "/api/v1/players/me/tickets?ttl=5" -H "$(auth "$tkey")"
+check 401 /api/v1/players/me/tickets
+route POST '/api/v1/matches/{id}/tickets'
+check 201 "/api/v1/matches/$live/tickets" -H "$(auth "$ada")"
+ticket="$(field .ticket)"
+check 400 "/api/v1/matches/$live/tickets?seat=1" -H "$(auth "$ada")"
+check 401 "/api/v1/matches/$live/tickets"
+check 404 "/api/v1/matches/$missing/tickets" -H "$(auth "$ada")"
+route GET '/api/v1/matches/{id}/stream'
+check 200 "/api/v1/matches/$live/stream?ticket=$ticket"
+check 401 "/api/v1/matches/$live/stream?ticket=$ticket" # used
+
+# ---- the player's stream (SSE). It ends when its key is rotated: once it is open, the job in
+# the background rotates the key and creates a match with the new one, which the stream hears
+# of at once (rather than at its next heartbeat, 15 s on).
+skey="$(curl -sS -X POST "$server/api/v1/players" "${json[@]}" -d '{"name":"Prism Stream"}' | jq -r .key)"
+sticket="$(curl -sS -X POST "$server/api/v1/players/me/tickets" -H "$(auth "$skey")" | jq -r .ticket)"
+(
+	sleep 2
+	nkey="$(curl -sS -X POST "$server/api/v1/players/me/key" -H "$(auth "$skey")" | jq -r .key)"
+	curl -sS -o /dev/null -X POST "$server/api/v1/matches" "${json[@]}" -H "$(auth "$nkey")" \
+		-d '{"players":[{"kind":"human","player":"me"},{"name":"PS","kind":"bot","bot":"random"}]}'
+) &
+rotator=$!
+route GET /api/v1/players/me/stream
+check 200 "/api/v1/players/me/stream?ticket=$sticket"
+wait "$rotator"
+check 401 "/api/v1/players/me/stream?ticket=$sticket" # used
+check 401 /api/v1/players/me/stream -H "$(auth "$skey")" # rotated away
+check 400 "/api/v1/players/me/stream?after=1"
 
 # ---- rematch of a finished match
 route POST '/api/v1/matches/{id}/rematch'

@@ -25,7 +25,7 @@ var errSeatLost = fmt.Errorf("%w: the credential no longer holds its seat", doma
 type feed struct {
 	svc     *referee.MatchService
 	id      string
-	token   string // the credential the stream was opened with; "" for a spectator
+	check   viewerCheck // authenticates the stream's credential (token or ticket) again; nil for a spectator
 	v       domain.Viewer
 	wake    <-chan struct{}
 	tracker *referee.Tracker
@@ -40,10 +40,10 @@ type sseEvent struct {
 
 // held checks that the stream's credential still holds the seat it was opened for.
 func (f *feed) held(ctx context.Context) error {
-	if f.token == "" {
+	if f.check == nil {
 		return nil
 	}
-	v, err := f.svc.Authenticate(ctx, f.id, f.token)
+	v, err := f.check(ctx)
 	switch {
 	case errors.Is(err, domain.ErrUnauthorized):
 		return errSeatLost

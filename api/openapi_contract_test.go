@@ -16,11 +16,11 @@ import (
 // publicOps answer anyone with no token; tokenOptional answer a seat token or a spectator;
 // the rest need a seat token, or a player key (keyRequired).
 var (
-	publicOps     = []string{"checkLiveness", "checkReadiness", "createPlayer", "getLeaderboard", "getMetrics", "getOpenAPI", "getPlayer", "getPlayerRatings", "listMatches"}
+	publicOps     = []string{"checkLiveness", "checkReadiness", "createPlayer", "getLeaderboard", "getMetrics", "getOpenAPI", "getPlayer", "getPlayerByName", "getPlayerRatings", "listMatches"}
 	tokenOptional = []string{"auditMatch", "createReview", "exportMatch", "getMatch", "getReview", "listEvents", "replayMatch", "streamEvents"}
-	tokenRequired = []string{"createRematch", "leaveSeat", "listLegalMoves", "makeMove", "resumeSeat"}
-	keyRequired   = []string{"getCurrentPlayer", "rotatePlayerKey"}
-	keyOptional   = []string{"createMatch", "joinSeat", "listPlayerMatches"} // a key binds the seat to its player
+	tokenRequired = []string{"createMatchTicket", "createRematch", "leaveSeat", "listLegalMoves", "makeMove", "resumeSeat"}
+	keyRequired   = []string{"createPlayerTicket", "getCurrentPlayer", "rotatePlayerKey"}
+	keyOptional   = []string{"createMatch", "joinSeat", "listPlayerMatches", "streamPlayer"} // a key binds the seat to its player
 )
 
 // TestOpenAPIOperations: kin-openapi validates openapi.yaml; every operation has a camelCase

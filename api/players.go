@@ -129,6 +129,38 @@ func (s *server) getPlayer(c echo.Context) error {
 	return c.JSON(http.StatusOK, toPlayerProfile(prof))
 }
 
+// findPlayer finds a player by name.
+//
+//	@Summary		Find a player by name
+//	@ID				getPlayerByName
+//	@Description	The player who goes by the name, compared as names are kept unique: ignoring case and width ("ada" and "ＡＤＡ" find "Ada"). Anyone may ask, as anyone may read a profile, so that a player can be challenged by name. No player by that name (or a name no player could have) is 404 PLAYER_NOT_FOUND.
+//	@Tags			players
+//	@Produce		json
+//	@Produce		application/problem+json
+//	@Param			name	query		string	true	"the player's name"
+//	@Success		200		{object}	FoundPlayerResponse
+//	@Failure		400		{object}	Problem	"INVALID_REQUEST: no name"
+//	@Failure		404		{object}	Problem	"PLAYER_NOT_FOUND"
+//	@Router			/api/v1/players [get]
+func (s *server) findPlayer(c echo.Context) error {
+	q, err := query(c, "name")
+	if err != nil {
+		return err
+	}
+	name := q.Get("name")
+	if strings.TrimSpace(name) == "" {
+		return domain.Invalidf("name is required: GET /api/v1/players?name=Ada")
+	}
+	if len(name) > 256 {
+		return domain.Invalidf("name is longer than any player's")
+	}
+	p, err := s.players.ByName(c.Request().Context(), name)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, FoundPlayerResponse{Player: toPlayerView(p)})
+}
+
 // playerKey is the key of an "Authorization: Bearer <key>" header. No header is
 // players.ErrNoKey; two headers, or one that is not a bearer credential, are refused in the
 // words of a key, never echoing what was sent.

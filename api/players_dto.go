@@ -31,6 +31,12 @@ type CreatePlayerResponse struct {
 	Key string `json:"key" example:"afk_Jm1pQ2h4c0F2bDlWc3pKd2xQb3FzY2F1ZE5lT2hYTWk"`
 }
 
+// FoundPlayerResponse is the answer to GET /api/v1/players?name=: the player who goes by the
+// name.
+type FoundPlayerResponse struct {
+	Player PlayerView `json:"player"`
+}
+
 // PlayerKeyResponse is the answer to POST /api/v1/players/me/key: the player's new key,
 // shown only here. The key it replaces is refused from now on.
 type PlayerKeyResponse struct {

@@ -48,8 +48,12 @@ func (s *server) routes(e *echo.Echo, reg *prometheus.Registry) {
 	v1.POST("/matches/:id/rematch", s.rematch)
 	if s.players != nil {
 		v1.POST("/players", s.createPlayer)
+		v1.GET("/players", s.findPlayer)
 		v1.GET("/players/me", s.getCurrentPlayer)
 		v1.POST("/players/me/key", s.rotatePlayerKey)
+		v1.POST("/players/me/tickets", s.createPlayerTicket)
+		v1.GET("/players/me/stream", s.playerStream)
+		v1.POST("/matches/:id/tickets", s.createMatchTicket)
 		v1.GET("/players/:id", s.getPlayer)
 		v1.GET("/players/:id/matches", s.listPlayerMatches)
 	}

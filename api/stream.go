@@ -39,6 +39,17 @@ type streams struct {
 	heartbeat time.Duration
 	mu        sync.Mutex
 	closing   map[*http.Server]chan struct{}
+	players   *playerHub // the players' streams' (player_hub.go), made by the first
+}
+
+// hub is the hub of the players' streams, made on first use.
+func (st *streams) hub(svc *referee.MatchService) *playerHub {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.players == nil {
+		st.players = newPlayerHub(svc)
+	}
+	return st.players
 }
 
 func newStreams(heartbeat time.Duration) *streams {
@@ -70,7 +81,7 @@ func (st *streams) shutdown(r *http.Request) <-chan struct{} {
 //
 //	@Summary			Follow a match live
 //	@ID					streamEvents
-//	@Description		Server-sent events (text/event-stream): every event of the match as the caller may see it, in seq order, then each new one as it happens. Each event is sent as three lines, `id: {seq}`, `event: {type}` and `data: {the event as JSON, as GET /events shows it}`. To resume after a disconnect send Last-Event-ID (EventSource does so by itself) or ?after=N: the stream goes on from the next event, with no gap and no duplicate; Last-Event-ID wins over after. With ?view=1 each event's data also carries "match": the caller's view of the match right after that event (as GET /matches/{id} shows it), so a client need not re-derive the turn or read the match after every event. An idle stream sends a comment (": ping") every 15 seconds. The stream ends after match.ended (or match.expired); a stream asked for a finished match with nothing left to send answers 204, which tells EventSource to stop reconnecting, and a stream asked to start beyond the end of a live match ends when the match does. Streams are capped in all and per client address (serve's --max-streams and --max-streams-per-client): beyond the caps a stream is refused 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After. The seat token goes in Authorization or, for EventSource, which cannot send headers, in ?token=; a bad token is 401 before the stream starts. While the match is live no stream carries another seat's tiles, and a stream opened with a seat's token ends with the seat.left of that seat: it holds its view only while its token holds the seat (docs/api.md, "When a seat changes hands").
+//	@Description		Server-sent events (text/event-stream): every event of the match as the caller may see it, in seq order, then each new one as it happens. Each event is sent as three lines, `id: {seq}`, `event: {type}` and `data: {the event as JSON, as GET /events shows it}`. To resume after a disconnect send Last-Event-ID (EventSource does so by itself) or ?after=N: the stream goes on from the next event, with no gap and no duplicate; Last-Event-ID wins over after. With ?view=1 each event's data also carries "match": the caller's view of the match right after that event (as GET /matches/{id} shows it), so a client need not re-derive the turn or read the match after every event. An idle stream sends a comment (": ping") every 15 seconds. The stream ends after match.ended (or match.expired); a stream asked for a finished match with nothing left to send answers 204, which tells EventSource to stop reconnecting, and a stream asked to start beyond the end of a live match ends when the match does. Streams are capped in all and per client address (serve's --max-streams and --max-streams-per-client): beyond the caps a stream is refused 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After. The seat token (or the key of the seat's player) goes in Authorization. EventSource cannot send headers: it sends ?ticket=, a single-use ticket from POST /api/v1/matches/{id}/tickets, good for one stream opened within 60 seconds, on any instance (?token=, the seat token in the URL, still works for old clients, but a URL ends up in access logs). A bad token, or a ticket used, expired or of another match, is 401 before the stream starts; a stream opened with a ticket ends as one opened with its credential does. While the match is live no stream carries another seat's tiles, and a stream opened with a seat's token ends with the seat.left of that seat: it holds its view only while its token holds the seat (docs/api.md, "When a seat changes hands").
 //	@Tags				matches
 //	@Produce			event-stream
 //	@Produce			application/problem+json
@@ -79,12 +90,13 @@ func (st *streams) shutdown(r *http.Request) <-chan struct{} {
 //	@Param				id				path		string	true	"match id"
 //	@Param				after			query		int		false	"start after this seq"	minimum(0)	default(0)
 //	@Param				token			query		string	false	"the seat token, for clients that cannot send Authorization"
+//	@Param				ticket			query		string	false	"a single-use ticket from POST /api/v1/matches/{id}/tickets, for clients that cannot send Authorization"
 //	@Param				view			query		int		false	"1: each event carries the caller's view after it, as match"	Enums(0, 1)
 //	@Param				Last-Event-ID	header		string	false	"the id of the last event received; resumes after it"
 //	@Success			200				{string}	string	"the events, as server-sent events"
 //	@Success			204				"the match has finished and every event up to match.ended has been sent"
-//	@Failure			400				{object}	Problem	"INVALID_REQUEST: a bad after or Last-Event-ID, or a token given twice"
-//	@Failure			401				{object}	Problem	"UNAUTHORIZED: a token that is not this match's"
+//	@Failure			400				{object}	Problem	"INVALID_REQUEST: a bad after or Last-Event-ID, or a credential given twice"
+//	@Failure			401				{object}	Problem	"UNAUTHORIZED: a token that is not this match's, or a ticket used, expired or of another match"
 //	@Failure			404				{object}	Problem	"MATCH_NOT_FOUND"
 //	@Failure			429				{object}	Problem	"RATE_LIMITED: too many requests, or this client address has as many streams open as it may; Retry-After says when to try again"
 //	@Failure			503				{object}	Problem	"STORE_BUSY: the store stayed locked beyond its timeout, or UNAVAILABLE: the server has as many streams open as it may; Retry-After says when to retry"
@@ -95,7 +107,7 @@ func (s *server) stream(c echo.Context) error {
 		return err
 	}
 	defer release()
-	q, err := query(c, "after", "token", "view")
+	q, err := query(c, "after", "token", "ticket", "view")
 	if err != nil {
 		return err
 	}
@@ -111,21 +123,23 @@ func (s *server) stream(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	token, err := streamToken(c, q)
+	ctx := c.Request().Context()
+	id := c.Param("id")
+	check, err := s.matchStreamCheck(c, q, id)
 	if err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
-	id := c.Param("id")
-	v, err := s.svc.Authenticate(ctx, id, token)
-	if err != nil {
-		return err
+	v := domain.Spectator()
+	if check != nil {
+		if v, err = check(ctx); err != nil {
+			return err
+		}
 	}
 	// Watch before the first read: an append landing between a read and the wait still
 	// leaves a wake-up behind.
 	wake, stop := s.svc.Watch(id)
 	defer stop()
-	f := &feed{svc: s.svc, id: id, token: token, v: v, wake: wake}
+	f := &feed{svc: s.svc, id: id, check: check, v: v, wake: wake}
 	if withViews {
 		f.tracker = &referee.Tracker{}
 	}

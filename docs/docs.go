@@ -1232,7 +1232,7 @@ const docTemplate = `{
                         "SeatToken": []
                     }
                 ],
-                "description": "Server-sent events (text/event-stream): every event of the match as the caller may see it, in seq order, then each new one as it happens. Each event is sent as three lines, ` + "`" + `id: {seq}` + "`" + `, ` + "`" + `event: {type}` + "`" + ` and ` + "`" + `data: {the event as JSON, as GET /events shows it}` + "`" + `. To resume after a disconnect send Last-Event-ID (EventSource does so by itself) or ?after=N: the stream goes on from the next event, with no gap and no duplicate; Last-Event-ID wins over after. With ?view=1 each event's data also carries \"match\": the caller's view of the match right after that event (as GET /matches/{id} shows it), so a client need not re-derive the turn or read the match after every event. An idle stream sends a comment (\": ping\") every 15 seconds. The stream ends after match.ended (or match.expired); a stream asked for a finished match with nothing left to send answers 204, which tells EventSource to stop reconnecting, and a stream asked to start beyond the end of a live match ends when the match does. Streams are capped in all and per client address (serve's --max-streams and --max-streams-per-client): beyond the caps a stream is refused 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After. The seat token goes in Authorization or, for EventSource, which cannot send headers, in ?token=; a bad token is 401 before the stream starts. While the match is live no stream carries another seat's tiles, and a stream opened with a seat's token ends with the seat.left of that seat: it holds its view only while its token holds the seat (docs/api.md, \"When a seat changes hands\").",
+                "description": "Server-sent events (text/event-stream): every event of the match as the caller may see it, in seq order, then each new one as it happens. Each event is sent as three lines, ` + "`" + `id: {seq}` + "`" + `, ` + "`" + `event: {type}` + "`" + ` and ` + "`" + `data: {the event as JSON, as GET /events shows it}` + "`" + `. To resume after a disconnect send Last-Event-ID (EventSource does so by itself) or ?after=N: the stream goes on from the next event, with no gap and no duplicate; Last-Event-ID wins over after. With ?view=1 each event's data also carries \"match\": the caller's view of the match right after that event (as GET /matches/{id} shows it), so a client need not re-derive the turn or read the match after every event. An idle stream sends a comment (\": ping\") every 15 seconds. The stream ends after match.ended (or match.expired); a stream asked for a finished match with nothing left to send answers 204, which tells EventSource to stop reconnecting, and a stream asked to start beyond the end of a live match ends when the match does. Streams are capped in all and per client address (serve's --max-streams and --max-streams-per-client): beyond the caps a stream is refused 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After. The seat token (or the key of the seat's player) goes in Authorization. EventSource cannot send headers: it sends ?ticket=, a single-use ticket from POST /api/v1/matches/{id}/tickets, good for one stream opened within 60 seconds, on any instance (?token=, the seat token in the URL, still works for old clients, but a URL ends up in access logs). A bad token, or a ticket used, expired or of another match, is 401 before the stream starts; a stream opened with a ticket ends as one opened with its credential does. While the match is live no stream carries another seat's tiles, and a stream opened with a seat's token ends with the seat.left of that seat: it holds its view only while its token holds the seat (docs/api.md, \"When a seat changes hands\").",
                 "produces": [
                     "text/event-stream",
                     "application/problem+json"
@@ -1265,6 +1265,12 @@ const docTemplate = `{
                         "in": "query"
                     },
                     {
+                        "type": "string",
+                        "description": "a single-use ticket from POST /api/v1/matches/{id}/tickets, for clients that cannot send Authorization",
+                        "name": "ticket",
+                        "in": "query"
+                    },
+                    {
                         "enum": [
                             0,
                             1
@@ -1292,13 +1298,13 @@ const docTemplate = `{
                         "description": "the match has finished and every event up to match.ended has been sent"
                     },
                     "400": {
-                        "description": "INVALID_REQUEST: a bad after or Last-Event-ID, or a token given twice",
+                        "description": "INVALID_REQUEST: a bad after or Last-Event-ID, or a credential given twice",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
                     },
                     "401": {
-                        "description": "UNAUTHORIZED: a token that is not this match's",
+                        "description": "UNAUTHORIZED: a token that is not this match's, or a ticket used, expired or of another match",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -1325,7 +1331,102 @@ const docTemplate = `{
                 "x-token-optional": true
             }
         },
+        "/api/v1/matches/{id}/tickets": {
+            "post": {
+                "security": [
+                    {
+                        "SeatToken": []
+                    }
+                ],
+                "description": "A single-use ticket for GET /api/v1/matches/{id}/stream?ticket=..., bound to the caller's seat: send the seat's token, or the key of a player who holds a seat of the match. A browser's EventSource cannot send Authorization, and a seat token in a URL ends up in access logs, where it shows that seat's tiles; a ticket opens one stream, once, within 60 seconds, on any instance of the server. Used, expired, of another match or malformed it is 401 UNAUTHORIZED. The stream it opens holds no more than the credential it was issued with: it ends when the seat changes hands, or when the key is rotated.",
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "matches"
+                ],
+                "summary": "Get a ticket to a match's stream",
+                "operationId": "createMatchTicket",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "match id",
+                        "name": "id",
+                        "in": "path",
+                        "required": true
+                    }
+                ],
+                "responses": {
+                    "201": {
+                        "description": "Created",
+                        "schema": {
+                            "$ref": "#/definitions/api.SeatTicketResponse"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "401": {
+                        "description": "UNAUTHORIZED: no credential, or not one of a seat of this match",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "MATCH_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                }
+            }
+        },
         "/api/v1/players": {
+            "get": {
+                "description": "The player who goes by the name, compared as names are kept unique: ignoring case and width (\"ada\" and \"ＡＤＡ\" find \"Ada\"). Anyone may ask, as anyone may read a profile, so that a player can be challenged by name. No player by that name (or a name no player could have) is 404 PLAYER_NOT_FOUND.",
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "players"
+                ],
+                "summary": "Find a player by name",
+                "operationId": "getPlayerByName",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "the player's name",
+                        "name": "name",
+                        "in": "query",
+                        "required": true
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "OK",
+                        "schema": {
+                            "$ref": "#/definitions/api.FoundPlayerResponse"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST: no name",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "PLAYER_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                }
+            },
             "post": {
                 "description": "Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name, and no two players go by one name ignoring case and width (\"Ada\", \"ada\" and \"ＡＤＡ\" are one name): 409 NAME_TAKEN.",
                 "consumes": [
@@ -1452,6 +1553,105 @@ const docTemplate = `{
                         "description": "OK",
                         "schema": {
                             "$ref": "#/definitions/api.PlayerKeyResponse"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "401": {
+                        "description": "UNAUTHORIZED: no key, or not a valid one",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                }
+            }
+        },
+        "/api/v1/players/me/stream": {
+            "get": {
+                "security": [
+                    {
+                        "PlayerKey": []
+                    }
+                ],
+                "description": "Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is ` + "`" + `snapshot` + "`" + `: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as ` + "`" + `event: {name}` + "`" + ` and ` + "`" + `data: {PlayerEvent as JSON}` + "`" + `: ` + "`" + `turn` + "`" + ` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), ` + "`" + `challenge` + "`" + ` (a seat was reserved for the player), ` + "`" + `joined` + "`" + ` (a seat of the match was taken, the player's own included), ` + "`" + `started` + "`" + ` (the first hand was dealt), ` + "`" + `ended` + "`" + ` (the match finished or expired) and ` + "`" + `rematch` + "`" + ` (a rematch of a finished match was created: next_match_id, and the player's seat in it). Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (\": ping\") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.",
+                "produces": [
+                    "text/event-stream",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "players"
+                ],
+                "summary": "Follow the caller's matches live",
+                "operationId": "streamPlayer",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "a single-use ticket from POST /api/v1/players/me/tickets, instead of the key in Authorization",
+                        "name": "ticket",
+                        "in": "query"
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "the events, as server-sent events",
+                        "schema": {
+                            "type": "string"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST: a ticket and a key both",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "401": {
+                        "description": "UNAUTHORIZED: no key or ticket, a key not valid, or a ticket used, expired or not for this stream",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "429": {
+                        "description": "RATE_LIMITED: too many requests, or this client address has as many streams open as it may; Retry-After says when to try again",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "503": {
+                        "description": "UNAVAILABLE: the server has as many streams open as it may; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                },
+                "x-token-optional": true
+            }
+        },
+        "/api/v1/players/me/tickets": {
+            "post": {
+                "security": [
+                    {
+                        "PlayerKey": []
+                    }
+                ],
+                "description": "A single-use ticket for GET /api/v1/players/me/stream?ticket=..., for a browser's EventSource, which cannot send Authorization: no long-lived secret goes into a URL, where proxies' access logs keep it. The ticket opens one stream, once, within 60 seconds, on any instance of the server; used, expired or malformed it is 401 UNAUTHORIZED. The stream it opens holds no more than the key: it ends when the key is rotated.",
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "players"
+                ],
+                "summary": "Get a ticket to the player's stream",
+                "operationId": "createPlayerTicket",
+                "responses": {
+                    "201": {
+                        "description": "Created",
+                        "schema": {
+                            "$ref": "#/definitions/api.TicketResponse"
                         }
                     },
                     "400": {
@@ -2285,6 +2485,17 @@ const docTemplate = `{
                 "wins": {
                     "type": "integer",
                     "example": 7
+                }
+            }
+        },
+        "api.FoundPlayerResponse": {
+            "type": "object",
+            "required": [
+                "player"
+            ],
+            "properties": {
+                "player": {
+                    "$ref": "#/definitions/api.PlayerView"
                 }
             }
         },
@@ -3707,6 +3918,29 @@ const docTemplate = `{
                 }
             }
         },
+        "api.SeatTicketResponse": {
+            "type": "object",
+            "required": [
+                "expires_at",
+                "seat",
+                "ticket"
+            ],
+            "properties": {
+                "expires_at": {
+                    "type": "string",
+                    "format": "date-time"
+                },
+                "seat": {
+                    "description": "Seat is the seat the ticket's stream sees the match as.",
+                    "type": "integer"
+                },
+                "ticket": {
+                    "description": "Ticket opens one stream of this match, once; it is shown only here and kept only as a hash.",
+                    "type": "string",
+                    "example": "aft_Zm9vYmFyYmF6cXV1eGZvb2JhcmJhenF1dXhmb29iYXI"
+                }
+            }
+        },
         "api.SeatToken": {
             "type": "object",
             "required": [
@@ -3735,6 +3969,24 @@ const docTemplate = `{
                         "ready"
                     ],
                     "example": "ok"
+                }
+            }
+        },
+        "api.TicketResponse": {
+            "type": "object",
+            "required": [
+                "expires_at",
+                "ticket"
+            ],
+            "properties": {
+                "expires_at": {
+                    "type": "string",
+                    "format": "date-time"
+                },
+                "ticket": {
+                    "description": "Ticket opens one stream, once; it is shown only here and kept only as a hash.",
+                    "type": "string",
+                    "example": "aft_Zm9vYmFyYmF6cXV1eGZvb2JhcmJhenF1dXhmb29iYXI"
                 }
             }
         },

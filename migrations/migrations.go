@@ -41,7 +41,9 @@ var Files = []string{
 	"00004_reviews.sql",
 	"00005_players.sql",
 	"00006_rematch.sql",
+	"00007_tickets.sql",
 	"00008_ratings.sql",
+	"00009_player_match_status.sql",
 }
 
 // LatestVersion is the version of the last of Files, which a store's schema reports once every

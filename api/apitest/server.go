@@ -1,7 +1,7 @@
 // Package apitest starts the real server for the tests of the packages that talk to it over
 // HTTP: the web client, the generated Go client and the load tool. It is the API, the match
-// service with every bot strategy, and the SQLite store on a file in the test's own temporary
-// directory, as `allfives serve` wires them.
+// service with every bot strategy, the lasting players, and the SQLite store on a file in the
+// test's own temporary directory, as `allfives serve` wires them.
 package apitest
 
 import (
@@ -12,6 +12,7 @@ import (
 
 	"github.com/allfives/allfives/api"
 	"github.com/allfives/allfives/domain/bot"
+	"github.com/allfives/allfives/domain/players"
 	"github.com/allfives/allfives/domain/referee"
 	"github.com/allfives/allfives/domain/review"
 	"github.com/allfives/allfives/domain/reviewer"
@@ -32,11 +33,12 @@ func Server(t testing.TB, seed uint64) *httptest.Server {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(seed)})
+	people := players.NewService(players.Config{Store: store})
+	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(seed), Players: people})
 	// Reviews on small budgets: the tests look at what a review shows, not at its strength.
 	reviews := reviewer.New(reviewer.Config{Store: store, Matches: svc, Options: SmallReview})
 	t.Cleanup(reviews.Close)
-	srv := httptest.NewServer(api.New(api.Config{Service: svc, Ready: store, Reviews: reviews}))
+	srv := httptest.NewServer(api.New(api.Config{Service: svc, Ready: store, Reviews: reviews, Players: people}))
 	t.Cleanup(srv.Close)
 	return srv
 }

@@ -1244,6 +1244,11 @@ type ApiFormatRating struct {
 	Wins int `json:"wins"`
 }
 
+// ApiFoundPlayerResponse defines model for api.FoundPlayerResponse.
+type ApiFoundPlayerResponse struct {
+	Player ApiPlayerView `json:"player"`
+}
+
 // ApiHand defines model for api.Hand.
 type ApiHand struct {
 	Boneyard int `json:"boneyard"`
@@ -1899,6 +1904,19 @@ type ApiSeatRatingChange struct {
 // ApiSeatRatingChangeFormat defines model for ApiSeatRatingChange.Format.
 type ApiSeatRatingChangeFormat string
 
+// ApiSeatTicketResponse defines model for api.SeatTicketResponse.
+type ApiSeatTicketResponse struct {
+	ExpiresAt time.Time `json:"expires_at"`
+
+	// Seat Seat is the seat the ticket's stream sees the match as.
+	Seat int `json:"seat"`
+
+	// Ticket Ticket opens one stream of this match, once; it is shown only here and kept only as a hash.
+	//
+	// Example: aft_Zm9vYmFyYmF6cXV1eGZvb2JhcmJhenF1dXhmb29iYXI
+	Ticket string `json:"ticket"`
+}
+
 // ApiSeatToken defines model for api.SeatToken.
 type ApiSeatToken struct {
 	Seat  int    `json:"seat"`
@@ -1913,6 +1931,16 @@ type ApiStatus struct {
 
 // ApiStatusStatus Example: ok
 type ApiStatusStatus string
+
+// ApiTicketResponse defines model for api.TicketResponse.
+type ApiTicketResponse struct {
+	ExpiresAt time.Time `json:"expires_at"`
+
+	// Ticket Ticket opens one stream, once; it is shown only here and kept only as a hash.
+	//
+	// Example: aft_Zm9vYmFyYmF6cXV1eGZvb2JhcmJhenF1dXhmb29iYXI
+	Ticket string `json:"ticket"`
+}
 
 // ApiYou defines model for api.You.
 type ApiYou struct {
@@ -2003,6 +2031,9 @@ type StreamEventsParams struct {
 	// Token the seat token, for clients that cannot send Authorization
 	Token *string `form:"token,omitempty" json:"token,omitempty"`
 
+	// Ticket a single-use ticket from POST /api/v1/matches/{id}/tickets, for clients that cannot send Authorization
+	Ticket *string `form:"ticket,omitempty" json:"ticket,omitempty"`
+
 	// View 1: each event carries the caller's view after it, as match
 	View *StreamEventsParamsView `form:"view,omitempty" json:"view,omitempty"`
 
@@ -2012,6 +2043,18 @@ type StreamEventsParams struct {
 
 // StreamEventsParamsView defines parameters for StreamEvents.
 type StreamEventsParamsView int
+
+// GetPlayerByNameParams defines parameters for GetPlayerByName.
+type GetPlayerByNameParams struct {
+	// Name the player's name
+	Name string `form:"name" json:"name"`
+}
+
+// StreamPlayerParams defines parameters for StreamPlayer.
+type StreamPlayerParams struct {
+	// Ticket a single-use ticket from POST /api/v1/players/me/tickets, instead of the key in Authorization
+	Ticket *string `form:"ticket,omitempty" json:"ticket,omitempty"`
+}
 
 // ListPlayerMatchesParams defines parameters for ListPlayerMatches.
 type ListPlayerMatchesParams struct {
@@ -2282,10 +2325,24 @@ type ClientInterface interface {
 
 	// StreamEvents Follow a match live
 	//
-	// Server-sent events (text/event-stream): every event of the match as the caller may see it, in seq order, then each new one as it happens. Each event is sent as three lines, `id: {seq}`, `event: {type}` and `data: {the event as JSON, as GET /events shows it}`. To resume after a disconnect send Last-Event-ID (EventSource does so by itself) or ?after=N: the stream goes on from the next event, with no gap and no duplicate; Last-Event-ID wins over after. With ?view=1 each event's data also carries "match": the caller's view of the match right after that event (as GET /matches/{id} shows it), so a client need not re-derive the turn or read the match after every event. An idle stream sends a comment (": ping") every 15 seconds. The stream ends after match.ended (or match.expired); a stream asked for a finished match with nothing left to send answers 204, which tells EventSource to stop reconnecting, and a stream asked to start beyond the end of a live match ends when the match does. Streams are capped in all and per client address (serve's --max-streams and --max-streams-per-client): beyond the caps a stream is refused 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After. The seat token goes in Authorization or, for EventSource, which cannot send headers, in ?token=; a bad token is 401 before the stream starts. While the match is live no stream carries another seat's tiles, and a stream opened with a seat's token ends with the seat.left of that seat: it holds its view only while its token holds the seat (docs/api.md, "When a seat changes hands").
+	// Server-sent events (text/event-stream): every event of the match as the caller may see it, in seq order, then each new one as it happens. Each event is sent as three lines, `id: {seq}`, `event: {type}` and `data: {the event as JSON, as GET /events shows it}`. To resume after a disconnect send Last-Event-ID (EventSource does so by itself) or ?after=N: the stream goes on from the next event, with no gap and no duplicate; Last-Event-ID wins over after. With ?view=1 each event's data also carries "match": the caller's view of the match right after that event (as GET /matches/{id} shows it), so a client need not re-derive the turn or read the match after every event. An idle stream sends a comment (": ping") every 15 seconds. The stream ends after match.ended (or match.expired); a stream asked for a finished match with nothing left to send answers 204, which tells EventSource to stop reconnecting, and a stream asked to start beyond the end of a live match ends when the match does. Streams are capped in all and per client address (serve's --max-streams and --max-streams-per-client): beyond the caps a stream is refused 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After. The seat token (or the key of the seat's player) goes in Authorization. EventSource cannot send headers: it sends ?ticket=, a single-use ticket from POST /api/v1/matches/{id}/tickets, good for one stream opened within 60 seconds, on any instance (?token=, the seat token in the URL, still works for old clients, but a URL ends up in access logs). A bad token, or a ticket used, expired or of another match, is 401 before the stream starts; a stream opened with a ticket ends as one opened with its credential does. While the match is live no stream carries another seat's tiles, and a stream opened with a seat's token ends with the seat.left of that seat: it holds its view only while its token holds the seat (docs/api.md, "When a seat changes hands").
 	//
 	// Corresponds with GET /api/v1/matches/{id}/stream (the `StreamEvents` operationId).
 	StreamEvents(ctx context.Context, id string, params *StreamEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateMatchTicket Get a ticket to a match's stream
+	//
+	// A single-use ticket for GET /api/v1/matches/{id}/stream?ticket=..., bound to the caller's seat: send the seat's token, or the key of a player who holds a seat of the match. A browser's EventSource cannot send Authorization, and a seat token in a URL ends up in access logs, where it shows that seat's tiles; a ticket opens one stream, once, within 60 seconds, on any instance of the server. Used, expired, of another match or malformed it is 401 UNAUTHORIZED. The stream it opens holds no more than the credential it was issued with: it ends when the seat changes hands, or when the key is rotated.
+	//
+	// Corresponds with POST /api/v1/matches/{id}/tickets (the `CreateMatchTicket` operationId).
+	CreateMatchTicket(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetPlayerByName Find a player by name
+	//
+	// The player who goes by the name, compared as names are kept unique: ignoring case and width ("ada" and "ＡＤＡ" find "Ada"). Anyone may ask, as anyone may read a profile, so that a player can be challenged by name. No player by that name (or a name no player could have) is 404 PLAYER_NOT_FOUND.
+	//
+	// Corresponds with GET /api/v1/players (the `GetPlayerByName` operationId).
+	GetPlayerByName(ctx context.Context, params *GetPlayerByNameParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreatePlayerWithBody Create a player
 	//
@@ -2318,6 +2375,20 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /api/v1/players/me/key (the `RotatePlayerKey` operationId).
 	RotatePlayerKey(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// StreamPlayer Follow the caller's matches live
+	//
+	// Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is `snapshot`: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as `event: {name}` and `data: {PlayerEvent as JSON}`: `turn` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), `challenge` (a seat was reserved for the player), `joined` (a seat of the match was taken, the player's own included), `started` (the first hand was dealt), `ended` (the match finished or expired) and `rematch` (a rematch of a finished match was created: next_match_id, and the player's seat in it). Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (": ping") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.
+	//
+	// Corresponds with GET /api/v1/players/me/stream (the `StreamPlayer` operationId).
+	StreamPlayer(ctx context.Context, params *StreamPlayerParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreatePlayerTicket Get a ticket to the player's stream
+	//
+	// A single-use ticket for GET /api/v1/players/me/stream?ticket=..., for a browser's EventSource, which cannot send Authorization: no long-lived secret goes into a URL, where proxies' access logs keep it. The ticket opens one stream, once, within 60 seconds, on any instance of the server; used, expired or malformed it is 401 UNAUTHORIZED. The stream it opens holds no more than the key: it ends when the key is rotated.
+	//
+	// Corresponds with POST /api/v1/players/me/tickets (the `CreatePlayerTicket` operationId).
+	CreatePlayerTicket(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetPlayer Get a player's profile
 	//
@@ -2700,11 +2771,45 @@ func (c *Client) ResumeSeat(ctx context.Context, id string, seat int, reqEditors
 
 // StreamEvents Follow a match live
 //
-// Server-sent events (text/event-stream): every event of the match as the caller may see it, in seq order, then each new one as it happens. Each event is sent as three lines, `id: {seq}`, `event: {type}` and `data: {the event as JSON, as GET /events shows it}`. To resume after a disconnect send Last-Event-ID (EventSource does so by itself) or ?after=N: the stream goes on from the next event, with no gap and no duplicate; Last-Event-ID wins over after. With ?view=1 each event's data also carries "match": the caller's view of the match right after that event (as GET /matches/{id} shows it), so a client need not re-derive the turn or read the match after every event. An idle stream sends a comment (": ping") every 15 seconds. The stream ends after match.ended (or match.expired); a stream asked for a finished match with nothing left to send answers 204, which tells EventSource to stop reconnecting, and a stream asked to start beyond the end of a live match ends when the match does. Streams are capped in all and per client address (serve's --max-streams and --max-streams-per-client): beyond the caps a stream is refused 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After. The seat token goes in Authorization or, for EventSource, which cannot send headers, in ?token=; a bad token is 401 before the stream starts. While the match is live no stream carries another seat's tiles, and a stream opened with a seat's token ends with the seat.left of that seat: it holds its view only while its token holds the seat (docs/api.md, "When a seat changes hands").
+// Server-sent events (text/event-stream): every event of the match as the caller may see it, in seq order, then each new one as it happens. Each event is sent as three lines, `id: {seq}`, `event: {type}` and `data: {the event as JSON, as GET /events shows it}`. To resume after a disconnect send Last-Event-ID (EventSource does so by itself) or ?after=N: the stream goes on from the next event, with no gap and no duplicate; Last-Event-ID wins over after. With ?view=1 each event's data also carries "match": the caller's view of the match right after that event (as GET /matches/{id} shows it), so a client need not re-derive the turn or read the match after every event. An idle stream sends a comment (": ping") every 15 seconds. The stream ends after match.ended (or match.expired); a stream asked for a finished match with nothing left to send answers 204, which tells EventSource to stop reconnecting, and a stream asked to start beyond the end of a live match ends when the match does. Streams are capped in all and per client address (serve's --max-streams and --max-streams-per-client): beyond the caps a stream is refused 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After. The seat token (or the key of the seat's player) goes in Authorization. EventSource cannot send headers: it sends ?ticket=, a single-use ticket from POST /api/v1/matches/{id}/tickets, good for one stream opened within 60 seconds, on any instance (?token=, the seat token in the URL, still works for old clients, but a URL ends up in access logs). A bad token, or a ticket used, expired or of another match, is 401 before the stream starts; a stream opened with a ticket ends as one opened with its credential does. While the match is live no stream carries another seat's tiles, and a stream opened with a seat's token ends with the seat.left of that seat: it holds its view only while its token holds the seat (docs/api.md, "When a seat changes hands").
 //
 // Corresponds with GET /api/v1/matches/{id}/stream (the `StreamEvents` operationId).
 func (c *Client) StreamEvents(ctx context.Context, id string, params *StreamEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewStreamEventsRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateMatchTicket Get a ticket to a match's stream
+//
+// A single-use ticket for GET /api/v1/matches/{id}/stream?ticket=..., bound to the caller's seat: send the seat's token, or the key of a player who holds a seat of the match. A browser's EventSource cannot send Authorization, and a seat token in a URL ends up in access logs, where it shows that seat's tiles; a ticket opens one stream, once, within 60 seconds, on any instance of the server. Used, expired, of another match or malformed it is 401 UNAUTHORIZED. The stream it opens holds no more than the credential it was issued with: it ends when the seat changes hands, or when the key is rotated.
+//
+// Corresponds with POST /api/v1/matches/{id}/tickets (the `CreateMatchTicket` operationId).
+func (c *Client) CreateMatchTicket(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateMatchTicketRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetPlayerByName Find a player by name
+//
+// The player who goes by the name, compared as names are kept unique: ignoring case and width ("ada" and "ＡＤＡ" find "Ada"). Anyone may ask, as anyone may read a profile, so that a player can be challenged by name. No player by that name (or a name no player could have) is 404 PLAYER_NOT_FOUND.
+//
+// Corresponds with GET /api/v1/players (the `GetPlayerByName` operationId).
+func (c *Client) GetPlayerByName(ctx context.Context, params *GetPlayerByNameParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetPlayerByNameRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -2777,6 +2882,40 @@ func (c *Client) GetCurrentPlayer(ctx context.Context, reqEditors ...RequestEdit
 // Corresponds with POST /api/v1/players/me/key (the `RotatePlayerKey` operationId).
 func (c *Client) RotatePlayerKey(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewRotatePlayerKeyRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// StreamPlayer Follow the caller's matches live
+//
+// Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is `snapshot`: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as `event: {name}` and `data: {PlayerEvent as JSON}`: `turn` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), `challenge` (a seat was reserved for the player), `joined` (a seat of the match was taken, the player's own included), `started` (the first hand was dealt), `ended` (the match finished or expired) and `rematch` (a rematch of a finished match was created: next_match_id, and the player's seat in it). Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (": ping") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.
+//
+// Corresponds with GET /api/v1/players/me/stream (the `StreamPlayer` operationId).
+func (c *Client) StreamPlayer(ctx context.Context, params *StreamPlayerParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewStreamPlayerRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreatePlayerTicket Get a ticket to the player's stream
+//
+// A single-use ticket for GET /api/v1/players/me/stream?ticket=..., for a browser's EventSource, which cannot send Authorization: no long-lived secret goes into a URL, where proxies' access logs keep it. The ticket opens one stream, once, within 60 seconds, on any instance of the server; used, expired or malformed it is 401 UNAUTHORIZED. The stream it opens holds no more than the key: it ends when the key is rotated.
+//
+// Corresponds with POST /api/v1/players/me/tickets (the `CreatePlayerTicket` operationId).
+func (c *Client) CreatePlayerTicket(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreatePlayerTicketRequest(c.Server)
 	if err != nil {
 		return nil, err
 	}
@@ -3805,6 +3944,18 @@ func NewStreamEventsRequest(server string, id string, params *StreamEventsParams
 
 		}
 
+		if params.Ticket != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "ticket", *params.Ticket, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.View != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "view", *params.View, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
@@ -3841,6 +3992,90 @@ func NewStreamEventsRequest(server string, id string, params *StreamEventsParams
 			req.Header.Set("Last-Event-ID", headerParam0)
 		}
 
+	}
+
+	return req, nil
+}
+
+// NewCreateMatchTicketRequest constructs an http.Request for the CreateMatchTicket method
+func NewCreateMatchTicketRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/matches/%s/tickets", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetPlayerByNameRequest constructs an http.Request for the GetPlayerByName method
+func NewGetPlayerByNameRequest(server string, params *GetPlayerByNameParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/players")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "name", params.Name, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
 	}
 
 	return req, nil
@@ -3923,6 +4158,87 @@ func NewRotatePlayerKeyRequest(server string) (*http.Request, error) {
 	}
 
 	operationPath := fmt.Sprintf("/api/v1/players/me/key")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewStreamPlayerRequest constructs an http.Request for the StreamPlayer method
+func NewStreamPlayerRequest(server string, params *StreamPlayerParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/players/me/stream")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Ticket != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "ticket", *params.Ticket, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreatePlayerTicketRequest constructs an http.Request for the CreatePlayerTicket method
+func NewCreatePlayerTicketRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/players/me/tickets")
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -4481,12 +4797,30 @@ type ClientWithResponsesInterface interface {
 
 	// StreamEventsWithResponse Follow a match live
 	//
-	// Server-sent events (text/event-stream): every event of the match as the caller may see it, in seq order, then each new one as it happens. Each event is sent as three lines, `id: {seq}`, `event: {type}` and `data: {the event as JSON, as GET /events shows it}`. To resume after a disconnect send Last-Event-ID (EventSource does so by itself) or ?after=N: the stream goes on from the next event, with no gap and no duplicate; Last-Event-ID wins over after. With ?view=1 each event's data also carries "match": the caller's view of the match right after that event (as GET /matches/{id} shows it), so a client need not re-derive the turn or read the match after every event. An idle stream sends a comment (": ping") every 15 seconds. The stream ends after match.ended (or match.expired); a stream asked for a finished match with nothing left to send answers 204, which tells EventSource to stop reconnecting, and a stream asked to start beyond the end of a live match ends when the match does. Streams are capped in all and per client address (serve's --max-streams and --max-streams-per-client): beyond the caps a stream is refused 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After. The seat token goes in Authorization or, for EventSource, which cannot send headers, in ?token=; a bad token is 401 before the stream starts. While the match is live no stream carries another seat's tiles, and a stream opened with a seat's token ends with the seat.left of that seat: it holds its view only while its token holds the seat (docs/api.md, "When a seat changes hands").
+	// Server-sent events (text/event-stream): every event of the match as the caller may see it, in seq order, then each new one as it happens. Each event is sent as three lines, `id: {seq}`, `event: {type}` and `data: {the event as JSON, as GET /events shows it}`. To resume after a disconnect send Last-Event-ID (EventSource does so by itself) or ?after=N: the stream goes on from the next event, with no gap and no duplicate; Last-Event-ID wins over after. With ?view=1 each event's data also carries "match": the caller's view of the match right after that event (as GET /matches/{id} shows it), so a client need not re-derive the turn or read the match after every event. An idle stream sends a comment (": ping") every 15 seconds. The stream ends after match.ended (or match.expired); a stream asked for a finished match with nothing left to send answers 204, which tells EventSource to stop reconnecting, and a stream asked to start beyond the end of a live match ends when the match does. Streams are capped in all and per client address (serve's --max-streams and --max-streams-per-client): beyond the caps a stream is refused 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After. The seat token (or the key of the seat's player) goes in Authorization. EventSource cannot send headers: it sends ?ticket=, a single-use ticket from POST /api/v1/matches/{id}/tickets, good for one stream opened within 60 seconds, on any instance (?token=, the seat token in the URL, still works for old clients, but a URL ends up in access logs). A bad token, or a ticket used, expired or of another match, is 401 before the stream starts; a stream opened with a ticket ends as one opened with its credential does. While the match is live no stream carries another seat's tiles, and a stream opened with a seat's token ends with the seat.left of that seat: it holds its view only while its token holds the seat (docs/api.md, "When a seat changes hands").
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/v1/matches/{id}/stream (the `StreamEvents` operationId).
 	StreamEventsWithResponse(ctx context.Context, id string, params *StreamEventsParams, reqEditors ...RequestEditorFn) (*StreamEventsResponse, error)
+
+	// CreateMatchTicketWithResponse Get a ticket to a match's stream
+	//
+	// A single-use ticket for GET /api/v1/matches/{id}/stream?ticket=..., bound to the caller's seat: send the seat's token, or the key of a player who holds a seat of the match. A browser's EventSource cannot send Authorization, and a seat token in a URL ends up in access logs, where it shows that seat's tiles; a ticket opens one stream, once, within 60 seconds, on any instance of the server. Used, expired, of another match or malformed it is 401 UNAUTHORIZED. The stream it opens holds no more than the credential it was issued with: it ends when the seat changes hands, or when the key is rotated.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/matches/{id}/tickets (the `CreateMatchTicket` operationId).
+	CreateMatchTicketWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*CreateMatchTicketResponse, error)
+
+	// GetPlayerByNameWithResponse Find a player by name
+	//
+	// The player who goes by the name, compared as names are kept unique: ignoring case and width ("ada" and "ＡＤＡ" find "Ada"). Anyone may ask, as anyone may read a profile, so that a player can be challenged by name. No player by that name (or a name no player could have) is 404 PLAYER_NOT_FOUND.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/players (the `GetPlayerByName` operationId).
+	GetPlayerByNameWithResponse(ctx context.Context, params *GetPlayerByNameParams, reqEditors ...RequestEditorFn) (*GetPlayerByNameResponse, error)
 
 	// CreatePlayerWithBodyWithResponse Create a player
 	//
@@ -4523,6 +4857,24 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/v1/players/me/key (the `RotatePlayerKey` operationId).
 	RotatePlayerKeyWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*RotatePlayerKeyResponse, error)
+
+	// StreamPlayerWithResponse Follow the caller's matches live
+	//
+	// Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is `snapshot`: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as `event: {name}` and `data: {PlayerEvent as JSON}`: `turn` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), `challenge` (a seat was reserved for the player), `joined` (a seat of the match was taken, the player's own included), `started` (the first hand was dealt), `ended` (the match finished or expired) and `rematch` (a rematch of a finished match was created: next_match_id, and the player's seat in it). Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (": ping") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/players/me/stream (the `StreamPlayer` operationId).
+	StreamPlayerWithResponse(ctx context.Context, params *StreamPlayerParams, reqEditors ...RequestEditorFn) (*StreamPlayerResponse, error)
+
+	// CreatePlayerTicketWithResponse Get a ticket to the player's stream
+	//
+	// A single-use ticket for GET /api/v1/players/me/stream?ticket=..., for a browser's EventSource, which cannot send Authorization: no long-lived secret goes into a URL, where proxies' access logs keep it. The ticket opens one stream, once, within 60 seconds, on any instance of the server; used, expired or malformed it is 401 UNAUTHORIZED. The stream it opens holds no more than the key: it ends when the key is rotated.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/players/me/tickets (the `CreatePlayerTicket` operationId).
+	CreatePlayerTicketWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*CreatePlayerTicketResponse, error)
 
 	// GetPlayerWithResponse Get a player's profile
 	//
@@ -6736,6 +7088,235 @@ func (r StreamEventsResponse) ContentType() string {
 	return ""
 }
 
+// CreateMatchTicketResponse429Headers the declared response headers of an HTTP 429 response for CreateMatchTicket
+type CreateMatchTicketResponse429Headers struct {
+	RetryAfter *int
+}
+
+// CreateMatchTicketResponse503Headers the declared response headers of an HTTP 503 response for CreateMatchTicket
+type CreateMatchTicketResponse503Headers struct {
+	RetryAfter *int
+}
+
+// CreateMatchTicketResponse507Headers the declared response headers of an HTTP 507 response for CreateMatchTicket
+type CreateMatchTicketResponse507Headers struct {
+	RetryAfter *int
+}
+
+type CreateMatchTicketResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *ApiSeatTicketResponse
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ApiProblem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ApiProblem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ApiProblem
+	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
+	ApplicationproblemJSON507 *ApiProblem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateMatchTicketResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateMatchTicketResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *CreateMatchTicketResponse507Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateMatchTicketResponse) GetJSON201() *ApiSeatTicketResponse {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateMatchTicketResponse) GetApplicationproblemJSON400() *ApiProblem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateMatchTicketResponse) GetApplicationproblemJSON401() *ApiProblem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateMatchTicketResponse) GetApplicationproblemJSON404() *ApiProblem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CreateMatchTicketResponse) GetApplicationproblemJSON429() *ApiProblem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r CreateMatchTicketResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CreateMatchTicketResponse) GetApplicationproblemJSON500() *ApiProblem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateMatchTicketResponse) GetApplicationproblemJSON503() *ApiProblem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
+func (r CreateMatchTicketResponse) GetApplicationproblemJSON507() *ApiProblem {
+	return r.ApplicationproblemJSON507
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateMatchTicketResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateMatchTicketResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateMatchTicketResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateMatchTicketResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetPlayerByNameResponse429Headers the declared response headers of an HTTP 429 response for GetPlayerByName
+type GetPlayerByNameResponse429Headers struct {
+	RetryAfter *int
+}
+
+// GetPlayerByNameResponse503Headers the declared response headers of an HTTP 503 response for GetPlayerByName
+type GetPlayerByNameResponse503Headers struct {
+	RetryAfter *int
+}
+
+// GetPlayerByNameResponse507Headers the declared response headers of an HTTP 507 response for GetPlayerByName
+type GetPlayerByNameResponse507Headers struct {
+	RetryAfter *int
+}
+
+type GetPlayerByNameResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ApiFoundPlayerResponse
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ApiProblem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ApiProblem
+	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
+	ApplicationproblemJSON507 *ApiProblem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetPlayerByNameResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetPlayerByNameResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *GetPlayerByNameResponse507Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetPlayerByNameResponse) GetJSON200() *ApiFoundPlayerResponse {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetPlayerByNameResponse) GetApplicationproblemJSON400() *ApiProblem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetPlayerByNameResponse) GetApplicationproblemJSON404() *ApiProblem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetPlayerByNameResponse) GetApplicationproblemJSON429() *ApiProblem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r GetPlayerByNameResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetPlayerByNameResponse) GetApplicationproblemJSON500() *ApiProblem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetPlayerByNameResponse) GetApplicationproblemJSON503() *ApiProblem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
+func (r GetPlayerByNameResponse) GetApplicationproblemJSON507() *ApiProblem {
+	return r.ApplicationproblemJSON507
+}
+
+// GetBody returns the raw response body bytes
+func (r GetPlayerByNameResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetPlayerByNameResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetPlayerByNameResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetPlayerByNameResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // CreatePlayerResponse201Headers the declared response headers of an HTTP 201 response for CreatePlayer
 type CreatePlayerResponse201Headers struct {
 	Location *string
@@ -7084,6 +7665,221 @@ func (r RotatePlayerKeyResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r RotatePlayerKeyResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// StreamPlayerResponse429Headers the declared response headers of an HTTP 429 response for StreamPlayer
+type StreamPlayerResponse429Headers struct {
+	RetryAfter *int
+}
+
+// StreamPlayerResponse503Headers the declared response headers of an HTTP 503 response for StreamPlayer
+type StreamPlayerResponse503Headers struct {
+	RetryAfter *int
+}
+
+// StreamPlayerResponse507Headers the declared response headers of an HTTP 507 response for StreamPlayer
+type StreamPlayerResponse507Headers struct {
+	RetryAfter *int
+}
+
+type StreamPlayerResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ApiProblem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ApiProblem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ApiProblem
+	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
+	ApplicationproblemJSON507 *ApiProblem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *StreamPlayerResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *StreamPlayerResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *StreamPlayerResponse507Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r StreamPlayerResponse) GetApplicationproblemJSON400() *ApiProblem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r StreamPlayerResponse) GetApplicationproblemJSON401() *ApiProblem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r StreamPlayerResponse) GetApplicationproblemJSON429() *ApiProblem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r StreamPlayerResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r StreamPlayerResponse) GetApplicationproblemJSON500() *ApiProblem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r StreamPlayerResponse) GetApplicationproblemJSON503() *ApiProblem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
+func (r StreamPlayerResponse) GetApplicationproblemJSON507() *ApiProblem {
+	return r.ApplicationproblemJSON507
+}
+
+// GetBody returns the raw response body bytes
+func (r StreamPlayerResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r StreamPlayerResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r StreamPlayerResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r StreamPlayerResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreatePlayerTicketResponse429Headers the declared response headers of an HTTP 429 response for CreatePlayerTicket
+type CreatePlayerTicketResponse429Headers struct {
+	RetryAfter *int
+}
+
+// CreatePlayerTicketResponse503Headers the declared response headers of an HTTP 503 response for CreatePlayerTicket
+type CreatePlayerTicketResponse503Headers struct {
+	RetryAfter *int
+}
+
+// CreatePlayerTicketResponse507Headers the declared response headers of an HTTP 507 response for CreatePlayerTicket
+type CreatePlayerTicketResponse507Headers struct {
+	RetryAfter *int
+}
+
+type CreatePlayerTicketResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *ApiTicketResponse
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ApiProblem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ApiProblem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ApiProblem
+	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
+	ApplicationproblemJSON507 *ApiProblem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreatePlayerTicketResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreatePlayerTicketResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *CreatePlayerTicketResponse507Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreatePlayerTicketResponse) GetJSON201() *ApiTicketResponse {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreatePlayerTicketResponse) GetApplicationproblemJSON400() *ApiProblem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreatePlayerTicketResponse) GetApplicationproblemJSON401() *ApiProblem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CreatePlayerTicketResponse) GetApplicationproblemJSON429() *ApiProblem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r CreatePlayerTicketResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CreatePlayerTicketResponse) GetApplicationproblemJSON500() *ApiProblem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreatePlayerTicketResponse) GetApplicationproblemJSON503() *ApiProblem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
+func (r CreatePlayerTicketResponse) GetApplicationproblemJSON507() *ApiProblem {
+	return r.ApplicationproblemJSON507
+}
+
+// GetBody returns the raw response body bytes
+func (r CreatePlayerTicketResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreatePlayerTicketResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreatePlayerTicketResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreatePlayerTicketResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -7909,7 +8705,7 @@ func (c *ClientWithResponses) ResumeSeatWithResponse(ctx context.Context, id str
 
 // StreamEventsWithResponse Follow a match live
 //
-// Server-sent events (text/event-stream): every event of the match as the caller may see it, in seq order, then each new one as it happens. Each event is sent as three lines, `id: {seq}`, `event: {type}` and `data: {the event as JSON, as GET /events shows it}`. To resume after a disconnect send Last-Event-ID (EventSource does so by itself) or ?after=N: the stream goes on from the next event, with no gap and no duplicate; Last-Event-ID wins over after. With ?view=1 each event's data also carries "match": the caller's view of the match right after that event (as GET /matches/{id} shows it), so a client need not re-derive the turn or read the match after every event. An idle stream sends a comment (": ping") every 15 seconds. The stream ends after match.ended (or match.expired); a stream asked for a finished match with nothing left to send answers 204, which tells EventSource to stop reconnecting, and a stream asked to start beyond the end of a live match ends when the match does. Streams are capped in all and per client address (serve's --max-streams and --max-streams-per-client): beyond the caps a stream is refused 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After. The seat token goes in Authorization or, for EventSource, which cannot send headers, in ?token=; a bad token is 401 before the stream starts. While the match is live no stream carries another seat's tiles, and a stream opened with a seat's token ends with the seat.left of that seat: it holds its view only while its token holds the seat (docs/api.md, "When a seat changes hands").
+// Server-sent events (text/event-stream): every event of the match as the caller may see it, in seq order, then each new one as it happens. Each event is sent as three lines, `id: {seq}`, `event: {type}` and `data: {the event as JSON, as GET /events shows it}`. To resume after a disconnect send Last-Event-ID (EventSource does so by itself) or ?after=N: the stream goes on from the next event, with no gap and no duplicate; Last-Event-ID wins over after. With ?view=1 each event's data also carries "match": the caller's view of the match right after that event (as GET /matches/{id} shows it), so a client need not re-derive the turn or read the match after every event. An idle stream sends a comment (": ping") every 15 seconds. The stream ends after match.ended (or match.expired); a stream asked for a finished match with nothing left to send answers 204, which tells EventSource to stop reconnecting, and a stream asked to start beyond the end of a live match ends when the match does. Streams are capped in all and per client address (serve's --max-streams and --max-streams-per-client): beyond the caps a stream is refused 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After. The seat token (or the key of the seat's player) goes in Authorization. EventSource cannot send headers: it sends ?ticket=, a single-use ticket from POST /api/v1/matches/{id}/tickets, good for one stream opened within 60 seconds, on any instance (?token=, the seat token in the URL, still works for old clients, but a URL ends up in access logs). A bad token, or a ticket used, expired or of another match, is 401 before the stream starts; a stream opened with a ticket ends as one opened with its credential does. While the match is live no stream carries another seat's tiles, and a stream opened with a seat's token ends with the seat.left of that seat: it holds its view only while its token holds the seat (docs/api.md, "When a seat changes hands").
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -7920,6 +8716,36 @@ func (c *ClientWithResponses) StreamEventsWithResponse(ctx context.Context, id s
 		return nil, err
 	}
 	return ParseStreamEventsResponse(rsp)
+}
+
+// CreateMatchTicketWithResponse Get a ticket to a match's stream
+//
+// A single-use ticket for GET /api/v1/matches/{id}/stream?ticket=..., bound to the caller's seat: send the seat's token, or the key of a player who holds a seat of the match. A browser's EventSource cannot send Authorization, and a seat token in a URL ends up in access logs, where it shows that seat's tiles; a ticket opens one stream, once, within 60 seconds, on any instance of the server. Used, expired, of another match or malformed it is 401 UNAUTHORIZED. The stream it opens holds no more than the credential it was issued with: it ends when the seat changes hands, or when the key is rotated.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/matches/{id}/tickets (the `CreateMatchTicket` operationId).
+func (c *ClientWithResponses) CreateMatchTicketWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*CreateMatchTicketResponse, error) {
+	rsp, err := c.CreateMatchTicket(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateMatchTicketResponse(rsp)
+}
+
+// GetPlayerByNameWithResponse Find a player by name
+//
+// The player who goes by the name, compared as names are kept unique: ignoring case and width ("ada" and "ＡＤＡ" find "Ada"). Anyone may ask, as anyone may read a profile, so that a player can be challenged by name. No player by that name (or a name no player could have) is 404 PLAYER_NOT_FOUND.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/players (the `GetPlayerByName` operationId).
+func (c *ClientWithResponses) GetPlayerByNameWithResponse(ctx context.Context, params *GetPlayerByNameParams, reqEditors ...RequestEditorFn) (*GetPlayerByNameResponse, error) {
+	rsp, err := c.GetPlayerByName(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetPlayerByNameResponse(rsp)
 }
 
 // CreatePlayerWithBodyWithResponse Create a player
@@ -7980,6 +8806,36 @@ func (c *ClientWithResponses) RotatePlayerKeyWithResponse(ctx context.Context, r
 		return nil, err
 	}
 	return ParseRotatePlayerKeyResponse(rsp)
+}
+
+// StreamPlayerWithResponse Follow the caller's matches live
+//
+// Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is `snapshot`: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as `event: {name}` and `data: {PlayerEvent as JSON}`: `turn` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), `challenge` (a seat was reserved for the player), `joined` (a seat of the match was taken, the player's own included), `started` (the first hand was dealt), `ended` (the match finished or expired) and `rematch` (a rematch of a finished match was created: next_match_id, and the player's seat in it). Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (": ping") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/players/me/stream (the `StreamPlayer` operationId).
+func (c *ClientWithResponses) StreamPlayerWithResponse(ctx context.Context, params *StreamPlayerParams, reqEditors ...RequestEditorFn) (*StreamPlayerResponse, error) {
+	rsp, err := c.StreamPlayer(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseStreamPlayerResponse(rsp)
+}
+
+// CreatePlayerTicketWithResponse Get a ticket to the player's stream
+//
+// A single-use ticket for GET /api/v1/players/me/stream?ticket=..., for a browser's EventSource, which cannot send Authorization: no long-lived secret goes into a URL, where proxies' access logs keep it. The ticket opens one stream, once, within 60 seconds, on any instance of the server; used, expired or malformed it is 401 UNAUTHORIZED. The stream it opens holds no more than the key: it ends when the key is rotated.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/players/me/tickets (the `CreatePlayerTicket` operationId).
+func (c *ClientWithResponses) CreatePlayerTicketWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*CreatePlayerTicketResponse, error) {
+	rsp, err := c.CreatePlayerTicket(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreatePlayerTicketResponse(rsp)
 }
 
 // GetPlayerWithResponse Get a player's profile
@@ -10217,6 +11073,229 @@ func ParseStreamEventsResponse(rsp *http.Response) (*StreamEventsResponse, error
 	return response, nil
 }
 
+// ParseCreateMatchTicketResponse parses an HTTP response from a CreateMatchTicketWithResponse call
+func ParseCreateMatchTicketResponse(rsp *http.Response) (*CreateMatchTicketResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateMatchTicketResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest ApiSeatTicketResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 507:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON507 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers CreateMatchTicketResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateMatchTicketResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers CreateMatchTicketResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetPlayerByNameResponse parses an HTTP response from a GetPlayerByNameWithResponse call
+func ParseGetPlayerByNameResponse(rsp *http.Response) (*GetPlayerByNameResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetPlayerByNameResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ApiFoundPlayerResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 507:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON507 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers GetPlayerByNameResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetPlayerByNameResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers GetPlayerByNameResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseCreatePlayerResponse parses an HTTP response from a CreatePlayerWithResponse call
 func ParseCreatePlayerResponse(rsp *http.Response) (*CreatePlayerResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -10552,6 +11631,215 @@ func ParseRotatePlayerKeyResponse(rsp *http.Response) (*RotatePlayerKeyResponse,
 		response.Headers503 = &headers
 	case rsp.StatusCode == 507:
 		var headers RotatePlayerKeyResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseStreamPlayerResponse parses an HTTP response from a StreamPlayerWithResponse call
+func ParseStreamPlayerResponse(rsp *http.Response) (*StreamPlayerResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &StreamPlayerResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 507:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON507 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers StreamPlayerResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers StreamPlayerResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers StreamPlayerResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreatePlayerTicketResponse parses an HTTP response from a CreatePlayerTicketWithResponse call
+func ParseCreatePlayerTicketResponse(rsp *http.Response) (*CreatePlayerTicketResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreatePlayerTicketResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest ApiTicketResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 507:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON507 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers CreatePlayerTicketResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreatePlayerTicketResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers CreatePlayerTicketResponse507Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

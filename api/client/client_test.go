@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/allfives/allfives/api/apitest"
 	"github.com/allfives/allfives/api/client"
@@ -168,5 +169,78 @@ func TestReadmeExampleIsCompiled(t *testing.T) {
 	}
 	if got, want := strings.TrimSpace(block), strings.TrimSpace(strings.Join(lines, "\n")); got != want {
 		t.Fatalf("README.md's Go example is not Example's body:\n%s\n---\n%s", got, want)
+	}
+}
+
+// TestReadmeExampleFlow makes the player half of the README's example against a real server:
+// a player's key binds the creator's seat, plays it, and turn=me lists the match while it is
+// the player's turn and not once it has moved.
+func TestReadmeExampleFlow(t *testing.T) {
+	ctx := context.Background()
+	c, err := client.NewClientWithResponses(newServer(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	player, err := c.CreatePlayerWithResponse(ctx, client.CreatePlayerJSONRequestBody{Name: "Grace"})
+	if err != nil || player.JSON201 == nil {
+		t.Fatalf("create player: %v %s", err, player.Body)
+	}
+	asGrace, me, bob := bearer(player.JSON201.Key), "me", "Bob"
+	random := client.ApiPlayerRequestBot("random")
+	bound, err := c.CreateMatchWithResponse(ctx, client.CreateMatchJSONRequestBody{
+		Players: []client.ApiPlayerRequest{{Kind: "human", Player: &me}, {Name: &bob, Kind: "bot", Bot: &random}},
+	}, asGrace)
+	if err != nil || bound.JSON201 == nil {
+		t.Fatalf("create as a player: %v %d %s", err, bound.StatusCode(), bound.Body)
+	}
+	id := bound.JSON201.Match.Id
+	turnMe := client.ListPlayerMatchesParamsTurn("me")
+	myTurns := func() []string {
+		t.Helper()
+		mine, err := c.ListPlayerMatchesWithResponse(ctx, player.JSON201.Player.Id, &client.ListPlayerMatchesParams{Turn: &turnMe}, asGrace)
+		if err != nil || mine.JSON200 == nil {
+			t.Fatalf("my matches: %v %d %s", err, mine.StatusCode(), mine.Body)
+		}
+		var ids []string
+		for _, item := range mine.JSON200.Matches {
+			ids = append(ids, item.Id)
+		}
+		return ids
+	}
+	// When the bot opens the deal it plays at once, off the request; wait for Grace's turn.
+	for i := 0; ; i++ {
+		view, err := c.GetMatchWithResponse(ctx, id, nil, asGrace)
+		if err != nil || view.JSON200 == nil {
+			t.Fatalf("view with the key: %v %s", err, view.Body)
+		}
+		if view.JSON200.Turn != nil && *view.JSON200.Turn == 0 {
+			break
+		}
+		if i == 200 {
+			t.Fatalf("never Grace's turn: %s", view.Body)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := myTurns(); len(got) != 1 || got[0] != id {
+		t.Fatalf("turn=me before the move = %v, want [%s]", got, id)
+	}
+	legal, err := c.ListLegalMovesWithResponse(ctx, id, asGrace)
+	if err != nil || legal.JSON200 == nil || len(legal.JSON200.LegalMoves) == 0 {
+		t.Fatalf("legal moves with the key: %v %s", err, legal.Body)
+	}
+	m := legal.JSON200.LegalMoves[0]
+	move := client.MakeMoveJSONRequestBody{Action: client.ApiMoveRequestAction(m.Action), Tile: m.Tile}
+	if m.End != nil {
+		end := client.ApiMoveRequestEnd(*m.End)
+		move.End = &end
+	}
+	res, err := c.MakeMoveWithResponse(ctx, id, nil, move, asGrace)
+	if err != nil || res.JSON200 == nil {
+		t.Fatalf("move with the key: %v %d %s", err, res.StatusCode(), res.Body)
+	}
+	if res.JSON200.Match.Status == "in_progress" && res.JSON200.Match.Turn != nil && *res.JSON200.Match.Turn != 0 {
+		if got := myTurns(); len(got) != 0 {
+			t.Fatalf("turn=me while the bot is to move = %v, want none", got)
+		}
 	}
 }

@@ -9,8 +9,10 @@ import (
 	"github.com/allfives/allfives/api/client"
 )
 
-// The README's example: create a match against a bot, then play the first legal move with the
-// seat's token. It needs a running server, so it is compiled, not run.
+// The README's example: create a match against a bot, play the first legal move with the
+// seat's token, then do the same as a lasting player, whose key plays every seat bound to it
+// and lists the matches where it is its turn. It needs a running server, so it is compiled, not
+// run; TestReadmeExampleFlow runs the same calls against a real server.
 func Example() {
 	ctx := context.Background()
 	c, err := client.NewClientWithResponses("http://localhost:8080")
@@ -47,5 +49,32 @@ func Example() {
 		fmt.Println("scores:", res.JSON200.Match.Scores)
 	case res.ApplicationproblemJSON409 != nil: // NOT_YOUR_TURN, MATCH_FINISHED, VERSION_CONFLICT
 		fmt.Println("refused:", res.ApplicationproblemJSON409.Detail)
+	}
+
+	// A lasting player: its key is shown once (names are unique: a second run needs another).
+	player, err := c.CreatePlayerWithResponse(ctx, client.CreatePlayerJSONRequestBody{Name: "Grace"})
+	if err != nil || player.JSON201 == nil {
+		log.Fatalf("create player: %v %s", err, player.Body)
+	}
+	key, me := player.JSON201.Key, "me"
+	asGrace := func(_ context.Context, req *http.Request) error {
+		req.Header.Set("Authorization", "Bearer "+key)
+		return nil
+	}
+	// "player": "me" binds the creator's seat to the key that sends the request.
+	bound, err := c.CreateMatchWithResponse(ctx, client.CreateMatchJSONRequestBody{
+		Players: []client.ApiPlayerRequest{{Kind: "human", Player: &me}, {Name: &bob, Kind: "bot", Bot: &greedy}},
+	}, asGrace)
+	if err != nil || bound.JSON201 == nil {
+		log.Fatalf("create as a player: %v %s", err, bound.Body)
+	}
+	turnMe := client.ListPlayerMatchesParamsTurn("me")
+	mine, err := c.ListPlayerMatchesWithResponse(ctx, player.JSON201.Player.Id,
+		&client.ListPlayerMatchesParams{Turn: &turnMe}, asGrace)
+	if err != nil || mine.JSON200 == nil {
+		log.Fatalf("my matches: %v %s", err, mine.Body)
+	}
+	for _, item := range mine.JSON200.Matches {
+		fmt.Println("your turn in", item.Id, "at seat", item.Seat) // play it with asGrace, as above
 	}
 }

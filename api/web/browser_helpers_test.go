@@ -35,7 +35,14 @@ type site struct {
 	srv *httptest.Server
 }
 
+// newSite is the server as `allfives serve` wires it, players and stream tickets included.
 func newSite(t *testing.T) *site {
+	t.Helper()
+	return newPlayersSite(t)
+}
+
+// newSiteWithoutPlayers is apitest's server, which has no players and so no stream tickets.
+func newSiteWithoutPlayers(t *testing.T) *site {
 	t.Helper()
 	srv := apitest.Server(t, 7)
 	return &site{t: t, url: srv.URL, srv: srv}

@@ -72,7 +72,8 @@ func TestClientListsEveryEventType(t *testing.T) {
 	}
 
 	play := s.asset("play.js")
-	if !strings.Contains(play, "for (const t of EVENT_TYPES) stream.addEventListener(t, onEvent);") {
+	// The table's stream is a liveStream (common.js) given EVENT_TYPES, which listens to each.
+	if !strings.Contains(play, "types: EVENT_TYPES,") || !strings.Contains(common, "for (const t of types) es.addEventListener(t, (msg) => onEvent(t, msg));") {
 		t.Error("the table's stream does not listen to every type of EVENT_TYPES")
 	}
 	// The only types play.js may write out are those that end a match (OVER).

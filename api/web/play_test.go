@@ -15,6 +15,8 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"github.com/allfives/allfives/api"
 )
 
 // tableState is what the table offers its seat when it is that seat's turn.
@@ -180,6 +182,17 @@ func TestPlayAgainstExpertByClicking(t *testing.T) {
 		t.Errorf("the end screen links to %q, not the replay", href)
 	}
 	t.Logf("%d moves by clicking; final scores %v", moves, v.Scores)
+
+	// The rematch button, with no player signed in: the seat's token asks for the next match,
+	// the answer's new token is kept, and the page opens the next match seated.
+	tb.do("rematch", chromedp.Click(chromedp.ID("rematch")))
+	next := pollAcross[string](tb, "the rematch", fmt.Sprintf(`location.pathname !== "/play/%s" && !document.getElementById("seat-box").hidden && document.getElementById("table").dataset.status === "in_progress" && location.pathname.split("/")[2]`, id))
+	if again := s.view(id, ""); again.NextMatchID != next {
+		t.Errorf("the rematch button went to %s, the finished match names %q", next, again.NextMatchID)
+	}
+	if who := eval[string](tb, `document.getElementById("seat-who").textContent`); who != "You are Ann (seat 0)." {
+		t.Errorf("the rematch's table says %q", who)
+	}
 }
 
 // tileIn finds a tile's name, in either pip order, standing alone in a page's HTML.
@@ -191,7 +204,8 @@ func tileIn(html, tile string) bool {
 
 // TestTwoHumansLive seats two people in two browser contexts: each sees the other's moves
 // arrive live over the stream, also after the connections are cut, and neither page ever
-// holds a tile of the other's hand. Ben plays by the keyboard alone.
+// holds a tile of the other's hand. Ben plays by the keyboard alone. The streams are opened
+// with single-use tickets, a new one for each connection, and no address carries a token.
 func TestTwoHumansLive(t *testing.T) {
 	s := newSite(t)
 	b := newBrowser(t)
@@ -199,6 +213,10 @@ func TestTwoHumansLive(t *testing.T) {
 	id := created.Match.ID
 	tokens := []string{created.Tokens[0].Token, created.Tokens[1].Token}
 	tabs := []*tab{b.tab(false), b.tab(true)}
+	var sent urls
+	for _, tb := range tabs {
+		sent.record(tb)
+	}
 	for seat, tb := range tabs {
 		tb.takeSeat(s.url+"/play/"+id, tokens[seat])
 	}
@@ -246,11 +264,71 @@ func TestTwoHumansLive(t *testing.T) {
 			}
 		}
 	}
+	tickets := map[string]bool{}
+	for _, u := range sent.all() {
+		for _, tok := range tokens {
+			if strings.Contains(u, tok) || strings.Contains(u, "token=") {
+				t.Errorf("a page sent a seat token in an address: %s", u)
+			}
+		}
+		if _, q, ok := strings.Cut(u, "/stream?"); ok {
+			// Before its token is entered a page watches as a spectator, with no ticket.
+			ticket := regexp.MustCompile(`ticket=([^&]+)`).FindStringSubmatch(q)
+			if ticket == nil {
+				continue
+			} else if tickets[ticket[1]] {
+				t.Errorf("a ticket was used twice: %s", u)
+			} else {
+				tickets[ticket[1]] = true
+			}
+		}
+	}
+	if len(tickets) < 4 { // each page's stream, and again after the cut
+		t.Errorf("the pages opened %d streams with tickets, want two each at least", len(tickets))
+	}
 	counts := eval[[]string](tabs[0], `[...document.querySelectorAll("#seats li")].map((e) => e.textContent)`)
 	v := s.view(id, "")
 	for seat, line := range counts {
 		if !strings.Contains(line, strconv.Itoa(v.Seats[seat].Tiles)+" tile") {
 			t.Errorf("seat %d's count reads %q, the API says %d tiles", seat, line, v.Seats[seat].Tiles)
+		}
+	}
+}
+
+// TestTableWithoutTickets seats a page on a server without players, and so without stream
+// tickets: the table follows the match as a spectator's stream does, reads its own seat's view
+// after each event, and still never puts the token in an address.
+func TestTableWithoutTickets(t *testing.T) {
+	s := newSiteWithoutPlayers(t)
+	b := newBrowser(t)
+	created := s.create(250, seed1, "Ann", "Ben")
+	id := created.Match.ID
+	tb := b.tab(false)
+	var sent urls
+	sent.record(tb)
+	tb.expectConsole("status of 404 (Not Found) at " + s.url + "/api/v1/matches/" + id + "/tickets")
+	tb.takeSeat(s.url+"/play/"+id, created.Tokens[0].Token)
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 4 {
+		v := s.view(id, "")
+		if v.Hand.Turn == 0 {
+			tb.play(rng, nil, false)
+			continue
+		}
+		var lm api.LegalMovesResponse
+		s.call(http.MethodGet, "/api/v1/matches/"+id+"/legal-moves", created.Tokens[1].Token, nil, &lm)
+		m := lm.LegalMoves[0]
+		req := api.MoveRequest{Action: m.Action}
+		if m.Action == "play" {
+			req.Tile, req.End = &m.Tile, &m.End
+		}
+		s.call(http.MethodPost, "/api/v1/matches/"+id+"/moves", created.Tokens[1].Token, req, nil)
+		after := s.view(id, "")
+		poll[bool](tb, "Ben's move, live", fmt.Sprintf(`document.getElementById("table").dataset.version === "%d"`, after.Version))
+	}
+	for _, u := range sent.all() {
+		if strings.Contains(u, created.Tokens[0].Token) || strings.Contains(u, "token=") {
+			t.Errorf("the page sent its token in an address: %s", u)
 		}
 	}
 }

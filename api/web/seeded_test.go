@@ -9,6 +9,7 @@ import (
 
 	"github.com/allfives/allfives/api"
 	"github.com/allfives/allfives/domain/bot"
+	"github.com/allfives/allfives/domain/players"
 	"github.com/allfives/allfives/domain/referee"
 	"github.com/allfives/allfives/repository/memstore"
 )
@@ -17,11 +18,13 @@ import (
 const seededBadgeText = "seeded: the creator chose the deal"
 
 // newMemSite is the whole server over memstore, which keeps a match's whole summary, seeded
-// included, for the lists of the home page.
+// included, for the lists of the home page; with players, and so stream tickets, as serve has.
 func newMemSite(t *testing.T) *site {
 	t.Helper()
-	svc := referee.NewMatchService(referee.ServiceConfig{Store: memstore.New(), Bots: bot.Strategies(7)})
-	srv := httptest.NewServer(api.New(api.Config{Service: svc}))
+	store := memstore.New()
+	people := players.NewService(players.Config{Store: store})
+	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(7), Players: people})
+	srv := httptest.NewServer(api.New(api.Config{Service: svc, Players: people}))
 	t.Cleanup(srv.Close)
 	return &site{t: t, url: srv.URL, srv: srv}
 }

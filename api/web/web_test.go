@@ -42,7 +42,7 @@ func TestPagesAndAssets(t *testing.T) {
 		}
 	}
 	types := map[string]string{
-		"/assets/common.js": "text/javascript", "/assets/style.css": "text/css", "/assets/favicon.svg": "image/svg+xml",
+		"/assets/common.js": "text/javascript", "/assets/player.js": "text/javascript", "/assets/me.js": "text/javascript", "/assets/style.css": "text/css", "/assets/favicon.svg": "image/svg+xml",
 	}
 	for path, want := range types {
 		if res, _ := get(path); res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), want) {

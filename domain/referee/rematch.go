@@ -123,6 +123,9 @@ func (s *MatchService) createRematch(ctx context.Context, e *entry, next string)
 	if errors.As(err, &vc) && vc.Expected == 0 {
 		return nil // another instance created it first
 	}
+	if err == nil {
+		s.watch.wake(next) // WatchAll's followers: the players' streams hear of the rematch
+	}
 	return err
 }
 

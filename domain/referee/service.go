@@ -272,6 +272,7 @@ func (s *MatchService) Create(ctx context.Context, req CreateRequest) (_ Created
 	fresh.setRecord(rec)
 	fresh.set(g)
 	s.cache.unpin(s.cache.put(fresh))
+	s.watch.wake(id) // no one follows a new match yet, but WatchAll's followers hear of it
 	if offPath {
 		s.pool.submit(id)
 	}

@@ -12,6 +12,9 @@ import (
 type watchers struct {
 	mu   sync.Mutex
 	byID map[string]map[chan struct{}]struct{}
+	// every are the WatchAll followers (announce.go), told of every match.
+	every    map[int]func(string)
+	everySeq int
 }
 
 // Watch returns a channel that receives a signal after each append to match id (signals
@@ -52,6 +55,7 @@ func (w *watchers) wake(id string) {
 		default:
 		}
 	}
+	w.announce(id)
 }
 
 // Tracker is a stream's server-side fold of a match's full log, from which the view after each
@@ -181,4 +185,7 @@ func (s *MatchService) forgetAll() {
 	for _, id := range ids {
 		s.watch.wake(id)
 	}
+	s.watch.mu.Lock()
+	s.watch.announce("")
+	s.watch.mu.Unlock()
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/audit"
+	"github.com/allfives/allfives/domain/players"
 	"github.com/allfives/allfives/domain/referee"
 	"github.com/allfives/allfives/domain/reviewer"
 	"github.com/allfives/allfives/repository"
@@ -23,6 +24,9 @@ type Store struct {
 	matches map[string]*match
 	reviews map[reviewKey]reviewer.Record // review.go; made on first write
 	people  playerBook                    // the players (players.go), under mu too
+	// tickets are the single-use stream tickets (tickets.go), by ticketKey, under ticketsMu.
+	ticketsMu sync.Mutex
+	tickets   map[string]players.Ticket
 }
 
 // match is one stored match: its record, read model, log and idempotency records.

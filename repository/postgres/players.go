@@ -2,6 +2,9 @@ package postgres
 
 import (
 	"context"
+	"database/sql"
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/allfives/allfives/domain"
@@ -25,12 +28,27 @@ func (s *Store) Player(ctx context.Context, id string) (_ players.Record, err er
 	return sqlrow.PlayerWhere(s.db.WithContext(ctx), "id", id)
 }
 
+// sqlPlayerByKeyHash finds a player by the unique index players_key_hash.
+const sqlPlayerByKeyHash = "SELECT id, name, name_key, key_hash, created_at, key_rotated_at FROM players WHERE key_hash = $1"
+
 // PlayerByKeyHash returns the player whose key hashes to hash, by the unique index on
 // key_hash, or domain.ErrPlayerNotFound. Every call asks the database, so a rotation
-// committed by any instance refuses the old key at once on all of them.
+// committed by any instance refuses the old key at once on all of them. It is the one query
+// a key adds to a request, so it goes straight to the pool, past gorm, as the head check does:
+// one index lookup in one round trip, its statement prepared once per connection (pgx's
+// statement cache).
 func (s *Store) PlayerByKeyHash(ctx context.Context, hash []byte) (_ players.Record, err error) {
 	defer classify(&err)
-	return sqlrow.PlayerWhere(s.db.WithContext(ctx), "key_hash", hash)
+	var r sqlrow.PlayerRow
+	err = s.sqlDB.QueryRowContext(ctx, sqlPlayerByKeyHash, hash).
+		Scan(&r.ID, &r.Name, &r.NameKey, &r.KeyHash, &r.CreatedAt, &r.KeyRotatedAt)
+	if errors.Is(err, sql.ErrNoRows) {
+		return players.Record{}, domain.ErrPlayerNotFound
+	}
+	if err != nil {
+		return players.Record{}, fmt.Errorf("player: %w", err)
+	}
+	return r.Record()
 }
 
 // RotatePlayerKey replaces the key hash of player id with next if it is still prev: the

@@ -96,6 +96,7 @@ type Store struct {
 	// listenDown is why Listen is not listening while it runs, for Ping; nil when it listens
 	// or does not run (notify.go).
 	listenDown atomic.Pointer[error]
+	heads      headBatch // Head's concurrent checks, one query at a time (headbatch.go)
 }
 
 var (

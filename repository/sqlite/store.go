@@ -76,6 +76,7 @@ type Store struct {
 	writing sync.Mutex
 	ck      *checkpointer // checkpoints off the commit path (checkpoint.go)
 	heads   headCache     // the heads this store last wrote (lean.go)
+	keys    keyCache      // players by the hash of their key (players.go)
 }
 
 var _ referee.EventStore = (*Store)(nil)

@@ -19,8 +19,9 @@ type playerMatchRow struct {
 // backward walk of the partial index seats_player_matches (player_id, match_created_at,
 // match_id) from the cursor on, each seat joined to its matches row by primary key, so a page
 // costs the same with a million matches stored as with ten (migrations/*/00005_players.sql).
-// The order and the cursor are the history's: (created_at, id) descending. q.Turn keeps the
-// matches in progress whose turn is the player's seat. The seed is never selected.
+// The order and the cursor are the history's: (created_at, id) descending. q.Status, and
+// q.Turn, which keeps the matches in progress whose turn is the player's seat, walk the
+// player's matches of that status alone, by seats_player_status. The seed is never selected.
 func PlayerMatches(db *gorm.DB, log *slog.Logger, q referee.PlayerMatchQuery) (referee.PlayerMatchPage, error) {
 	limit := q.Limit
 	if limit <= 0 {
@@ -37,11 +38,15 @@ func PlayerMatches(db *gorm.DB, log *slog.Logger, q referee.PlayerMatchQuery) (r
 		}
 		db = db.Where("(s.match_created_at, s.match_id) < (?, ?)", FormatTime(c.CreatedAt), c.ID)
 	}
+	// A status (and turn, which is in progress) walks seats_player_status instead, where the
+	// player's matches of that status are together: only they are joined to their matches rows
+	// (migrations/*/00009_player_match_status.sql). The matches row's own status is checked
+	// too, the truth the copy on the seat follows.
 	if q.Status != "" {
-		db = db.Where("m.status = ?", string(q.Status))
+		db = db.Where("s.match_status = ? AND m.status = ?", string(q.Status), string(q.Status))
 	}
 	if q.Turn {
-		db = db.Where("m.status = 'in_progress' AND m.turn = s.seat")
+		db = db.Where("s.match_status = 'in_progress' AND m.status = 'in_progress' AND m.turn = s.seat")
 	}
 	var rows []playerMatchRow
 	if err := db.Order("s.match_created_at DESC, s.match_id DESC").Limit(limit + 1).Scan(&rows).Error; err != nil {

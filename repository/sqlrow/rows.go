@@ -63,6 +63,10 @@ type SeatRow struct {
 	// seat (migrations/*/00005_players.sql).
 	PlayerID       *string `gorm:"column:player_id"`
 	MatchCreatedAt *string `gorm:"column:match_created_at"`
+	// MatchStatus is, on a bound seat, its match's status, which the database's triggers keep
+	// for the index of a player's matches of one status; the code never writes it (->: read
+	// only) nor reads it back (it is not in SeatColumns) (migrations/*/00009_player_match_status.sql).
+	MatchStatus *string `gorm:"column:match_status;->"`
 }
 
 // TableName tells GORM the table, which migrations/ names.

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -28,6 +29,7 @@ func RunPlayers(t *testing.T, open func(t *testing.T) players.Store) {
 		{"Rotate", testPlayerRotate},
 		{"CreateRace", testPlayerCreateRace},
 		{"RotateRace", testPlayerRotateRace},
+		{"RotatedAtOnce", testPlayerRotatedAtOnce},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
@@ -234,5 +236,57 @@ func testPlayerRotateRace(t *testing.T, s players.Store) {
 	}
 	if !bytes.Equal(got.KeyHash, next[winner]) {
 		t.Fatal("the stored hash is not the winner's")
+	}
+}
+
+// testPlayerRotatedAtOnce: while lookups of a player's key hash run without pause, a lookup
+// that begins after a rotation returned never finds the player by the old hash, and finds it
+// by the new one: a store that remembers keys (the SQLite store's cache) must forget the old
+// one before the rotation returns, and never let a lookup that read the old row before the
+// rotation put it back.
+func testPlayerRotatedAtOnce(t *testing.T, s players.Store) {
+	rec := NewPlayer(t, "Fay", Base)
+	mustCreatePlayer(t, s, rec)
+	for round := range 20 {
+		old, next := rec.KeyHash, randomHash()
+		var rotated, stop atomic.Bool
+		var wg sync.WaitGroup
+		errs := make(chan error, 4)
+		for range 4 {
+			wg.Go(func() {
+				for !stop.Load() {
+					after := rotated.Load()
+					_, err := s.PlayerByKeyHash(ctx, old)
+					switch {
+					case after && err == nil:
+						errs <- errors.New("a lookup begun after the rotation found the old key hash")
+						return
+					case err != nil && !errors.Is(err, domain.ErrPlayerNotFound):
+						errs <- err
+						return
+					}
+				}
+			})
+		}
+		ok, err := s.RotatePlayerKey(ctx, rec.ID, old, next, Base.Add(time.Duration(round+1)*time.Minute))
+		rotated.Store(true)
+		if !ok || err != nil {
+			t.Fatalf("round %d: rotate: %v %v", round, ok, err)
+		}
+		if got, err := s.PlayerByKeyHash(ctx, next); err != nil || got.ID != rec.ID {
+			t.Fatalf("round %d: the new key hash: %+v %v", round, got, err)
+		}
+		for range 50 {
+			if _, err := s.PlayerByKeyHash(ctx, old); !errors.Is(err, domain.ErrPlayerNotFound) {
+				t.Fatalf("round %d: the old key hash after the rotation: %v", round, err)
+			}
+		}
+		stop.Store(true)
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		rec.KeyHash = next
 	}
 }

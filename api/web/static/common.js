@@ -225,8 +225,60 @@ export function markLeads(events) {
   return events;
 }
 
+// liveStream follows a stream of server-sent events. ticket (optional) answers a single-use
+// ticket for each connection, and url(ticket) the address to open, so that no long-lived secret
+// is ever in an address (a proxy's access log keeps addresses). EventSource would retry the same
+// address, whose ticket is spent; so a connection that fails is closed, and opened again after
+// a pause with a new ticket and an address that url builds anew (from the last event seen).
+// stop() says, on a failure, that nothing more is to come. It answers {close}.
+export function liveStream({ ticket, url, types, onEvent, onState = () => {}, stop = () => false }) {
+  let es = null;
+  let closed = false;
+  let timer = null;
+  let delay = 1000;
+  const retry = () => {
+    clearTimeout(timer);
+    timer = setTimeout(open, delay);
+    delay = Math.min(delay * 2, 15000);
+  };
+  async function open() {
+    if (closed) return;
+    let address;
+    try {
+      address = url(ticket ? await ticket() : "");
+    } catch {
+      onState("retrying");
+      retry();
+      return;
+    }
+    if (closed) return;
+    es = new EventSource(address);
+    for (const t of types) es.addEventListener(t, (msg) => onEvent(t, msg));
+    es.onopen = () => {
+      delay = 1000;
+      onState("live");
+    };
+    es.onerror = () => {
+      es.close();
+      es = null;
+      if (closed || stop()) return;
+      onState("retrying");
+      retry();
+    };
+  }
+  open();
+  return {
+    close() {
+      closed = true;
+      clearTimeout(timer);
+      if (es) es.close();
+    },
+  };
+}
+
 // Tokens: one seat token per match, kept in this browser's localStorage and sent only in the
-// Authorization header (and, for EventSource, which cannot send headers, in the stream's query).
+// Authorization header. A stream, which EventSource cannot send headers to, is opened with a
+// single-use ticket that the token buys (POST /matches/{id}/tickets), never with the token.
 const tokenKey = (id) => `allfives:seat:${id}`;
 
 // savedSeat is the seat and token this browser holds for a match, or null.

@@ -1,5 +1,6 @@
 // The home page: create a match, and find matches to join, watch or replay.
 import { api, el, showError, saveSeat, seededBadge } from "/assets/common.js";
+import { setupMe } from "/assets/me.js";
 
 const $ = (sel) => document.getElementById(sel);
 const errorBox = $("error");
@@ -172,3 +173,4 @@ async function recent() {
 $("count").addEventListener("change", count);
 $("create").addEventListener("submit", create);
 rows().then(recent);
+setupMe();

@@ -6,7 +6,8 @@ const $ = (sel) => document.getElementById(sel);
 const errorBox = $("error");
 
 // renderJoin offers the open seats of a waiting match to a browser that holds no seat in it.
-export function renderJoin(v) {
+// A player signed in joins as itself: its name is offered, and its key binds the seat.
+export function renderJoin(v, player = null) {
   const open = v.status === "waiting" && !v.you ? v.open_seats || [] : [];
   $("join-box").hidden = open.length === 0;
   if (!open.length) return;
@@ -21,6 +22,7 @@ export function renderJoin(v) {
     select.value = String(link.seat);
     $("join-invite").value = link.invite;
   }
+  if (player && !$("join-name").value) $("join-name").value = player.name;
   $("join-invite").required = !v.listed;
   $("join-note").textContent = v.listed
     ? "This match is in the lobby: no invite is needed."
@@ -40,7 +42,8 @@ function inviteFromLink() {
 }
 
 // join takes the chosen open seat, keeps its token in this browser, and hands the answer on.
-export async function join(ev, id, joined) {
+// With a player's key the seat is bound to the player.
+export async function join(ev, id, joined, key = "") {
   ev.preventDefault();
   const seatNo = Number($("join-seat").value);
   const body = { name: $("join-name").value.trim() };
@@ -49,7 +52,7 @@ export async function join(ev, id, joined) {
   $("join-invite").value = "";
   linked = undefined;
   try {
-    const res = await api(`/api/v1/matches/${encodeURIComponent(id)}/seats/${seatNo}/join`, { method: "POST", body });
+    const res = await api(`/api/v1/matches/${encodeURIComponent(id)}/seats/${seatNo}/join`, { method: "POST", body, token: key });
     saveSeat(id, res.seat, res.token);
     showError(errorBox, null);
     await joined(res);

@@ -3,9 +3,10 @@
 // another hand while the match is live.
 import {
   api, matchId, el, showError, tileSVG, drawLine, describe, markLeads, scoreList, sideName, seatLabel,
-  savedSeat, saveSeat, forgetSeat, EVENT_TYPES,
+  savedSeat, saveSeat, forgetSeat, EVENT_TYPES, liveStream,
 } from "/assets/common.js";
 import { renderJoin, join } from "/assets/join.js";
+import { me, listen, announce } from "/assets/player.js";
 
 const id = matchId();
 const base = `/api/v1/matches/${encodeURIComponent(id)}`;
@@ -17,20 +18,37 @@ const OVER = ["match.ended", "match.expired"];
 const LOG_SIZE = 12;
 
 let seat = savedSeat(id); // {seat, token} or null
+const player = me(); // the lasting player this browser is signed in as, or null
+let bound = false; // the player holds a seat of this match, so its key stands for the seat
+let keyRefused = false; // the key was refused here (rotated elsewhere): watch as a spectator
+let challenged = null; // the seat of this waiting match reserved for the player, or null
+let watching = null; // the timer that reads a finished match again until it has a rematch
 let view = null;
 let log = []; // the last events, in seq order
 let stream = null;
-let retry = null;
 let refreshing = null;
 let choosing = null; // the tile whose end is being asked
 
-const token = () => (seat ? seat.token : "");
+// token is what stands for this browser's seat: the seat's own token, else the player's key
+// where the player holds a seat.
+const token = () => (leaving ? "" : seat ? seat.token : bound ? player.key : "");
+let leaving = false; // the seat is being left
 const over = (v) => v.status === "finished" || v.status === "expired"; // nothing more will happen
 
 // load reads the match as this seat (or a spectator) sees it and draws it.
 async function load() {
   try {
-    render(await api(base, { token: token() }));
+    let v = await api(base, { token: token() });
+    if (!v.you && !seat && player && !keyRefused) {
+      // A seat bound to the player says so in the view; its key then reads the seat's view.
+      if (v.seats.some((s) => s.player === player.id)) {
+        bound = true;
+        v = await api(base, { token: player.key });
+      } else if (v.status === "waiting" && (v.open_seats || []).length) {
+        challenged = await findChallenge();
+      }
+    }
+    render(v);
   } catch (err) {
     if (err.status === 401 && seat) {
       forgetSeat(id);
@@ -38,6 +56,39 @@ async function load() {
       showError(errorBox, new Error(`The saved token was refused (${err.message}); it is forgotten, and you now watch as a spectator.`));
       return load();
     }
+    if (err.status === 401 && bound) {
+      bound = false;
+      keyRefused = true;
+      showError(errorBox, new Error(`Your player key was refused (${err.message}): sign in again on the home page. You now watch as a spectator.`));
+      return load();
+    }
+    showError(errorBox, err);
+  }
+}
+
+// findChallenge answers the seat of this match reserved for the player (a challenge to it), or
+// null: the view does not say for whom an open seat is kept, the player's own matches do.
+async function findChallenge() {
+  try {
+    const res = await api(`/api/v1/players/${encodeURIComponent(player.id)}/matches?status=waiting&limit=100`, { token: player.key });
+    const m = res.matches.find((x) => x.id === id && (x.open_seats || []).includes(x.seat));
+    return m ? m.seat : null;
+  } catch {
+    return null;
+  }
+}
+
+// accept takes the seat a challenge keeps for the player, with its key: no name, no invite.
+async function accept() {
+  try {
+    const res = await api(`${base}/seats/${challenged}/join`, { method: "POST", body: {}, token: player.key });
+    saveSeat(id, res.seat, res.token);
+    seat = { seat: res.seat, token: res.token };
+    challenged = null;
+    showError(errorBox, null);
+    await load();
+    if (view) follow(log.length ? log[log.length - 1].seq : Math.max(0, view.version - LOG_SIZE));
+  } catch (err) {
     showError(errorBox, err);
   }
 }
@@ -95,12 +146,20 @@ function render(v) {
 }
 
 function renderSeat(v, mine) {
-  renderJoin(v);
-  $("seat-form-box").hidden = !!v.you || over(v); // once over, there is no seat to take
+  const offer = !v.you && challenged !== null && v.status === "waiting" && (v.open_seats || []).includes(challenged);
+  $("challenge-box").hidden = !offer;
+  if (offer) {
+    const from = v.seats.filter((s) => s.kind !== "open").map((s) => seatLabel(s, s.seat)).join(", ");
+    $("challenge-text").textContent = `${from || "Someone"} challenged you, ${player.name}: seat ${challenged} is kept for you.`;
+  }
+  if (offer) $("join-box").hidden = true;
+  else renderJoin(v, player && !keyRefused ? player : null);
+  $("seat-form-box").hidden = !!v.you || over(v) || offer; // once over, there is no seat to take
   $("seat-box").hidden = !v.you;
   if (!v.you) return;
   const s = v.seats[v.you.seat];
-  $("seat-who").textContent = `You are ${s.name} (seat ${s.seat}).`;
+  $("seat-who").textContent = `You are ${s.name} (seat ${s.seat})${!seat && bound ? ", playing with your player's key" : ""}.`;
+  $("forget").hidden = !seat;
   $("leave").hidden = v.status !== "waiting"; // a seat may be left only while the match waits
   $("resume").hidden = !(s.autoplay && v.status === "in_progress"); // after too many timeouts
   const moves = mine ? v.legal_moves || [] : [];
@@ -212,6 +271,7 @@ function renderLog() {
 function renderResult(v) {
   const box = $("result");
   box.hidden = v.status !== "finished";
+  renderRematch(v);
   if (box.hidden || v.winner_side === undefined || v.winner_side === null) return;
   const won = v.winner_side;
   const mine = v.you ? v.seats[v.you.seat].side === won : null;
@@ -221,14 +281,70 @@ function renderResult(v) {
   $("replay-link").href = `/replay/${encodeURIComponent(id)}`;
 }
 
-// follow opens the stream after seq; EventSource resumes by itself with Last-Event-ID, and a
-// stream that was closed (a server restart) is opened again after a pause.
+// renderRematch offers the next match on the end screen: to ask for it (the first ask creates
+// it) or, once someone has, to go to it. A spectator is offered to watch it.
+function renderRematch(v) {
+  const finished = v.status === "finished";
+  const next = v.next_match_id || "";
+  $("rematch").hidden = !(finished && v.you);
+  $("rematch").textContent = next ? "Go to the rematch" : "Rematch";
+  $("rematch-note").textContent = finished && v.you && next ? "A rematch was asked for: the same players, a new deal." : "";
+  $("next-link").hidden = !(finished && !v.you && next);
+  if (next) $("next-link").href = `/play/${encodeURIComponent(next)}`;
+  // Without the player's stream, a seat holder learns of a rematch by reading the match again.
+  if (finished && v.you && !next && !watching && !player) {
+    let reads = 0;
+    watching = setInterval(() => {
+      if (++reads > 120 || (view && view.next_match_id)) {
+        clearInterval(watching);
+        return;
+      }
+      load();
+    }, 5000);
+  }
+}
+
+// rematch asks for the next match as this seat, keeps the new seat's token, and goes there.
+async function rematch() {
+  $("rematch").disabled = true;
+  try {
+    const res = await api(`${base}/rematch`, { method: "POST", token: token() });
+    const next = res.match;
+    if (res.token && next.you) saveSeat(next.id, next.you.seat, res.token);
+    location.assign(`/play/${encodeURIComponent(next.id)}`);
+  } catch (err) {
+    showError(errorBox, err);
+    $("rematch").disabled = false;
+  }
+}
+
+// ticket buys a single-use ticket to this match's stream as the seat. A server without tickets
+// (one with no players: the route is unknown, not the match) is followed as a spectator does,
+// and the seat's own view read after each event as always: the token never goes in an address.
+let noTickets = false;
+async function ticket(credential) {
+  try {
+    return (await api(`${base}/tickets`, { method: "POST", token: credential })).ticket;
+  } catch (err) {
+    if (err.status === 401) {
+      // The credential no longer holds the seat (left, rotated): go on as a spectator, and
+      // read the match again, which says so.
+      refresh();
+      return "";
+    }
+    if (err.status !== 404 || err.code !== "NOT_FOUND") throw err;
+    noTickets = true;
+    return "";
+  }
+}
+
+// follow opens the stream after seq. A seat's stream is opened with a single-use ticket that
+// the seat's token (or key) buys, never with the token in the address; each reconnection buys
+// a new ticket and goes on after the last event seen.
 function follow(after) {
   if (stream) stream.close();
-  const q = new URLSearchParams({ after: String(after) });
-  if (token()) q.set("token", token()); // EventSource cannot send Authorization (docs/api.md)
-  stream = new EventSource(`${base}/stream?${q}`);
-  const onEvent = (msg) => {
+  const credential = token();
+  const onEvent = (type, msg) => {
     const e = JSON.parse(msg.data);
     addEvents([e]);
     renderLog();
@@ -238,38 +354,57 @@ function follow(after) {
     }
     if (!view || e.seq > view.version) refresh();
   };
-  for (const t of EVENT_TYPES) stream.addEventListener(t, onEvent);
-  stream.onopen = () => { $("live").textContent = "(live)"; };
-  stream.onerror = () => {
-    if (view && over(view)) return;
-    if (stream.readyState === EventSource.CLOSED) {
-      $("live").textContent = "(disconnected; retrying)";
-      clearTimeout(retry);
-      retry = setTimeout(() => follow(log.length ? log[log.length - 1].seq : 0), 3000);
-    } else {
-      $("live").textContent = "(reconnecting…)";
-    }
-  };
+  stream = liveStream({
+    ticket: credential && !noTickets ? () => ticket(credential) : null,
+    url: (ticket) => {
+      const last = log.length ? log[log.length - 1].seq : 0;
+      const q = new URLSearchParams({ after: String(Math.max(after, last)) });
+      if (ticket) q.set("ticket", ticket);
+      return `${base}/stream?${q}`;
+    },
+    types: EVENT_TYPES,
+    onEvent,
+    onState: (st) => { $("live").textContent = st === "live" ? "(live)" : "(disconnected; reconnecting…)"; },
+    stop: () => Boolean(view && over(view)),
+  });
+}
+
+// notify tells the player, over its stream, what happens in its other matches. A rematch of
+// this match reads it again, so that the end screen offers to go to it; the match's own
+// stream brings everything else of this match.
+function notify() {
+  if (!player) return;
+  listen((type, data) => {
+    if (type === "rematch" && data.match === id) load();
+    else if (type !== "snapshot") announce(type, data, id);
+  });
 }
 
 // leave gives the seat back while the match waits: it opens again, and the token stops working.
+// While the answer is on its way, the page reads as a spectator: the stream may bring seat.left
+// first, and a read with the token it ends would be refused.
 async function leave() {
+  const credential = token();
+  leaving = true;
   try {
-    await api(`${base}/seats/${seat.seat}/leave`, { method: "POST", token: token() });
+    await api(`${base}/seats/${view.you.seat}/leave`, { method: "POST", token: credential });
     forgetSeat(id);
     seat = null;
+    bound = false; // the key gave the binding up with the seat
     showError(errorBox, null);
-    await load();
-    if (view) follow(view.version);
   } catch (err) {
     showError(errorBox, err);
+  } finally {
+    leaving = false;
   }
+  await load();
+  if (view) follow(view.version);
 }
 
 // resume takes the seat back from the bot that plays it after it timed out too often.
 async function resume() {
   try {
-    render(await api(`${base}/seats/${seat.seat}/resume`, { method: "POST", token: token() }));
+    render(await api(`${base}/seats/${view.you.seat}/resume`, { method: "POST", token: token() }));
     showError(errorBox, null);
   } catch (err) {
     showError(errorBox, err);
@@ -298,17 +433,20 @@ async function start() {
   $("seat-form").addEventListener("submit", takeSeat);
   $("join-form").addEventListener("submit", (ev) => join(ev, id, async (res) => {
     seat = { seat: res.seat, token: res.token };
+    challenged = null;
     await load();
     // From the last event logged, not the view's version: the spectator's stream may not have
     // brought the join's own events yet, and closing it would lose them.
     if (view) follow(log.length ? log[log.length - 1].seq : Math.max(0, view.version - LOG_SIZE));
-  }));
+  }, player && !keyRefused ? player.key : ""));
   $("forget").addEventListener("click", () => {
     forgetSeat(id);
     seat = null;
     load().then(() => view && !over(view) && follow(view.version));
   });
   $("leave").addEventListener("click", leave);
+  $("accept").addEventListener("click", accept);
+  $("rematch").addEventListener("click", rematch);
   $("resume").addEventListener("click", resume);
   $("draw").addEventListener("click", () => move({ action: "draw" }));
   $("pass").addEventListener("click", () => move({ action: "pass" }));
@@ -316,6 +454,7 @@ async function start() {
   document.addEventListener("keydown", (e) => { if (e.key === "Escape" && choosing) closeChoice(); });
   await load();
   main.dataset.busy = "0";
+  notify();
   if (view && over(view)) {
     const res = await api(`${base}/events?after=${Math.max(0, view.version - LOG_SIZE)}`).catch(() => null);
     if (res) addEvents(res.events);

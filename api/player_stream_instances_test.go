@@ -1,0 +1,86 @@
+package api_test
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"testing"
+
+	"github.com/allfives/allfives/repository/postgres"
+	"github.com/allfives/allfives/repository/postgres/pgtest"
+)
+
+// playerCluster is two instances with players on one PostgreSQL database, each following the
+// other's appends as serve wires it.
+func playerCluster(t *testing.T) [2]*liveServer {
+	t.Helper()
+	u := pgtest.URL(t)
+	var out [2]*liveServer
+	for i := range out {
+		store, err := postgres.Open(context.Background(), u, postgres.Options{MaxConns: 8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { store.Close() })
+		out[i] = newLiveServer(t, store, nil, nil)
+		followStore(t, store, out[i].svc)
+	}
+	return out
+}
+
+// TestPlayerStreamAcrossInstances: Ada's stream on instance A hears what is done on instance
+// B: a challenge created there, its join, the moves that give her the turn, and the rotation of
+// her key, which ends it. A ticket issued on one instance opens a stream on the other, once.
+func TestPlayerStreamAcrossInstances(t *testing.T) {
+	c := playerCluster(t)
+	a, b := c[0], c[1]
+	ada, bob := b.newPlayer("Ada I"), b.newPlayer("Bob I")
+	ps, _ := openPlayerStream(t, a.srv.URL, ada.Key, "")
+	defer ps.close()
+
+	tb, _ := b.challenge(bob.Key, ada.Player.ID)
+	if e := ps.expect("challenge", tb.id); e.Seat != 1 {
+		t.Fatalf("challenge %+v", e)
+	}
+	if r := tb.joinWith(1, ada.Key, ""); r.status != http.StatusCreated {
+		t.Fatalf("Ada joins on B: %d %s", r.status, r.body)
+	}
+	ps.expect("joined", tb.id)
+	ps.expect("started", tb.id)
+	// Bob moves on B until the turn is Ada's, then she moves on B; she hears each of her turns on A.
+	creds := map[int]string{0: bob.Key, 1: ada.Key}
+	heard := 0
+	for turn := 0; turn < 8; turn++ {
+		v := tb.view(-1)
+		if v.Status != "in_progress" {
+			break
+		}
+		if v.Hand.Turn == 1 {
+			ps.expectTurn(tb.id, 1, v.Version)
+			heard++
+		}
+		tb.moveFor(v.Hand.Turn, creds[v.Hand.Turn], turn)
+	}
+	if heard == 0 {
+		t.Fatal("the turn never came to Ada")
+	}
+
+	// Tickets: issued on A, used on B, once.
+	pt := a.playerTicket(ada.Key)
+	other, _ := openPlayerStream(t, b.srv.URL, "", pt.Ticket)
+	other.close()
+	refusedStream(t, a.srv.URL+"/api/v1/players/me/stream?ticket="+url.QueryEscape(pt.Ticket), http.StatusUnauthorized, "UNAUTHORIZED")
+	st := a.seatTicket(tb.id, ada.Key)
+	s, r := openStream(t, b.srv.URL+tb.path("/stream?ticket="+url.QueryEscape(st.Ticket)))
+	if r != nil {
+		t.Fatalf("A's seat ticket on B: %d %s", r.status, r.body)
+	}
+	s.close()
+	refusedStream(t, a.srv.URL+tb.path("/stream?ticket="+url.QueryEscape(st.Ticket)), http.StatusUnauthorized, "UNAUTHORIZED")
+
+	// A rotation on B ends the stream on A.
+	if r := b.do(http.MethodPost, "/api/v1/players/me/key", nil, auth(ada.Key)...); r.status != http.StatusOK {
+		t.Fatalf("rotate: %d %s", r.status, r.body)
+	}
+	untilEnd(t, ps.sse)
+}

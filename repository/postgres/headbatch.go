@@ -1,0 +1,295 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/allfives/allfives/domain"
+)
+
+// headTimeout bounds one batch of head checks, which runs on a context of its own (its
+// readers' contexts may end while it runs, and one reader's end must not fail the others): a
+// database that does not answer within it is ErrStoreUnavailable, as one that refuses is.
+const headTimeout = 5 * time.Second
+
+// How checks share queries: at most maxHeadQueries run at once (each holds one of the pool's
+// connections while it runs), and a check asked less than headWindow after a query started
+// waits out the rest of that window for the checks that arrive with it, unless a query ends
+// first. On an idle instance a check goes at once, alone. Measured against 8 at once and
+// against one query per check, 2 gave the most state reads per second under load, with about
+// one query per 8 reads (docs/operations.md, "Figures through the network: head checks and
+// instances").
+const (
+	maxHeadQueries = 2
+	headWindow     = 100 * time.Microsecond
+)
+
+// headQuery reads the versions of a batch of matches: one index probe of matches' primary key
+// per id.
+const headQuery = "SELECT id, version FROM matches WHERE id = ANY($1::text[])"
+
+// headBatch lets the head checks of concurrent reads share queries, as group commit lets
+// appends share a commit: a check joins the group waiting for the next query, and a group goes
+// when a query slot is free and no query started within headWindow, or when a query ends. A
+// check joins only a group whose query has not started, so the query that answers it starts
+// after the check was asked and sees every append committed before the read began, which is
+// read-your-writes (docs/design.md, "Several instances"). Under load a read costs a share of
+// a query instead of a query.
+//
+// The zero value is ready for use.
+type headBatch struct {
+	mu        sync.Mutex
+	running   int          // queries in flight, or about to start
+	lastStart time.Time    // when the latest query started
+	pending   *headGroup   // the checks waiting for the next query; nil when none
+	free      []*headGroup // groups whose readers have all read them, for reuse
+	// limit caps the queries in flight; 0: maxHeadQueries (tests set another).
+	limit int
+	// query answers a group; nil: queryHeads on the store's pool (tests set another).
+	query func(context.Context, *sql.DB, *headGroup) error
+}
+
+// headGroup is one query's checks: its distinct ids, each reader's index into them, and, once
+// done is closed, each id's version (-1: no such match) or the error of the whole query.
+type headGroup struct {
+	ids      []string
+	index    map[string]int // id to its index in ids, once ids outgrows a scan
+	versions []int
+	err      error
+	done     chan struct{}
+	readers  int  // readers that have not yet read their answer, under headBatch.mu
+	timed    bool // a timer will start the group at the end of its window, under headBatch.mu
+}
+
+// scanLimit is how many distinct ids a group looks through one by one before it keeps a map.
+const scanLimit = 16
+
+// add puts id in the group, once, and returns its index.
+func (g *headGroup) add(id string) int {
+	if g.index != nil {
+		if i, ok := g.index[id]; ok {
+			return i
+		}
+	} else {
+		for i, have := range g.ids {
+			if have == id {
+				return i
+			}
+		}
+	}
+	g.ids = append(g.ids, id)
+	i := len(g.ids) - 1
+	switch {
+	case g.index != nil:
+		g.index[id] = i
+	case len(g.ids) > scanLimit:
+		g.index = make(map[string]int, 2*len(g.ids))
+		for j, have := range g.ids {
+			g.index[have] = j
+		}
+	}
+	return i
+}
+
+// head returns match id's version through the batch, querying db.
+func (b *headBatch) head(ctx context.Context, id string, db *sql.DB) (int, error) {
+	b.mu.Lock()
+	g := b.pending
+	if g == nil {
+		g = b.group()
+		b.pending = g
+	}
+	i := g.add(id)
+	g.readers++
+	lead := false
+	if b.running < b.max() {
+		now := time.Now()
+		if since := now.Sub(b.lastStart); b.running == 0 || since >= headWindow {
+			lead = true
+			b.start(now)
+		} else if !g.timed {
+			// A query started a moment ago: this group waits for the rest of the window,
+			// gathering the checks that arrive meanwhile, then goes.
+			g.timed = true
+			time.AfterFunc(headWindow-since, func() { b.timeUp(g, db) })
+		}
+	}
+	b.mu.Unlock()
+
+	if lead {
+		// This reader runs its group itself, and hands the next one, if any, to a drainer,
+		// so that it does not wait for queries it is not in.
+		b.run(g, db)
+		if next := b.next(); next != nil {
+			go b.drain(next, db)
+		}
+	} else {
+		select {
+		case <-g.done:
+		case <-ctx.Done():
+			// The group is answered without this reader; it is not reused while counted.
+			return 0, ctx.Err()
+		}
+	}
+	version, err := g.versions[i], g.err
+	b.mu.Lock()
+	g.readers--
+	if g.readers == 0 {
+		b.recycle(g)
+	}
+	b.mu.Unlock()
+	if err != nil {
+		return 0, fmt.Errorf("head of %s: %w", id, err)
+	}
+	if version < 0 {
+		return 0, fmt.Errorf("head of %q: %w", id, domain.ErrMatchNotFound)
+	}
+	return version, nil
+}
+
+// max is how many queries may be in flight at once.
+func (b *headBatch) max() int {
+	if b.limit > 0 {
+		return b.limit
+	}
+	return maxHeadQueries
+}
+
+// start takes the pending group for a query starting now. Under b.mu.
+func (b *headBatch) start(now time.Time) {
+	b.running++
+	b.pending = nil
+	b.lastStart = now
+}
+
+// timeUp starts group g at the end of its window, unless a query that ended has started it
+// already, or as many queries as may run are running (the first of them to end starts it).
+func (b *headBatch) timeUp(g *headGroup, db *sql.DB) {
+	b.mu.Lock()
+	if b.pending != g || b.running >= b.max() {
+		b.mu.Unlock()
+		return
+	}
+	b.start(time.Now())
+	b.mu.Unlock()
+	b.drain(g, db)
+}
+
+// next is called when a query ends: the pending group, started, or nil when none waits.
+func (b *headBatch) next() *headGroup {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.running--
+	g := b.pending
+	if g != nil {
+		b.start(time.Now())
+	}
+	return g
+}
+
+// drain runs group g, and then each group pending when the one before ended.
+func (b *headBatch) drain(g *headGroup, db *sql.DB) {
+	for g != nil {
+		b.run(g, db)
+		g = b.next()
+	}
+}
+
+// run answers group g with one query and wakes its readers.
+func (b *headBatch) run(g *headGroup, db *sql.DB) {
+	ctx, cancel := context.WithTimeout(context.Background(), headTimeout)
+	g.versions = g.versions[:0]
+	for range g.ids {
+		g.versions = append(g.versions, -1)
+	}
+	q := b.query
+	if q == nil {
+		q = queryHeads
+	}
+	err := q(ctx, db, g)
+	if err != nil && ctx.Err() != nil && !errors.Is(err, domain.ErrStoreUnavailable) {
+		err = fmt.Errorf("%w: no answer within %v: %v", domain.ErrStoreUnavailable, headTimeout, err)
+	}
+	cancel()
+	g.err = err
+	close(g.done)
+}
+
+// maxFree is how many answered groups are kept for reuse.
+const maxFree = 4
+
+// group returns an empty group, reused when one is free. Under b.mu.
+func (b *headBatch) group() *headGroup {
+	if n := len(b.free); n > 0 {
+		g := b.free[n-1]
+		b.free = b.free[:n-1]
+		return g
+	}
+	return &headGroup{done: make(chan struct{})}
+}
+
+// recycle keeps an answered group whose readers have all read it. Under b.mu.
+func (b *headBatch) recycle(g *headGroup) {
+	if len(b.free) >= maxFree || cap(g.ids) > 4096 {
+		return
+	}
+	clear(g.ids) // drop the strings
+	g.ids, g.versions, g.err = g.ids[:0], g.versions[:0], nil
+	g.index, g.timed = nil, false
+	g.done = make(chan struct{})
+	b.free = append(b.free, g)
+}
+
+// queryHeads answers group g with headQuery on one of the pool's connections, straight
+// through pgx: the one query of every read skips database/sql's rows and gorm altogether.
+// A connection is taken per batch, so a batch reconnects like every other statement after
+// the database comes back.
+func queryHeads(ctx context.Context, db *sql.DB, g *headGroup) (err error) {
+	defer classify(&err)
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	return conn.Raw(func(dc any) error {
+		rows, err := dc.(*stdlib.Conn).Conn().Query(ctx, headQuery, g.ids)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		var id pgtype.DriverBytes
+		var version int
+		for rows.Next() {
+			if err := rows.Scan(&id, &version); err != nil {
+				return err
+			}
+			if i := g.find(id); i >= 0 {
+				g.versions[i] = version
+			}
+		}
+		return rows.Err()
+	})
+}
+
+// find is the index of id among the group's ids, -1 when absent.
+func (g *headGroup) find(id []byte) int {
+	if g.index != nil {
+		if i, ok := g.index[string(id)]; ok {
+			return i
+		}
+		return -1
+	}
+	for i, have := range g.ids {
+		if have == string(id) {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,28 @@
+package postgres_test
+
+import (
+	"testing"
+
+	"github.com/allfives/allfives/domain/players"
+	"github.com/allfives/allfives/repository/postgres"
+	"github.com/allfives/allfives/repository/postgres/pgtest"
+	"github.com/allfives/allfives/repository/storetest"
+)
+
+// TestPlayerLookupConformance runs the players.NameStore contract on this store.
+func TestPlayerLookupConformance(t *testing.T) {
+	pgtest.Require(t)
+	storetest.RunPlayerLookup(t, func(t *testing.T) players.Store {
+		s, _ := openStore(t, postgres.Options{})
+		return s
+	})
+}
+
+// TestTicketsConformance runs the players.TicketStore contract on this store.
+func TestTicketsConformance(t *testing.T) {
+	pgtest.Require(t)
+	storetest.RunTickets(t, func(t *testing.T) players.Store {
+		s, _ := openStore(t, postgres.Options{})
+		return s
+	})
+}
