@@ -415,6 +415,38 @@ check 401 "/api/v1/matches/$live/rematch"
 check 404 "/api/v1/matches/$missing/rematch" -H "$(auth "$ada")"
 check 409 "/api/v1/matches/$lobby/rematch" -H "$(auth "$host")"
 
+# ---- ratings and leaderboards
+route POST /api/v1/matches
+for _ in $(seq 20); do
+	check 201 /api/v1/matches "${json[@]}" -d '{"players":[{"name":"R","kind":"bot","bot":"random"},{"name":"G","kind":"bot","bot":"greedy"}],"target":5,"rated":true}'
+done
+rated="$(field .match.id)"
+check 400 /api/v1/matches "${json[@]}" -d '{"players":[{"name":"Ada","kind":"human"},{"name":"G","kind":"bot","bot":"greedy"}],"rated":true}'
+for _ in $(seq 120); do # the bot workers finish them, the projection rates them (--ratings-interval)
+	[ "$(curl -sS "$server/api/v1/matches/$rated" | jq '.rating_changes | length')" = 2 ] && break
+	sleep 0.25
+done
+route GET '/api/v1/matches/{id}'
+check 200 "/api/v1/matches/$rated"
+if [ "$(field '.rating_changes | length')" != 2 ]; then
+	failures=$((failures + 1))
+	echo "FAIL: the rated match $rated has no rating_changes after 30 s"
+fi
+route GET '/api/v1/players/{id}/ratings'
+check 200 /api/v1/players/bot-greedy/ratings
+check 200 "/api/v1/players/bot-greedy/ratings?format=2p&limit=2"
+check 200 "/api/v1/players/bot-greedy/ratings?limit=2&cursor=$(field .next_cursor)"
+check 200 "/api/v1/players/$pid/ratings"
+check 400 "/api/v1/players/bot-greedy/ratings?format=5p"
+check 404 "/api/v1/players/$missing/ratings"
+route GET '/api/v1/leaderboard/{format}'
+check 200 /api/v1/leaderboard/2p
+check 200 "/api/v1/leaderboard/2p?limit=1"
+check 200 "/api/v1/leaderboard/2p?limit=1&cursor=$(field .next_cursor)"
+check 200 /api/v1/leaderboard/2v2
+check 400 /api/v1/leaderboard/5p
+check 400 "/api/v1/leaderboard/2p?cursor=not-a-cursor"
+
 # ---- GET /api/v1/matches (history and lobby)
 route GET /api/v1/matches
 check 200 /api/v1/matches

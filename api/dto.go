@@ -33,6 +33,10 @@ type CreateMatchRequest struct {
 	TurnSeconds *int `json:"turn_seconds,omitempty" minimum:"10" maximum:"604800" example:"60"`
 	// AutoplayAfter is how many timeouts in a row hand a seat to its bot (with a clock; default 3).
 	AutoplayAfter *int `json:"autoplay_after,omitempty" minimum:"1" maximum:"100" example:"3"`
+	// Rated makes the match move its players' ratings (docs/ratings.md): every seat must be
+	// bound to a player ("player": "me" or a player's id) or be a bot, no bot strategy twice,
+	// and no seed may be chosen. Its open seats are joined with a player key only.
+	Rated bool `json:"rated,omitempty"`
 }
 
 // PlayerRequest is one seat in a create request.
@@ -152,6 +156,11 @@ type MatchView struct {
 	// NextMatchID is the rematch of a finished match, once one was asked for (POST
 	// /api/v1/matches/{id}/rematch); state reads carry it.
 	NextMatchID string `json:"next_match_id,omitempty"`
+	// Rated says the match moves its players' ratings (docs/ratings.md).
+	Rated bool `json:"rated,omitempty"`
+	// RatingChanges is, once a finished rated match is rated, each seat's rating before and
+	// after it; state reads carry it.
+	RatingChanges []SeatRatingChange `json:"rating_changes,omitempty"`
 }
 
 // SeatToken is a human seat's secret, shown once.
@@ -271,6 +280,7 @@ func ToMatchView(v domain.MatchView) MatchView {
 		CreatedAt: v.CreatedAt, Scores: nonNil(v.Scores), Seats: make([]Seat, len(v.Seats)),
 		LegalMoves: toLegalMoves(v.LegalMoves), WinnerSide: v.WinnerSide,
 		Turn: v.Turn, Listed: v.Listed, OpenSeats: nonNil(v.OpenSeats), TurnSeconds: v.TurnSeconds, AutoplayAfter: v.AutoplayAfter,
+		Rated: v.Rated,
 	}
 	for i, s := range v.Seats {
 		out.Seats[i] = Seat{Seat: s.Seat, Name: s.Name, Kind: string(s.Kind), Bot: s.Bot, Side: s.Side, Tiles: s.Tiles, Autoplay: s.Autoplay, Deadline: s.Deadline, Player: s.Player}

@@ -83,6 +83,8 @@ type EventData struct {
 	TurnSeconds *int `json:"turn_seconds,omitempty"`
 	// match.created: timeouts in a row that hand a seat to its bot, with a clock
 	AutoplayAfter *int `json:"autoplay_after,omitempty"`
+	// match.created: the match moves its players' ratings (docs/ratings.md); absent when not
+	Rated *bool `json:"rated,omitempty"`
 	// seat.joined: the player's name
 	Name string `json:"name,omitempty"`
 	// seat.autoplay: the strategy now playing the seat
@@ -147,6 +149,9 @@ func eventData(d domain.EventData) EventData {
 		}
 		if d.TurnSeconds > 0 {
 			out.TurnSeconds, out.AutoplayAfter = &d.TurnSeconds, &d.AutoplayAfter
+		}
+		if d.Rated {
+			out.Rated = &d.Rated
 		}
 		return out
 	case domain.HandStarted:

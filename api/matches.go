@@ -16,7 +16,7 @@ import (
 //
 //	@Summary			Create a match
 //	@ID					createMatch
-//	@Description		Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot.
+//	@Description		Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc and bot-expert) or bound to a player, and no seed may be chosen.
 //	@Tags				matches
 //	@Accept				json
 //	@Produce			json
@@ -26,7 +26,7 @@ import (
 //	@Param				body	body		CreateMatchRequest	true	"players and options"
 //	@Success			201		{object}	CreateMatchResponse
 //	@Header				201		{string}	Location	"/api/v1/matches/{id}"
-//	@Failure			400		{object}	Problem		"INVALID_REQUEST, or SEED_WITH_OPEN_SEATS: a seed chosen for a match with an open seat, whose creator could compute the joiners' hands"
+//	@Failure			400		{object}	Problem		"INVALID_REQUEST (a rated match with an anonymous seat, a bot strategy twice or a chosen seed among others), or SEED_WITH_OPEN_SEATS: a seed chosen for a match with an open seat, whose creator could compute the joiners' hands"
 //	@Failure			401		{object}	Problem		"UNAUTHORIZED: a player entry \"me\" without a valid player key in Authorization"
 //	@Failure			404		{object}	Problem		"PLAYER_NOT_FOUND: a player entry names no player"
 //	@Failure			408		{object}	Problem		"REQUEST_TIMEOUT: the body did not arrive before the server\'s read timeout"
@@ -60,7 +60,7 @@ func (s *server) createMatch(c echo.Context) error {
 	}
 	req := referee.CreateRequest{
 		Key: key, Partnerships: body.Partnerships, Target: target, Seed: body.Seed,
-		Listed: body.Listed, TurnSeconds: turnSeconds, AutoplayAfter: autoplayAfter,
+		Listed: body.Listed, TurnSeconds: turnSeconds, AutoplayAfter: autoplayAfter, Rated: body.Rated,
 	}
 	for _, p := range body.Players {
 		req.Players = append(req.Players, domain.PlayerInfo{Name: p.Name, Kind: domain.PlayerKind(p.Kind), Bot: p.Bot, Player: p.Player})
@@ -176,6 +176,9 @@ func (s *server) getMatch(c echo.Context) error {
 	}
 	tag := etag(version, v)
 	if body, tag, err = s.withNextMatch(c, id, body, tag); err != nil {
+		return err
+	}
+	if body, tag, err = s.withRatingChanges(c, id, body, tag); err != nil {
 		return err
 	}
 	c.Response().Header().Set("ETag", tag)

@@ -39,6 +39,8 @@ var invalidDetails = map[string]string{
 	"createMatch":        `players[1].name must not hold control characters, line separators or bidirectional marks (found U+000A)`,
 	"listMatches":        `status must be waiting, in_progress, finished or expired, got "done"`,
 	"listPlayerMatches":  `turn must be me, got "them"`,
+	"getPlayerRatings":   `format must be one of 2p, 3p, 4p, 2v2, got "5p"`,
+	"getLeaderboard":     `format must be one of 2p, 3p, 4p, 2v2, got "5p"`,
 	"getMatch":           `this endpoint takes no query parameters, got "step"`,
 	"makeMove":           `play needs a tile, like "tile": "4-6"`,
 	"listLegalMoves":     `this endpoint takes no query parameters, got "seat"`,

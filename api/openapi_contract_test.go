@@ -16,7 +16,7 @@ import (
 // publicOps answer anyone with no token; tokenOptional answer a seat token or a spectator;
 // the rest need a seat token, or a player key (keyRequired).
 var (
-	publicOps     = []string{"checkLiveness", "checkReadiness", "createPlayer", "getMetrics", "getOpenAPI", "getPlayer", "getPlayerByName", "listMatches"}
+	publicOps     = []string{"checkLiveness", "checkReadiness", "createPlayer", "getLeaderboard", "getMetrics", "getOpenAPI", "getPlayer", "getPlayerByName", "getPlayerRatings", "listMatches"}
 	tokenOptional = []string{"auditMatch", "createReview", "exportMatch", "getMatch", "getReview", "listEvents", "replayMatch", "streamEvents"}
 	tokenRequired = []string{"createMatchTicket", "createRematch", "leaveSeat", "listLegalMoves", "makeMove", "resumeSeat"}
 	keyRequired   = []string{"createPlayerTicket", "getCurrentPlayer", "rotatePlayerKey"}

@@ -57,6 +57,10 @@ func (s *server) routes(e *echo.Echo, reg *prometheus.Registry) {
 		v1.GET("/players/:id", s.getPlayer)
 		v1.GET("/players/:id/matches", s.listPlayerMatches)
 	}
+	if s.players != nil && s.ratings != nil {
+		v1.GET("/players/:id/ratings", s.getPlayerRatings)
+		v1.GET("/leaderboard/:format", s.getLeaderboard)
+	}
 
 	e.GET("/healthz", s.healthz)
 	e.GET("/readyz", s.readyz)

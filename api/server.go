@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/allfives/allfives/domain/players"
+	"github.com/allfives/allfives/domain/ratings"
 	"github.com/allfives/allfives/domain/referee"
 	"github.com/allfives/allfives/domain/reviewer"
 )
@@ -31,6 +32,9 @@ type Config struct {
 	Reviews *reviewer.Service
 	// Players serves the lasting players (/api/v1/players...); nil leaves those routes out.
 	Players *players.Service
+	// Ratings serves the ratings and leaderboards (docs/ratings.md); nil leaves their routes
+	// out, and a match's view without rating_changes.
+	Ratings *ratings.Service
 	// Ready is pinged by /readyz; nil means always ready.
 	Ready Pinger
 	// Draining, once it returns true, makes /readyz answer 503 whatever Ready says: the
@@ -73,6 +77,7 @@ type server struct {
 	svc     *referee.MatchService
 	reviews *reviewer.Service
 	players *players.Service
+	ratings *ratings.Service
 	ready   Pinger
 	drain   func() bool
 	log     *slog.Logger
@@ -95,7 +100,7 @@ func New(cfg Config) *echo.Echo {
 		cfg.Registry = prometheus.NewRegistry()
 	}
 	s := &server{
-		svc: cfg.Service, reviews: cfg.Reviews, players: cfg.Players, ready: cfg.Ready, drain: cfg.Draining, log: cfg.Logger, limit: cfg.BodyLimit,
+		svc: cfg.Service, reviews: cfg.Reviews, players: cfg.Players, ratings: cfg.Ratings, ready: cfg.Ready, drain: cfg.Draining, log: cfg.Logger, limit: cfg.BodyLimit,
 		metrics: newMetrics(cfg.Registry, cfg.Service), streams: newStreams(cfg.StreamHeartbeat),
 		caps:   newStreamCaps(cfg.MaxStreams, cfg.MaxStreamsPerClient),
 		access: accessLog{sample: uint64(max(1, cfg.AccessSample))},

@@ -19,6 +19,64 @@ const docTemplate = `{
     "host": "{{.Host}}",
     "basePath": "{{.BasePath}}",
     "paths": {
+        "/api/v1/leaderboard/{format}": {
+            "get": {
+                "description": "The players of a format ranked by rating (mu - 3 sigma), highest first, equal ratings sharing a rank; provisional ratings (fewer than 10 rated matches of the format, or sigma above 6) are left out. The bots are ranked like anyone. Pass next_cursor back as cursor for the next page; a page deep in the board costs what the first does.",
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "players"
+                ],
+                "summary": "Get a leaderboard",
+                "operationId": "getLeaderboard",
+                "parameters": [
+                    {
+                        "enum": [
+                            "2p",
+                            "3p",
+                            "4p",
+                            "2v2"
+                        ],
+                        "type": "string",
+                        "description": "the format",
+                        "name": "format",
+                        "in": "path",
+                        "required": true
+                    },
+                    {
+                        "maximum": 100,
+                        "minimum": 1,
+                        "type": "integer",
+                        "default": 20,
+                        "description": "page size",
+                        "name": "limit",
+                        "in": "query"
+                    },
+                    {
+                        "type": "string",
+                        "description": "next_cursor of the previous page",
+                        "name": "cursor",
+                        "in": "query"
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "OK",
+                        "schema": {
+                            "$ref": "#/definitions/api.LeaderboardResponse"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST: an unknown format, limit or cursor",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                }
+            }
+        },
         "/api/v1/matches": {
             "get": {
                 "description": "The match history, newest first, filtered and paged. Pass next_cursor back as cursor for the next page.",
@@ -101,7 +159,7 @@ const docTemplate = `{
                         "PlayerKey": []
                     }
                 ],
-                "description": "Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot.",
+                "description": "Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc and bot-expert) or bound to a player, and no seed may be chosen.",
                 "consumes": [
                     "application/json"
                 ],
@@ -139,7 +197,7 @@ const docTemplate = `{
                         }
                     },
                     "400": {
-                        "description": "INVALID_REQUEST, or SEED_WITH_OPEN_SEATS: a seed chosen for a match with an open seat, whose creator could compute the joiners' hands",
+                        "description": "INVALID_REQUEST (a rated match with an anonymous seat, a bot strategy twice or a chosen seed among others), or SEED_WITH_OPEN_SEATS: a seed chosen for a match with an open seat, whose creator could compute the joiners' hands",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -1745,6 +1803,76 @@ const docTemplate = `{
                 "x-token-optional": true
             }
         },
+        "/api/v1/players/{id}/ratings": {
+            "get": {
+                "description": "The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, and whether the rating is still provisional (fewer than 10 rated matches of the format, or sigma above 6). Then its history, newest first: what each rated match did to its rating. The bots are players too: bot-random, bot-greedy, bot-pimc, bot-expert. A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.",
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "players"
+                ],
+                "summary": "Get a player's ratings",
+                "operationId": "getPlayerRatings",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "player id",
+                        "name": "id",
+                        "in": "path",
+                        "required": true
+                    },
+                    {
+                        "enum": [
+                            "2p",
+                            "3p",
+                            "4p",
+                            "2v2"
+                        ],
+                        "type": "string",
+                        "description": "only this format's history",
+                        "name": "format",
+                        "in": "query"
+                    },
+                    {
+                        "maximum": 200,
+                        "minimum": 1,
+                        "type": "integer",
+                        "default": 50,
+                        "description": "history page size",
+                        "name": "limit",
+                        "in": "query"
+                    },
+                    {
+                        "type": "string",
+                        "description": "next_cursor of the previous page",
+                        "name": "cursor",
+                        "in": "query"
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "OK",
+                        "schema": {
+                            "$ref": "#/definitions/api.PlayerRatingsResponse"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "PLAYER_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                }
+            }
+        },
         "/healthz": {
             "get": {
                 "produces": [
@@ -1936,6 +2064,10 @@ const docTemplate = `{
                     "items": {
                         "$ref": "#/definitions/api.PlayerRequest"
                     }
+                },
+                "rated": {
+                    "description": "Rated makes the match move its players' ratings (docs/ratings.md): every seat must be\nbound to a player (\"player\": \"me\" or a player's id) or be a bot, no bot strategy twice,\nand no seed may be chosen. Its open seats are joined with a player key only.",
+                    "type": "boolean"
                 },
                 "seed": {
                     "description": "Seed (64 hex characters) makes the deals reproducible; the match is then marked seeded.\nWhoever chooses it can compute every hand, so a match with an open seat refuses it\n(SEED_WITH_OPEN_SEATS).",
@@ -2171,6 +2303,10 @@ const docTemplate = `{
                     "description": "tile.played, hand.ended",
                     "type": "integer"
                 },
+                "rated": {
+                    "description": "match.created: the match moves its players' ratings (docs/ratings.md); absent when not",
+                    "type": "boolean"
+                },
                 "redeals": {
                     "description": "hand.started",
                     "type": "integer"
@@ -2311,6 +2447,44 @@ const docTemplate = `{
                 },
                 "match": {
                     "$ref": "#/definitions/api.MatchView"
+                }
+            }
+        },
+        "api.FormatRating": {
+            "type": "object",
+            "required": [
+                "matches",
+                "mu",
+                "provisional",
+                "rating",
+                "sigma",
+                "wins"
+            ],
+            "properties": {
+                "matches": {
+                    "description": "Matches and Wins count the player's rated matches of the format, and those its side won.",
+                    "type": "integer",
+                    "example": 12
+                },
+                "mu": {
+                    "type": "number",
+                    "example": 27.6353895
+                },
+                "provisional": {
+                    "description": "Provisional: fewer than 10 rated matches of the format, or sigma above 6; a\nprovisional rating is left off the leaderboard (docs/ratings.md, \"Provisional\").",
+                    "type": "boolean"
+                },
+                "rating": {
+                    "type": "number",
+                    "example": 3.4376853
+                },
+                "sigma": {
+                    "type": "number",
+                    "example": 8.0659014
+                },
+                "wins": {
+                    "type": "integer",
+                    "example": 7
                 }
             }
         },
@@ -2542,6 +2716,95 @@ const docTemplate = `{
                 }
             }
         },
+        "api.LeaderboardEntry": {
+            "type": "object",
+            "required": [
+                "matches",
+                "mu",
+                "player",
+                "rank",
+                "rating",
+                "sigma",
+                "wins"
+            ],
+            "properties": {
+                "matches": {
+                    "type": "integer",
+                    "example": 812
+                },
+                "mu": {
+                    "type": "number",
+                    "example": 30.1
+                },
+                "player": {
+                    "$ref": "#/definitions/api.LeaderboardPlayer"
+                },
+                "rank": {
+                    "description": "Rank is the place by rating: equal ratings share one, and the next rank skips as many\n(1, 2, 2, 4).",
+                    "type": "integer",
+                    "example": 1
+                },
+                "rating": {
+                    "type": "number",
+                    "example": 21.4
+                },
+                "sigma": {
+                    "type": "number",
+                    "example": 2.9
+                },
+                "wins": {
+                    "type": "integer",
+                    "example": 540
+                }
+            }
+        },
+        "api.LeaderboardPlayer": {
+            "type": "object",
+            "required": [
+                "id",
+                "name"
+            ],
+            "properties": {
+                "id": {
+                    "type": "string",
+                    "example": "bot-expert"
+                },
+                "name": {
+                    "type": "string",
+                    "example": "bot-expert"
+                }
+            }
+        },
+        "api.LeaderboardResponse": {
+            "type": "object",
+            "required": [
+                "format",
+                "next_cursor",
+                "players"
+            ],
+            "properties": {
+                "format": {
+                    "type": "string",
+                    "enum": [
+                        "2p",
+                        "3p",
+                        "4p",
+                        "2v2"
+                    ]
+                },
+                "next_cursor": {
+                    "description": "NextCursor fetches the next page; null on the last page.",
+                    "type": "string",
+                    "x-nullable": true
+                },
+                "players": {
+                    "type": "array",
+                    "items": {
+                        "$ref": "#/definitions/api.LeaderboardEntry"
+                    }
+                }
+            }
+        },
         "api.LegalMove": {
             "type": "object",
             "required": [
@@ -2661,6 +2924,17 @@ const docTemplate = `{
                 },
                 "partnerships": {
                     "type": "boolean"
+                },
+                "rated": {
+                    "description": "Rated says the match moves its players' ratings (docs/ratings.md).",
+                    "type": "boolean"
+                },
+                "rating_changes": {
+                    "description": "RatingChanges is, once a finished rated match is rated, each seat's rating before and\nafter it; state reads carry it.",
+                    "type": "array",
+                    "items": {
+                        "$ref": "#/definitions/api.SeatRatingChange"
+                    }
                 },
                 "scores": {
                     "type": "array",
@@ -2961,6 +3235,33 @@ const docTemplate = `{
                 }
             }
         },
+        "api.PlayerRatingsResponse": {
+            "type": "object",
+            "required": [
+                "history",
+                "next_cursor",
+                "ratings"
+            ],
+            "properties": {
+                "history": {
+                    "type": "array",
+                    "items": {
+                        "$ref": "#/definitions/api.RatingHistoryItem"
+                    }
+                },
+                "next_cursor": {
+                    "description": "NextCursor fetches the next page of the history; null on the last page.",
+                    "type": "string",
+                    "x-nullable": true
+                },
+                "ratings": {
+                    "type": "object",
+                    "additionalProperties": {
+                        "$ref": "#/definitions/api.FormatRating"
+                    }
+                }
+            }
+        },
         "api.PlayerRequest": {
             "type": "object",
             "required": [
@@ -3111,6 +3412,71 @@ const docTemplate = `{
                     "description": "Type is a URI naming the kind of problem: urn:allfives:problem: followed by the code.",
                     "type": "string",
                     "example": "urn:allfives:problem:NOT_YOUR_TURN"
+                }
+            }
+        },
+        "api.RatingHistoryItem": {
+            "type": "object",
+            "required": [
+                "after",
+                "before",
+                "ended_at",
+                "format",
+                "match_id",
+                "seat",
+                "won"
+            ],
+            "properties": {
+                "after": {
+                    "$ref": "#/definitions/api.RatingValue"
+                },
+                "before": {
+                    "$ref": "#/definitions/api.RatingValue"
+                },
+                "ended_at": {
+                    "type": "string",
+                    "format": "date-time"
+                },
+                "format": {
+                    "type": "string",
+                    "enum": [
+                        "2p",
+                        "3p",
+                        "4p",
+                        "2v2"
+                    ]
+                },
+                "match_id": {
+                    "type": "string",
+                    "example": "9f1c2b3a4d5e6f708192a3b4c5d6e7f8"
+                },
+                "seat": {
+                    "type": "integer"
+                },
+                "won": {
+                    "type": "boolean"
+                }
+            }
+        },
+        "api.RatingValue": {
+            "type": "object",
+            "required": [
+                "mu",
+                "rating",
+                "sigma"
+            ],
+            "properties": {
+                "mu": {
+                    "type": "number",
+                    "example": 27.6353895
+                },
+                "rating": {
+                    "type": "number",
+                    "example": 3.4376853
+                },
+                "sigma": {
+                    "type": "number",
+                    "example": 8.0659014
                 }
             }
         },
@@ -3512,6 +3878,40 @@ const docTemplate = `{
                 "invite": {
                     "type": "string",
                     "example": "lW3Xb0yQm8m3aN6tR2pX4g"
+                },
+                "seat": {
+                    "type": "integer"
+                }
+            }
+        },
+        "api.SeatRatingChange": {
+            "type": "object",
+            "required": [
+                "after",
+                "before",
+                "format",
+                "player",
+                "seat"
+            ],
+            "properties": {
+                "after": {
+                    "$ref": "#/definitions/api.RatingValue"
+                },
+                "before": {
+                    "$ref": "#/definitions/api.RatingValue"
+                },
+                "format": {
+                    "type": "string",
+                    "enum": [
+                        "2p",
+                        "3p",
+                        "4p",
+                        "2v2"
+                    ]
+                },
+                "player": {
+                    "type": "string",
+                    "example": "bot-greedy"
                 },
                 "seat": {
                     "type": "integer"

@@ -78,6 +78,9 @@ type MatchCreated struct {
 	TurnSeconds int `json:"turn_seconds,omitempty"`
 	// AutoplayAfter is how many timeouts in a row hand a seat to its bot (with a clock only).
 	AutoplayAfter int `json:"autoplay_after,omitempty"`
+	// Rated says the match moves its players' ratings (docs/ratings.md): every seat is bound
+	// to a player or is a bot. Absent when false, which keeps older records' bytes.
+	Rated bool `json:"rated,omitempty"`
 }
 
 // HandStarted records a deal. Hands and Boneyard hold the whole deal in the stored record; in a

@@ -20,6 +20,9 @@ type MatchSpec struct {
 	// TurnSeconds is the clock (0: none); AutoplayAfter defaults to DefaultAutoplayAfter with it.
 	TurnSeconds   int
 	AutoplayAfter int
+	// Rated makes the match move its players' ratings (docs/ratings.md); the referee checks
+	// that every seat is a player or a bot.
+	Rated bool
 }
 
 // Start returns the opening events of a new match: match.created and, unless a seat is open,
@@ -62,6 +65,7 @@ func Start(spec MatchSpec, seed Seed, at time.Time) ([]Event, error) {
 		Listed:        spec.Listed,
 		TurnSeconds:   spec.TurnSeconds,
 		AutoplayAfter: spec.AutoplayAfter,
+		Rated:         spec.Rated,
 	})
 	if err != nil {
 		return nil, err

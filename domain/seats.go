@@ -42,6 +42,9 @@ func (m *Match) OpenSeats() []int {
 // Listed says whether the match is in the lobby while it waits: anyone may join it.
 func (m *Match) Listed() bool { return m.info.Listed }
 
+// Rated says the match moves its players' ratings (docs/ratings.md).
+func (m *Match) Rated() bool { return m.info.Rated }
+
 // TurnSeconds is the clock (0: none).
 func (m *Match) TurnSeconds() int { return m.info.TurnSeconds }
 
@@ -91,6 +94,8 @@ func (m *Match) DecideJoinAs(seat int, name, player string, at time.Time) ([]Eve
 		return nil, fmt.Errorf("%w: seat %d is not open", ErrSeatTaken, seat)
 	case name == "":
 		return nil, Invalidf("a player joining needs a name")
+	case m.info.Rated && player == "":
+		return nil, Invalidf("the match is rated: only a player joins it, with its key (docs/ratings.md)")
 	}
 	r := &recorder{m: m.Clone(), at: at}
 	if err := r.raise(SeatJoined{Seat: seat, Name: name, Player: player}); err != nil {

@@ -96,6 +96,8 @@ type MatchView struct {
 	OpenSeats     []int
 	TurnSeconds   int
 	AutoplayAfter int
+	// Rated says the match moves its players' ratings (docs/ratings.md).
+	Rated bool
 }
 
 // View is the match as v may see it.
@@ -106,7 +108,7 @@ func (m *Match) View(v Viewer) MatchView {
 		Partnerships: m.info.Partnerships, Seeded: m.info.Seeded, Commitment: m.info.Commitment,
 		CreatedAt: m.createdAt, Scores: m.Scores(), Seats: make([]SeatState, len(m.players)),
 		LegalMoves: []LegalMove{}, Listed: m.info.Listed, OpenSeats: m.OpenSeats(),
-		TurnSeconds: m.info.TurnSeconds, AutoplayAfter: m.info.AutoplayAfter,
+		TurnSeconds: m.info.TurnSeconds, AutoplayAfter: m.info.AutoplayAfter, Rated: m.info.Rated,
 	}
 	deadline, clocked := m.Deadline()
 	for i, p := range m.players {

@@ -42,6 +42,7 @@ var Files = []string{
 	"00005_players.sql",
 	"00006_rematch.sql",
 	"00007_tickets.sql",
+	"00008_ratings.sql",
 	"00009_player_match_status.sql",
 }
 

@@ -235,6 +235,30 @@ func (e ApiHistoryItemStatus) Valid() bool {
 	}
 }
 
+// Defines values for ApiLeaderboardResponseFormat.
+const (
+	ApiLeaderboardResponseFormatN2p  ApiLeaderboardResponseFormat = "2p"
+	ApiLeaderboardResponseFormatN2v2 ApiLeaderboardResponseFormat = "2v2"
+	ApiLeaderboardResponseFormatN3p  ApiLeaderboardResponseFormat = "3p"
+	ApiLeaderboardResponseFormatN4p  ApiLeaderboardResponseFormat = "4p"
+)
+
+// Valid indicates whether the value is a known member of the ApiLeaderboardResponseFormat enum.
+func (e ApiLeaderboardResponseFormat) Valid() bool {
+	switch e {
+	case ApiLeaderboardResponseFormatN2p:
+		return true
+	case ApiLeaderboardResponseFormatN2v2:
+		return true
+	case ApiLeaderboardResponseFormatN3p:
+		return true
+	case ApiLeaderboardResponseFormatN4p:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ApiLegalMoveAction.
 const (
 	ApiLegalMoveActionDraw ApiLegalMoveAction = "draw"
@@ -577,6 +601,30 @@ func (e ApiProblemCode) Valid() bool {
 	}
 }
 
+// Defines values for ApiRatingHistoryItemFormat.
+const (
+	ApiRatingHistoryItemFormatN2p  ApiRatingHistoryItemFormat = "2p"
+	ApiRatingHistoryItemFormatN2v2 ApiRatingHistoryItemFormat = "2v2"
+	ApiRatingHistoryItemFormatN3p  ApiRatingHistoryItemFormat = "3p"
+	ApiRatingHistoryItemFormatN4p  ApiRatingHistoryItemFormat = "4p"
+)
+
+// Valid indicates whether the value is a known member of the ApiRatingHistoryItemFormat enum.
+func (e ApiRatingHistoryItemFormat) Valid() bool {
+	switch e {
+	case ApiRatingHistoryItemFormatN2p:
+		return true
+	case ApiRatingHistoryItemFormatN2v2:
+		return true
+	case ApiRatingHistoryItemFormatN3p:
+		return true
+	case ApiRatingHistoryItemFormatN4p:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ApiReviewStatus.
 const (
 	Done ApiReviewStatus = "done"
@@ -718,6 +766,30 @@ func (e ApiSeatKind) Valid() bool {
 	}
 }
 
+// Defines values for ApiSeatRatingChangeFormat.
+const (
+	ApiSeatRatingChangeFormatN2p  ApiSeatRatingChangeFormat = "2p"
+	ApiSeatRatingChangeFormatN2v2 ApiSeatRatingChangeFormat = "2v2"
+	ApiSeatRatingChangeFormatN3p  ApiSeatRatingChangeFormat = "3p"
+	ApiSeatRatingChangeFormatN4p  ApiSeatRatingChangeFormat = "4p"
+)
+
+// Valid indicates whether the value is a known member of the ApiSeatRatingChangeFormat enum.
+func (e ApiSeatRatingChangeFormat) Valid() bool {
+	switch e {
+	case ApiSeatRatingChangeFormatN2p:
+		return true
+	case ApiSeatRatingChangeFormatN2v2:
+		return true
+	case ApiSeatRatingChangeFormatN3p:
+		return true
+	case ApiSeatRatingChangeFormatN4p:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ApiStatusStatus.
 const (
 	Ok    ApiStatusStatus = "ok"
@@ -730,6 +802,30 @@ func (e ApiStatusStatus) Valid() bool {
 	case Ok:
 		return true
 	case Ready:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetLeaderboardParamsFormat.
+const (
+	GetLeaderboardParamsFormatN2p  GetLeaderboardParamsFormat = "2p"
+	GetLeaderboardParamsFormatN2v2 GetLeaderboardParamsFormat = "2v2"
+	GetLeaderboardParamsFormatN3p  GetLeaderboardParamsFormat = "3p"
+	GetLeaderboardParamsFormatN4p  GetLeaderboardParamsFormat = "4p"
+)
+
+// Valid indicates whether the value is a known member of the GetLeaderboardParamsFormat enum.
+func (e GetLeaderboardParamsFormat) Valid() bool {
+	switch e {
+	case GetLeaderboardParamsFormatN2p:
+		return true
+	case GetLeaderboardParamsFormatN2v2:
+		return true
+	case GetLeaderboardParamsFormatN3p:
+		return true
+	case GetLeaderboardParamsFormatN4p:
 		return true
 	default:
 		return false
@@ -835,6 +931,30 @@ func (e ListPlayerMatchesParamsTurn) Valid() bool {
 	}
 }
 
+// Defines values for GetPlayerRatingsParamsFormat.
+const (
+	GetPlayerRatingsParamsFormatN2p  GetPlayerRatingsParamsFormat = "2p"
+	GetPlayerRatingsParamsFormatN2v2 GetPlayerRatingsParamsFormat = "2v2"
+	GetPlayerRatingsParamsFormatN3p  GetPlayerRatingsParamsFormat = "3p"
+	GetPlayerRatingsParamsFormatN4p  GetPlayerRatingsParamsFormat = "4p"
+)
+
+// Valid indicates whether the value is a known member of the GetPlayerRatingsParamsFormat enum.
+func (e GetPlayerRatingsParamsFormat) Valid() bool {
+	switch e {
+	case GetPlayerRatingsParamsFormatN2p:
+		return true
+	case GetPlayerRatingsParamsFormatN2v2:
+		return true
+	case GetPlayerRatingsParamsFormatN3p:
+		return true
+	case GetPlayerRatingsParamsFormatN4p:
+		return true
+	default:
+		return false
+	}
+}
+
 // ApiAuditCheck defines model for api.AuditCheck.
 type ApiAuditCheck struct {
 	Detail string `json:"detail"`
@@ -885,6 +1005,11 @@ type ApiCreateMatchRequest struct {
 
 	// Players Players in seat order: 2, 3 or 4.
 	Players []ApiPlayerRequest `json:"players"`
+
+	// Rated Rated makes the match move its players' ratings (docs/ratings.md): every seat must be
+	// bound to a player ("player": "me" or a player's id) or be a bot, no bot strategy twice,
+	// and no seed may be chosen. Its open seats are joined with a player key only.
+	Rated *bool `json:"rated,omitempty"`
 
 	// Seed Seed (64 hex characters) makes the deals reproducible; the match is then marked seeded.
 	// Whoever chooses it can compute every hand, so a match with an open seat refuses it
@@ -1006,6 +1131,9 @@ type ApiEventData struct {
 	// Points tile.played, hand.ended
 	Points *int `json:"points,omitempty"`
 
+	// Rated match.created: the match moves its players' ratings (docs/ratings.md); absent when not
+	Rated *bool `json:"rated,omitempty"`
+
 	// Redeals hand.started
 	Redeals *int `json:"redeals,omitempty"`
 
@@ -1090,6 +1218,30 @@ type ApiExportEventType string
 type ApiExportResponse struct {
 	Events []ApiExportEvent `json:"events"`
 	Match  ApiMatchView     `json:"match"`
+}
+
+// ApiFormatRating defines model for api.FormatRating.
+type ApiFormatRating struct {
+	// Matches Matches and Wins count the player's rated matches of the format, and those its side won.
+	//
+	// Example: 12
+	Matches int `json:"matches"`
+
+	// Mu Example: 27.6353895
+	Mu float32 `json:"mu"`
+
+	// Provisional Provisional: fewer than 10 rated matches of the format, or sigma above 6; a
+	// provisional rating is left off the leaderboard (docs/ratings.md, "Provisional").
+	Provisional bool `json:"provisional"`
+
+	// Rating Example: 3.4376853
+	Rating float32 `json:"rating"`
+
+	// Sigma Example: 8.0659014
+	Sigma float32 `json:"sigma"`
+
+	// Wins Example: 7
+	Wins int `json:"wins"`
 }
 
 // ApiFoundPlayerResponse defines model for api.FoundPlayerResponse.
@@ -1187,6 +1339,52 @@ type ApiJoinResponse struct {
 	Token string       `json:"token"`
 }
 
+// ApiLeaderboardEntry defines model for api.LeaderboardEntry.
+type ApiLeaderboardEntry struct {
+	// Matches Example: 812
+	Matches int `json:"matches"`
+
+	// Mu Example: 30.1
+	Mu     float32              `json:"mu"`
+	Player ApiLeaderboardPlayer `json:"player"`
+
+	// Rank Rank is the place by rating: equal ratings share one, and the next rank skips as many
+	// (1, 2, 2, 4).
+	//
+	// Example: 1
+	Rank int `json:"rank"`
+
+	// Rating Example: 21.4
+	Rating float32 `json:"rating"`
+
+	// Sigma Example: 2.9
+	Sigma float32 `json:"sigma"`
+
+	// Wins Example: 540
+	Wins int `json:"wins"`
+}
+
+// ApiLeaderboardPlayer defines model for api.LeaderboardPlayer.
+type ApiLeaderboardPlayer struct {
+	// Id Example: bot-expert
+	Id string `json:"id"`
+
+	// Name Example: bot-expert
+	Name string `json:"name"`
+}
+
+// ApiLeaderboardResponse defines model for api.LeaderboardResponse.
+type ApiLeaderboardResponse struct {
+	Format ApiLeaderboardResponseFormat `json:"format"`
+
+	// NextCursor NextCursor fetches the next page; null on the last page.
+	NextCursor *string               `json:"next_cursor"`
+	Players    []ApiLeaderboardEntry `json:"players"`
+}
+
+// ApiLeaderboardResponseFormat defines model for ApiLeaderboardResponse.Format.
+type ApiLeaderboardResponseFormat string
+
 // ApiLegalMove defines model for api.LegalMove.
 type ApiLegalMove struct {
 	Action ApiLegalMoveAction `json:"action"`
@@ -1233,13 +1431,20 @@ type ApiMatchView struct {
 	NextMatchId *string `json:"next_match_id,omitempty"`
 
 	// OpenSeats OpenSeats lists the seats waiting for a player.
-	OpenSeats    []int              `json:"open_seats"`
-	Partnerships bool               `json:"partnerships"`
-	Scores       []int              `json:"scores"`
-	Seats        []ApiSeat          `json:"seats"`
-	Seeded       bool               `json:"seeded"`
-	Status       ApiMatchViewStatus `json:"status"`
-	Target       int                `json:"target"`
+	OpenSeats    []int `json:"open_seats"`
+	Partnerships bool  `json:"partnerships"`
+
+	// Rated Rated says the match moves its players' ratings (docs/ratings.md).
+	Rated *bool `json:"rated,omitempty"`
+
+	// RatingChanges RatingChanges is, once a finished rated match is rated, each seat's rating before and
+	// after it; state reads carry it.
+	RatingChanges *[]ApiSeatRatingChange `json:"rating_changes,omitempty"`
+	Scores        []int                  `json:"scores"`
+	Seats         []ApiSeat              `json:"seats"`
+	Seeded        bool                   `json:"seeded"`
+	Status        ApiMatchViewStatus     `json:"status"`
+	Target        int                    `json:"target"`
 
 	// Turn Turn is the seat to act; null when none is (waiting, finished, expired).
 	Turn *int `json:"turn"`
@@ -1374,6 +1579,15 @@ type ApiPlayerProfile struct {
 	Name string `json:"name"`
 }
 
+// ApiPlayerRatingsResponse defines model for api.PlayerRatingsResponse.
+type ApiPlayerRatingsResponse struct {
+	History []ApiRatingHistoryItem `json:"history"`
+
+	// NextCursor NextCursor fetches the next page of the history; null on the last page.
+	NextCursor *string                    `json:"next_cursor"`
+	Ratings    map[string]ApiFormatRating `json:"ratings"`
+}
+
 // ApiPlayerRequest defines model for api.PlayerRequest.
 type ApiPlayerRequest struct {
 	// Bot Bot names the strategy of a bot seat, weakest first; only with kind bot.
@@ -1463,6 +1677,34 @@ type ApiProblem struct {
 
 // ApiProblemCode defines model for ApiProblem.Code.
 type ApiProblemCode string
+
+// ApiRatingHistoryItem defines model for api.RatingHistoryItem.
+type ApiRatingHistoryItem struct {
+	After   ApiRatingValue             `json:"after"`
+	Before  ApiRatingValue             `json:"before"`
+	EndedAt time.Time                  `json:"ended_at"`
+	Format  ApiRatingHistoryItemFormat `json:"format"`
+
+	// MatchId Example: 9f1c2b3a4d5e6f708192a3b4c5d6e7f8
+	MatchId string `json:"match_id"`
+	Seat    int    `json:"seat"`
+	Won     bool   `json:"won"`
+}
+
+// ApiRatingHistoryItemFormat defines model for ApiRatingHistoryItem.Format.
+type ApiRatingHistoryItemFormat string
+
+// ApiRatingValue defines model for api.RatingValue.
+type ApiRatingValue struct {
+	// Mu Example: 27.6353895
+	Mu float32 `json:"mu"`
+
+	// Rating Example: 3.4376853
+	Rating float32 `json:"rating"`
+
+	// Sigma Example: 8.0659014
+	Sigma float32 `json:"sigma"`
+}
 
 // ApiRematchResponse defines model for api.RematchResponse.
 type ApiRematchResponse struct {
@@ -1648,6 +1890,20 @@ type ApiSeatInvite struct {
 	Seat   int    `json:"seat"`
 }
 
+// ApiSeatRatingChange defines model for api.SeatRatingChange.
+type ApiSeatRatingChange struct {
+	After  ApiRatingValue            `json:"after"`
+	Before ApiRatingValue            `json:"before"`
+	Format ApiSeatRatingChangeFormat `json:"format"`
+
+	// Player Example: bot-greedy
+	Player string `json:"player"`
+	Seat   int    `json:"seat"`
+}
+
+// ApiSeatRatingChangeFormat defines model for ApiSeatRatingChange.Format.
+type ApiSeatRatingChangeFormat string
+
 // ApiSeatTicketResponse defines model for api.SeatTicketResponse.
 type ApiSeatTicketResponse struct {
 	ExpiresAt time.Time `json:"expires_at"`
@@ -1691,6 +1947,18 @@ type ApiYou struct {
 	Seat  int      `json:"seat"`
 	Tiles []string `json:"tiles"`
 }
+
+// GetLeaderboardParams defines parameters for GetLeaderboard.
+type GetLeaderboardParams struct {
+	// Limit page size
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor next_cursor of the previous page
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
+
+// GetLeaderboardParamsFormat defines parameters for GetLeaderboard.
+type GetLeaderboardParamsFormat string
 
 // ListMatchesParams defines parameters for ListMatches.
 type ListMatchesParams struct {
@@ -1809,6 +2077,21 @@ type ListPlayerMatchesParamsStatus string
 // ListPlayerMatchesParamsTurn defines parameters for ListPlayerMatches.
 type ListPlayerMatchesParamsTurn string
 
+// GetPlayerRatingsParams defines parameters for GetPlayerRatings.
+type GetPlayerRatingsParams struct {
+	// Format only this format's history
+	Format *GetPlayerRatingsParamsFormat `form:"format,omitempty" json:"format,omitempty"`
+
+	// Limit history page size
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor next_cursor of the previous page
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
+
+// GetPlayerRatingsParamsFormat defines parameters for GetPlayerRatings.
+type GetPlayerRatingsParamsFormat string
+
 // CreateMatchJSONRequestBody defines body for CreateMatch for application/json ContentType.
 type CreateMatchJSONRequestBody = ApiCreateMatchRequest
 
@@ -1895,6 +2178,13 @@ func WithRequestEditorFn(fn RequestEditorFn) ClientOption {
 // The interface specification for the client above.
 type ClientInterface interface {
 
+	// GetLeaderboard Get a leaderboard
+	//
+	// The players of a format ranked by rating (mu - 3 sigma), highest first, equal ratings sharing a rank; provisional ratings (fewer than 10 rated matches of the format, or sigma above 6) are left out. The bots are ranked like anyone. Pass next_cursor back as cursor for the next page; a page deep in the board costs what the first does.
+	//
+	// Corresponds with GET /api/v1/leaderboard/{format} (the `GetLeaderboard` operationId).
+	GetLeaderboard(ctx context.Context, format GetLeaderboardParamsFormat, params *GetLeaderboardParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListMatches List matches
 	//
 	// The match history, newest first, filtered and paged. Pass next_cursor back as cursor for the next page.
@@ -1904,7 +2194,7 @@ type ClientInterface interface {
 
 	// CreateMatchWithBody Create a match
 	//
-	// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot.
+	// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc and bot-expert) or bound to a player, and no seed may be chosen.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -1913,7 +2203,7 @@ type ClientInterface interface {
 
 	// CreateMatch Create a match
 	//
-	// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot.
+	// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc and bot-expert) or bound to a player, and no seed may be chosen.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -2114,6 +2404,13 @@ type ClientInterface interface {
 	// Corresponds with GET /api/v1/players/{id}/matches (the `ListPlayerMatches` operationId).
 	ListPlayerMatches(ctx context.Context, id string, params *ListPlayerMatchesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetPlayerRatings Get a player's ratings
+	//
+	// The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, and whether the rating is still provisional (fewer than 10 rated matches of the format, or sigma above 6). Then its history, newest first: what each rated match did to its rating. The bots are players too: bot-random, bot-greedy, bot-pimc, bot-expert. A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.
+	//
+	// Corresponds with GET /api/v1/players/{id}/ratings (the `GetPlayerRatings` operationId).
+	GetPlayerRatings(ctx context.Context, id string, params *GetPlayerRatingsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// CheckLiveness Liveness
 	//
 	// Corresponds with GET /healthz (the `CheckLiveness` operationId).
@@ -2137,6 +2434,23 @@ type ClientInterface interface {
 	CheckReadiness(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
+// GetLeaderboard Get a leaderboard
+//
+// The players of a format ranked by rating (mu - 3 sigma), highest first, equal ratings sharing a rank; provisional ratings (fewer than 10 rated matches of the format, or sigma above 6) are left out. The bots are ranked like anyone. Pass next_cursor back as cursor for the next page; a page deep in the board costs what the first does.
+//
+// Corresponds with GET /api/v1/leaderboard/{format} (the `GetLeaderboard` operationId).
+func (c *Client) GetLeaderboard(ctx context.Context, format GetLeaderboardParamsFormat, params *GetLeaderboardParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetLeaderboardRequest(c.Server, format, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ListMatches List matches
 //
 // The match history, newest first, filtered and paged. Pass next_cursor back as cursor for the next page.
@@ -2156,7 +2470,7 @@ func (c *Client) ListMatches(ctx context.Context, params *ListMatchesParams, req
 
 // CreateMatchWithBody Create a match
 //
-// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot.
+// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc and bot-expert) or bound to a player, and no seed may be chosen.
 //
 // Takes any type of body and a specified content type.
 //
@@ -2175,7 +2489,7 @@ func (c *Client) CreateMatchWithBody(ctx context.Context, contentType string, bo
 
 // CreateMatch Create a match
 //
-// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot.
+// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc and bot-expert) or bound to a player, and no seed may be chosen.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -2646,6 +2960,23 @@ func (c *Client) ListPlayerMatches(ctx context.Context, id string, params *ListP
 	return c.Client.Do(req)
 }
 
+// GetPlayerRatings Get a player's ratings
+//
+// The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, and whether the rating is still provisional (fewer than 10 rated matches of the format, or sigma above 6). Then its history, newest first: what each rated match did to its rating. The bots are players too: bot-random, bot-greedy, bot-pimc, bot-expert. A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.
+//
+// Corresponds with GET /api/v1/players/{id}/ratings (the `GetPlayerRatings` operationId).
+func (c *Client) GetPlayerRatings(ctx context.Context, id string, params *GetPlayerRatingsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetPlayerRatingsRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // CheckLiveness Liveness
 //
 // Corresponds with GET /healthz (the `CheckLiveness` operationId).
@@ -2706,6 +3037,79 @@ func (c *Client) CheckReadiness(ctx context.Context, reqEditors ...RequestEditor
 		return nil, err
 	}
 	return c.Client.Do(req)
+}
+
+// NewGetLeaderboardRequest constructs an http.Request for the GetLeaderboard method
+func NewGetLeaderboardRequest(server string, format GetLeaderboardParamsFormat, params *GetLeaderboardParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "format", format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/leaderboard/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
 }
 
 // NewListMatchesRequest constructs an http.Request for the ListMatches method
@@ -3983,6 +4387,91 @@ func NewListPlayerMatchesRequest(server string, id string, params *ListPlayerMat
 	return req, nil
 }
 
+// NewGetPlayerRatingsRequest constructs an http.Request for the GetPlayerRatings method
+func NewGetPlayerRatingsRequest(server string, id string, params *GetPlayerRatingsParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/players/%s/ratings", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Format != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "format", *params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewCheckLivenessRequest constructs an http.Request for the CheckLiveness method
 func NewCheckLivenessRequest(server string) (*http.Request, error) {
 	var err error
@@ -4135,6 +4624,15 @@ func WithBaseURL(baseURL string) ClientOption {
 // ClientWithResponsesInterface is the interface specification for the client with responses above.
 type ClientWithResponsesInterface interface {
 
+	// GetLeaderboardWithResponse Get a leaderboard
+	//
+	// The players of a format ranked by rating (mu - 3 sigma), highest first, equal ratings sharing a rank; provisional ratings (fewer than 10 rated matches of the format, or sigma above 6) are left out. The bots are ranked like anyone. Pass next_cursor back as cursor for the next page; a page deep in the board costs what the first does.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/leaderboard/{format} (the `GetLeaderboard` operationId).
+	GetLeaderboardWithResponse(ctx context.Context, format GetLeaderboardParamsFormat, params *GetLeaderboardParams, reqEditors ...RequestEditorFn) (*GetLeaderboardResponse, error)
+
 	// ListMatchesWithResponse List matches
 	//
 	// The match history, newest first, filtered and paged. Pass next_cursor back as cursor for the next page.
@@ -4146,7 +4644,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateMatchWithBodyWithResponse Create a match
 	//
-	// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot.
+	// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc and bot-expert) or bound to a player, and no seed may be chosen.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4155,7 +4653,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateMatchWithResponse Create a match
 	//
-	// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot.
+	// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc and bot-expert) or bound to a player, and no seed may be chosen.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4396,6 +4894,15 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/v1/players/{id}/matches (the `ListPlayerMatches` operationId).
 	ListPlayerMatchesWithResponse(ctx context.Context, id string, params *ListPlayerMatchesParams, reqEditors ...RequestEditorFn) (*ListPlayerMatchesResponse, error)
 
+	// GetPlayerRatingsWithResponse Get a player's ratings
+	//
+	// The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, and whether the rating is still provisional (fewer than 10 rated matches of the format, or sigma above 6). Then its history, newest first: what each rated match did to its rating. The bots are players too: bot-random, bot-greedy, bot-pimc, bot-expert. A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/players/{id}/ratings (the `GetPlayerRatings` operationId).
+	GetPlayerRatingsWithResponse(ctx context.Context, id string, params *GetPlayerRatingsParams, reqEditors ...RequestEditorFn) (*GetPlayerRatingsResponse, error)
+
 	// CheckLivenessWithResponse Liveness
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -4425,6 +4932,110 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /readyz (the `CheckReadiness` operationId).
 	CheckReadinessWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*CheckReadinessResponse, error)
+}
+
+// GetLeaderboardResponse429Headers the declared response headers of an HTTP 429 response for GetLeaderboard
+type GetLeaderboardResponse429Headers struct {
+	RetryAfter *int
+}
+
+// GetLeaderboardResponse503Headers the declared response headers of an HTTP 503 response for GetLeaderboard
+type GetLeaderboardResponse503Headers struct {
+	RetryAfter *int
+}
+
+// GetLeaderboardResponse507Headers the declared response headers of an HTTP 507 response for GetLeaderboard
+type GetLeaderboardResponse507Headers struct {
+	RetryAfter *int
+}
+
+type GetLeaderboardResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ApiLeaderboardResponse
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ApiProblem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ApiProblem
+	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
+	ApplicationproblemJSON507 *ApiProblem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetLeaderboardResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetLeaderboardResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *GetLeaderboardResponse507Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetLeaderboardResponse) GetJSON200() *ApiLeaderboardResponse {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetLeaderboardResponse) GetApplicationproblemJSON400() *ApiProblem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetLeaderboardResponse) GetApplicationproblemJSON429() *ApiProblem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r GetLeaderboardResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetLeaderboardResponse) GetApplicationproblemJSON500() *ApiProblem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetLeaderboardResponse) GetApplicationproblemJSON503() *ApiProblem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
+func (r GetLeaderboardResponse) GetApplicationproblemJSON507() *ApiProblem {
+	return r.ApplicationproblemJSON507
+}
+
+// GetBody returns the raw response body bytes
+func (r GetLeaderboardResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetLeaderboardResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetLeaderboardResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetLeaderboardResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
 }
 
 // ListMatchesResponse429Headers the declared response headers of an HTTP 429 response for ListMatches
@@ -7504,6 +8115,117 @@ func (r ListPlayerMatchesResponse) ContentType() string {
 	return ""
 }
 
+// GetPlayerRatingsResponse429Headers the declared response headers of an HTTP 429 response for GetPlayerRatings
+type GetPlayerRatingsResponse429Headers struct {
+	RetryAfter *int
+}
+
+// GetPlayerRatingsResponse503Headers the declared response headers of an HTTP 503 response for GetPlayerRatings
+type GetPlayerRatingsResponse503Headers struct {
+	RetryAfter *int
+}
+
+// GetPlayerRatingsResponse507Headers the declared response headers of an HTTP 507 response for GetPlayerRatings
+type GetPlayerRatingsResponse507Headers struct {
+	RetryAfter *int
+}
+
+type GetPlayerRatingsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ApiPlayerRatingsResponse
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ApiProblem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ApiProblem
+	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
+	ApplicationproblemJSON507 *ApiProblem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetPlayerRatingsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetPlayerRatingsResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *GetPlayerRatingsResponse507Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetPlayerRatingsResponse) GetJSON200() *ApiPlayerRatingsResponse {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetPlayerRatingsResponse) GetApplicationproblemJSON400() *ApiProblem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetPlayerRatingsResponse) GetApplicationproblemJSON404() *ApiProblem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetPlayerRatingsResponse) GetApplicationproblemJSON429() *ApiProblem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r GetPlayerRatingsResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetPlayerRatingsResponse) GetApplicationproblemJSON500() *ApiProblem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetPlayerRatingsResponse) GetApplicationproblemJSON503() *ApiProblem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
+func (r GetPlayerRatingsResponse) GetApplicationproblemJSON507() *ApiProblem {
+	return r.ApplicationproblemJSON507
+}
+
+// GetBody returns the raw response body bytes
+func (r GetPlayerRatingsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetPlayerRatingsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetPlayerRatingsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetPlayerRatingsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type CheckLivenessResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -7696,6 +8418,21 @@ func (r CheckReadinessResponse) ContentType() string {
 	return ""
 }
 
+// GetLeaderboardWithResponse Get a leaderboard
+//
+// The players of a format ranked by rating (mu - 3 sigma), highest first, equal ratings sharing a rank; provisional ratings (fewer than 10 rated matches of the format, or sigma above 6) are left out. The bots are ranked like anyone. Pass next_cursor back as cursor for the next page; a page deep in the board costs what the first does.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/leaderboard/{format} (the `GetLeaderboard` operationId).
+func (c *ClientWithResponses) GetLeaderboardWithResponse(ctx context.Context, format GetLeaderboardParamsFormat, params *GetLeaderboardParams, reqEditors ...RequestEditorFn) (*GetLeaderboardResponse, error) {
+	rsp, err := c.GetLeaderboard(ctx, format, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetLeaderboardResponse(rsp)
+}
+
 // ListMatchesWithResponse List matches
 //
 // The match history, newest first, filtered and paged. Pass next_cursor back as cursor for the next page.
@@ -7713,7 +8450,7 @@ func (c *ClientWithResponses) ListMatchesWithResponse(ctx context.Context, param
 
 // CreateMatchWithBodyWithResponse Create a match
 //
-// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot.
+// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc and bot-expert) or bound to a player, and no seed may be chosen.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -7728,7 +8465,7 @@ func (c *ClientWithResponses) CreateMatchWithBodyWithResponse(ctx context.Contex
 
 // CreateMatchWithResponse Create a match
 //
-// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot.
+// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc and bot-expert) or bound to a player, and no seed may be chosen.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8131,6 +8868,21 @@ func (c *ClientWithResponses) ListPlayerMatchesWithResponse(ctx context.Context,
 	return ParseListPlayerMatchesResponse(rsp)
 }
 
+// GetPlayerRatingsWithResponse Get a player's ratings
+//
+// The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, and whether the rating is still provisional (fewer than 10 rated matches of the format, or sigma above 6). Then its history, newest first: what each rated match did to its rating. The bots are players too: bot-random, bot-greedy, bot-pimc, bot-expert. A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/players/{id}/ratings (the `GetPlayerRatings` operationId).
+func (c *ClientWithResponses) GetPlayerRatingsWithResponse(ctx context.Context, id string, params *GetPlayerRatingsParams, reqEditors ...RequestEditorFn) (*GetPlayerRatingsResponse, error) {
+	rsp, err := c.GetPlayerRatings(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetPlayerRatingsResponse(rsp)
+}
+
 // CheckLivenessWithResponse Liveness
 //
 // Returns a wrapper object for the known response body format(s).
@@ -8183,6 +8935,107 @@ func (c *ClientWithResponses) CheckReadinessWithResponse(ctx context.Context, re
 		return nil, err
 	}
 	return ParseCheckReadinessResponse(rsp)
+}
+
+// ParseGetLeaderboardResponse parses an HTTP response from a GetLeaderboardWithResponse call
+func ParseGetLeaderboardResponse(rsp *http.Response) (*GetLeaderboardResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetLeaderboardResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ApiLeaderboardResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 507:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON507 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers GetLeaderboardResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetLeaderboardResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers GetLeaderboardResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
+	}
+
+	return response, nil
 }
 
 // ParseListMatchesResponse parses an HTTP response from a ListMatchesWithResponse call
@@ -11210,6 +12063,114 @@ func ParseListPlayerMatchesResponse(rsp *http.Response) (*ListPlayerMatchesRespo
 		response.Headers503 = &headers
 	case rsp.StatusCode == 507:
 		var headers ListPlayerMatchesResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetPlayerRatingsResponse parses an HTTP response from a GetPlayerRatingsWithResponse call
+func ParseGetPlayerRatingsResponse(rsp *http.Response) (*GetPlayerRatingsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetPlayerRatingsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ApiPlayerRatingsResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 507:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON507 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers GetPlayerRatingsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetPlayerRatingsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers GetPlayerRatingsResponse507Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -2,7 +2,8 @@
 // API, the default), migrate (apply the database migrations), check (SQLite's integrity check
 // and the audit of every stored match), simulate (in-process tournaments between bots),
 // replay (a match's record as text), verify (the offline check of a match's JSON export),
-// bench (load a running server over HTTP) and review (a finished match's export judged
-// offline, docs/review.md); `allfives help` lists them and `allfives <command>
+// bench (load a running server over HTTP), review (a finished match's export judged
+// offline, docs/review.md) and ratings (every rating rebuilt from the logs, docs/ratings.md);
+// `allfives help` lists them and `allfives <command>
 // -h` gives a command's flags. main only wires the process to run, which tests call directly.
 package main

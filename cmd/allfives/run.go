@@ -23,6 +23,7 @@ commands:
   verify     check a match's JSON export offline: chain, rules, seed and deals
   bench      load a running server over HTTP and print rates, latencies and ratios
   review     review a finished match's JSON export offline: accuracy, luck and skill
+  ratings    rebuild every rating from the match logs, or check the live table against them
   help       show this text
 
 Run allfives <command> -h for a command's flags. A flag whose help names a variable
@@ -61,6 +62,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return runReview(ctx, rest, stdout)
 	case "bench":
 		return runBench(ctx, rest, getenv, stdout)
+	case "ratings":
+		return runRatings(ctx, rest, getenv, stdout)
 	case "help":
 		_, err := io.WriteString(stdout, usage)
 		return err

@@ -20,6 +20,7 @@ import (
 	"github.com/allfives/allfives/api"
 	"github.com/allfives/allfives/domain/bot"
 	"github.com/allfives/allfives/domain/players"
+	"github.com/allfives/allfives/domain/ratings"
 	"github.com/allfives/allfives/domain/referee"
 	"github.com/allfives/allfives/domain/reviewer"
 	"github.com/allfives/allfives/repository/postgres"
@@ -57,6 +58,7 @@ type serveConfig struct {
 	listenDB                 string        // a direct PostgreSQL URL for LISTEN, when db is a pooler's
 	drain                    time.Duration // how long /readyz says 503 before shutdown closes the listener
 	pprofAddr                string
+	ratingsEvery             time.Duration // how often the projection looks for matches to rate
 }
 
 func parseServe(args []string, getenv func(string) string, out io.Writer) (c serveConfig, err error) {
@@ -79,6 +81,7 @@ func parseServe(args []string, getenv func(string) string, out io.Writer) (c ser
 	listenDB := f.string("listen-db", "ALLFIVES_LISTEN_DB", "", "PostgreSQL URL straight to the server, for LISTEN, when --db is a pooler in transaction mode (see docs/operations.md, \"Connection pooler\")")
 	drain := f.string("drain", "ALLFIVES_DRAIN", "0s", "on SIGTERM, how long /readyz answers 503 before the listener closes, so a load balancer stops sending first")
 	pprofAddr := f.string("pprof-addr", "ALLFIVES_PPROF_ADDR", "", "address of a listener of its own serving Go's profiles at /debug/pprof/ (127.0.0.1:6060); off by default, never on the API's address")
+	ratingsEvery := f.string("ratings-interval", "ALLFIVES_RATINGS_INTERVAL", "1s", "how often the ratings' projection looks for rated matches that ended (docs/ratings.md, \"The projection\")")
 	if err := f.parse(args); err != nil {
 		return c, err
 	}
@@ -98,6 +101,9 @@ func parseServe(args []string, getenv func(string) string, out io.Writer) (c ser
 	}
 	if c.waitingTTL, err = time.ParseDuration(*ttl); err != nil || c.waitingTTL < 0 {
 		return c, fmt.Errorf("waiting-ttl must be a duration such as 168h or 0, not %q", *ttl)
+	}
+	if c.ratingsEvery, err = time.ParseDuration(*ratingsEvery); err != nil || c.ratingsEvery < 10*time.Millisecond {
+		return c, fmt.Errorf("ratings-interval must be a duration of 10ms or more, not %q", *ratingsEvery)
 	}
 	if c.sweepEvery, err = time.ParseDuration(*sweep); err != nil || c.sweepEvery < 10*time.Millisecond {
 		return c, fmt.Errorf("sweep-interval must be a duration of 10ms or more, not %q", *sweep)
@@ -180,8 +186,17 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	reviews := reviewer.New(reviewer.Config{Store: store, Matches: svc, Workers: cfg.reviewWorkers, Logger: log})
 	defer reviews.Close() // before the service and the store: a review in flight is abandoned, stored running
+	// The ratings' projection: every instance runs one; the store lets one at a time rate.
+	rateCtx, stopRating := context.WithCancel(context.Background())
+	rated := make(chan struct{})
+	go func() {
+		defer close(rated)
+		proj := ratings.NewProjector(ratings.Config{Store: store, Logs: store, Logger: log})
+		proj.Run(rateCtx, cfg.ratingsEvery, func(err error) { log.Error("rate matches", "err", err) })
+	}()
+	defer func() { stopRating(); <-rated }() // before the store closes
 	var draining atomic.Bool
-	handler := api.New(api.Config{Service: svc, Reviews: reviews, Players: people, Ready: store, Draining: draining.Load, Logger: log, RateLimit: cfg.rateLimit, Registry: reg,
+	handler := api.New(api.Config{Service: svc, Reviews: reviews, Players: people, Ratings: ratings.NewService(store), Ready: store, Draining: draining.Load, Logger: log, RateLimit: cfg.rateLimit, Registry: reg,
 		CORSOrigins: cfg.corsOrigins, MaxStreams: cfg.maxStreams, MaxStreamsPerClient: cfg.perClient,
 		AccessSample: int(cfg.accessSample)})
 	// The clock: one sweeper per instance; the expected version settles races with others.

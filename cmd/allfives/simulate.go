@@ -23,6 +23,9 @@ import (
 // --db nothing is stored; with it every match goes through the service into that database,
 // where the API can replay it.
 func runSimulate(ctx context.Context, args []string, _ func(string) string, stdout io.Writer) (err error) {
+	if isRated(args) {
+		return runSimulateRated(ctx, args, stdout) // simulate_rated.go
+	}
 	c, opts, err := parseSimulate(args, stdout)
 	if err != nil {
 		return helpOK(err)
@@ -71,6 +74,7 @@ func parseSimulate(args []string, out io.Writer) (tourney.Config, simulateOption
 	workers := fs.Int("workers", runtime.NumCPU(), "matches played at once")
 	target := fs.Int("target", 0, "score that ends a match (a multiple of 5); 0 for the table's default")
 	db := fs.String("db", "", "SQLite file to store the matches in, replayable through the API; empty stores nothing")
+	fs.Bool("rated", false, "rate matches of the four bots instead, format by format (see allfives simulate --rated -h)")
 	sync := fs.String("sync", "normal", "durability for --db: full, normal or off")
 	if err := fs.Parse(args); err != nil {
 		return tourney.Config{}, simulateOptions{}, err

@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/allfives/allfives/domain/players"
+	"github.com/allfives/allfives/domain/ratings"
 	"github.com/allfives/allfives/domain/referee"
 	"github.com/allfives/allfives/domain/reviewer"
 	"github.com/allfives/allfives/repository/postgres"
@@ -25,6 +26,7 @@ type store interface {
 	referee.EventStore
 	reviewer.Store
 	players.Store
+	ratings.Store
 	Ping(ctx context.Context) error
 	Close() error
 	Migrate(ctx context.Context) ([]string, error)

@@ -93,6 +93,7 @@ func (s *MatchService) createRematch(ctx context.Context, e *entry, next string)
 	spec := domain.MatchSpec{
 		Players: e.match.Players(), Partnerships: old.Partnerships, Target: e.match.Target(),
 		Listed: e.match.Listed(), TurnSeconds: e.match.TurnSeconds(), AutoplayAfter: e.match.AutoplayAfter(),
+		Rated: e.match.Rated(),
 	}
 	seed, _, err := s.seedFor("") // always a new secret seed, never the old one or a chosen one
 	if err != nil {

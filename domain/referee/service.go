@@ -167,6 +167,9 @@ type CreateRequest struct {
 	AutoplayAfter int
 	// Key is the creator's bearer credential: a player key when a player entry is "me".
 	Key string
+	// Rated makes the match move its players' ratings: every seat a player or a bot, each
+	// bot at most once, no chosen seed (checkRated).
+	Rated bool
 }
 
 // SeatInvite is an open seat's secret invite, returned once at creation.
@@ -195,6 +198,11 @@ func (s *MatchService) Create(ctx context.Context, req CreateRequest) (_ Created
 	if err != nil {
 		return Created{}, err
 	}
+	if req.Rated {
+		if err := checkRated(players, bound, req.Seed); err != nil {
+			return Created{}, err
+		}
+	}
 	// A chosen seed lets its chooser compute every hand: never for a match others may join,
 	// who could not know that the creator sees their tiles (docs/api.md, "Checking a deal yourself").
 	if req.Seed != "" && slices.ContainsFunc(players, func(p domain.PlayerInfo) bool { return p.Kind == domain.Open }) {
@@ -212,6 +220,7 @@ func (s *MatchService) Create(ctx context.Context, req CreateRequest) (_ Created
 	spec := domain.MatchSpec{
 		Players: players, Partnerships: req.Partnerships, Target: req.Target, Seeded: seeded,
 		Listed: req.Listed, TurnSeconds: req.TurnSeconds, AutoplayAfter: req.AutoplayAfter,
+		Rated: req.Rated,
 	}
 	events, err := domain.Start(spec, seed, now)
 	if err != nil {
