@@ -2,7 +2,8 @@
 // who you are, your matches with your turns first, the challenges to you, and a challenge to
 // another player by name or id. While the page is open, the player's stream tells what happens.
 import { api, el, showError, saveSeat } from "/assets/common.js";
-import { me, signUp, signIn, signOut, rotateKey, findPlayer, hasPlayers, listen, announce } from "/assets/player.js";
+import { me, signUp, signIn, signOut, rotateKey, findPlayer, hasPlayers, hasRatings, listen, announce } from "/assets/player.js";
+import { profileLink } from "/assets/ratings.js";
 
 const $ = (sel) => document.getElementById(sel);
 const errorBox = $("error");
@@ -73,7 +74,11 @@ function show(keepKey = false) {
   if (stream) stream.close();
   stream = null;
   if (!p) return;
-  $("me-name").replaceChildren(`You are ${p.name}`, el("span", { class: "muted small" }, " (player id ", el("code", { id: "me-id", text: p.id }), ")."));
+  $("me-name").replaceChildren("You are ", el("span", { id: "me-link" }, p.name), el("span", { class: "muted small" }, " (player id ", el("code", { id: "me-id", text: p.id }), ")."));
+  // With ratings, the name leads to the player's page: its ratings and their charts.
+  hasRatings().then((ok) => {
+    if (ok && me() && me().id === p.id) $("me-link").replaceChildren(profileLink(p.id, p.name, { id: "me-profile", title: "Your ratings" }));
+  });
   mine();
   stream = listen(heard, (st) => { $("me-box").dataset.live = st === "live" ? "1" : "0"; });
 }
