@@ -6,6 +6,7 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -122,15 +123,21 @@ func (s *site) leaderboard(format string) []api.LeaderboardEntry {
 	return res.Players
 }
 
-// playerRatings reads a player's ratings and its whole history (newest first) from the API.
+// playerRatings reads a player's ratings and its whole history (newest first) from the API,
+// page by page.
 func (s *site) playerRatings(id string) api.PlayerRatingsResponse {
 	s.t.Helper()
-	var res api.PlayerRatingsResponse
-	s.call(http.MethodGet, "/api/v1/players/"+id+"/ratings?limit=200", "", nil, &res)
-	if res.NextCursor != nil {
-		s.t.Fatal("more than 200 rated matches")
+	var all api.PlayerRatingsResponse
+	for cursor := ""; ; {
+		var res api.PlayerRatingsResponse
+		s.call(http.MethodGet, "/api/v1/players/"+id+"/ratings?limit=200"+cursor, "", nil, &res)
+		all.Ratings = res.Ratings
+		all.History = append(all.History, res.History...)
+		if res.NextCursor == nil {
+			return all
+		}
+		cursor = "&cursor=" + url.QueryEscape(*res.NextCursor)
 	}
-	return res
 }
 
 // figure and signed write figures as the client does (ratings.js): two decimals, a true
@@ -217,6 +224,9 @@ func TestRatingsPages(t *testing.T) {
 		}
 	}
 	s.botMatch(false, "random", "greedy", "pimc") // one 3p match, all provisional
+	for range 200 { // bot-expert's history runs over more than one page of the API's
+		s.botMatch(false, "expert", "random")
+	}
 	if _, err := proj.Drain(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -310,7 +320,7 @@ func TestRatingsPages(t *testing.T) {
 	}
 
 	{ // Profile
-		for _, who := range []api.CreatePlayerResponse{ada, cy, {Player: api.PlayerView{ID: "bot-greedy", Name: "bot-greedy"}}} {
+		for _, who := range []api.CreatePlayerResponse{ada, cy, {Player: api.PlayerView{ID: "bot-greedy", Name: "bot-greedy"}}, {Player: api.PlayerView{ID: "bot-expert", Name: "bot-expert"}}} {
 			checkProfile(t, s, tb, who.Player.ID, who.Player.Name)
 		}
 		tb.do("Ada's page", chromedp.Navigate(s.url+"/player/"+ada.Player.ID))
@@ -335,6 +345,10 @@ func TestRatingsPages(t *testing.T) {
 		id, token := s.ratedVsBot(ada.Key, "greedy")
 		tb.do("the table", chromedp.Navigate(s.url+"/play/"+id))
 		poll[bool](tb, "the table", fmt.Sprintf(`document.getElementById("table").dataset.version !== "0" && document.getElementById("seat-who").textContent.startsWith("You are Ada") && !document.getElementById("rated").hidden`))
+		links := eval[[]string](tb, `[...document.querySelectorAll("#seats li a.player-link")].map((a) => a.getAttribute("href"))`)
+		if want := []string{"/player/" + ada.Player.ID, "/player/bot-greedy"}; !slices.Equal(links, want) {
+			t.Errorf("the seats link to %v, want %v", links, want)
+		}
 		end := s.playSeat(id, token)
 		poll[bool](tb, "the end screen", `document.getElementById("table").dataset.status === "finished" && !document.getElementById("result").hidden`)
 		if st := poll[string](tb, "the note that ratings are coming", `document.getElementById("rating-status").textContent`); !strings.Contains(st, "being updated") {

@@ -7,7 +7,7 @@ import {
 } from "/assets/common.js";
 import { renderJoin, join } from "/assets/join.js";
 import { me, listen, announce } from "/assets/player.js";
-import { changesList, formatName } from "/assets/ratings.js";
+import { changesList, formatName, profileLink } from "/assets/ratings.js";
 
 const id = matchId();
 const base = `/api/v1/matches/${encodeURIComponent(id)}`;
@@ -132,8 +132,11 @@ function render(v) {
   $("seats").replaceChildren(...v.seats.map((s) => {
     const toMove = live && h && h.turn === s.seat;
     const kind = s.kind === "bot" ? `${s.bot} bot` : s.kind === "open" ? "open seat" : s.autoplay ? "human, on autoplay" : "human";
+    // A seat bound to a lasting player (or a rated match's bot) links to the player's page.
+    const pid = s.player || (v.rated && s.kind === "bot" && s.bot ? `bot-${s.bot}` : ""); // the bots are players bot-{strategy}
+    const who = pid ? profileLink(pid, seatLabel(s, s.seat)) : seatLabel(s, s.seat);
     return el("li", { class: toMove ? "to-move" : "", "data-seat": s.seat },
-      `${seatLabel(s, s.seat)}${s.seat === me ? " (you)" : ""}: ${s.tiles} tile${s.tiles === 1 ? "" : "s"}`,
+      who, `${s.seat === me ? " (you)" : ""}: ${s.tiles} tile${s.tiles === 1 ? "" : "s"}`,
       el("span", { class: "muted", text: ` · ${kind}${v.partnerships ? `, side ${s.side}` : ""}` }),
       toMove ? el("span", { class: "tag", text: " ▶ to move" }) : null);
   }));
