@@ -224,7 +224,8 @@ func TestRatingsPages(t *testing.T) {
 		}
 	}
 	s.botMatch(false, "random", "greedy", "pimc") // one 3p match, all provisional
-	for range 200 {                               // bot-expert's history runs over more than one page of the API's
+	// bot-expert's history runs over more than one page of the API's (200).
+	for range 200 {
 		s.botMatch(false, "expert", "random")
 	}
 	if _, err := proj.Drain(ctx); err != nil {
