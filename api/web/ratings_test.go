@@ -265,6 +265,17 @@ func TestRatingsPages(t *testing.T) {
 		if who := eval[string](tb, `document.getElementById("me-name").textContent`); !strings.HasPrefix(who, "You are Ada (player id ") {
 			t.Errorf("the You panel says %q", who)
 		}
+		// A rated challenge: both seats are players.
+		tb.do("a rated challenge to Di",
+			chromedp.WaitVisible(chromedp.ID("challenge-rated")),
+			setInput("opponent", "Di"),
+			setInput("challenge-target", "5"),
+			chromedp.Click(chromedp.ID("challenge-rated")),
+			chromedp.Click(chromedp.CSS(`#challenge button[type=submit]`)))
+		id := pollAcross[string](tb, "the rated challenge's table", `location.pathname.startsWith("/play/") && !document.getElementById("rated").hidden ? location.pathname.split("/")[2] : ""`)
+		if v := s.view(id, ""); !v.Rated || v.Status != "waiting" || !slices.Equal(v.OpenSeats, []int{1}) {
+			t.Errorf("the challenge is rated %v, %s, open seats %v", v.Rated, v.Status, v.OpenSeats)
+		}
 	}
 
 	{ // Leaderboard

@@ -41,6 +41,8 @@ export async function setupMe() {
     }
   });
   $("challenge").addEventListener("submit", challenge);
+  // A challenge binds both seats to players, so it may be rated (docs/ratings.md).
+  hasRatings().then((ok) => { $("challenge-rated-box").hidden = !ok; });
   show();
 }
 
@@ -178,6 +180,7 @@ async function challenge(ev) {
     const them = await findPlayer($("opponent").value);
     const body = { players: [{ kind: "human", player: "me" }, { kind: "human", player: them.id }] };
     if ($("challenge-target").value) body.target = Number($("challenge-target").value);
+    if ($("challenge-rated").checked && !$("challenge-rated-box").hidden) body.rated = true; // both seats are players
     const res = await api("/api/v1/matches", { method: "POST", body, token: me().key });
     const own = (res.tokens || [])[0]; // the creator's seat, bound to the player
     if (own) saveSeat(res.match.id, own.seat, own.token);
