@@ -14,12 +14,15 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
 	"github.com/allfives/allfives/domain/bot"
 	"github.com/allfives/allfives/domain/players"
 	"github.com/allfives/allfives/domain/ratings"
 	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/reviewer"
 	"github.com/allfives/allfives/repository/sqlite"
 )
 
@@ -32,7 +35,7 @@ func quickBots() map[string]referee.Strategy {
 	}
 }
 
-// newRatedSite is the server with players and ratings over a real SQLite file, and the
+// newRatedSite is the server with players, reviews and ratings over a real SQLite file, and the
 // projection that rates its matches, run by the test (Drain) rather than by a timer.
 func newRatedSite(t *testing.T) (*site, *ratings.Projector) {
 	t.Helper()
@@ -44,7 +47,9 @@ func newRatedSite(t *testing.T) (*site, *ratings.Projector) {
 	people := players.NewService(players.Config{Store: store})
 	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: quickBots(), Players: people})
 	t.Cleanup(svc.Close)
-	srv := httptest.NewServer(api.New(api.Config{Service: svc, Players: people, Ratings: ratings.NewService(store), Ready: store}))
+	reviews := reviewer.New(reviewer.Config{Store: store, Matches: svc, Options: apitest.SmallReview})
+	t.Cleanup(reviews.Close)
+	srv := httptest.NewServer(api.New(api.Config{Service: svc, Players: people, Reviews: reviews, Ratings: ratings.NewService(store), Ready: store}))
 	t.Cleanup(srv.Close)
 	return &site{t: t, url: srv.URL, srv: srv}, ratings.NewProjector(ratings.Config{Store: store, Logs: store})
 }
@@ -387,6 +392,14 @@ func TestRatingsPages(t *testing.T) {
 		}
 		tb.checkAccessible("end screen")
 		tb.screenshot("rated-end", 900, 900)
+		// The replay's last step says them too.
+		tb.do("the replay", chromedp.Navigate(fmt.Sprintf("%s/replay/%s?step=%d", s.url, id, end.Version)))
+		replayed := poll[[]string](tb, "the replay's rating changes", `(() => { const li = [...document.querySelectorAll("#replay-ratings:not([hidden]) #rating-changes li")]; return li.length ? li.map((x) => x.textContent + " " + x.querySelector("a").getAttribute("href")) : null; })()`)
+		if !slices.Equal(replayed, want) {
+			t.Errorf("the replay's last step says\n%q\nwant\n%q", replayed, want)
+		}
+		tb.do("the first step", chromedp.KeyEvent(kb.Home))
+		poll[bool](tb, "the first step, without the changes", `document.getElementById("replay").dataset.step === "1" && document.getElementById("replay-ratings").hidden`)
 	}
 }
 
