@@ -400,6 +400,9 @@ func TestRatingsPages(t *testing.T) {
 		}
 		tb.do("the first step", chromedp.KeyEvent(kb.Home))
 		poll[bool](tb, "the first step, without the changes", `document.getElementById("replay").dataset.step === "1" && document.getElementById("replay-ratings").hidden`)
+		if first := eval[string](tb, `document.getElementById("event").textContent`); !strings.HasSuffix(first, "first to 5, rated.") {
+			t.Errorf("the replay says the match's creation as %q", first)
+		}
 	}
 }
 
