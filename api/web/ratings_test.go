@@ -249,6 +249,9 @@ func TestRatingsPages(t *testing.T) {
 			t.Fatalf("%s is not ranked: %+v", want, board)
 		}
 	}
+	for _, e := range board {
+		t.Logf("2p #%d %s: rating %.2f, μ %.2f, σ %.2f, %d matches", e.Rank, e.Player.Name, e.Rating, e.Mu, e.Sigma, e.Matches)
+	}
 	if slices.Contains(ids, cy.Player.ID) || len(board) < 5 {
 		t.Fatalf("the board %+v: want Ada, Bo and at least 3 bots, not Cy", board)
 	}
