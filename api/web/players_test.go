@@ -18,14 +18,15 @@ import (
 	"github.com/allfives/allfives/api/apitest"
 	"github.com/allfives/allfives/domain/bot"
 	"github.com/allfives/allfives/domain/players"
+	"github.com/allfives/allfives/domain/ratings"
 	"github.com/allfives/allfives/domain/referee"
 	"github.com/allfives/allfives/domain/reviewer"
 	"github.com/allfives/allfives/repository/sqlite"
 )
 
 // newPlayersSite is the whole server as `allfives serve` wires it, lasting players (and so
-// stream tickets) included, over a real SQLite file: apitest.Server, shared with packages that
-// need no players, has none.
+// stream tickets) and ratings (with no projection running) included, over a real SQLite
+// file: apitest.Server, shared with packages that need no players, has none.
 func newPlayersSite(t *testing.T) *site {
 	t.Helper()
 	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "allfives.db"), sqlite.Options{Sync: "normal"})
@@ -37,7 +38,7 @@ func newPlayersSite(t *testing.T) *site {
 	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(7), Players: people})
 	reviews := reviewer.New(reviewer.Config{Store: store, Matches: svc, Options: apitest.SmallReview})
 	t.Cleanup(reviews.Close)
-	srv := httptest.NewServer(api.New(api.Config{Service: svc, Players: people, Reviews: reviews, Ready: store}))
+	srv := httptest.NewServer(api.New(api.Config{Service: svc, Players: people, Reviews: reviews, Ratings: ratings.NewService(store), Ready: store}))
 	t.Cleanup(srv.Close)
 	return &site{t: t, url: srv.URL, srv: srv}
 }

@@ -31,12 +31,15 @@ const contentSecurity = "default-src 'none'; script-src 'self'; style-src 'self'
 	"connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
 // Register adds the client's routes: the home page at /, the table at /play/{id}, the replay
-// viewer at /replay/{id} and the files they load under /assets/. An unknown asset is the
-// server's usual 404 problem.
+// viewer at /replay/{id}, a format's leaderboard at /leaderboard/{format}, a player's page at
+// /player/{id} (the page; the API's is /api/v1/players/{id}) and the files they load under
+// /assets/. An unknown asset is the server's usual 404 problem.
 func Register(e *echo.Echo) {
 	e.GET("/", page("index.html"))
 	e.GET("/play/:id", page("play.html"))
 	e.GET("/replay/:id", page("replay.html"))
+	e.GET("/leaderboard/:format", page("leaderboard.html"))
+	e.GET("/player/:id", page("profile.html"))
 	e.GET("/assets/*", asset)
 }
 

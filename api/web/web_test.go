@@ -23,7 +23,7 @@ func TestPagesAndAssets(t *testing.T) {
 		body, _ := io.ReadAll(res.Body)
 		return res, string(body)
 	}
-	pages := map[string]string{"/": "home.js", "/play/abc": "play.js", "/replay/abc": "replay.js"}
+	pages := map[string]string{"/": "home.js", "/play/abc": "play.js", "/replay/abc": "replay.js", "/leaderboard/2p": "leaderboard.js", "/player/abc": "profile.js"}
 	for path, script := range pages {
 		res, body := get(path)
 		if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
@@ -42,14 +42,14 @@ func TestPagesAndAssets(t *testing.T) {
 		}
 	}
 	types := map[string]string{
-		"/assets/common.js": "text/javascript", "/assets/player.js": "text/javascript", "/assets/me.js": "text/javascript", "/assets/style.css": "text/css", "/assets/favicon.svg": "image/svg+xml",
+		"/assets/common.js": "text/javascript", "/assets/player.js": "text/javascript", "/assets/me.js": "text/javascript", "/assets/ratings.js": "text/javascript", "/assets/style.css": "text/css", "/assets/favicon.svg": "image/svg+xml",
 	}
 	for path, want := range types {
 		if res, _ := get(path); res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), want) {
 			t.Errorf("%s: %d %s, want %s", path, res.StatusCode, res.Header.Get("Content-Type"), want)
 		}
 	}
-	for _, path := range []string{"/assets/nope.js", "/assets/index.html", "/assets/", "/assets/../web.go", "/play/", "/replay"} {
+	for _, path := range []string{"/assets/nope.js", "/assets/index.html", "/assets/", "/assets/../web.go", "/play/", "/replay", "/leaderboard/", "/player/", "/assets/profile.html"} {
 		res, body := get(path)
 		var p struct {
 			Code string `json:"code"`

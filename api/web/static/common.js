@@ -165,7 +165,7 @@ function playersText(players) {
 const DESCRIBERS = {
   "match.created": (d) =>
     `Match created for ${playersText(d.players || [])}: first to ${d.target}` +
-    `${d.partnerships ? ", in partnerships" : ""}${d.seeded ? ", seeded" : ""}.`,
+    `${d.partnerships ? ", in partnerships" : ""}${d.seeded ? ", seeded" : ""}${d.rated ? ", rated" : ""}.`,
   "hand.started": (d, seats) => {
     const why = d.lead === "winner" ? "the last hand's winner leads" : "the highest double leads";
     const redeal = d.redeals ? ` after ${d.redeals} redeal${d.redeals > 1 ? "s" : ""}` : "";

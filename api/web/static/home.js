@@ -1,6 +1,7 @@
 // The home page: create a match, and find matches to join, watch or replay.
 import { api, el, showError, saveSeat, seededBadge } from "/assets/common.js";
 import { setupMe } from "/assets/me.js";
+import { hasRatings } from "/assets/player.js";
 
 const $ = (sel) => document.getElementById(sel);
 const errorBox = $("error");
@@ -174,3 +175,4 @@ $("count").addEventListener("change", count);
 $("create").addEventListener("submit", create);
 rows().then(recent);
 setupMe();
+hasRatings().then((ok) => { $("site-nav").hidden = !ok; });

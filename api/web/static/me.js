@@ -2,7 +2,8 @@
 // who you are, your matches with your turns first, the challenges to you, and a challenge to
 // another player by name or id. While the page is open, the player's stream tells what happens.
 import { api, el, showError, saveSeat } from "/assets/common.js";
-import { me, signUp, signIn, signOut, rotateKey, findPlayer, hasPlayers, listen, announce } from "/assets/player.js";
+import { me, signUp, signIn, signOut, rotateKey, findPlayer, hasPlayers, hasRatings, listen, announce } from "/assets/player.js";
+import { profileLink } from "/assets/ratings.js";
 
 const $ = (sel) => document.getElementById(sel);
 const errorBox = $("error");
@@ -40,6 +41,8 @@ export async function setupMe() {
     }
   });
   $("challenge").addEventListener("submit", challenge);
+  // A challenge binds both seats to players, so it may be rated (docs/ratings.md).
+  hasRatings().then((ok) => { $("challenge-rated-box").hidden = !ok; });
   show();
 }
 
@@ -73,7 +76,11 @@ function show(keepKey = false) {
   if (stream) stream.close();
   stream = null;
   if (!p) return;
-  $("me-name").replaceChildren(`You are ${p.name}`, el("span", { class: "muted small" }, " (player id ", el("code", { id: "me-id", text: p.id }), ")."));
+  $("me-name").replaceChildren("You are ", el("span", { id: "me-link" }, p.name), el("span", { class: "muted small" }, " (player id ", el("code", { id: "me-id", text: p.id }), ")."));
+  // With ratings, the name leads to the player's page: its ratings and their charts.
+  hasRatings().then((ok) => {
+    if (ok && me() && me().id === p.id) $("me-link").replaceChildren(profileLink(p.id, p.name, { id: "me-profile", title: "Your ratings" }));
+  });
   mine();
   stream = listen(heard, (st) => { $("me-box").dataset.live = st === "live" ? "1" : "0"; });
 }
@@ -173,6 +180,7 @@ async function challenge(ev) {
     const them = await findPlayer($("opponent").value);
     const body = { players: [{ kind: "human", player: "me" }, { kind: "human", player: them.id }] };
     if ($("challenge-target").value) body.target = Number($("challenge-target").value);
+    if ($("challenge-rated").checked && !$("challenge-rated-box").hidden) body.rated = true; // both seats are players
     const res = await api("/api/v1/matches", { method: "POST", body, token: me().key });
     const own = (res.tokens || [])[0]; // the creator's seat, bound to the player
     if (own) saveSeat(res.match.id, own.seat, own.token);

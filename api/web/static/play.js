@@ -7,6 +7,7 @@ import {
 } from "/assets/common.js";
 import { renderJoin, join } from "/assets/join.js";
 import { me, listen, announce } from "/assets/player.js";
+import { changesList, formatName, profileLink } from "/assets/ratings.js";
 
 const id = matchId();
 const base = `/api/v1/matches/${encodeURIComponent(id)}`;
@@ -116,6 +117,7 @@ function render(v) {
   main.dataset.status = v.status;
   main.dataset.myTurn = mine ? "1" : "0";
   $("seeded").hidden = !v.seeded; // the creator can compute every hand: say so to all who sit or watch
+  $("rated").hidden = !v.rated;
   document.title = `${mine ? "Your turn · " : ""}${v.seats.map((s) => seatLabel(s, s.seat)).join(" v ")} · All Fives`;
   const open = v.open_seats || [];
   const clock = live && h && v.seats[h.turn] && v.seats[h.turn].deadline
@@ -130,8 +132,11 @@ function render(v) {
   $("seats").replaceChildren(...v.seats.map((s) => {
     const toMove = live && h && h.turn === s.seat;
     const kind = s.kind === "bot" ? `${s.bot} bot` : s.kind === "open" ? "open seat" : s.autoplay ? "human, on autoplay" : "human";
+    // A seat bound to a lasting player (or a rated match's bot) links to the player's page.
+    const pid = s.player || (v.rated && s.kind === "bot" && s.bot ? `bot-${s.bot}` : ""); // the bots are players bot-{strategy}
+    const who = pid ? profileLink(pid, seatLabel(s, s.seat)) : seatLabel(s, s.seat);
     return el("li", { class: toMove ? "to-move" : "", "data-seat": s.seat },
-      `${seatLabel(s, s.seat)}${s.seat === me ? " (you)" : ""}: ${s.tiles} tile${s.tiles === 1 ? "" : "s"}`,
+      who, `${s.seat === me ? " (you)" : ""}: ${s.tiles} tile${s.tiles === 1 ? "" : "s"}`,
       el("span", { class: "muted", text: ` · ${kind}${v.partnerships ? `, side ${s.side}` : ""}` }),
       toMove ? el("span", { class: "tag", text: " ▶ to move" }) : null);
   }));
@@ -279,6 +284,39 @@ function renderResult(v) {
     v.scores.map((p, side) => `${sideName(v.seats, side)} ${p}`).join(" to ") +
     `${mine === null ? "." : mine ? ". You won!" : ". You lost."}`;
   $("replay-link").href = `/replay/${encodeURIComponent(id)}`;
+  renderRatings(v);
+}
+
+// renderRatings shows a finished rated match's rating changes, seat by seat. The match is
+// rated shortly after it ends (docs/ratings.md, "The projection"): until its changes come, the
+// match is read again every second, for a minute at most.
+let ratingReads = 0;
+let ratingTimer = null;
+function renderRatings(v) {
+  const box = $("rating-box");
+  box.hidden = !v.rated;
+  if (!v.rated) return;
+  const changes = v.rating_changes || [];
+  if (changes.length) {
+    const f = changes[0].format;
+    $("rating-title").textContent = `Rating changes, ${formatName(f)}`;
+    $("rating-status").textContent = "Each rating is μ − 3σ, before → after.";
+    // Drawn again only when the figures changed (a rewind may change them; docs/ratings.md).
+    const key = JSON.stringify(changes);
+    if ($("rating-list").dataset.key !== key) {
+      $("rating-list").replaceChildren(changesList(changes, v.seats));
+      $("rating-list").dataset.key = key;
+    }
+    return;
+  }
+  $("rating-status").textContent = ratingReads > 60 ? "The ratings are not updated yet: read this page again later." : "The ratings are being updated…";
+  if (!ratingTimer && ratingReads <= 60) {
+    ratingTimer = setTimeout(() => {
+      ratingTimer = null;
+      ratingReads++;
+      load();
+    }, 1000);
+  }
 }
 
 // renderRematch offers the next match on the end screen: to ask for it (the first ask creates

@@ -75,6 +75,9 @@ function paths() {
 // hasPlayers says whether this server has lasting players.
 export const hasPlayers = () => paths().then((p) => Boolean(p["/api/v1/players"]));
 
+// hasRatings says whether it has ratings and leaderboards (docs/ratings.md).
+export const hasRatings = () => paths().then((p) => Boolean(p["/api/v1/leaderboard/{format}"] && p["/api/v1/players/{id}/ratings"]));
+
 // hasPlayerStream says whether it has the player's stream, so that a page never asks for it in
 // vain on a server without it.
 const hasPlayerStream = () => paths().then((p) => Boolean(p["/api/v1/players/me/stream"] && p["/api/v1/players/me/tickets"]));

@@ -3,6 +3,7 @@
 // referee says the match was right after that event.
 import { api, matchId, el, showError, tileSVG, drawLine, describe, markLeads, scoreList, sideName, seatLabel } from "/assets/common.js";
 import { reviewPanel } from "/assets/review.js";
+import { changesList, formatName } from "/assets/ratings.js";
 
 const id = matchId();
 const base = `/api/v1/matches/${encodeURIComponent(id)}`;
@@ -16,6 +17,7 @@ let max = 1;
 let wanted = 1;
 let events = []; // every event, from the export, for the list and for leads
 let reviewStep = () => {}; // says the review's judgement of a step, once there is a review
+let rated = null; // a finished rated match's view, with its rating changes once it is rated
 
 function fetchStep(n) {
   if (!cache.has(n)) {
@@ -64,8 +66,18 @@ function render(r) {
     ? `Ends ${h.left.pip}${h.left.double ? " (double)" : ""} and ${h.right.pip}${h.right.double ? " (double)" : ""}: they count ${h.total}.`
     : "";
   renderHands(m);
+  renderRatings(r.step);
   reviewStep(r.step);
   main.dataset.step = String(r.step);
+}
+
+// renderRatings shows, at the last step of a rated match, what it did to each seat's rating.
+function renderRatings(step) {
+  const changes = rated && step === max ? rated.rating_changes || [] : [];
+  $("replay-ratings").hidden = changes.length === 0;
+  if (!changes.length) return;
+  $("replay-ratings-title").textContent = `Rating changes, ${formatName(changes[0].format)}`;
+  $("replay-rating-list").replaceChildren(changesList(changes, rated.seats));
 }
 
 function renderHands(m) {
@@ -165,6 +177,13 @@ async function start() {
   const n = Number(asked);
   go(asked !== null && Number.isInteger(n) && n >= 1 ? n : deal ? deal.seq : 1);
   audit(exp.match);
+  // The rating changes are kept beside the log: the match's own view carries them.
+  if (exp.match.rated && exp.match.status === "finished") {
+    api(base).then((v) => {
+      rated = v;
+      renderRatings(Number(main.dataset.step));
+    }).catch(() => {});
+  }
 }
 
 start();

@@ -1,0 +1,77 @@
+// A format's leaderboard (docs/api.md, "The web client"): the ranked players of one format,
+// a page at a time, each name linked to the player's page. The page's own address carries the
+// format, and the cursor and page size of the API's paging, so that a page can be linked to.
+import { api, el, matchId, showError } from "/assets/common.js";
+import { FORMATS, formatName, figure, profileLink } from "/assets/ratings.js";
+import { me } from "/assets/player.js";
+
+const $ = (sel) => document.getElementById(sel);
+const format = matchId(); // /leaderboard/{format}
+const params = new URLSearchParams(location.search);
+const cursor = params.get("cursor") || "";
+const limit = params.get("limit") || "";
+
+// pageHref is this board's address for a cursor (none: the first page), at the same size.
+function pageHref(next) {
+  const q = new URLSearchParams();
+  if (next) q.set("cursor", next);
+  if (limit) q.set("limit", limit);
+  const s = q.toString();
+  return `/leaderboard/${encodeURIComponent(format)}${s ? `?${s}` : ""}`;
+}
+
+function formats() {
+  $("formats").replaceChildren(...FORMATS.map(([f, name]) => el("li", {},
+    el("a", { href: `/leaderboard/${f}`, "aria-current": f === format ? "page" : undefined, "data-format": f, text: name }))));
+}
+
+async function load() {
+  formats();
+  const known = FORMATS.some(([f]) => f === format);
+  const title = known ? `Leaderboard: ${formatName(format)}` : "Leaderboard";
+  $("board-title").textContent = title;
+  document.title = `${title} · All Fives`;
+  const q = new URLSearchParams();
+  if (cursor) q.set("cursor", cursor);
+  if (limit) q.set("limit", limit);
+  const s = q.toString();
+  try {
+    const res = await api(`/api/v1/leaderboard/${encodeURIComponent(format)}${s ? `?${s}` : ""}`);
+    render(res);
+  } catch (err) {
+    $("board-status").textContent = "The leaderboard cannot be shown.";
+    showError($("error"), err);
+  } finally {
+    $("leaderboard").dataset.loaded = "1";
+  }
+}
+
+function render(res) {
+  const you = me();
+  const rows = res.players;
+  $("board-caption").textContent = `${formatName(format)}: rank, player, rating, rated matches and wins`;
+  $("board-rows").replaceChildren(...rows.map((r) => {
+    const mine = you && you.id === r.player.id;
+    return el("tr", { "data-player": r.player.id, class: mine ? "you" : "" },
+      el("td", { class: "num rank", text: String(r.rank) }),
+      el("th", { scope: "row" }, profileLink(r.player.id, r.player.name), mine ? el("span", { class: "tag", text: " (you)" }) : null),
+      el("td", { class: "num rating", title: `μ ${figure(r.mu)}, σ ${figure(r.sigma)}`, text: figure(r.rating) }),
+      el("td", { class: "num", text: String(r.matches) }),
+      el("td", { class: "num", text: String(r.wins) }));
+  }));
+  $("board").hidden = rows.length === 0;
+  if (rows.length) {
+    const first = rows[0].rank, last = rows[rows.length - 1].rank;
+    $("board-status").textContent = `Ranks ${first} to ${last}${res.next_cursor ? "" : ", the last page"}.`;
+  } else {
+    $("board-status").textContent = cursor
+      ? "No more ranked players."
+      : "No one is ranked in this format yet: a player is ranked after 10 rated matches of the format, once σ is 6 or less.";
+  }
+  $("next-page").hidden = !res.next_cursor;
+  if (res.next_cursor) $("next-page").href = pageHref(res.next_cursor);
+  $("first-page").hidden = !cursor;
+  $("first-page").href = pageHref("");
+}
+
+load();

@@ -1,0 +1,99 @@
+// A player's page (docs/api.md, "The web client"): the name, since when, and each format's
+// rating (μ, σ, the rating μ − 3σ, rated matches and wins, provisional said in words), with
+// a chart of the rating over the player's rated matches and the same figures in a table.
+import { api, el, matchId, showError } from "/assets/common.js";
+import { FORMATS, formatName, figure, PROVISIONAL, ratingChart, historyTable } from "/assets/ratings.js";
+import { me } from "/assets/player.js";
+
+const $ = (sel) => document.getElementById(sel);
+const id = matchId(); // /player/{id}
+const base = `/api/v1/players/${encodeURIComponent(id)}`;
+// The chart draws at most this many of a format's latest rated matches (pages of 200).
+const MAX_HISTORY = 1000;
+
+// history reads a format's rated matches, oldest first, following the API's pages.
+async function history(format) {
+  const out = [];
+  let cursor = "";
+  do {
+    const q = new URLSearchParams({ format, limit: "200" });
+    if (cursor) q.set("cursor", cursor);
+    const res = await api(`${base}/ratings?${q}`);
+    out.push(...res.history);
+    cursor = res.next_cursor || "";
+  } while (cursor && out.length < MAX_HISTORY);
+  return { items: out.reverse(), more: Boolean(cursor) };
+}
+
+function when(t) {
+  const d = new Date(t);
+  return Number.isNaN(d.getTime()) ? "" : d.toLocaleDateString();
+}
+
+// figures lists a format's rating as terms and values.
+function figures(f, r) {
+  const row = (term, value, cls) => [el("dt", { text: term }), el("dd", { class: cls, text: value })];
+  return el("dl", { class: "rating-figures", id: `figures-${f}` },
+    ...row("Rating (μ − 3σ)", figure(r.rating), "rating"),
+    ...row("μ (mean)", figure(r.mu), "mu"),
+    ...row("σ (uncertainty)", figure(r.sigma), "sigma"),
+    ...row("Rated matches", String(r.matches), "matches"),
+    ...row("Wins", String(r.wins), "wins"));
+}
+
+async function section(f, r) {
+  const box = el("section", { class: "panel format", id: `format-${f}`, "data-format": f, "aria-labelledby": `title-${f}` },
+    el("h2", { id: `title-${f}` }, formatName(f), " ",
+      r.provisional ? el("span", { class: "provisional", text: "provisional" }) : null),
+    r.provisional
+      ? el("p", { class: "muted small", text: `Provisional: ${PROVISIONAL}. A provisional rating is left off the leaderboard.` })
+      : el("p", { class: "small" }, el("a", { href: `/leaderboard/${f}`, text: `See the ${f} leaderboard` })),
+    figures(f, r));
+  const chartBox = el("figure", { class: "chart" });
+  box.append(chartBox);
+  try {
+    const { items, more } = await history(f);
+    chartBox.replaceChildren(ratingChart(f, items),
+      el("figcaption", { class: "small muted", text: `The rating after each rated match${more ? ` (the last ${items.length})` : ""}: a dot a match, filled when won; the square is where it began.` }),
+      el("details", { class: "figures-box" }, el("summary", { text: `The ${items.length} rated match${items.length === 1 ? "" : "es"} in figures` }),
+        el("div", { class: "scroll" }, historyTable(f, items))));
+  } catch (err) {
+    chartBox.replaceChildren(el("p", { class: "bad", text: err.message }));
+  }
+  return box;
+}
+
+async function load() {
+  try {
+    // A server that keeps no ratings answers their route as an unknown path (NOT_FOUND),
+    // where an unknown player is PLAYER_NOT_FOUND.
+    const [p, rs] = await Promise.all([api(base), api(`${base}/ratings?limit=1`).catch((err) => {
+      if (err.status === 404 && err.code === "NOT_FOUND") return null;
+      throw err;
+    })]);
+    const mine = me() && me().id === p.id;
+    $("player-name").textContent = p.name;
+    document.title = `${p.name} · All Fives`;
+    const bot = p.id.startsWith("bot-");
+    const since = p.created_at ? `Player since ${when(p.created_at)}` : "A player";
+    $("about").replaceChildren(el("span", { text: `${since}${mine ? " (you)" : ""}. ` }),
+      el("span", { class: "muted small" }, "Player id ", el("code", { id: "player-id", text: p.id }), ".",
+        bot ? " A bot of the server: rated like anyone, it anchors the scale." : null));
+    const played = rs ? FORMATS.map(([f]) => f).filter((f) => rs.ratings[f]) : [];
+    if (!rs) {
+      $("formats-box").replaceChildren(el("section", { class: "panel", id: "no-ratings" }, el("p", { text: "This server keeps no ratings." })));
+    } else if (!played.length) {
+      $("formats-box").replaceChildren(el("section", { class: "panel", id: "no-ratings" },
+        el("p", { text: "No rated match yet. A match is rated when it is created rated and every seat is a player or a bot." })));
+    } else {
+      $("formats-box").replaceChildren(...(await Promise.all(played.map((f) => section(f, rs.ratings[f])))));
+    }
+  } catch (err) {
+    $("about").textContent = err.status === 404 ? "There is no such player." : "The player cannot be shown.";
+    showError($("error"), err);
+  } finally {
+    $("profile").dataset.loaded = "1";
+  }
+}
+
+load();
