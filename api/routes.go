@@ -69,5 +69,5 @@ func (s *server) routes(e *echo.Echo, reg *prometheus.Registry) {
 	// Swagger UI gets a policy of its own: the web client's seat tokens share its origin.
 	ui := swaggerUI()
 	e.GET("/swagger/*", ui, swaggerSecurity(ui))
-	web.Register(e) // the browser client: /, /play/{id}, /replay/{id}, /assets/*
+	web.Register(e) // the browser client: /, /play/{id}, /replay/{id}, /leaderboard/{format}, /player/{id}, /assets/*
 }
