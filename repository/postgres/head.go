@@ -2,11 +2,16 @@ package postgres
 
 import (
 	"context"
+	"fmt"
 
+	"github.com/allfives/allfives/domain/players"
 	"github.com/allfives/allfives/domain/referee"
 )
 
-var _ referee.HeadReader = (*Store)(nil)
+var (
+	_ referee.HeadReader    = (*Store)(nil)
+	_ referee.HeadKeyReader = (*Store)(nil)
+)
 
 // Head returns match id's stored version: its matches row's, which every append updates in
 // the transaction that adds the events, so it is the log's head. The referee asks it before a
@@ -15,4 +20,20 @@ var _ referee.HeadReader = (*Store)(nil)
 // the query that answers a check always starts after the check was asked.
 func (s *Store) Head(ctx context.Context, id string) (int, error) {
 	return s.heads.head(ctx, id, s.sqlDB)
+}
+
+// HeadAndKey is Head (-1: no such match) and PlayerByKeyHash (a zero Record: no player's
+// current key hashes to keyHash) answered by one query of the head batch, which starts after
+// the call, as Head's does: a keyed read costs one round trip, as a token's does, and a key
+// rotated by any instance before the call is refused.
+func (s *Store) HeadAndKey(ctx context.Context, id string, keyHash []byte) (int, players.Record, error) {
+	version, row, err := s.heads.check(ctx, id, keyHash, s.sqlDB)
+	if err != nil || row.ID == "" {
+		return version, players.Record{}, err
+	}
+	rec, err := row.Record()
+	if err != nil {
+		return 0, players.Record{}, fmt.Errorf("player: %w", err)
+	}
+	return version, rec, nil
 }
