@@ -38,6 +38,13 @@ const (
 // per id.
 const headQuery = "SELECT id, version FROM matches WHERE id = ANY($1::text[])"
 
+// headQueryOne is headQuery for a batch of one id, the batch of every read on an idle
+// instance. PostgreSQL plans a statement whose parameter is an array afresh on every
+// execution (its generic plan, which cannot know the array's length, never looks cheaper than
+// a custom one), which costs more than the probe itself; a statement of scalars is planned
+// once per connection.
+const headQueryOne = "SELECT id, version FROM matches WHERE id = $1"
+
 // headKeyQuery is headQuery for a batch that also asks who some player keys belong to (a
 // keyed read's key, folded into its head check): the same probes of matches, and one probe of
 // the unique index players_key_hash per hash, in one statement. A match's row has no key hash;
@@ -46,6 +53,13 @@ const headKeyQuery = "SELECT id, version, NULL::bytea, NULL::text, NULL::text, N
 	"FROM matches WHERE id = ANY($1::text[]) " +
 	"UNION ALL SELECT id, 0, key_hash, name, name_key, created_at, key_rotated_at " +
 	"FROM players WHERE key_hash = ANY($2::bytea[])"
+
+// headKeyQueryOne is headKeyQuery for a batch of one id and one key, as headQueryOne is
+// headQuery's.
+const headKeyQueryOne = "SELECT id, version, NULL::bytea, NULL::text, NULL::text, NULL::text, NULL::text " +
+	"FROM matches WHERE id = $1 " +
+	"UNION ALL SELECT id, 0, key_hash, name, name_key, created_at, key_rotated_at " +
+	"FROM players WHERE key_hash = $2"
 
 // headBatch lets the head checks of concurrent reads share queries, as group commit lets
 // appends share a commit: a check joins the group waiting for the next query, and a group goes
@@ -324,10 +338,11 @@ func (b *headBatch) recycle(g *headGroup) {
 	b.free = append(b.free, g)
 }
 
-// queryHeads answers group g with headQuery, or headKeyQuery when it asks for keys too, on
-// one of the pool's connections, straight through pgx: the one query of every read skips
-// database/sql's rows and gorm altogether. A connection is taken per batch, so a batch
-// reconnects like every other statement after the database comes back.
+// queryHeads answers group g with headQuery, or headKeyQuery when it asks for keys too (or
+// their forms of scalars, for a group of one id and at most one key), on one of the pool's
+// connections, straight through pgx: the one query of every read skips database/sql's rows
+// and gorm altogether. A connection is taken per batch, so a batch reconnects like every
+// other statement after the database comes back.
 func queryHeads(ctx context.Context, db *sql.DB, g *headGroup) (err error) {
 	defer classify(&err)
 	conn, err := db.Conn(ctx)
@@ -340,7 +355,13 @@ func queryHeads(ctx context.Context, db *sql.DB, g *headGroup) (err error) {
 		if len(g.hashes) > 0 {
 			return queryHeadKeys(ctx, pc, g)
 		}
-		rows, err := pc.Query(ctx, headQuery, g.ids)
+		var rows pgx.Rows
+		var err error
+		if len(g.ids) == 1 {
+			rows, err = pc.Query(ctx, headQueryOne, g.ids[0])
+		} else {
+			rows, err = pc.Query(ctx, headQuery, g.ids)
+		}
 		if err != nil {
 			return err
 		}
@@ -361,7 +382,13 @@ func queryHeads(ctx context.Context, db *sql.DB, g *headGroup) (err error) {
 
 // queryHeadKeys answers group g, which asks for keys, with headKeyQuery.
 func queryHeadKeys(ctx context.Context, pc *pgx.Conn, g *headGroup) error {
-	rows, err := pc.Query(ctx, headKeyQuery, g.ids, g.hashes)
+	var rows pgx.Rows
+	var err error
+	if len(g.ids) == 1 && len(g.hashes) == 1 {
+		rows, err = pc.Query(ctx, headKeyQueryOne, g.ids[0], g.hashes[0])
+	} else {
+		rows, err = pc.Query(ctx, headKeyQuery, g.ids, g.hashes)
+	}
 	if err != nil {
 		return err
 	}
