@@ -93,7 +93,8 @@ type KeyLookup func(ctx context.Context, hash []byte) (Record, error)
 // PlayerByKeyHash: a caller whose store answers a key's lookup in the same read as something
 // else it needs (the referee's head check on PostgreSQL) passes that read. find must ask the
 // store afresh, as PlayerByKeyHash does: the refusals, and the check of the hash found, are
-// Authenticate's. A malformed key costs no call of find.
+// Authenticate's. The player returned has the fields find's record has, which may be its ID
+// alone. A malformed key costs no call of find.
 func (s *Service) AuthenticateBy(ctx context.Context, key string, find KeyLookup) (Player, error) {
 	rec, err := s.authenticateBy(ctx, key, find)
 	return rec.Player, err

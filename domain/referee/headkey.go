@@ -15,8 +15,9 @@ type HeadKeyReader interface {
 	HeadReader
 	// HeadAndKey returns, from one read of the store that starts after it is called, match
 	// id's stored version as Head does (-1: no such match) and the player whose current key
-	// hashes to keyHash as players.Store.PlayerByKeyHash finds it (a zero Record: none). An
-	// error is the read's own failure.
+	// hashes to keyHash, as players.Store.PlayerByKeyHash finds it, though with no more than
+	// its ID and KeyHash, which are all a seat's check needs (a zero Record: none). An error
+	// is the read's own failure.
 	HeadAndKey(ctx context.Context, id string, keyHash []byte) (int, players.Record, error)
 }
 

@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/allfives/allfives/domain/players"
 	"github.com/allfives/allfives/domain/referee"
@@ -22,18 +21,14 @@ func (s *Store) Head(ctx context.Context, id string) (int, error) {
 	return s.heads.head(ctx, id, s.sqlDB)
 }
 
-// HeadAndKey is Head (-1: no such match) and PlayerByKeyHash (a zero Record: no player's
-// current key hashes to keyHash) answered by one query of the head batch, which starts after
-// the call, as Head's does: a keyed read costs one round trip, as a token's does, and a key
-// rotated by any instance before the call is refused.
+// HeadAndKey is Head (-1: no such match) and the player whose current key hashes to keyHash,
+// by its id and that hash (a zero Record: none), answered by one query of the head batch,
+// which starts after the call, as Head's does: a keyed read costs one round trip, as a token's
+// does, and a key rotated by any instance before the call is refused.
 func (s *Store) HeadAndKey(ctx context.Context, id string, keyHash []byte) (int, players.Record, error) {
-	version, row, err := s.heads.check(ctx, id, keyHash, s.sqlDB)
-	if err != nil || row.ID == "" {
+	version, player, err := s.heads.check(ctx, id, keyHash, s.sqlDB)
+	if err != nil || player == "" {
 		return version, players.Record{}, err
 	}
-	rec, err := row.Record()
-	if err != nil {
-		return 0, players.Record{}, fmt.Errorf("player: %w", err)
-	}
-	return version, rec, nil
+	return version, players.Record{Player: players.Player{ID: player}, KeyHash: keyHash}, nil
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/repository/sqlrow"
 )
 
 // headTimeout bounds one batch of head checks, which runs on a context of its own (its
@@ -48,18 +47,16 @@ const headQueryOne = "SELECT id, version FROM matches WHERE id = $1"
 // headKeyQuery is headQuery for a batch that also asks who some player keys belong to (a
 // keyed read's key, folded into its head check): the same probes of matches, and one probe of
 // the unique index players_key_hash per hash, in one statement. A match's row has no key hash;
-// a player's row has its key hash, which is what it answers.
-const headKeyQuery = "SELECT id, version, NULL::bytea, NULL::text, NULL::text, NULL::text, NULL::text " +
-	"FROM matches WHERE id = ANY($1::text[]) " +
-	"UNION ALL SELECT id, 0, key_hash, name, name_key, created_at, key_rotated_at " +
-	"FROM players WHERE key_hash = ANY($2::bytea[])"
+// a player's row has its key hash, which is what it answers. It answers a player's id and no
+// more, what a key's check of a seat needs: every column more costs each keyed read its
+// decoding (about 2 us a read for the name and dates, measured).
+const headKeyQuery = "SELECT id, version, NULL::bytea FROM matches WHERE id = ANY($1::text[]) " +
+	"UNION ALL SELECT id, 0, key_hash FROM players WHERE key_hash = ANY($2::bytea[])"
 
 // headKeyQueryOne is headKeyQuery for a batch of one id and one key, as headQueryOne is
 // headQuery's.
-const headKeyQueryOne = "SELECT id, version, NULL::bytea, NULL::text, NULL::text, NULL::text, NULL::text " +
-	"FROM matches WHERE id = $1 " +
-	"UNION ALL SELECT id, 0, key_hash, name, name_key, created_at, key_rotated_at " +
-	"FROM players WHERE key_hash = $2"
+const headKeyQueryOne = "SELECT id, version, NULL::bytea FROM matches WHERE id = $1 " +
+	"UNION ALL SELECT id, 0, key_hash FROM players WHERE key_hash = $2"
 
 // headBatch lets the head checks of concurrent reads share queries, as group commit lets
 // appends share a commit: a check joins the group waiting for the next query, and a group goes
@@ -84,14 +81,14 @@ type headBatch struct {
 
 // headGroup is one query's checks: its distinct ids and key hashes, each reader's index into
 // them, and, once done is closed, each id's version (-1: no such match) and each hash's
-// player (ID "": no player has that key), or the error of the whole query.
+// player's id ("": no player's current key has that hash), or the error of the whole query.
 type headGroup struct {
 	ids       []string
 	index     map[string]int // id to its index in ids, once ids outgrows a scan
 	versions  []int
 	hashes    [][]byte
 	hashIndex map[string]int // hash to its index in hashes, once hashes outgrows a scan
-	found     []sqlrow.PlayerRow
+	found     []string
 	err       error
 	done      chan struct{}
 	readers   int  // readers that have not yet read their answer, under headBatch.mu
@@ -176,10 +173,10 @@ func (b *headBatch) head(ctx context.Context, id string, db *sql.DB) (int, error
 }
 
 // check returns match id's version through the batch (-1: no such match), querying db, and,
-// when keyHash is not nil, the row of the player whose key hashes to it (ID "": none), from
+// when keyHash is not nil, the id of the player whose key hashes to it ("": none), from
 // the same query: a keyed read's head and key cost one round trip, shared with the checks
 // that go with it.
-func (b *headBatch) check(ctx context.Context, id string, keyHash []byte, db *sql.DB) (int, sqlrow.PlayerRow, error) {
+func (b *headBatch) check(ctx context.Context, id string, keyHash []byte, db *sql.DB) (int, string, error) {
 	b.mu.Lock()
 	g := b.pending
 	if g == nil {
@@ -218,11 +215,11 @@ func (b *headBatch) check(ctx context.Context, id string, keyHash []byte, db *sq
 		case <-g.done:
 		case <-ctx.Done():
 			// The group is answered without this reader; it is not reused while counted.
-			return 0, sqlrow.PlayerRow{}, ctx.Err()
+			return 0, "", ctx.Err()
 		}
 	}
 	version, err := g.versions[i], g.err
-	var player sqlrow.PlayerRow
+	var player string
 	if j >= 0 {
 		player = g.found[j]
 	}
@@ -233,7 +230,7 @@ func (b *headBatch) check(ctx context.Context, id string, keyHash []byte, db *sq
 	}
 	b.mu.Unlock()
 	if err != nil {
-		return 0, sqlrow.PlayerRow{}, fmt.Errorf("head of %s: %w", id, err)
+		return 0, "", fmt.Errorf("head of %s: %w", id, err)
 	}
 	return version, player, nil
 }
@@ -295,7 +292,7 @@ func (b *headBatch) run(g *headGroup, db *sql.DB) {
 	}
 	g.found = g.found[:0]
 	for range g.hashes {
-		g.found = append(g.found, sqlrow.PlayerRow{})
+		g.found = append(g.found, "")
 	}
 	q := b.query
 	if q == nil {
@@ -395,25 +392,20 @@ func queryHeadKeys(ctx context.Context, pc *pgx.Conn, g *headGroup) error {
 	defer rows.Close()
 	var id pgtype.DriverBytes
 	var version int
-	var hash []byte
-	var name, nameKey, created, rotated pgtype.Text
+	var hash pgtype.DriverBytes
 	for rows.Next() {
-		if err := rows.Scan(&id, &version, &hash, &name, &nameKey, &created, &rotated); err != nil {
+		if err := rows.Scan(&id, &version, &hash); err != nil {
 			return err
 		}
-		if hash == nil { // a match's row
+		if len(hash) == 0 { // a match's row: its key hash is NULL
 			if i := g.find(id); i >= 0 {
 				g.versions[i] = version
 			}
 			continue
 		}
 		if j := g.findHash(hash); j >= 0 {
-			g.found[j] = sqlrow.PlayerRow{
-				ID: string(id), Name: name.String, NameKey: nameKey.String, KeyHash: hash,
-				CreatedAt: created.String, KeyRotatedAt: rotated.String,
-			}
+			g.found[j] = string(id)
 		}
-		hash = nil // the next row's own, not this one's reused
 	}
 	return rows.Err()
 }
