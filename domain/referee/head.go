@@ -47,15 +47,15 @@ func memoOf(ctx context.Context) *headMemo {
 	return m
 }
 
-// covers says whether the memo confirmed match id at or below version.
-func (m *headMemo) covers(id string, version int) bool {
+// head is the version the memo confirmed match id at, if it did.
+func (m *headMemo) head(id string) (int, bool) {
 	if m == nil {
-		return false
+		return 0, false
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	h, ok := m.heads[id]
-	return ok && version >= h
+	return h, ok
 }
 
 // note remembers that the store confirmed match id at version head.
@@ -93,12 +93,17 @@ func (s *MatchService) fresh(ctx context.Context, e *entry) (*snapshot, error) {
 	}
 	id, have := snap.match.ID(), snap.match.Version()
 	memo := memoOf(ctx)
-	if memo.covers(id, have) {
+	head, ok := memo.head(id)
+	if ok && have >= head {
 		return snap, nil
 	}
-	head, err := hr.Head(ctx, id)
-	if err != nil {
-		return nil, corrupt(id, err)
+	var err error
+	if !ok {
+		// A head the memo has is as good as a new one: the read that found it started after
+		// this request began (a key's lookup folded into it, or an earlier check).
+		if head, err = hr.Head(ctx, id); err != nil {
+			return nil, corrupt(id, err)
+		}
 	}
 	if head > have {
 		if snap, err = s.catchUp(ctx, e, head); err != nil {

@@ -350,6 +350,7 @@ func (s *MatchService) randomText(n int, enc func([]byte) string) (string, error
 
 // Authenticate maps a bearer token to its seat in match id; the empty token is a spectator.
 func (s *MatchService) Authenticate(ctx context.Context, id, token string) (domain.Viewer, error) {
+	ctx, key := s.foldKey(ctx, id, token) // a player key and the head check in one read (headkey.go)
 	var seats []SeatRecord
 	checked := 0
 	e, err := s.load(ctx, id)
@@ -377,7 +378,7 @@ func (s *MatchService) Authenticate(ctx context.Context, id, token string) (doma
 	}
 	if players.IsKey(token) {
 		// A key stands for the seat its player holds here (docs/api.md, "Players").
-		seat, err := s.keySeat(ctx, token, seats)
+		seat, err := s.heldSeat(ctx, key, token, seats)
 		if err != nil {
 			return domain.Viewer{}, err
 		}

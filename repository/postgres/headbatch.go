@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/stdlib"
 
@@ -35,6 +37,27 @@ const (
 // per id.
 const headQuery = "SELECT id, version FROM matches WHERE id = ANY($1::text[])"
 
+// headQueryOne is headQuery for a batch of one id, the batch of every read on an idle
+// instance. PostgreSQL plans a statement whose parameter is an array afresh on every
+// execution (its generic plan, which cannot know the array's length, never looks cheaper than
+// a custom one), which costs more than the probe itself; a statement of scalars is planned
+// once per connection.
+const headQueryOne = "SELECT id, version FROM matches WHERE id = $1"
+
+// headKeyQuery is headQuery for a batch that also asks who some player keys belong to (a
+// keyed read's key, folded into its head check): the same probes of matches, and one probe of
+// the unique index players_key_hash per hash, in one statement. A match's row has no key hash;
+// a player's row has its key hash, which is what it answers. It answers a player's id and no
+// more, what a key's check of a seat needs: every column more costs each keyed read its
+// decoding (about 2 us a read for the name and dates, measured).
+const headKeyQuery = "SELECT id, version, NULL::bytea FROM matches WHERE id = ANY($1::text[]) " +
+	"UNION ALL SELECT id, 0, key_hash FROM players WHERE key_hash = ANY($2::bytea[])"
+
+// headKeyQueryOne is headKeyQuery for a batch of one id and one key, as headQueryOne is
+// headQuery's.
+const headKeyQueryOne = "SELECT id, version, NULL::bytea FROM matches WHERE id = $1 " +
+	"UNION ALL SELECT id, 0, key_hash FROM players WHERE key_hash = $2"
+
 // headBatch lets the head checks of concurrent reads share queries, as group commit lets
 // appends share a commit: a check joins the group waiting for the next query, and a group goes
 // when a query slot is free and no query started within headWindow, or when a query ends. A
@@ -56,16 +79,20 @@ type headBatch struct {
 	query func(context.Context, *sql.DB, *headGroup) error
 }
 
-// headGroup is one query's checks: its distinct ids, each reader's index into them, and, once
-// done is closed, each id's version (-1: no such match) or the error of the whole query.
+// headGroup is one query's checks: its distinct ids and key hashes, each reader's index into
+// them, and, once done is closed, each id's version (-1: no such match) and each hash's
+// player's id ("": no player's current key has that hash), or the error of the whole query.
 type headGroup struct {
-	ids      []string
-	index    map[string]int // id to its index in ids, once ids outgrows a scan
-	versions []int
-	err      error
-	done     chan struct{}
-	readers  int  // readers that have not yet read their answer, under headBatch.mu
-	timed    bool // a timer will start the group at the end of its window, under headBatch.mu
+	ids       []string
+	index     map[string]int // id to its index in ids, once ids outgrows a scan
+	versions  []int
+	hashes    [][]byte
+	hashIndex map[string]int // hash to its index in hashes, once hashes outgrows a scan
+	found     []string
+	err       error
+	done      chan struct{}
+	readers   int  // readers that have not yet read their answer, under headBatch.mu
+	timed     bool // a timer will start the group at the end of its window, under headBatch.mu
 }
 
 // scanLimit is how many distinct ids a group looks through one by one before it keeps a map.
@@ -98,15 +125,68 @@ func (g *headGroup) add(id string) int {
 	return i
 }
 
+// addHash puts hash in the group, once, and returns its index.
+func (g *headGroup) addHash(hash []byte) int {
+	if i := g.findHash(hash); i >= 0 {
+		return i
+	}
+	g.hashes = append(g.hashes, hash)
+	i := len(g.hashes) - 1
+	switch {
+	case g.hashIndex != nil:
+		g.hashIndex[string(hash)] = i
+	case len(g.hashes) > scanLimit:
+		g.hashIndex = make(map[string]int, 2*len(g.hashes))
+		for j, have := range g.hashes {
+			g.hashIndex[string(have)] = j
+		}
+	}
+	return i
+}
+
+// findHash is the index of hash among the group's hashes, -1 when absent.
+func (g *headGroup) findHash(hash []byte) int {
+	if g.hashIndex != nil {
+		if i, ok := g.hashIndex[string(hash)]; ok {
+			return i
+		}
+		return -1
+	}
+	for i, have := range g.hashes {
+		if bytes.Equal(have, hash) {
+			return i
+		}
+	}
+	return -1
+}
+
 // head returns match id's version through the batch, querying db.
 func (b *headBatch) head(ctx context.Context, id string, db *sql.DB) (int, error) {
+	version, _, err := b.check(ctx, id, nil, db)
+	if err != nil {
+		return 0, err
+	}
+	if version < 0 {
+		return 0, fmt.Errorf("head of %q: %w", id, domain.ErrMatchNotFound)
+	}
+	return version, nil
+}
+
+// check returns match id's version through the batch (-1: no such match), querying db, and,
+// when keyHash is not nil, the id of the player whose key hashes to it ("": none), from
+// the same query: a keyed read's head and key cost one round trip, shared with the checks
+// that go with it.
+func (b *headBatch) check(ctx context.Context, id string, keyHash []byte, db *sql.DB) (int, string, error) {
 	b.mu.Lock()
 	g := b.pending
 	if g == nil {
 		g = b.group()
 		b.pending = g
 	}
-	i := g.add(id)
+	i, j := g.add(id), -1
+	if keyHash != nil {
+		j = g.addHash(keyHash)
+	}
 	g.readers++
 	lead := false
 	if b.running < b.max() {
@@ -135,10 +215,14 @@ func (b *headBatch) head(ctx context.Context, id string, db *sql.DB) (int, error
 		case <-g.done:
 		case <-ctx.Done():
 			// The group is answered without this reader; it is not reused while counted.
-			return 0, ctx.Err()
+			return 0, "", ctx.Err()
 		}
 	}
 	version, err := g.versions[i], g.err
+	var player string
+	if j >= 0 {
+		player = g.found[j]
+	}
 	b.mu.Lock()
 	g.readers--
 	if g.readers == 0 {
@@ -146,12 +230,9 @@ func (b *headBatch) head(ctx context.Context, id string, db *sql.DB) (int, error
 	}
 	b.mu.Unlock()
 	if err != nil {
-		return 0, fmt.Errorf("head of %s: %w", id, err)
+		return 0, "", fmt.Errorf("head of %s: %w", id, err)
 	}
-	if version < 0 {
-		return 0, fmt.Errorf("head of %q: %w", id, domain.ErrMatchNotFound)
-	}
-	return version, nil
+	return version, player, nil
 }
 
 // max is how many queries may be in flight at once.
@@ -209,6 +290,10 @@ func (b *headBatch) run(g *headGroup, db *sql.DB) {
 	for range g.ids {
 		g.versions = append(g.versions, -1)
 	}
+	g.found = g.found[:0]
+	for range g.hashes {
+		g.found = append(g.found, "")
+	}
 	q := b.query
 	if q == nil {
 		q = queryHeads
@@ -241,16 +326,20 @@ func (b *headBatch) recycle(g *headGroup) {
 		return
 	}
 	clear(g.ids) // drop the strings
+	clear(g.hashes)
+	clear(g.found)
 	g.ids, g.versions, g.err = g.ids[:0], g.versions[:0], nil
-	g.index, g.timed = nil, false
+	g.hashes, g.found = g.hashes[:0], g.found[:0]
+	g.index, g.hashIndex, g.timed = nil, nil, false
 	g.done = make(chan struct{})
 	b.free = append(b.free, g)
 }
 
-// queryHeads answers group g with headQuery on one of the pool's connections, straight
-// through pgx: the one query of every read skips database/sql's rows and gorm altogether.
-// A connection is taken per batch, so a batch reconnects like every other statement after
-// the database comes back.
+// queryHeads answers group g with headQuery, or headKeyQuery when it asks for keys too (or
+// their forms of scalars, for a group of one id and at most one key), on one of the pool's
+// connections, straight through pgx: the one query of every read skips database/sql's rows
+// and gorm altogether. A connection is taken per batch, so a batch reconnects like every
+// other statement after the database comes back.
 func queryHeads(ctx context.Context, db *sql.DB, g *headGroup) (err error) {
 	defer classify(&err)
 	conn, err := db.Conn(ctx)
@@ -259,7 +348,17 @@ func queryHeads(ctx context.Context, db *sql.DB, g *headGroup) (err error) {
 	}
 	defer conn.Close()
 	return conn.Raw(func(dc any) error {
-		rows, err := dc.(*stdlib.Conn).Conn().Query(ctx, headQuery, g.ids)
+		pc := dc.(*stdlib.Conn).Conn()
+		if len(g.hashes) > 0 {
+			return queryHeadKeys(ctx, pc, g)
+		}
+		var rows pgx.Rows
+		var err error
+		if len(g.ids) == 1 {
+			rows, err = pc.Query(ctx, headQueryOne, g.ids[0])
+		} else {
+			rows, err = pc.Query(ctx, headQuery, g.ids)
+		}
 		if err != nil {
 			return err
 		}
@@ -276,6 +375,39 @@ func queryHeads(ctx context.Context, db *sql.DB, g *headGroup) (err error) {
 		}
 		return rows.Err()
 	})
+}
+
+// queryHeadKeys answers group g, which asks for keys, with headKeyQuery.
+func queryHeadKeys(ctx context.Context, pc *pgx.Conn, g *headGroup) error {
+	var rows pgx.Rows
+	var err error
+	if len(g.ids) == 1 && len(g.hashes) == 1 {
+		rows, err = pc.Query(ctx, headKeyQueryOne, g.ids[0], g.hashes[0])
+	} else {
+		rows, err = pc.Query(ctx, headKeyQuery, g.ids, g.hashes)
+	}
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var id pgtype.DriverBytes
+	var version int
+	var hash pgtype.DriverBytes
+	for rows.Next() {
+		if err := rows.Scan(&id, &version, &hash); err != nil {
+			return err
+		}
+		if len(hash) == 0 { // a match's row: its key hash is NULL
+			if i := g.find(id); i >= 0 {
+				g.versions[i] = version
+			}
+			continue
+		}
+		if j := g.findHash(hash); j >= 0 {
+			g.found[j] = string(id)
+		}
+	}
+	return rows.Err()
 }
 
 // find is the index of id among the group's ids, -1 when absent.

@@ -33,10 +33,11 @@ const sqlPlayerByKeyHash = "SELECT id, name, name_key, key_hash, created_at, key
 
 // PlayerByKeyHash returns the player whose key hashes to hash, by the unique index on
 // key_hash, or domain.ErrPlayerNotFound. Every call asks the database, so a rotation
-// committed by any instance refuses the old key at once on all of them. It is the one query
-// a key adds to a request, so it goes straight to the pool, past gorm, as the head check does:
-// one index lookup in one round trip, its statement prepared once per connection (pgx's
-// statement cache).
+// committed by any instance refuses the old key at once on all of them. A read of a match
+// made with a key does not call it: the key is looked up in the read's head check
+// (HeadAndKey, head.go). The calls that remain (a player's own routes) go straight to the
+// pool, past gorm, as the head check does: one index lookup in one round trip, its statement
+// prepared once per connection (pgx's statement cache).
 func (s *Store) PlayerByKeyHash(ctx context.Context, hash []byte) (_ players.Record, err error) {
 	defer classify(&err)
 	var r sqlrow.PlayerRow
