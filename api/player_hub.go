@@ -16,6 +16,11 @@ const hubLookupTimeout = 5 * time.Second
 // no longer change hands (a seat is joined or left only while its match waits).
 const hubCacheSize = 4096
 
+// hubQueueSize bounds the announcements waiting to be routed. Past it (a store too slow for the
+// rate of appends) they are dropped for one "" (any match may have moved), so that the hub's
+// memory stays bounded and every stream still reads again what it follows.
+const hubQueueSize = 8192
+
 // playerHub carries the announcement of every match created or appended to, on this instance
 // or another (referee.MatchService.WatchAll), to the streams of the players seated in it
 // (GET /api/v1/players/me/stream). An announcement carries only the match id: each stream
@@ -91,6 +96,9 @@ func (h *playerHub) subscribe(player string) (*playerSub, func()) {
 // announce queues match id ("" for any match) for run; it never blocks.
 func (h *playerHub) announce(id string) {
 	h.qmu.Lock()
+	if len(h.queue) >= hubQueueSize {
+		h.queue = append(h.queue[:0], "")
+	}
 	h.queue = append(h.queue, id)
 	signal := h.signal
 	h.qmu.Unlock()

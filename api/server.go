@@ -123,6 +123,7 @@ func New(cfg Config) *echo.Echo {
 		e.Use(cors(cfg.CORSOrigins))
 	}
 	e.Use(headerLimit(cfg.HeaderLimit))
+	e.Use(textParams) // pathtext.go: no id that is not text reaches a store
 	if cfg.Service != nil && cfg.Service.ChecksHeads() {
 		e.Use(oneHeadCheck) // headcheck.go; a store of one process's own (SQLite) skips it
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/allfives/allfives/domain"
 )
@@ -131,6 +132,16 @@ func encodeBoardCursor(c boardCursor) string {
 	return base64.RawURLEncoding.EncodeToString([]byte(raw))
 }
 
+// maxCursorPos bounds a board cursor's position, so that no crafted one makes the ranks after
+// it overflow: no board has a billion players.
+const maxCursorPos = 1 << 30
+
+// isID says whether a cursor's id could be an id this server gave: 1 to 64 bytes of UTF-8
+// without a NUL. Anything else is no cursor of ours, and some stores refuse such bytes.
+func isID(s string) bool {
+	return s != "" && len(s) <= 64 && utf8.ValidString(s) && !strings.ContainsRune(s, 0)
+}
+
 var errCursor = domain.Invalidf("cursor is not a next_cursor this server gave: leave it out for the first page")
 
 func decodeBoardCursor(s string) (boardCursor, error) {
@@ -139,14 +150,14 @@ func decodeBoardCursor(s string) (boardCursor, error) {
 		return boardCursor{}, errCursor
 	}
 	f := strings.SplitN(string(raw), "|", 5)
-	if len(f) != 5 || f[0] != "b1" || f[4] == "" {
+	if len(f) != 5 || f[0] != "b1" || !isID(f[4]) {
 		return boardCursor{}, errCursor
 	}
 	pos, err1 := strconv.Atoi(f[1])
 	rank, err2 := strconv.Atoi(f[2])
 	bits, err3 := strconv.ParseUint(f[3], 16, 64)
 	r := math.Float64frombits(bits)
-	if err1 != nil || err2 != nil || err3 != nil || pos < 1 || rank < 1 || rank > pos || math.IsNaN(r) || math.IsInf(r, 0) {
+	if err1 != nil || err2 != nil || err3 != nil || pos < 1 || pos > maxCursorPos || rank < 1 || rank > pos || math.IsNaN(r) || math.IsInf(r, 0) {
 		return boardCursor{}, errCursor
 	}
 	return boardCursor{pos: pos, rank: rank, at: BoardPosition{Rating: r, Player: f[4]}}, nil
@@ -163,7 +174,7 @@ func decodeHistoryCursor(s string) (Key, error) {
 		return Key{}, errCursor
 	}
 	f := strings.SplitN(string(raw), "|", 3)
-	if len(f) != 3 || f[0] != "h1" || f[2] == "" {
+	if len(f) != 3 || f[0] != "h1" || !isID(f[2]) {
 		return Key{}, errCursor
 	}
 	at, err := time.Parse(time.RFC3339Nano, f[1])

@@ -21,6 +21,7 @@ const (
 	codeLockNotAvailable     = "55P03" // lock_timeout expired, or NOWAIT
 	codeQueryCanceled        = "57014" // statement_timeout expired, or a cancel request
 	codeDiskFull             = "53100"
+	codeBadEncoding          = "22021" // a text parameter that is not UTF-8, or holds a NUL
 )
 
 // sqlState is the SQLSTATE of a PostgreSQL error, "" for any other error.
@@ -62,7 +63,7 @@ func (s *Store) inTx(ctx context.Context, fn func(tx *gorm.DB) error) error {
 // classify turns the PostgreSQL failures a client can act on into domain errors: a lock held
 // beyond lock_timeout, or a statement_timeout that expired while the statement waited for a
 // row lock, is ErrStoreBusy (503 STORE_BUSY, retry shortly); a full disk is ErrStoreFull (507
-// STORE_FULL); a database that cannot be reached is ErrStoreUnavailable (503
+// STORE_FULL); a text parameter that is not UTF-8 is ErrInvalid (400); a database that cannot be reached is ErrStoreUnavailable (503
 // STORE_UNAVAILABLE, unavailable.go). A statement cancelled for any other reason (the caller's context, a slow query)
 // passes as it is. Call it deferred from every method: defer classify(&err).
 func classify(errp *error) {
@@ -83,6 +84,9 @@ func classify(errp *error) {
 		*errp = fmt.Errorf("%w: %v", domain.ErrStoreBusy, err)
 	case pe.Code == codeDiskFull:
 		*errp = fmt.Errorf("%w: %v", domain.ErrStoreFull, err)
+	case pe.Code == codeBadEncoding:
+		// Only a client's bytes (a cursor's id, a filter) are ever such a parameter: a 400.
+		*errp = domain.Invalidf("a parameter is not UTF-8 text")
 	}
 }
 

@@ -6,8 +6,10 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
@@ -177,6 +179,11 @@ func (b *headBatch) head(ctx context.Context, id string, db *sql.DB) (int, error
 // the same query: a keyed read's head and key cost one round trip, shared with the checks
 // that go with it.
 func (b *headBatch) check(ctx context.Context, id string, keyHash []byte, db *sql.DB) (int, string, error) {
+	if !utf8.ValidString(id) || strings.ContainsRune(id, 0) {
+		// No match has such an id, and PostgreSQL would refuse it for the whole statement, so
+		// for every check of the group: it never joins one.
+		return -1, "", nil
+	}
 	b.mu.Lock()
 	g := b.pending
 	if g == nil {

@@ -25,11 +25,13 @@ func keyInstances(t *testing.T) (a, b keyInstance) {
 	t.Helper()
 	first, url := openStore(t, postgres.Options{MaxConns: 4})
 	second := openAt(t, url, postgres.Options{MaxConns: 4})
-	mk := func(s *postgres.Store) keyInstance {
-		people := players.NewService(players.Config{Store: s})
-		return keyInstance{svc: referee.NewMatchService(referee.ServiceConfig{Store: s, Players: people}), people: people}
-	}
-	return mk(first), mk(second)
+	return keyInstanceOn(first), keyInstanceOn(second)
+}
+
+// keyInstanceOn is an instance over the store s.
+func keyInstanceOn(s *postgres.Store) keyInstance {
+	people := players.NewService(players.Config{Store: s})
+	return keyInstance{svc: referee.NewMatchService(referee.ServiceConfig{Store: s, Players: people}), people: people}
 }
 
 // read is a state read as the API makes it: the credential's check, then the view, in one

@@ -1,0 +1,51 @@
+package api_test
+
+import (
+	"encoding/base64"
+	"net/http"
+	"testing"
+
+	"github.com/allfives/allfives/repository/postgres/pgtest"
+)
+
+// TestBytesThatAreNotText: a path id or a cursor that is not UTF-8 text (`%FF`, `%00`, or such
+// bytes inside a base64 cursor) is a 400 INVALID_REQUEST on every engine, with a key or
+// without, never a 500: PostgreSQL refuses such a parameter, and for every head check that
+// shares its statement. A read beside them still answers.
+func TestBytesThatAreNotText(t *testing.T) {
+	for _, eng := range engines {
+		t.Run(eng.name, func(t *testing.T) {
+			if eng.name == "postgres" {
+				pgtest.Require(t)
+			}
+			h, _ := newRatingsHarness(t, eng.open(t).(ratedStore))
+			key := h.newPlayer("Ada T").Key
+			tb := h.create(seed1, false, "human", "human")
+			for _, path := range []string{
+				"/api/v1/matches/%FF", "/api/v1/matches/%00", "/api/v1/matches/%FF/legal-moves",
+				"/api/v1/matches/%FF/events", "/api/v1/matches/%C3/tickets", "/api/v1/players/%FF",
+				"/api/v1/players/%FF/matches", "/api/v1/players/%00/ratings", "/api/v1/leaderboard/%FF",
+			} {
+				for _, auth := range []string{"", key} {
+					method := http.MethodGet
+					if path == "/api/v1/matches/%C3/tickets" {
+						method = http.MethodPost
+					}
+					var hdr []string
+					if auth != "" {
+						hdr = []string{"Authorization", "Bearer " + auth}
+					}
+					h.do(method, path, nil, hdr...).problem(t, http.StatusBadRequest, "INVALID_REQUEST")
+				}
+			}
+			for _, cursor := range []string{"b1|1|1|0|\xff", "h1|2026-01-01T00:00:00Z|\xff", "b1|1|1|0|\x00"} {
+				c := base64.RawURLEncoding.EncodeToString([]byte(cursor))
+				h.do("GET", "/api/v1/leaderboard/2p?cursor="+c, nil).problem(t, http.StatusBadRequest, "INVALID_REQUEST")
+				h.do("GET", "/api/v1/players/bot-random/ratings?cursor="+c, nil).problem(t, http.StatusBadRequest, "INVALID_REQUEST")
+			}
+			if r := h.do("GET", tb.path(""), nil, "Authorization", "Bearer "+tb.tokens[0]); r.status != http.StatusOK {
+				t.Fatalf("a read beside them: %d %s", r.status, r.body)
+			}
+		})
+	}
+}
