@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -11,19 +12,28 @@ import (
 
 // textParams refuses a path whose parameters (a match id, a seat, a player id, a format) are
 // not text: bytes that are not UTF-8, or a NUL, which `%FF` and `%00` put there. No id has
-// them, so no lookup could find one; and PostgreSQL refuses such a parameter for the whole
+// them, so no lookup could find one (a match's or a player's id is their usual 404, anything
+// else a 400); and PostgreSQL refuses such a parameter for the whole
 // statement, which the head checks of concurrent reads share (repository/postgres/headbatch.go),
 // so one request of them must never reach the store.
 func textParams(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		for i, v := range c.ParamValues() {
-			if !isText(v) {
-				name := "a path segment"
-				if names := c.ParamNames(); i < len(names) {
-					name = "the path's " + names[i]
-				}
-				return domain.Invalidf("%s is not UTF-8 text", name)
+			if isText(v) {
+				continue
 			}
+			name := ""
+			if names := c.ParamNames(); i < len(names) {
+				name = names[i]
+			}
+			// An id no id could be is one no match or player has: the 404 any unknown id gets.
+			switch route := c.Path(); {
+			case name == "id" && strings.HasPrefix(route, "/api/v1/matches/"):
+				return fmt.Errorf("%w: no match has that id", domain.ErrMatchNotFound)
+			case name == "id" && strings.HasPrefix(route, "/api/v1/players/"):
+				return fmt.Errorf("%w: no player has that id", domain.ErrPlayerNotFound)
+			}
+			return domain.Invalidf("a path segment is not UTF-8 text")
 		}
 		return next(c)
 	}

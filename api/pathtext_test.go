@@ -8,9 +8,9 @@ import (
 	"github.com/allfives/allfives/repository/postgres/pgtest"
 )
 
-// TestBytesThatAreNotText: a path id or a cursor that is not UTF-8 text (`%FF`, `%00`, or such
-// bytes inside a base64 cursor) is a 400 INVALID_REQUEST on every engine, with a key or
-// without, never a 500: PostgreSQL refuses such a parameter, and for every head check that
+// TestBytesThatAreNotText: a path id that is not UTF-8 text (`%FF`, `%00`) is the 404 of an
+// unknown match or player, another path segment or a cursor holding such bytes a 400
+// INVALID_REQUEST, on every engine, with a key or without, never a 500: PostgreSQL refuses such a parameter, and for every head check that
 // shares its statement. A read beside them still answers.
 func TestBytesThatAreNotText(t *testing.T) {
 	for _, eng := range engines {
@@ -21,21 +21,23 @@ func TestBytesThatAreNotText(t *testing.T) {
 			h, _ := newRatingsHarness(t, eng.open(t).(ratedStore))
 			key := h.newPlayer("Ada T").Key
 			tb := h.create(seed1, false, "human", "human")
-			for _, path := range []string{
-				"/api/v1/matches/%FF", "/api/v1/matches/%00", "/api/v1/matches/%FF/legal-moves",
-				"/api/v1/matches/%FF/events", "/api/v1/matches/%C3/tickets", "/api/v1/players/%FF",
-				"/api/v1/players/%FF/matches", "/api/v1/players/%00/ratings", "/api/v1/leaderboard/%FF",
+			for _, c := range []struct{ method, path, code string }{
+				{"GET", "/api/v1/matches/%FF", "MATCH_NOT_FOUND"}, {"GET", "/api/v1/matches/%00", "MATCH_NOT_FOUND"},
+				{"GET", "/api/v1/matches/%FF/legal-moves", "MATCH_NOT_FOUND"}, {"GET", "/api/v1/matches/%FF/events", "MATCH_NOT_FOUND"},
+				{"POST", "/api/v1/matches/%C3/tickets", "MATCH_NOT_FOUND"}, {"GET", "/api/v1/players/%FF", "PLAYER_NOT_FOUND"},
+				{"GET", "/api/v1/players/%FF/matches", "PLAYER_NOT_FOUND"}, {"GET", "/api/v1/players/%00/ratings", "PLAYER_NOT_FOUND"},
+				{"GET", "/api/v1/leaderboard/%FF", "INVALID_REQUEST"},
 			} {
+				status := http.StatusNotFound
+				if c.code == "INVALID_REQUEST" {
+					status = http.StatusBadRequest
+				}
 				for _, auth := range []string{"", key} {
-					method := http.MethodGet
-					if path == "/api/v1/matches/%C3/tickets" {
-						method = http.MethodPost
-					}
 					var hdr []string
 					if auth != "" {
 						hdr = []string{"Authorization", "Bearer " + auth}
 					}
-					h.do(method, path, nil, hdr...).problem(t, http.StatusBadRequest, "INVALID_REQUEST")
+					h.do(c.method, c.path, nil, hdr...).problem(t, status, c.code)
 				}
 			}
 			for _, cursor := range []string{"b1|1|1|0|\xff", "h1|2026-01-01T00:00:00Z|\xff", "b1|1|1|0|\x00"} {
