@@ -2,16 +2,19 @@ package postgres
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/allfives/allfives/repository/postgres/pgtest"
 	"github.com/allfives/allfives/repository/storetest"
 )
 
-// BenchmarkHeadKey measures one reader's round trips, one after the other, as a state read
-// makes them on an idle instance (no batching): a token's head check (head), a keyed read's
-// two before the fold (head+key: Head, then PlayerByKeyHash), and the fold (headkey: one
-// HeadAndKey). Run:
+// BenchmarkHeadKey measures what a player key adds to a state read on PostgreSQL, where every
+// instance must ask the database (a rotation on one instance refuses the old key at once on
+// all): a token's head check (head), the key's lookup alone (key), a keyed read's two round
+// trips before the fold (head+key: Head, then PlayerByKeyHash), and the fold (headkey: one
+// HeadAndKey). Each runs by one reader, one call after another, as on an idle instance, and by
+// parallel readers, whose head checks share queries. Run:
 //
 //	go test ./repository/postgres -run '^$' -bench HeadKey -benchmem
 func BenchmarkHeadKey(b *testing.B) {
@@ -29,36 +32,44 @@ func BenchmarkHeadKey(b *testing.B) {
 	if err := s.CreatePlayer(ctx, rec); err != nil {
 		b.Fatal(err)
 	}
-	b.Run("head", func(b *testing.B) {
-		for b.Loop() {
+	ops := []struct {
+		name string
+		op   func() error
+	}{
+		{"head", func() error { _, err := s.Head(ctx, "head"); return err }},
+		{"key", func() error { _, err := s.PlayerByKeyHash(ctx, rec.KeyHash); return err }},
+		{"head+key", func() error {
 			if _, err := s.Head(ctx, "head"); err != nil {
-				b.Fatal(err)
+				return err
 			}
-		}
-	})
-	b.Run("key", func(b *testing.B) {
-		for b.Loop() {
-			if _, err := s.PlayerByKeyHash(ctx, rec.KeyHash); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("head+key", func(b *testing.B) {
-		for b.Loop() {
-			if _, err := s.Head(ctx, "head"); err != nil {
-				b.Fatal(err)
-			}
-			if _, err := s.PlayerByKeyHash(ctx, rec.KeyHash); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("headkey", func(b *testing.B) {
-		for b.Loop() {
+			_, err := s.PlayerByKeyHash(ctx, rec.KeyHash)
+			return err
+		}},
+		{"headkey", func() error {
 			v, p, err := s.HeadAndKey(ctx, "head", rec.KeyHash)
-			if err != nil || v < 0 || p.ID != rec.ID {
-				b.Fatal(v, p.ID, err)
+			if err == nil && (v < 0 || p.ID != rec.ID) {
+				err = fmt.Errorf("HeadAndKey = %d, %q; want the match's head and %q", v, p.ID, rec.ID)
 			}
-		}
-	})
+			return err
+		}},
+	}
+	for _, o := range ops {
+		b.Run(o.name, func(b *testing.B) {
+			for b.Loop() {
+				if err := o.op(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(o.name+"/parallel", func(b *testing.B) {
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					if err := o.op(); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
+		})
+	}
 }
