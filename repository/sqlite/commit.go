@@ -108,7 +108,8 @@ func (c *committer) close() {
 	<-c.stopped
 }
 
-// commit writes one batch and answers every caller in it.
+// commit writes one batch and answers every caller in it, or, when the store pipelines its
+// syncs (walsync.go), hands it to the syncer, which answers once the batch is on disk.
 func (c *committer) commit(batch []*pending) {
 	live := batch[:0:0]
 	for _, p := range batch {
@@ -121,24 +122,46 @@ func (c *committer) commit(batch []*pending) {
 	if len(live) == 0 {
 		return
 	}
-	errs := make([]error, len(live))
+	b := &syncBatch{live: live, errs: make([]error, len(live))}
+	ws := c.s.ws
+	if ws != nil {
+		if b.err = ws.broken(); b.err != nil {
+			c.answer(b, nil)
+			return
+		}
+		b.seq = ws.begin()
+	}
 	c.s.writing.Lock()
-	err := c.write(live, errs)
+	b.err = c.write(live, b.errs)
 	c.s.writing.Unlock()
-	if err == nil {
+	if b.err == nil {
 		c.s.ck.committed()
 	}
-	for i, p := range live {
+	if ws != nil {
+		ws.hand(b)
+		return
+	}
+	c.answer(b, nil)
+}
+
+// answer tells each caller of batch b its outcome: syncErr, the failure of the fsync that was
+// to make it durable, or else the batch's own.
+func (c *committer) answer(b *syncBatch, syncErr error) {
+	err := b.err
+	if err == nil {
+		err = syncErr
+	}
+	for i, p := range b.live {
 		if err != nil {
-			// Nothing of this batch is durable: every caller hears so, also those whose own
-			// savepoint went well.
+			// Nothing of this batch is known to be durable: every caller hears so, also those
+			// whose own savepoint went well.
 			p.done <- fmt.Errorf("commit: %w", err)
 			continue
 		}
-		if errs[i] == nil {
+		if b.errs[i] == nil {
 			c.s.heads.put(p.w.id, p.w.head())
 		}
-		p.done <- errs[i]
+		p.done <- b.errs[i]
 	}
 }
 
