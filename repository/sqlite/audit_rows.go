@@ -11,7 +11,6 @@ import (
 // IdempotencyRecords returns every idempotency record of match id in key order, then seat
 // order, for the audit (sqlrow.IdempotencyRecords says what it forgives).
 func (s *Store) IdempotencyRecords(ctx context.Context, id string) (_ []referee.IdempotencyRecord, err error) {
-	defer s.settle(ctx, &err)
 	defer domain.Wrap(&err, "idempotency records of %s", id)
 	return sqlrow.IdempotencyRecords(s.r.WithContext(ctx), id, "`key`, seat")
 }

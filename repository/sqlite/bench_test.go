@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -94,19 +93,9 @@ func BenchmarkBareInsert(b *testing.B) {
 
 // bareInserter creates a scratch table shaped like events in s and returns a function that
 // inserts row seq into it with one autocommitted statement, compiled once, on the committer's
-// connection: SQLite's own cost of a durable row, with nothing of the store around it. At
-// sync=full that connection commits at NORMAL and the store syncs the WAL after it
-// (walsync.go), so the bare insert syncs the WAL itself too.
+// connection: SQLite's own cost of a durable row, with nothing of the store around it.
 func bareInserter(b *testing.B, s *Store) func(seq int) {
 	b.Helper()
-	var wal *os.File
-	if s.ws != nil {
-		var err error
-		if wal, err = os.OpenFile(s.ws.path, os.O_RDWR|os.O_CREATE, 0o600); err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(func() { wal.Close() })
-	}
 	s.writing.Lock()
 	defer s.writing.Unlock()
 	if _, err := s.wc.run(`CREATE TABLE scratch (match_id TEXT NOT NULL, seq INTEGER NOT NULL,
@@ -123,11 +112,6 @@ func bareInserter(b *testing.B, s *Store) func(seq int) {
 		if _, err := s.wc.run("INSERT INTO scratch VALUES (?, ?, ?, ?, ?, ?, ?)",
 			"bench-0", seq, "tile.played", data, "2025-03-14T09:26:53.589793238Z", hash, hash); err != nil {
 			b.Fatal(err)
-		}
-		if wal != nil {
-			if err := datasync(wal); err != nil {
-				b.Fatal(err)
-			}
 		}
 	}
 }

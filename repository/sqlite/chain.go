@@ -22,7 +22,6 @@ import (
 // It reads in one transaction on the read pool, so the rows form one snapshot even while
 // appends go on.
 func (s *Store) VerifyChain(ctx context.Context, id string) (_ audit.ChainReport, err error) {
-	defer s.settle(ctx, &err)
 	defer domain.Wrap(&err, "verify %s", id)
 	var (
 		rows    []sqlrow.EventRow
@@ -46,7 +45,6 @@ func (s *Store) VerifyChain(ctx context.Context, id string) (_ audit.ChainReport
 // Links returns a match's stored log as the chain sees it, in seq order: the payload bytes
 // that were hashed and the hashes stored beside them (docs/api.md, "Verifying an export").
 func (s *Store) Links(ctx context.Context, id string) (_ []audit.ChainLink, err error) {
-	defer s.settle(ctx, &err)
 	defer domain.Wrap(&err, "links of %s", id)
 	var (
 		rows  []sqlrow.EventRow

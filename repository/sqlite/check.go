@@ -21,7 +21,6 @@ func (s *Store) IntegrityCheck(ctx context.Context) (_ []string, err error) {
 // MatchIDs lists the id of every stored match, oldest first. Unlike History it decodes nothing
 // else of a row, so a match whose read model is garbled is listed too, for `allfives check`.
 func (s *Store) MatchIDs(ctx context.Context) (_ []string, err error) {
-	defer s.settle(ctx, &err)
 	defer domain.Wrap(&err, "match ids")
 	var ids []string
 	if err := s.r.WithContext(ctx).Model(&sqlrow.MatchRow{}).Order("rowid").Pluck("id", &ids).Error; err != nil {

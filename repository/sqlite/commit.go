@@ -108,8 +108,7 @@ func (c *committer) close() {
 	<-c.stopped
 }
 
-// commit writes one batch and answers every caller in it, or, when the store pipelines its
-// syncs (walsync.go), hands it to the syncer, which answers once the batch is on disk.
+// commit writes one batch and answers every caller in it.
 func (c *committer) commit(batch []*pending) {
 	live := batch[:0:0]
 	for _, p := range batch {
@@ -122,46 +121,24 @@ func (c *committer) commit(batch []*pending) {
 	if len(live) == 0 {
 		return
 	}
-	b := &syncBatch{live: live, errs: make([]error, len(live))}
-	ws := c.s.ws
-	if ws != nil {
-		if b.err = ws.broken(); b.err != nil {
-			c.answer(b, nil)
-			return
-		}
-		b.seq = ws.begin()
-	}
+	errs := make([]error, len(live))
 	c.s.writing.Lock()
-	b.err = c.write(live, b.errs)
+	err := c.write(live, errs)
 	c.s.writing.Unlock()
-	if b.err == nil {
+	if err == nil {
 		c.s.ck.committed()
 	}
-	if ws != nil {
-		ws.hand(b)
-		return
-	}
-	c.answer(b, nil)
-}
-
-// answer tells each caller of batch b its outcome: syncErr, the failure of the fsync that was
-// to make it durable, or else the batch's own.
-func (c *committer) answer(b *syncBatch, syncErr error) {
-	err := b.err
-	if err == nil {
-		err = syncErr
-	}
-	for i, p := range b.live {
+	for i, p := range live {
 		if err != nil {
-			// Nothing of this batch is known to be durable: every caller hears so, also those
-			// whose own savepoint went well.
+			// Nothing of this batch is durable: every caller hears so, also those whose own
+			// savepoint went well.
 			p.done <- fmt.Errorf("commit: %w", err)
 			continue
 		}
-		if b.errs[i] == nil {
+		if errs[i] == nil {
 			c.s.heads.put(p.w.id, p.w.head())
 		}
-		p.done <- b.errs[i]
+		p.done <- errs[i]
 	}
 }
 

@@ -45,7 +45,6 @@ func (s *Store) Replace(ctx context.Context, done []ratings.Queued, changes []ra
 
 // RatedEnds lists every rated match's end from the events.
 func (s *Store) RatedEnds(ctx context.Context) (_ []ratings.Queued, err error) {
-	defer s.settle(ctx, &err)
 	defer s.read(&err)
 	return ratingsql.RatedEnds(s.r.WithContext(ctx), ratingDialect)
 }
@@ -88,7 +87,6 @@ func (s *Store) MatchChanges(ctx context.Context, id string) (_ []ratings.Change
 
 // OpeningAndEnd reads a log's first head events and its event endSeq in one query.
 func (s *Store) OpeningAndEnd(ctx context.Context, id string, head, endSeq int) (_ []domain.Event, err error) {
-	defer s.settle(ctx, &err)
 	defer s.read(&err)
 	return ratingsql.OpeningAndEnd(s.r.WithContext(ctx), id, head, endSeq)
 }

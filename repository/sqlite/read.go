@@ -16,7 +16,6 @@ import (
 // Match returns the stored record, with the secret seed the service needs to deal later hands,
 // and the read model (sqlrow.Match). It is the only query that returns the seed.
 func (s *Store) Match(ctx context.Context, id string) (_ referee.StoredMatch, err error) {
-	defer s.settle(ctx, &err)
 	defer s.read(&err)
 	defer domain.Wrap(&err, "match %s", id)
 	return sqlrow.Match(s.r.WithContext(ctx), id)
@@ -26,7 +25,6 @@ func (s *Store) Match(ctx context.Context, id string) (_ referee.StoredMatch, er
 // scans with database/sql rather than GORM, into reused buffers: a cache miss folds the whole
 // log, and the per-row reflection and copies were a good part of its cost.
 func (s *Store) Events(ctx context.Context, id string, after, limit int) (_ []domain.Event, err error) {
-	defer s.settle(ctx, &err)
 	defer s.read(&err)
 	defer domain.Wrap(&err, "events of %s", id)
 	if limit <= 0 {
@@ -72,7 +70,6 @@ func (s *Store) Events(ctx context.Context, id string, after, limit int) (_ []do
 // Idempotency returns the record seat stored for (id, key); ok is false when there is none,
 // including when the match does not exist.
 func (s *Store) Idempotency(ctx context.Context, id string, seat int, key string) (_ referee.IdempotencyRecord, _ bool, err error) {
-	defer s.settle(ctx, &err)
 	defer s.read(&err)
 	defer domain.Wrap(&err, "idempotency %s/%d/%s", id, seat, key)
 	return sqlrow.Idempotency(s.r.WithContext(ctx), id, seat, key)

@@ -70,7 +70,6 @@ type Store struct {
 	rdb   *sql.DB     // r's database/sql pool, for the scan of events
 	wc    *writerConn // the committer's connection: appends (writerconn.go)
 	gc    *committer  // the group commit of appends (commit.go)
-	ws    *walSyncer  // at sync=full, the fsyncs after the committer's commits (walsync.go); else nil
 	// writing is held by the committer while it writes a batch, by creates and the readiness
 	// probe on w, and by the checkpointer to copy the WAL's last frames with the committer
 	// paused (checkpoint.go).
@@ -130,12 +129,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		closeGorm(w)
 		return nil, err
 	}
-	// At full, the committer commits at NORMAL and its syncer syncs the WAL (walsync.go).
-	wcLevel := level
-	if level == "FULL" {
-		wcLevel = "NORMAL"
-	}
-	wc, err := openWriter(path, writerPragmas(wcLevel, busy))
+	wc, err := openWriter(path, writerPragmas(level, busy))
 	if err != nil {
 		closeGorm(r)
 		closeGorm(w)
@@ -155,9 +149,6 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	s := &Store{w: w, r: r, log: opts.Logger, dir: filepath.Dir(path), rdb: rdb, wc: wc}
 	s.ck = newCheckpointer(ck, &s.writing)
 	s.gc = newCommitter(s)
-	if level == "FULL" {
-		s.ws = newWALSyncer(path, s.gc.answer)
-	}
 	if !opts.NoMigrate {
 		if _, err := s.Migrate(ctx); err != nil {
 			s.Close()
@@ -245,16 +236,13 @@ func closeGorm(db *gorm.DB) error {
 // last connection to close checkpoints the WAL into the file. Calling it twice is harmless.
 func (s *Store) Close() error {
 	s.gc.close()
-	var wsErr, wcErr error
-	if s.ws != nil {
-		wsErr = s.ws.close()
-	}
+	var wcErr error
 	if s.wc != nil {
 		wcErr = s.wc.close()
 		s.wc = nil
 	}
 	ckErr := s.ck.close()
-	return errors.Join(wsErr, wcErr, ckErr, closeGorm(s.r), closeGorm(s.w))
+	return errors.Join(wcErr, ckErr, closeGorm(s.r), closeGorm(s.w))
 }
 
 // Ping checks that both pools can reach the database, for readiness probes. While writes fail
@@ -262,11 +250,6 @@ func (s *Store) Close() error {
 // succeeds the store is ready again by itself.
 func (s *Store) Ping(ctx context.Context) (err error) {
 	defer domain.Wrap(&err, "ping database")
-	if s.ws != nil {
-		if err := s.ws.broken(); err != nil {
-			return err // what it committed since may be lost: ready only once opened again
-		}
-	}
 	if fault := s.fault.err.Load(); fault != nil {
 		// A small write may fit where a move's does not: the disk must also have room.
 		if free, ok := freeSpace(s.dir); ok && free < minFreeBytes {
