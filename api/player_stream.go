@@ -371,26 +371,29 @@ func (st *matchState) over() bool {
 
 // stateOfSummary is the state of a listed match the player holds (or is challenged to) seat in.
 func stateOfSummary(seat int, sum domain.Summary) *matchState {
-	st := &matchState{seat: seat, status: sum.Status, version: sum.Version, turn: -1, held: make([]bool, len(sum.Players))}
-	if sum.Turn != nil {
-		st.turn = *sum.Turn
-	}
+	held := make([]bool, len(sum.Players))
 	for i, p := range sum.Players {
-		st.held[i] = p.Kind != domain.Open
+		held[i] = p.Kind != domain.Open
 	}
-	st.challenge = seat < len(st.held) && !st.held[seat] && sum.Status == domain.StatusWaiting
-	return st
+	return newMatchState(seat, sum.Status, sum.Version, sum.Turn, held)
 }
 
 // stateOfView is the state of a match as a spectator's view shows it.
 func stateOfView(seat int, v domain.MatchView) *matchState {
-	st := &matchState{seat: seat, status: v.Status, version: v.Version, turn: -1, held: make([]bool, len(v.Seats))}
-	if v.Turn != nil {
-		st.turn = *v.Turn
-	}
+	held := make([]bool, len(v.Seats))
 	for i, s := range v.Seats {
-		st.held[i] = s.Kind != domain.Open
+		held[i] = s.Kind != domain.Open
 	}
-	st.challenge = seat < len(st.held) && !st.held[seat] && v.Status == domain.StatusWaiting
+	return newMatchState(seat, v.Status, v.Version, v.Turn, held)
+}
+
+// newMatchState is the state of a match whose seats are held or open as held says: the
+// player's seat is a challenge while it is open in a match that waits.
+func newMatchState(seat int, status domain.Status, version int, turn *int, held []bool) *matchState {
+	st := &matchState{seat: seat, status: status, version: version, turn: -1, held: held}
+	if turn != nil {
+		st.turn = *turn
+	}
+	st.challenge = seat < len(held) && !held[seat] && status == domain.StatusWaiting
 	return st
 }

@@ -44,15 +44,7 @@ func (s *Store) Events(ctx context.Context, id string, after, limit int) (_ []do
 			return nil, fmt.Errorf("events of %q: %w", id, domain.ErrMatchNotFound)
 		}
 	}
-	out := make([]domain.Event, len(rows))
-	for i, r := range rows {
-		e, err := r.Event()
-		if err != nil {
-			return nil, err
-		}
-		out[i] = e
-	}
-	return out, nil
+	return sqlrow.DecodeEvents(rows)
 }
 
 // Idempotency returns the record seat stored for (id, key); ok is false when there is none,

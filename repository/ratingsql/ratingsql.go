@@ -398,13 +398,5 @@ func OpeningAndEnd(db *gorm.DB, id string, head, endSeq int) ([]domain.Event, er
 		Where("match_id = ? AND (seq <= ? OR seq = ?)", id, head, endSeq).Order("seq").Find(&rows).Error; err != nil {
 		return nil, err
 	}
-	out := make([]domain.Event, len(rows))
-	for i, r := range rows {
-		e, err := r.Event()
-		if err != nil {
-			return nil, err
-		}
-		out[i] = e
-	}
-	return out, nil
+	return sqlrow.DecodeEvents(rows)
 }

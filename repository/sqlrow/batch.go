@@ -54,6 +54,19 @@ func EncodeEvents(id string, events []domain.Event) ([]EventRow, error) {
 	return rows, nil
 }
 
+// DecodeEvents is the events that rows hold, in their order.
+func DecodeEvents(rows []EventRow) ([]domain.Event, error) {
+	out := make([]domain.Event, len(rows))
+	for i, r := range rows {
+		e, err := r.Event()
+		if err != nil {
+			return nil, err
+		}
+		out[i] = e
+	}
+	return out, nil
+}
+
 // Link fills the chain of rows, the encoded events, from prev, through repository.Link.
 func Link(rows []EventRow, events []domain.Event, prev []byte) {
 	payloads := make([][]byte, len(rows))

@@ -100,9 +100,18 @@ func newPlayers(t *testing.T, s BindingStore, names ...string) []string {
 // open and reserved for challenged (a challenge), with an invite hash.
 func challengeMatch(t *testing.T, s BindingStore, id string, at time.Time, creator, challenged string) *seatedMatch {
 	t.Helper()
+	rec, m := createOpenSeat(t, s, id, at, domain.MatchSpec{}, "s0", creator, challenged)
+	return &seatedMatch{rec: rec, match: m}
+}
+
+// createOpenSeat stores a two-seat match of spec (its players set here): seat 0 the human
+// name, bound to player creator ("" for none), with a token hash; seat 1 open with an invite
+// hash, reserved for player reserved ("" for anyone).
+func createOpenSeat(t *testing.T, s referee.EventStore, id string, at time.Time, spec domain.MatchSpec, name, creator, reserved string) (referee.MatchRecord, *domain.Match) {
+	t.Helper()
 	seed := domain.Seed(sha256.Sum256([]byte("seed/" + id)))
-	infos := []domain.PlayerInfo{{Name: "s0", Kind: domain.Human, Player: creator}, {Kind: domain.Open}}
-	events, err := domain.Start(domain.MatchSpec{Players: infos}, seed, at)
+	spec.Players = []domain.PlayerInfo{{Name: name, Kind: domain.Human, Player: creator}, {Kind: domain.Open}}
+	events, err := domain.Start(spec, seed, at)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,13 +121,13 @@ func challengeMatch(t *testing.T, s BindingStore, id string, at time.Time, creat
 	}
 	tok, inv := sha256.Sum256([]byte("t0"+id)), sha256.Sum256([]byte("i1"+id))
 	rec := referee.MatchRecord{ID: id, Seed: seed, CreatedAt: at, Seats: []referee.SeatRecord{
-		{Seat: 0, Name: "s0", Kind: domain.Human, TokenHash: tok[:], Player: creator},
-		{Seat: 1, Kind: domain.Open, InviteHash: inv[:], Player: challenged},
+		{Seat: 0, Name: name, Kind: domain.Human, TokenHash: tok[:], Player: creator},
+		{Seat: 1, Kind: domain.Open, InviteHash: inv[:], Player: reserved},
 	}}
 	if err := s.Create(ctx, rec, events, m.Summary()); err != nil {
 		t.Fatal(err)
 	}
-	return &seatedMatch{rec: rec, match: m}
+	return rec, m
 }
 
 // appendSeat appends the join (player not "") or leave (player "" and name "") of seat with

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -74,33 +75,10 @@ func FillLeaderboard(tb testing.TB, s RatingsStore, format ratings.Format, n int
 	if err := s.Replace(context.Background(), nil, nil, out); err != nil {
 		tb.Fatal(err)
 	}
-	slices.SortFunc(out, func(a, b ratings.Standing) int {
-		if c := -compareFloat(a.Ordinal(), b.Ordinal()); c != 0 {
-			return c
-		}
-		return -compareString(a.Player, b.Player)
+	slices.SortFunc(out, func(a, b ratings.Standing) int { // highest first
+		return cmp.Or(cmp.Compare(b.Ordinal(), a.Ordinal()), cmp.Compare(b.Player, a.Player))
 	})
 	return out
-}
-
-func compareFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-func compareString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // BenchLeaderboard measures a page of 20 of a leaderboard of n ranked players: the first

@@ -1,7 +1,6 @@
 package storetest
 
 import (
-	"crypto/sha256"
 	"testing"
 	"time"
 
@@ -80,23 +79,6 @@ func unseededFixture(t *testing.T, id string, at time.Time) *Fixture {
 // newSeededOpenMatch creates a listed two-seat match whose creator chose the seed, seat 1 open.
 func newSeededOpenMatch(t *testing.T, s referee.EventStore, id string, at time.Time) *domain.Match {
 	t.Helper()
-	seed := domain.Seed(sha256.Sum256([]byte("seed/" + id)))
-	players := []domain.PlayerInfo{{Name: "ann", Kind: domain.Human}, {Kind: domain.Open}}
-	events, err := domain.Start(domain.MatchSpec{Players: players, Listed: true, Seeded: true}, seed, at)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := domain.Resume(id, seed, events)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tok, inv := sha256.Sum256([]byte("t0"+id)), sha256.Sum256([]byte("i1"+id))
-	rec := referee.MatchRecord{ID: id, Seed: seed, CreatedAt: at, Seats: []referee.SeatRecord{
-		{Seat: 0, Name: "ann", Kind: domain.Human, TokenHash: tok[:]},
-		{Seat: 1, Kind: domain.Open, InviteHash: inv[:]},
-	}}
-	if err := s.Create(ctx, rec, events, m.Summary()); err != nil {
-		t.Fatal(err)
-	}
+	_, m := createOpenSeat(t, s, id, at, domain.MatchSpec{Listed: true, Seeded: true}, "ann", "", "")
 	return m
 }
