@@ -4,8 +4,6 @@ import (
 	"encoding/base64"
 	"net/http"
 	"testing"
-
-	"github.com/allfives/allfives/repository/postgres/pgtest"
 )
 
 // TestBytesThatAreNotText: a path id that is not UTF-8 text (`%FF`, `%00`) is the 404 of an
@@ -15,9 +13,6 @@ import (
 func TestBytesThatAreNotText(t *testing.T) {
 	for _, eng := range engines {
 		t.Run(eng.name, func(t *testing.T) {
-			if eng.name == "postgres" {
-				pgtest.Require(t)
-			}
 			h, _ := newRatingsHarness(t, eng.open(t).(ratedStore))
 			key := h.newPlayer("Ada T").Key
 			tb := h.create(seed1, false, "human", "human")

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/api"
-	"github.com/allfives/allfives/repository/postgres/pgtest"
 )
 
 // BenchmarkAuthenticate compares the two credentials a state read may carry, through the real
@@ -20,9 +19,6 @@ import (
 func BenchmarkAuthenticate(b *testing.B) {
 	for _, eng := range engines {
 		b.Run(eng.name, func(b *testing.B) {
-			if eng.name == "postgres" {
-				pgtest.Require(b)
-			}
 			h, path, token, key := boundMatch(b, eng.open(b))
 			for _, c := range []struct{ name, credential string }{
 				{"seat-token", token},
@@ -57,9 +53,6 @@ func BenchmarkAuthenticate(b *testing.B) {
 func BenchmarkAuthenticateAlternating(b *testing.B) {
 	for _, eng := range engines {
 		b.Run(eng.name, func(b *testing.B) {
-			if eng.name == "postgres" {
-				pgtest.Require(b)
-			}
 			h, path, token, key := boundMatch(b, eng.open(b))
 			read := func(credential string) time.Duration {
 				req := httptest.NewRequest(http.MethodGet, path, nil)
