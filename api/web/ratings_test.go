@@ -214,10 +214,12 @@ func TestRatingsPages(t *testing.T) {
 	s, proj := newRatedSite(t)
 	ctx := context.Background()
 	ada, bo, cy, di := s.newPlayer("Ada"), s.newPlayer("Bo"), s.newPlayer("Cy"), s.newPlayer("Di")
-	// 18 matches each: past the 10 matches and σ ≤ 6 of a ranked rating.
+	// 18 matches each: past the 10 matches and σ ≤ 6 of a ranked rating. Each plays a random
+	// bot half the time: σ shrinks with results the model did not foresee, and a seat that
+	// always plays its first legal move could lose all 18 to greedy ones and stay above 6.
 	for i := range 18 {
 		s.playSeat(s.ratedVsBot(ada.Key, []string{"random", "expert"}[i%2]))
-		s.playSeat(s.ratedVsBot(bo.Key, []string{"greedy", "pimc"}[i%2]))
+		s.playSeat(s.ratedVsBot(bo.Key, []string{"random", "pimc"}[i%2]))
 	}
 	s.playSeat(s.ratedVsBot(cy.Key, "greedy")) // one match: provisional
 	bots := []string{"random", "greedy", "pimc", "expert"}
