@@ -36,8 +36,13 @@ const (
 )
 
 // headQuery reads the versions of a batch of matches: one index probe of matches' primary key
-// per id.
-const headQuery = "SELECT id, version FROM matches WHERE id = ANY($1::text[])"
+// per id, and a row for every id asked (a NULL version: no such match). It is written as a
+// subquery per id rather than "WHERE id = ANY($1)" for its generic plan: PostgreSQL makes that
+// plan once per connection, and for "= ANY" made while the table is small it is a sequential
+// scan, kept until the table is next analyzed (188 us an execution over 1,100 matches, against
+// 9.5 us for a lone probe; docs/operations.md). The subquery's plan is the index probe at any
+// size.
+const headQuery = "SELECT u.id, (SELECT m.version FROM matches m WHERE m.id = u.id) FROM unnest($1::text[]) AS u(id)"
 
 // headQueryOne is headQuery for a batch of one id, the batch of every read on an idle
 // instance. PostgreSQL plans a statement whose parameter is an array afresh on every
@@ -48,12 +53,13 @@ const headQueryOne = "SELECT id, version FROM matches WHERE id = $1"
 
 // headKeyQuery is headQuery for a batch that also asks who some player keys belong to (a
 // keyed read's key, folded into its head check): the same probes of matches, and one probe of
-// the unique index players_key_hash per hash, in one statement. A match's row has no key hash;
-// a player's row has its key hash, which is what it answers. It answers a player's id and no
-// more, what a key's check of a seat needs: every column more costs each keyed read its
-// decoding (about 2 us a read for the name and dates, measured).
-const headKeyQuery = "SELECT id, version, NULL::bytea FROM matches WHERE id = ANY($1::text[]) " +
-	"UNION ALL SELECT id, 0, key_hash FROM players WHERE key_hash = ANY($2::bytea[])"
+// the unique index players_key_hash per hash, in one statement, each a subquery for the same
+// reason. A match's row has no key hash; a key's row has its hash and its player's id (NULL:
+// no player's current key). It answers a player's id and no more, what a key's check of a
+// seat needs: every column more costs each keyed read its decoding (about 2 us a read for the
+// name and dates, measured).
+const headKeyQuery = "SELECT u.id, (SELECT m.version FROM matches m WHERE m.id = u.id), NULL::bytea FROM unnest($1::text[]) AS u(id) " +
+	"UNION ALL SELECT (SELECT p.id FROM players p WHERE p.key_hash = k.hash), 0, k.hash FROM unnest($2::bytea[]) AS k(hash)"
 
 // headKeyQueryOne is headKeyQuery for a batch of one id and one key, as headQueryOne is
 // headQuery's.
@@ -371,13 +377,13 @@ func queryHeads(ctx context.Context, db *sql.DB, g *headGroup) (err error) {
 		}
 		defer rows.Close()
 		var id pgtype.DriverBytes
-		var version int
+		var version pgtype.Int4
 		for rows.Next() {
 			if err := rows.Scan(&id, &version); err != nil {
 				return err
 			}
-			if i := g.find(id); i >= 0 {
-				g.versions[i] = version
+			if i := g.find(id); i >= 0 && version.Valid {
+				g.versions[i] = int(version.Int32)
 			}
 		}
 		return rows.Err()
@@ -398,19 +404,19 @@ func queryHeadKeys(ctx context.Context, pc *pgx.Conn, g *headGroup) error {
 	}
 	defer rows.Close()
 	var id pgtype.DriverBytes
-	var version int
+	var version pgtype.Int4
 	var hash pgtype.DriverBytes
 	for rows.Next() {
 		if err := rows.Scan(&id, &version, &hash); err != nil {
 			return err
 		}
 		if len(hash) == 0 { // a match's row: its key hash is NULL
-			if i := g.find(id); i >= 0 {
-				g.versions[i] = version
+			if i := g.find(id); i >= 0 && version.Valid {
+				g.versions[i] = int(version.Int32)
 			}
 			continue
 		}
-		if j := g.findHash(hash); j >= 0 {
+		if j := g.findHash(hash); j >= 0 && id != nil {
 			g.found[j] = string(id)
 		}
 	}
