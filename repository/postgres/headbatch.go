@@ -45,10 +45,10 @@ const (
 const headQuery = "SELECT u.id, (SELECT m.version FROM matches m WHERE m.id = u.id) FROM unnest($1::text[]) AS u(id)"
 
 // headQueryOne is headQuery for a batch of one id, the batch of every read on an idle
-// instance. PostgreSQL plans a statement whose parameter is an array afresh on every
-// execution (its generic plan, which cannot know the array's length, never looks cheaper than
-// a custom one), which costs more than the probe itself; a statement of scalars is planned
-// once per connection.
+// instance. PostgreSQL plans a statement whose parameter is an array afresh on most
+// executions (for a batch of a few ids a custom plan looks cheaper than the generic one,
+// which must guess the array's length), which costs more than the probe itself; a statement
+// of scalars is planned once per connection.
 const headQueryOne = "SELECT id, version FROM matches WHERE id = $1"
 
 // headKeyQuery is headQuery for a batch that also asks who some player keys belong to (a
