@@ -30,7 +30,8 @@ done
 work="$(mktemp -d)"
 pids=()
 cleanup() {
-	for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+	# npx leads a process group of its own (setsid), so killing the group ends its node too.
+	for pid in "${pids[@]}"; do kill -- "-$pid" 2>/dev/null || kill "$pid" 2>/dev/null || true; done
 	wait 2>/dev/null || true
 	rm -rf "$work"
 }
@@ -71,7 +72,8 @@ base="http://127.0.0.1:$prism_port"
 pids+=($!)
 # Node's own header limit (16 KiB) is raised past the server's (64 KiB) so the server's 431
 # reaches Prism to be checked.
-NODE_OPTIONS="--max-http-header-size=262144" npx --yes "$PRISM" proxy "$doc" "$server" \
+# npx runs Prism as a child of its own: setsid puts both in one group for cleanup to end.
+NODE_OPTIONS="--max-http-header-size=262144" setsid npx --yes "$PRISM" proxy "$doc" "$server" \
 	--port "$prism_port" --validate-request false >"$work/prism.log" 2>&1 &
 pids+=($!)
 wait_for "$server/healthz"
