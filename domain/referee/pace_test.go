@@ -175,15 +175,15 @@ func TestPacedBotsAreHeldToTheirFloor(t *testing.T) {
 				req.TurnSeconds, req.AutoplayAfter = 30, 1
 			}
 			created := create(t, svc, req)
-			// With a bot pool, creation decides nothing and the pool may have played the whole
-			// match already: everything from creation on counts.
-			if c.when != nil && c.workers == 0 {
-				rec.reset()
-				for _, s := range strategies {
-					s.decisions.Store(0)
-				}
-			}
 			if c.when != nil {
+				// With a bot pool, creation decides nothing and the pool may have played the
+				// whole match already: everything from creation on counts.
+				if c.workers == 0 {
+					rec.reset()
+					for _, s := range strategies {
+						s.decisions.Store(0)
+					}
+				}
 				// When
 				c.when(t, svc, created, clock)
 			}

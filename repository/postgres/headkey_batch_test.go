@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/domain/players"
-	"github.com/allfives/allfives/repository/postgres/pgtest"
 	"github.com/allfives/allfives/repository/storetest"
 )
 
@@ -20,11 +19,7 @@ import (
 // ids and keys of several readers at once.
 func TestHeadBatchMixesKeys(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, pgtest.URL(t), Options{MaxConns: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := openFresh(t, Options{MaxConns: 4})
 	const matches, people = 3, 3
 	for i := range matches {
 		f := storetest.NewFixture(t, fmt.Sprint("m", i), storetest.Base, 0)

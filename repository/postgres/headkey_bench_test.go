@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/allfives/allfives/repository/postgres/pgtest"
 	"github.com/allfives/allfives/repository/storetest"
 )
 
@@ -19,11 +18,7 @@ import (
 //	go test ./repository/postgres -run '^$' -bench HeadKey -benchmem
 func BenchmarkHeadKey(b *testing.B) {
 	ctx := context.Background()
-	s, err := Open(ctx, pgtest.URL(b), Options{MaxConns: 4})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { s.Close() })
+	s := openFresh(b, Options{MaxConns: 4})
 	f := storetest.NewFixture(b, "head", storetest.Base, 0)
 	if err := f.Create(ctx, s); err != nil {
 		b.Fatal(err)

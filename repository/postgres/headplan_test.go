@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/allfives/allfives/repository/postgres/pgtest"
 	"github.com/allfives/allfives/repository/storetest"
 )
 
@@ -17,11 +16,7 @@ import (
 // probe the primary key and players_key_hash, and never read either table whole.
 func TestHeadQueriesProbeTheIndexes(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, pgtest.URL(t), Options{MaxConns: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := openFresh(t, Options{MaxConns: 1})
 	for i := range 3 {
 		if err := storetest.NewFixture(t, fmt.Sprint("m", i), storetest.Base, 0).Create(ctx, s); err != nil {
 			t.Fatal(err)
@@ -57,9 +52,10 @@ func TestHeadQueriesProbeTheIndexes(t *testing.T) {
 			}
 			plan = append(plan, line)
 		}
-		if err := rows.Close(); err != nil {
+		if err := rows.Err(); err != nil {
 			t.Fatal(err)
 		}
+		rows.Close()
 		text := strings.Join(plan, "\n")
 		if strings.Contains(text, "Seq Scan on matches") || strings.Contains(text, "Seq Scan on players") ||
 			!strings.Contains(text, "Index Scan using matches_pkey") || !strings.Contains(text, c.want) {

@@ -8,7 +8,6 @@ import (
 
 	"gorm.io/gorm"
 
-	"github.com/allfives/allfives/repository/postgres/pgtest"
 	"github.com/allfives/allfives/repository/storetest"
 )
 
@@ -23,11 +22,7 @@ const playerPage = `SELECT match_id FROM seats WHERE player_id = ? AND (match_cr
 // seats_player_matches with no sort, newest first.
 func TestMigratePlayers(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, pgtest.URL(t), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openFresh(t, Options{})
 	fixtures := storetest.PlayedMatches(t, s, "m", 2, 5)
 	p, err := s.migrator()
 	if err != nil {

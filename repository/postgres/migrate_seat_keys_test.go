@@ -7,7 +7,6 @@ import (
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/referee"
-	"github.com/allfives/allfives/repository/postgres/pgtest"
 )
 
 // seatKeysFixture is what the tests of 00003 store under 00002: three matches whose
@@ -32,11 +31,7 @@ var seatKeysFixture = []string{
 // match.created (absent: false) and read back by Match and History.
 func TestMigrateSeatKeysKeepsRecords(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, pgtest.URL(t), Options{NoMigrate: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openFresh(t, Options{NoMigrate: true})
 	p, err := s.migrator()
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/repository/postgres/pgtest"
 )
 
 // TestMigrateSeatsAndClockKeepsOldMatches: a database made by the first schema, holding a
@@ -15,11 +14,7 @@ import (
 // match and an open seat, and the indexes the sweeper and the lobby walk exist.
 func TestMigrateSeatsAndClockKeepsOldMatches(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, pgtest.URL(t), Options{NoMigrate: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openFresh(t, Options{NoMigrate: true})
 	p, err := s.migrator()
 	if err != nil {
 		t.Fatal(err)
@@ -79,11 +74,7 @@ func TestMigrateSeatsAndClockKeepsOldMatches(t *testing.T) {
 // migrates up again to the columns the code expects.
 func TestMigrateDownAndUp(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, pgtest.URL(t), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openFresh(t, Options{})
 	p, err := s.migrator()
 	if err != nil {
 		t.Fatal(err)

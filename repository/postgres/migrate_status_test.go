@@ -4,7 +4,6 @@ import (
 	"context"
 	"testing"
 
-	"github.com/allfives/allfives/repository/postgres/pgtest"
 	"github.com/allfives/allfives/repository/storetest"
 )
 
@@ -13,11 +12,7 @@ import (
 // 00005 made them (migrations/postgres/00009_player_match_status.sql).
 func TestMigratePlayerMatchStatus(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, pgtest.URL(t), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openFresh(t, Options{})
 	p, err := s.migrator()
 	if err != nil {
 		t.Fatal(err)

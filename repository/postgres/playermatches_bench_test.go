@@ -8,7 +8,6 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/allfives/allfives/domain/referee"
-	"github.com/allfives/allfives/repository/postgres/pgtest"
 	"github.com/allfives/allfives/repository/sqlrow"
 	"github.com/allfives/allfives/repository/storetest"
 )
@@ -26,11 +25,7 @@ func BenchmarkPlayerMatchesAtScale(b *testing.B) {
 		b.Skip("a million matches: not in -short")
 	}
 	ctx := context.Background()
-	s, err := Open(ctx, pgtest.URL(b), Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { s.Close() })
+	s := openFresh(b, Options{})
 	ps := storetest.NewPlayerScale(b, 0)
 	ps.Load(b, s.sqlDB, true, 1000, nil)
 	if _, err := s.sqlDB.ExecContext(ctx, "ANALYZE"); err != nil {
