@@ -122,6 +122,15 @@ func (m *Match) Table() Table { return m.table }
 // Players describes the seats as they are now: an open seat has kind open and no name.
 func (m *Match) Players() []PlayerInfo { return slices.Clone(m.players) }
 
+// Player describes one seat as it is now, without the copy of every seat that Players makes:
+// the referee asks it on every bot turn. A seat outside the table is the zero PlayerInfo.
+func (m *Match) Player(seat int) PlayerInfo {
+	if !m.validSeat(seat) {
+		return PlayerInfo{}
+	}
+	return m.players[seat]
+}
+
 // Scores is each side's score.
 func (m *Match) Scores() []int { return slices.Clone(m.scores) }
 

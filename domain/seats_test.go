@@ -29,6 +29,21 @@ func applyAll(t *testing.T, m *Match, evs []Event) {
 	}
 }
 
+func TestPlayerIsOneSeatOfPlayers(t *testing.T) {
+	m := given(t, openTable(3, 0, 2), SeatJoined{Seat: 2, Name: "Bo"})
+	all := m.Players()
+	for seat := range all {
+		if got := m.Player(seat); got != all[seat] {
+			t.Errorf("Player(%d) = %+v, Players()[%d] = %+v", seat, got, seat, all[seat])
+		}
+	}
+	for _, seat := range []int{-1, len(all)} {
+		if got := m.Player(seat); got != (PlayerInfo{}) {
+			t.Errorf("Player(%d) = %+v, want the zero PlayerInfo", seat, got)
+		}
+	}
+}
+
 func TestJoiningATakenSeatIsRefused(t *testing.T) {
 	m := given(t, openTable(3, 0, 1, 2), SeatJoined{Seat: 1, Name: "Bo"})
 	for _, seat := range []int{0, 1} {

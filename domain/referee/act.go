@@ -64,8 +64,9 @@ func (s *MatchService) act(ctx context.Context, id string, v domain.Viewer, seat
 	if e.match.Holder(v) != v {
 		return ActResult{}, domain.ErrUnauthorized // the seat changed hands after the token was checked
 	}
-	fp := fingerprint(seat, req.Move)
+	var fp string // only a move under a key needs one: most moves never format it
 	if req.IdempotencyKey != "" {
+		fp = fingerprint(seat, req.Move)
 		// Keys are per seat (docs/api.md, "Idempotency"): only this seat's own record is
 		// looked up, so another seat's use of the key neither refuses this move nor shows.
 		rec, found, err := s.idempotency(ctx, e, seat, req.IdempotencyKey)
@@ -181,7 +182,7 @@ func (s *MatchService) runBots(ctx context.Context, g *game, at time.Time) ([]do
 		if seat < 0 {
 			break
 		}
-		p := g.match.Players()[seat]
+		p := g.match.Player(seat)
 		autoplay := g.match.OnAutoplay(seat)
 		if p.Kind != domain.Bot && !autoplay {
 			break
@@ -213,8 +214,8 @@ func (s *MatchService) runBots(ctx context.Context, g *game, at time.Time) ([]do
 // hasHuman says whether a seat of m is a human's (on autoplay or not): someone who may time
 // the answers.
 func hasHuman(m *domain.Match) bool {
-	for _, p := range m.Players() {
-		if p.Kind == domain.Human {
+	for seat := range m.Table().Players() {
+		if m.Player(seat).Kind == domain.Human {
 			return true
 		}
 	}

@@ -168,7 +168,7 @@ func (s *MatchService) botChunk(ctx context.Context, id string) (more bool, err 
 		seat := work.match.Turn()
 		// Not paced: nobody sits at a match of bots only to time it, and the pool's workers
 		// must not sleep.
-		batch, err := s.botTurn(ctx, work, seat, work.match.Players()[seat].Bot, now, false)
+		batch, err := s.botTurn(ctx, work, seat, work.match.Player(seat).Bot, now, false)
 		if err != nil {
 			return false, err
 		}
