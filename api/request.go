@@ -212,6 +212,9 @@ func etag(version int, v domain.Viewer) string {
 // notModified applies If-None-Match (weak comparison, RFC 9110 13.1.2) to the current tag.
 func notModified(r *http.Request, tag string) bool {
 	h := r.Header.Get("If-None-Match")
+	if h == "" {
+		return false // most reads send none: no list to split
+	}
 	if strings.TrimSpace(h) == "*" {
 		return true
 	}
