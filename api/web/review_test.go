@@ -39,7 +39,12 @@ func TestReviewFromTheReplayViewer(t *testing.T) {
 	tb := b.tab(false)
 	tb.do("open the replay", chromedp.Navigate(s.url+"/replay/"+m.ID),
 		chromedp.WaitVisible(chromedp.ID("review-request")))
+	// The step's line and hands are drawn from an answer that may come after the review's
+	// button, and push the button down: a click aimed before they land can miss it, and the
+	// review then never starts. Click once the step is drawn.
+	poll[bool](tb, "the replay drawn", `document.getElementById("replay").dataset.step !== "0"`)
 	tb.do("ask for a review", chromedp.Click(chromedp.ID("review-request")))
+	poll[bool](tb, "the review asked for", `!document.getElementById("review-request")`)
 	shown := poll[reviewShown](tb, "the review", `document.querySelector("#review-seats") && document.querySelector("#review-worst") && `+readReview)
 
 	var rv api.Review
