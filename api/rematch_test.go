@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/allfives/allfives/api"
@@ -74,6 +75,13 @@ func testRematchAnonymous(t *testing.T, h *harness) {
 	if v := tb.view(-1); v.NextMatchID != next.ID {
 		t.Fatalf("the finished match's view names %q, want %q", v.NextMatchID, next.ID)
 	}
+	// The tag of a match with a rematch goes on with -r, and is still an If-Match: the move
+	// is refused for the match's end, not for the tag.
+	tag := h.do(http.MethodGet, tb.path(""), nil, auth(tb.tokens[0])...).header.Get("ETag")
+	if !strings.HasSuffix(tag, `-0-r"`) {
+		t.Fatalf("the finished match's tag %q", tag)
+	}
+	tb.move(0, api.MoveRequest{Action: "draw"}, "If-Match", tag).problem(t, http.StatusConflict, "MATCH_FINISHED")
 	var hist api.HistoryResponse
 	h.do(http.MethodGet, "/api/v1/matches?status=finished&limit=100", nil).decode(t, &hist)
 	found := false
