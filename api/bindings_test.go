@@ -154,6 +154,8 @@ func testBindingRefusals(t *testing.T, h *harness) {
 	create(auth(anon.tokens[0]), me, bot).problem(t, http.StatusUnauthorized, "UNAUTHORIZED")
 	create(auth(hal.Key), api.PlayerRequest{Kind: "human", Player: "0123456789abcdef0123456789abcdef"}, me).problem(t, http.StatusNotFound, "PLAYER_NOT_FOUND")
 	create(auth(hal.Key), api.PlayerRequest{Name: "Robo", Kind: "bot", Bot: "random", Player: "me"}, me).problem(t, http.StatusBadRequest, "INVALID_REQUEST")
+	// A bot's player is stored, but has no key: a challenge to it could never be accepted.
+	create(auth(hal.Key), me, api.PlayerRequest{Kind: "human", Player: "bot-greedy"}).problem(t, http.StatusBadRequest, "INVALID_REQUEST")
 	create(auth(hal.Key), me, api.PlayerRequest{Name: "Named", Kind: "human", Player: hal.Player.ID + "x"}).problem(t, http.StatusBadRequest, "INVALID_REQUEST")
 	// A key on an anonymous match is refused like a wrong token; a rotated key everywhere.
 	h.do(http.MethodGet, anon.path(""), nil, auth(hal.Key)...).problem(t, http.StatusUnauthorized, "UNAUTHORIZED")

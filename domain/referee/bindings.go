@@ -72,6 +72,10 @@ func (s *MatchService) bindPlayers(ctx context.Context, in []domain.PlayerInfo, 
 			if p.Name != "" {
 				return nil, nil, domain.Invalidf("players[%d] challenges a player: the player names the seat when it joins", i)
 			}
+			if IsBotPlayer(id) {
+				// A bot's player has no key to join with: its seat would stay open for good.
+				return nil, nil, domain.Invalidf("players[%d] challenges %s, a bot's player; a bot plays a seat of kind bot", i, id)
+			}
 			if _, err := s.keys.Profile(ctx, id); err != nil {
 				return nil, nil, fmt.Errorf("players[%d]: %w", i, err)
 			}

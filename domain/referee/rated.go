@@ -2,13 +2,20 @@ package referee
 
 import (
 	"context"
+	"strings"
 
 	"github.com/allfives/allfives/domain"
 )
 
 // BotPlayer is the player id of a bot seat of strategy name in a rated match: bot-random,
 // bot-greedy, bot-pimc, bot-expert (docs/ratings.md, "Who is rated").
-func BotPlayer(name string) string { return "bot-" + name }
+func BotPlayer(name string) string { return botPlayerPrefix + name }
+
+// botPlayerPrefix begins every bot's player id; a human player's id is hex, so never does.
+const botPlayerPrefix = "bot-"
+
+// IsBotPlayer says whether id is a bot's player, which plays only a bot seat and holds no key.
+func IsBotPlayer(id string) bool { return strings.HasPrefix(id, botPlayerPrefix) }
 
 // checkRated refuses a rated match that could not be rated fairly (docs/ratings.md, "Who is
 // rated"): every seat a player (bound with "me", or reserved by id for a challenge) or a bot,
