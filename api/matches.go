@@ -129,6 +129,11 @@ func (s *server) listMatches(c echo.Context) error {
 		}
 		*dst = t.UTC()
 	}
+	if q.Has("until") && !hq.Until.After(time.Time{}) {
+		// The zero time means "not given" to the stores, but an until this early, given, leaves
+		// nothing before it: the first instant after it keeps the page as empty as it must be.
+		hq.Until = time.Time{}.Add(time.Nanosecond)
+	}
 	if hq.Limit, err = intParam(q, "limit", 20, 1, 100); err != nil {
 		return err
 	}

@@ -112,6 +112,18 @@ func TestHistory(t *testing.T) {
 	if len(page.Matches) != 4 {
 		t.Fatalf("player=p1: %d matches", len(page.Matches))
 	}
+	// until is exclusive: nothing was made before the earliest time there is, nor before a
+	// year before it, though the first is the zero time the stores take for "not given".
+	for _, until := range []string{"0001-01-01T00:00:00Z", "0000-12-31T00:00:00Z", "0001-01-01T00:00:00.000000001Z"} {
+		h.do(http.MethodGet, "/api/v1/matches?limit=100&until="+until, nil).decode(t, &page)
+		if len(page.Matches) != 0 || page.NextCursor != nil {
+			t.Fatalf("until=%s: %d matches", until, len(page.Matches))
+		}
+	}
+	h.do(http.MethodGet, "/api/v1/matches?limit=100&since=0001-01-01T00:00:00Z", nil).decode(t, &page)
+	if len(page.Matches) != 4 {
+		t.Fatalf("since the earliest time: %d matches", len(page.Matches))
+	}
 }
 
 func TestRequestIDs(t *testing.T) {
