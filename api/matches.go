@@ -164,7 +164,7 @@ func (s *server) listMatches(c echo.Context) error {
 //	@Param				id				path		string	true	"match id"
 //	@Param				If-None-Match	header		string	false	"an ETag from an earlier answer"
 //	@Success			200				{object}	MatchView
-//	@Header				200				{string}	ETag	"this view's tag: the version and the seat (s for a spectator), quoted, like 12-0"
+//	@Header				200				{string}	ETag	"this view's tag: the version and the seat (s for a spectator), quoted, like 12-0; a finished match's may go on with -r once it has a rematch and -g with a hash of its rating changes once it is rated"
 //	@Success			304				"not modified since the ETag given"
 //	@Failure			400				{object}	Problem	"INVALID_REQUEST"
 //	@Failure			401				{object}	Problem	"UNAUTHORIZED: a token that is not this match's"

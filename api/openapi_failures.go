@@ -1,6 +1,7 @@
 package api
 
 import (
+	"net/http"
 	"strconv"
 	"strings"
 
@@ -14,17 +15,26 @@ type commonFailure struct {
 	description string // the codes it may carry, as an annotation would name them
 	retryAfter  bool   // sent with a Retry-After header
 	store       bool   // only operations that read or write the match store
+	post        bool   // only POST operations, the ones whose body is read (bodyLimit)
 }
 
 // commonFailures are the answers of the rate limit and the header limit (every operation but
-// the probes, which neither applies to: api/ratelimit.go), and of the store (every operation
-// under /api/v1/). Retry-After goes with the codes problem.go sends it with.
+// the probes, which neither applies to: api/ratelimit.go), of the body limit (every POST, body
+// or not: a declared length over it is refused before the handler), and of the store (every
+// operation under /api/v1/). Retry-After goes with the codes problem.go sends it with.
 var commonFailures = []commonFailure{
 	{status: 429, description: "RATE_LIMITED: too many requests from this address; Retry-After says when to retry", retryAfter: true},
+	{status: 413, description: "PAYLOAD_TOO_LARGE: the body is larger than " + strconv.Itoa(DefaultBodyLimit>>10) + " KiB", post: true},
 	{status: 431, description: "HEADER_TOO_LARGE: the headers and URL exceed " + strconv.Itoa(DefaultHeaderLimit>>10) + " KiB"},
 	{status: 500, description: "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)", store: true},
 	{status: 503, description: "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry", retryAfter: true, store: true},
 	{status: 507, description: "STORE_FULL: the store's disk is full; writes fail until space is freed; Retry-After says when to retry", retryAfter: true, store: true},
+}
+
+// appliesTo says whether the operation method on path can answer f.
+func (f commonFailure) appliesTo(path, method string) bool {
+	return !probePaths[path] && (!f.store || strings.HasPrefix(path, "/api/v1/")) &&
+		(!f.post || method == http.MethodPost)
 }
 
 // probePaths answer monitoring: no rate limit, no store, no 4XX (docs/.redocly.lint-ignore.yaml).
@@ -45,12 +55,11 @@ func retryAfterHeader() *openapi3.HeaderRef {
 func addCommonFailures(doc *openapi3.T) {
 	problem := openapi3.NewSchemaRef("#/components/schemas/api.Problem", nil)
 	for path, item := range doc.Paths.Map() {
-		for _, op := range item.Operations() {
+		for method, op := range item.Operations() {
 			for _, f := range commonFailures {
 				code := strconv.Itoa(f.status)
 				resp := op.Responses.Value(code)
-				applies := !probePaths[path] && (!f.store || strings.HasPrefix(path, "/api/v1/"))
-				if !applies && resp == nil {
+				if !f.appliesTo(path, method) && resp == nil {
 					continue
 				}
 				if resp == nil || resp.Value == nil {

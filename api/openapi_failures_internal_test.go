@@ -3,15 +3,14 @@ package api
 import (
 	"encoding/json"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
 )
 
 // TestCommonFailuresEverywhere: in openapi.yaml every operation but the probes answers 429 and
-// 431, every operation under /api/v1/ answers 500, 503 and 507, and 429, 503 and 507 carry
-// Retry-After, though the annotations no longer say so operation by operation.
+// 431, every POST 413, every operation under /api/v1/ answers 500, 503 and 507, and 429, 503
+// and 507 carry Retry-After, though the annotations no longer say so operation by operation.
 func TestCommonFailuresEverywhere(t *testing.T) {
 	doc, err := openapi3.NewLoader().LoadFromFile("../openapi.yaml")
 	if err != nil {
@@ -20,9 +19,8 @@ func TestCommonFailuresEverywhere(t *testing.T) {
 	for path, item := range doc.Paths.Map() {
 		for method, op := range item.Operations() {
 			for _, f := range commonFailures {
-				applies := !probePaths[path] && (!f.store || strings.HasPrefix(path, "/api/v1/"))
 				resp := op.Responses.Value(strconv.Itoa(f.status))
-				if !applies {
+				if !f.appliesTo(path, method) {
 					continue
 				}
 				if resp == nil {

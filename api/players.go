@@ -23,6 +23,7 @@ import (
 //	@Success		201		{object}	CreatePlayerResponse
 //	@Header			201		{string}	Location	"/api/v1/players/{id}"
 //	@Failure		400		{object}	Problem		"INVALID_REQUEST"
+//	@Failure		408		{object}	Problem		"REQUEST_TIMEOUT: the body did not arrive before the server\'s read timeout"
 //	@Failure		409		{object}	Problem		"NAME_TAKEN: another player goes by that name, ignoring case and width"
 //	@Failure		413		{object}	Problem		"PAYLOAD_TOO_LARGE"
 //	@Failure		415		{object}	Problem		"UNSUPPORTED_MEDIA_TYPE"

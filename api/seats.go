@@ -32,6 +32,7 @@ import (
 //	@Failure			401		{object}	Problem	"UNAUTHORIZED: a player key that is not valid, or a seat reserved for another player (a challenge)"
 //	@Failure			403		{object}	Problem	"INVALID_INVITE"
 //	@Failure			404		{object}	Problem	"MATCH_NOT_FOUND"
+//	@Failure			408		{object}	Problem	"REQUEST_TIMEOUT: the body did not arrive before the server\'s read timeout"
 //	@Failure			409		{object}	Problem	"SEAT_TAKEN, ALREADY_SEATED (the player holds another seat of the match), MATCH_FINISHED (finished or expired)"
 //	@Failure			413		{object}	Problem	"PAYLOAD_TOO_LARGE"
 //	@Failure			415		{object}	Problem	"UNSUPPORTED_MEDIA_TYPE"

@@ -283,7 +283,7 @@ const docTemplate = `{
                         "headers": {
                             "ETag": {
                                 "type": "string",
-                                "description": "this view's tag: the version and the seat (s for a spectator), quoted, like 12-0"
+                                "description": "this view's tag: the version and the seat (s for a spectator), quoted, like 12-0; a finished match's may go on with -r once it has a rematch and -g with a hash of its rating changes once it is rated"
                             }
                         }
                     },
@@ -1065,6 +1065,12 @@ const docTemplate = `{
                             "$ref": "#/definitions/api.Problem"
                         }
                     },
+                    "408": {
+                        "description": "REQUEST_TIMEOUT: the body did not arrive before the server\\'s read timeout",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
                     "409": {
                         "description": "SEAT_TAKEN, ALREADY_SEATED (the player holds another seat of the match), MATCH_FINISHED (finished or expired)",
                         "schema": {
@@ -1467,6 +1473,12 @@ const docTemplate = `{
                     },
                     "400": {
                         "description": "INVALID_REQUEST",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "408": {
+                        "description": "REQUEST_TIMEOUT: the body did not arrive before the server\\'s read timeout",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
