@@ -100,7 +100,7 @@ func TestAnOfferExpiresOnlyAfterItsTime(t *testing.T) {
 	if _, err := m.DecideOfferExpired(t0.Add(599 * time.Second)); err == nil {
 		t.Fatal("an offer expired before its time")
 	}
-	applyTo(t, m)(m.DecideOfferExpired(t0.Add(600*time.Second)))
+	applyTo(t, m)(m.DecideOfferExpired(t0.Add(600 * time.Second)))
 	if c, _ := m.Cancellation(); c.Reason != domain.CancelOfferExpired || c.Seat != nil || m.Summary().Deadline != nil {
 		t.Fatalf("after the offer expired: %+v, deadline %v", c, m.Summary().Deadline)
 	}
