@@ -179,11 +179,15 @@ func (s *MatchService) commit(ctx context.Context, e *entry, work *game, events 
 	if len(events) > 0 {
 		at = events[0].At // one append, one time (docs/api.md, "Timing")
 	}
-	more, err := s.runBots(ctx, work, at)
-	if err != nil {
-		return err
+	// A match whose last human resigned is played by the bot pool, as one of bots only is.
+	offPath := s.pool != nil && botsOnly(work.match)
+	if !offPath {
+		more, err := s.runBots(ctx, work, at)
+		if err != nil {
+			return err
+		}
+		events = append(events, more...)
 	}
-	events = append(events, more...)
 	a := Append{MatchID: e.match.ID(), Expected: e.match.Version(), Events: events, Summary: work.match.Summary(), Seats: seats}
 	if err := s.store.Append(ctx, a); err != nil {
 		if errors.Is(err, domain.ErrVersionConflict) {
@@ -196,6 +200,9 @@ func (s *MatchService) commit(ctx context.Context, e *entry, work *game, events 
 	e.setRecord(withSeats(e.record, seats))
 	e.set(work)
 	s.watch.wake(e.match.ID())
+	if offPath {
+		s.pool.submit(e.match.ID())
+	}
 	return nil
 }
 

@@ -2,7 +2,6 @@ package referee
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
@@ -41,83 +40,10 @@ type MatchService struct {
 	log        *slog.Logger
 	pause      func(ctx context.Context, d time.Duration) error // holds a paced bot's decision to its floor
 	keys       PlayerKeys                                       // nil: no players, keys are refused
-}
-
-// ServiceConfig wires a MatchService. Zero fields take the production defaults.
-type ServiceConfig struct {
-	Store      EventStore
-	Clock      Clock               // default SystemClock
-	Random     io.Reader           // default crypto/rand.Reader: seeds, ids and tokens
-	Bots       map[string]Strategy // strategies by name
-	CacheSize  int                 // most matches kept in memory; 0: bounded by CacheBytes only
-	CacheBytes int64               // estimated memory the cached matches may take; default 256 MiB
-	// WaitingTTL is how long a waiting match's open seats may stay empty before Sweep expires
-	// it; 0 means DefaultWaitingTTL, a negative value never.
-	WaitingTTL time.Duration
-	// BotWorkers, when positive, plays matches of bots only off the request path with that
-	// many workers: Create answers at once with the match in progress (docs/api.md, "Matches
-	// of bots"). Zero plays them inside Create, for tools that want a finished match back.
-	BotWorkers int
-	Logger     *slog.Logger // default slog.Default()
-	// Pause waits d, or until ctx ends (then it returns ctx's error); the referee calls it after
-	// each decision of a Paced strategy, with what is left of the strategy's floor (0 when the
-	// decision took longer). Default: a real timer. Tests inject one that records.
-	Pause func(ctx context.Context, d time.Duration) error
-	// Players authenticates player keys and finds players by id, for seats bound to players
-	// (docs/api.md, "Players"); nil: a key is refused, and no seat may name a player.
-	Players PlayerKeys
-}
-
-// sleep waits d, or until ctx ends, when it returns ctx's error: ServiceConfig.Pause's default.
-func sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-// DefaultCacheBytes bounds the match cache when ServiceConfig.CacheBytes is 0.
-const DefaultCacheBytes = 256 << 20
-
-// NewMatchService returns a service over cfg.Store.
-func NewMatchService(cfg ServiceConfig) *MatchService {
-	if cfg.Clock == nil {
-		cfg.Clock = SystemClock{}
-	}
-	if cfg.Random == nil {
-		cfg.Random = rand.Reader
-	}
-	if cfg.CacheBytes <= 0 {
-		cfg.CacheBytes = DefaultCacheBytes
-	}
-	switch {
-	case cfg.WaitingTTL == 0:
-		cfg.WaitingTTL = DefaultWaitingTTL
-	case cfg.WaitingTTL < 0:
-		cfg.WaitingTTL = 0
-	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
-	}
-	if cfg.Pause == nil {
-		cfg.Pause = sleep
-	}
-	s := &MatchService{
-		store: cfg.Store, clock: cfg.Clock, random: cfg.Random, bots: cfg.Bots,
-		cache: newMatchCache(cfg.CacheSize, cfg.CacheBytes), waitingTTL: cfg.WaitingTTL, log: cfg.Logger,
-		pause: cfg.Pause, keys: cfg.Players,
-	}
-	if cfg.BotWorkers > 0 {
-		s.pool = newBotPool(s, cfg.BotWorkers, cfg.Logger)
-	}
-	return s
+	// ratedTurnSeconds is the clock of a rated match created without one; rematchTTL is how
+	// long a rematch offer's reserved seats have to be taken.
+	ratedTurnSeconds int
+	rematchTTL       time.Duration
 }
 
 // BotNames lists the strategies a seat may name, in order.
@@ -201,6 +127,11 @@ func (s *MatchService) Create(ctx context.Context, req CreateRequest) (_ Created
 	if req.Rated {
 		if err := checkRated(players, bound, req.Seed); err != nil {
 			return Created{}, err
+		}
+		if req.TurnSeconds == 0 {
+			// A rated match always has a clock, so a player who walks away is played for and
+			// the result counts (docs/ratings.md, "Who is rated").
+			req.TurnSeconds = s.ratedTurnSeconds
 		}
 	}
 	// A chosen seed lets its chooser compute every hand: never for a match others may join,
@@ -379,8 +310,13 @@ func (s *MatchService) Authenticate(ctx context.Context, id, token string) (doma
 	if players.IsKey(token) {
 		// A key stands for the seat its player holds here (docs/api.md, "Players").
 		seat, err := s.heldSeat(ctx, key, token, seats)
-		if err != nil {
+		switch {
+		case err != nil:
 			return domain.Viewer{}, err
+		case seat < 0:
+			// Reserved a seat it has not taken: the player reads the match it is asked to
+			// (docs/api.md, "Consent"), and sees what anyone sees.
+			return domain.Spectator(), nil
 		}
 		return domain.SeatViewer(seat).CheckedAt(checked), nil
 	}
