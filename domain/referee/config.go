@@ -102,4 +102,3 @@ func NewMatchService(cfg ServiceConfig) *MatchService {
 	}
 	return s
 }
-
