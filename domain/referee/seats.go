@@ -69,7 +69,10 @@ func (s *MatchService) join(ctx context.Context, id string, req JoinRequest) (Jo
 		return Joined{}, err
 	}
 	rec := seatRecord(e.record, req.Seat)
-	switch {
+	switch reserved := work.match.Player(req.Seat).ReservedFor; {
+	case !reserved.IsZero() && reserved.ID == "":
+		// A rematch's anonymous seat: its holder's old token accepts it (docs/api.md, "Consent").
+		return Joined{}, fmt.Errorf("%w: seat %d is kept for its holder in the match this rematch follows: accept with POST /api/v1/matches/{id}/rematch on that match", domain.ErrUnauthorized, req.Seat)
 	case rec.Player != "" && rec.Player != req.player:
 		// A challenge: only its player's key takes it, invite or not (docs/api.md, "Players").
 		return Joined{}, fmt.Errorf("%w: seat %d is reserved for a player: join it with that player's key", domain.ErrUnauthorized, req.Seat)
