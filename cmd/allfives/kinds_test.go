@@ -59,7 +59,9 @@ func everyKind(t *testing.T, k *kindServer) map[string]string {
 	target := 30
 	out := map[string]string{}
 	human := func(name string) api.PlayerRequest { return api.PlayerRequest{Name: name, Kind: "human"} }
-	bot := func(strategy string) api.PlayerRequest { return api.PlayerRequest{Name: "bot " + strategy, Kind: "bot", Bot: strategy} }
+	bot := func(strategy string) api.PlayerRequest {
+		return api.PlayerRequest{Name: "bot " + strategy, Kind: "bot", Bot: strategy}
+	}
 	me := api.PlayerRequest{Kind: "human", Player: "me"}
 	ada, adaKey := k.player("Ada K")
 	bo, boKey := k.player("Bo K")
