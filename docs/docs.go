@@ -746,7 +746,7 @@ const docTemplate = `{
                         "SeatToken": []
                     }
                 ],
-                "description": "By a seat holder (its token, or its player's key) of a finished match: the first call creates the next match, with the same players in the same seats, the same target, partnerships, clock and listing, and a new secret seed; every later call answers the same match. Each human seat of the next match is claimed by its old holder: the first call with the old seat's token (or key) draws the seat's new token, shown only in that answer; later calls answer token null. A bound seat's player also plays with its key. The finished match's view and history item then carry next_match_id.",
+                "description": "By a seat holder (its token, or its player's key) of a finished match. The first call offers the next match, with the same seats, target, partnerships, clock and rated, and a new secret seed: it waits (status waiting) with the caller's seat taken (its token in this answer), bots seated, and every other human seat reserved for its holder here (reserved_for: the player's id and name, or the anonymous seat's name), until each accepts by calling this route on this match with its own old token or key (its answer: its seat and new token, shown only then). The last acceptance deals. An offer not accepted within the server's --rematch-ttl (offer_expires_at) is cancelled (offer_expired); a reserved seat's holder may decline it instead (POST .../seats/{seat}/decline on the next match). A rematch with no other human is dealt at once. Later calls by a seat that has accepted answer the same match with token null. The finished match's view and history item carry next_match_id. A finished match has one offer: once it is cancelled, 409 REMATCH_CANCELLED.",
                 "produces": [
                     "application/json",
                     "application/problem+json"
@@ -791,7 +791,7 @@ const docTemplate = `{
                         }
                     },
                     "409": {
-                        "description": "MATCH_NOT_FINISHED",
+                        "description": "MATCH_NOT_FINISHED, REMATCH_CANCELLED",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -3759,7 +3759,7 @@ const docTemplate = `{
                     "$ref": "#/definitions/api.MatchView"
                 },
                 "token": {
-                    "description": "Token is the caller's seat token in the next match: drawn at the first call by the old\nseat's holder, shown only then; null on later calls (a bound seat's player uses its key).",
+                    "description": "Token is the caller's seat token in the next match: drawn by the call that takes the\nseat (the offer, or the seat's acceptance), shown only then; null on later calls (a bound\nseat's player may use its key).",
                     "type": "string",
                     "x-nullable": true
                 }

@@ -1826,8 +1826,9 @@ type ApiRatingValue struct {
 type ApiRematchResponse struct {
 	Match ApiMatchView `json:"match"`
 
-	// Token Token is the caller's seat token in the next match: drawn at the first call by the old
-	// seat's holder, shown only then; null on later calls (a bound seat's player uses its key).
+	// Token Token is the caller's seat token in the next match: drawn by the call that takes the
+	// seat (the offer, or the seat's acceptance), shown only then; null on later calls (a bound
+	// seat's player may use its key).
 	Token *string `json:"token"`
 }
 
@@ -2407,7 +2408,7 @@ type ClientInterface interface {
 
 	// CreateRematch Rematch
 	//
-	// By a seat holder (its token, or its player's key) of a finished match: the first call creates the next match, with the same players in the same seats, the same target, partnerships, clock and listing, and a new secret seed; every later call answers the same match. Each human seat of the next match is claimed by its old holder: the first call with the old seat's token (or key) draws the seat's new token, shown only in that answer; later calls answer token null. A bound seat's player also plays with its key. The finished match's view and history item then carry next_match_id.
+	// By a seat holder (its token, or its player's key) of a finished match. The first call offers the next match, with the same seats, target, partnerships, clock and rated, and a new secret seed: it waits (status waiting) with the caller's seat taken (its token in this answer), bots seated, and every other human seat reserved for its holder here (reserved_for: the player's id and name, or the anonymous seat's name), until each accepts by calling this route on this match with its own old token or key (its answer: its seat and new token, shown only then). The last acceptance deals. An offer not accepted within the server's --rematch-ttl (offer_expires_at) is cancelled (offer_expired); a reserved seat's holder may decline it instead (POST .../seats/{seat}/decline on the next match). A rematch with no other human is dealt at once. Later calls by a seat that has accepted answer the same match with token null. The finished match's view and history item carry next_match_id. A finished match has one offer: once it is cancelled, 409 REMATCH_CANCELLED.
 	//
 	// Corresponds with POST /api/v1/matches/{id}/rematch (the `CreateRematch` operationId).
 	CreateRematch(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -2804,7 +2805,7 @@ func (c *Client) MakeMove(ctx context.Context, id string, params *MakeMoveParams
 
 // CreateRematch Rematch
 //
-// By a seat holder (its token, or its player's key) of a finished match: the first call creates the next match, with the same players in the same seats, the same target, partnerships, clock and listing, and a new secret seed; every later call answers the same match. Each human seat of the next match is claimed by its old holder: the first call with the old seat's token (or key) draws the seat's new token, shown only in that answer; later calls answer token null. A bound seat's player also plays with its key. The finished match's view and history item then carry next_match_id.
+// By a seat holder (its token, or its player's key) of a finished match. The first call offers the next match, with the same seats, target, partnerships, clock and rated, and a new secret seed: it waits (status waiting) with the caller's seat taken (its token in this answer), bots seated, and every other human seat reserved for its holder here (reserved_for: the player's id and name, or the anonymous seat's name), until each accepts by calling this route on this match with its own old token or key (its answer: its seat and new token, shown only then). The last acceptance deals. An offer not accepted within the server's --rematch-ttl (offer_expires_at) is cancelled (offer_expired); a reserved seat's holder may decline it instead (POST .../seats/{seat}/decline on the next match). A rematch with no other human is dealt at once. Later calls by a seat that has accepted answer the same match with token null. The finished match's view and history item carry next_match_id. A finished match has one offer: once it is cancelled, 409 REMATCH_CANCELLED.
 //
 // Corresponds with POST /api/v1/matches/{id}/rematch (the `CreateRematch` operationId).
 func (c *Client) CreateRematch(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -5050,7 +5051,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateRematchWithResponse Rematch
 	//
-	// By a seat holder (its token, or its player's key) of a finished match: the first call creates the next match, with the same players in the same seats, the same target, partnerships, clock and listing, and a new secret seed; every later call answers the same match. Each human seat of the next match is claimed by its old holder: the first call with the old seat's token (or key) draws the seat's new token, shown only in that answer; later calls answer token null. A bound seat's player also plays with its key. The finished match's view and history item then carry next_match_id.
+	// By a seat holder (its token, or its player's key) of a finished match. The first call offers the next match, with the same seats, target, partnerships, clock and rated, and a new secret seed: it waits (status waiting) with the caller's seat taken (its token in this answer), bots seated, and every other human seat reserved for its holder here (reserved_for: the player's id and name, or the anonymous seat's name), until each accepts by calling this route on this match with its own old token or key (its answer: its seat and new token, shown only then). The last acceptance deals. An offer not accepted within the server's --rematch-ttl (offer_expires_at) is cancelled (offer_expired); a reserved seat's holder may decline it instead (POST .../seats/{seat}/decline on the next match). A rematch with no other human is dealt at once. Later calls by a seat that has accepted answer the same match with token null. The finished match's view and history item carry next_match_id. A finished match has one offer: once it is cancelled, 409 REMATCH_CANCELLED.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -9402,7 +9403,7 @@ func (c *ClientWithResponses) MakeMoveWithResponse(ctx context.Context, id strin
 
 // CreateRematchWithResponse Rematch
 //
-// By a seat holder (its token, or its player's key) of a finished match: the first call creates the next match, with the same players in the same seats, the same target, partnerships, clock and listing, and a new secret seed; every later call answers the same match. Each human seat of the next match is claimed by its old holder: the first call with the old seat's token (or key) draws the seat's new token, shown only in that answer; later calls answer token null. A bound seat's player also plays with its key. The finished match's view and history item then carry next_match_id.
+// By a seat holder (its token, or its player's key) of a finished match. The first call offers the next match, with the same seats, target, partnerships, clock and rated, and a new secret seed: it waits (status waiting) with the caller's seat taken (its token in this answer), bots seated, and every other human seat reserved for its holder here (reserved_for: the player's id and name, or the anonymous seat's name), until each accepts by calling this route on this match with its own old token or key (its answer: its seat and new token, shown only then). The last acceptance deals. An offer not accepted within the server's --rematch-ttl (offer_expires_at) is cancelled (offer_expired); a reserved seat's holder may decline it instead (POST .../seats/{seat}/decline on the next match). A rematch with no other human is dealt at once. Later calls by a seat that has accepted answer the same match with token null. The finished match's view and history item carry next_match_id. A finished match has one offer: once it is cancelled, 409 REMATCH_CANCELLED.
 //
 // Returns a wrapper object for the known response body format(s).
 //
