@@ -8,18 +8,13 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/allfives/allfives/api"
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/domain/players"
-	"github.com/allfives/allfives/domain/referee"
 	"github.com/allfives/allfives/repository/sqlite"
 )
 
-// consentServer is the real router with players over a SQLite file, served on a loopback
-// port for the streams.
+// consentServer is the live server with players over a SQLite file whose log the oracle reads.
 func consentServer(t *testing.T) (*harness, *httptest.Server) {
 	t.Helper()
 	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "allfives.db"), sqlite.Options{Sync: "normal"})
@@ -27,12 +22,9 @@ func consentServer(t *testing.T) (*harness, *httptest.Server) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	people := players.NewService(players.Config{Store: store})
-	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(7), Players: people})
-	h := &harness{t: t, e: api.New(api.Config{Service: svc, Players: people, Ready: store, StreamHeartbeat: 50 * time.Millisecond}), svc: svc, store: store}
-	srv := httptest.NewServer(h.e)
-	t.Cleanup(srv.Close)
-	return h, srv
+	ls := newLiveServer(t, store, nil, nil)
+	ls.harness.store = store
+	return ls.harness, ls.srv
 }
 
 // storedSeed is match id's secret seed, as the store keeps it.

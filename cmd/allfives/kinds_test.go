@@ -63,11 +63,10 @@ func everyKind(t *testing.T, k *kindServer) map[string]string {
 		return api.PlayerRequest{Name: "bot " + strategy, Kind: "bot", Bot: strategy}
 	}
 	me := api.PlayerRequest{Kind: "human", Player: "me"}
-	ada, adaKey := k.player("Ada K")
+	_, adaKey := k.player("Ada K")
 	bo, boKey := k.player("Bo K")
 	cy, cyKey := k.player("Cy K")
 	dee, deeKey := k.player("Dee K")
-	_ = ada
 	challenge := func(id string) api.PlayerRequest { return api.PlayerRequest{Kind: "human", Player: id} }
 	played := func(kind string, m kindMatch) kindMatch {
 		t.Helper()
