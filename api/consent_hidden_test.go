@@ -80,10 +80,11 @@ func (u *unplayed) readAll(when string) {
 			}
 			continue
 		}
-		for seen := 0; seen < v.Version; {
+		seen := 0
+		for seen < v.Version {
 			f, ok := s.nextEvent()
 			if !ok {
-				break // a cancelled match's stream ends with match.cancelled
+				u.t.Fatalf("%s: the stream as %s ended at seq %d of %d", when, who, seen, v.Version)
 			}
 			u.judge(fmt.Sprintf("%s: the stream as %s", when, who), f.data)
 			seen = decodeFrame(u.t, f).Seq
