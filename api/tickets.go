@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 	"time"
@@ -85,7 +84,7 @@ func (s *server) createMatchTicket(c echo.Context) error {
 		return err
 	}
 	if cred == "" {
-		return fmt.Errorf("%w: send the seat's token, or the key of its player, as Authorization: Bearer", domain.ErrUnauthorized)
+		return domain.Detailf(domain.ErrUnauthorized, "send the seat's token, or the key of its player, as Authorization: Bearer")
 	}
 	ctx := c.Request().Context()
 	id := c.Param("id")
@@ -161,7 +160,7 @@ func (s *server) matchStreamCheck(c echo.Context, q url.Values, id string) (view
 // redeem spends ticket for the stream of match ("" for the player's stream).
 func (s *server) redeem(c echo.Context, match, ticket string) (players.Ticket, error) {
 	if s.players == nil {
-		return players.Ticket{}, fmt.Errorf("%w: this server issues no tickets", domain.ErrUnauthorized)
+		return players.Ticket{}, domain.Detailf(domain.ErrUnauthorized, "this server issues no tickets")
 	}
 	t, err := s.players.Redeem(c.Request().Context(), match, ticket)
 	if err != nil && !errors.Is(err, domain.ErrUnauthorized) {

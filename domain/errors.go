@@ -100,9 +100,9 @@ var (
 	// others may join is always dealt from a seed the server draws (docs/api.md, "Checking a
 	// deal yourself").
 	ErrSeedWithOpenSeats = newError(CodeSeedWithOpenSeats, "a match with an open seat cannot take a chosen seed: whoever chooses the seed can compute every hand, the joiners' too; leave seed out")
-	// ErrMatchNotFinished: only a finished match, whose hands and seed are open, can be
-	// reviewed (docs/review.md).
-	ErrMatchNotFinished = newError(CodeMatchNotFinished, "the match has not finished: only a finished match can be reviewed")
+	// ErrMatchNotFinished: a call that needs a finished match (a review, whose hands and seed
+	// must be open, docs/review.md; a rematch) made on a live one. Each refusal adds which.
+	ErrMatchNotFinished = newError(CodeMatchNotFinished, "the match has not finished")
 	// ErrNameTaken: player names are unique under the comparison of domain/names, so that
 	// "Ada", "ada" and "ＡＤＡ" are one player (docs/api.md, "Players").
 	ErrNameTaken = newError(CodeNameTaken, "a player already goes by that name (names are compared ignoring case and width)")
@@ -144,6 +144,13 @@ var ErrNoSeed = errors.New("the match was rebuilt without its seed and cannot de
 // ErrInvalid) holds.
 func Invalidf(format string, args ...any) error {
 	return &detailed{sentinel: ErrInvalid, detail: fmt.Sprintf(format, args...)}
+}
+
+// Detailf is sentinel with a formatted detail that replaces its text, where the sentinel's own
+// words would say something else than what happened: a 401 where no seat token is involved
+// must not say that one is required. errors.Is(err, sentinel) holds.
+func Detailf(sentinel *Error, format string, args ...any) error {
+	return &detailed{sentinel: sentinel, detail: fmt.Sprintf(format, args...)}
 }
 
 // detailed is a sentinel with a detail that replaces its text.

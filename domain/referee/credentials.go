@@ -4,10 +4,14 @@ import (
 	"context"
 	"crypto/subtle"
 	"errors"
-	"fmt"
 
 	"github.com/allfives/allfives/domain"
 )
+
+// errNoSeatOfKey refuses a player key on a match where its player holds no seat: a key stands
+// for its player's own seats only (docs/api.md, "Players"). No seat token is involved, so the
+// words are the key's.
+var errNoSeatOfKey = domain.Detailf(domain.ErrUnauthorized, "the player of this key holds no seat of this match: a key stands only for its own player's seats")
 
 // AuthenticateHeld is Authenticate for a credential known only by what a stream ticket keeps
 // of it (docs/api.md, "Players"): tokenHash, the SHA-256 of a seat token, or, when player is
@@ -25,7 +29,7 @@ func (s *MatchService) AuthenticateHeld(ctx context.Context, id string, tokenHas
 				return domain.SeatViewer(sr.Seat).CheckedAt(checked), nil
 			}
 		}
-		return domain.Viewer{}, fmt.Errorf("%w: the player holds no seat of this match", domain.ErrUnauthorized)
+		return domain.Viewer{}, errNoSeatOfKey
 	}
 	seat := hashSeat(seats, tokenHash)
 	if seat < 0 && unclaimed(seats) {

@@ -2,7 +2,6 @@ package referee
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/players"
@@ -85,5 +84,5 @@ func (s *MatchService) heldSeat(ctx context.Context, k heldKey, key string, seat
 			return sr.Seat, nil
 		}
 	}
-	return -1, fmt.Errorf("%w: the player holds no seat of this match", domain.ErrUnauthorized)
+	return -1, errNoSeatOfKey
 }

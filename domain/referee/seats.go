@@ -72,7 +72,7 @@ func (s *MatchService) join(ctx context.Context, id string, req JoinRequest) (Jo
 	switch {
 	case rec.Player != "" && rec.Player != req.player:
 		// A challenge: only its player's key takes it, invite or not (docs/api.md, "Players").
-		return Joined{}, fmt.Errorf("%w: seat %d is reserved for a player: join it with that player's key", domain.ErrUnauthorized, req.Seat)
+		return Joined{}, domain.Detailf(domain.ErrUnauthorized, "seat %d is reserved for a player: only that player's key joins it", req.Seat)
 	case rec.Player == "" && !work.match.Listed() && !inviteMatches(rec.InviteHash, req.Invite):
 		return Joined{}, domain.ErrInvalidInvite
 	}

@@ -7,6 +7,7 @@ package reviewer
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -157,6 +158,9 @@ func (s *Service) Get(ctx context.Context, id string) (Answer, error) {
 	return s.start(ctx, id)
 }
 
+// errLive refuses the review of a live match: its hands and seed are secret.
+var errLive = fmt.Errorf("%w: only a finished match can be reviewed", domain.ErrMatchNotFinished)
+
 // finished is nil for a finished match, ErrMatchNotFinished for a live one, or why the match
 // cannot be read (not found, a corrupt record).
 func (s *Service) finished(ctx context.Context, id string) error {
@@ -165,7 +169,7 @@ func (s *Service) finished(ctx context.Context, id string) error {
 	case err != nil:
 		return err
 	case !finished:
-		return domain.ErrMatchNotFinished
+		return errLive
 	}
 	return nil
 }
