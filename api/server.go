@@ -86,6 +86,8 @@ type server struct {
 	streams *streams
 	caps    *streamCaps
 	access  accessLog
+	// bodiless are the POST routes that take no body (bodyless.go).
+	bodiless map[string]bool
 }
 
 // New returns the HTTP handler with every route of routes.go.
@@ -124,6 +126,7 @@ func New(cfg Config) *echo.Echo {
 	}
 	e.Use(headerLimit(cfg.HeaderLimit))
 	e.Use(textParams) // pathtext.go: no id that is not text reaches a store
+	e.Use(noKeyInURL) // bodyless.go: a player key in a URL is refused, never used
 	if cfg.Service != nil && cfg.Service.ChecksHeads() {
 		e.Use(oneHeadCheck) // headcheck.go; a store of one process's own (SQLite) skips it
 	}
@@ -132,6 +135,7 @@ func New(cfg Config) *echo.Echo {
 	}
 	e.Use(s.bodyLimit)
 	s.routes(e, cfg.Registry)
+	s.bodiless = bodilessRoutes(e)
 	return e
 }
 
