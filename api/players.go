@@ -81,7 +81,7 @@ func (s *server) getCurrentPlayer(c echo.Context) error {
 //
 //	@Summary		Rotate the caller's key
 //	@ID				rotatePlayerKey
-//	@Description	Replaces the key the request carries with a new one, shown only here. The old key is refused (401) from the moment this answers, on every instance of the server. Of two rotations sent with one key, one gets the new key and the other 401.
+//	@Description	Replaces the key the request carries with a new one, shown only here. The old key is refused (401) from the moment this answers, on every instance of the server. The seat tokens issued to the player's seats end with it (401, and the streams opened with them or with tickets bought with them end): the player plays those seats with the new key, which stands for each of them. Of two rotations sent with one key, one gets the new key and the other 401.
 //	@Tags			players
 //	@Produce		json
 //	@Produce		application/problem+json
@@ -101,6 +101,11 @@ func (s *server) rotatePlayerKey(c echo.Context) error {
 	rotated, err := s.players.RotateKey(c.Request().Context(), key)
 	if err != nil {
 		return err
+	}
+	if s.svc != nil {
+		// The store revoked the tokens of the player's seats with the key: this instance's
+		// copies of those matches still hold them (others hear of it from the store).
+		s.svc.ForgetSeatsOf(rotated.Player.ID)
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.JSON(http.StatusOK, PlayerKeyResponse{Key: rotated.Key})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/subtle"
 	"errors"
+	"slices"
 
 	"github.com/allfives/allfives/domain"
 )
@@ -70,4 +71,33 @@ func (s *MatchService) publishedSeats(ctx context.Context, id string) ([]SeatRec
 	}
 	defer s.cache.unpin(e)
 	return *e.seats.Load(), int(e.ver.Load()), nil
+}
+
+// ForgetSeatsOf drops the cached copy of every match with a seat bound to player, and wakes
+// their streams: the player's key was rotated, and the store has revoked its seats' tokens
+// (players.Store.RotatePlayerKey), which the copies' seats still hold. Each copy is dropped
+// under its lock, after the command holding it, if any, is done, so none is still installing
+// the old seats when ForgetSeatsOf returns; the next request reads the match afresh, and a
+// stream opened with one of those tokens ends at its next look. Other instances drop theirs
+// when they hear of the rotation (Appended with version 0).
+func (s *MatchService) ForgetSeatsOf(player string) {
+	if player == "" {
+		return
+	}
+	var held []*entry
+	s.cache.mu.Lock()
+	for _, e := range s.cache.byID {
+		if slices.ContainsFunc(*e.seats.Load(), func(sr SeatRecord) bool { return sr.Player == player }) {
+			e.pins++
+			held = append(held, e)
+		}
+	}
+	s.cache.mu.Unlock()
+	for _, e := range held {
+		e.mu.Lock()
+		id := e.match.ID()
+		s.cache.drop(e)
+		s.release(e)
+		s.watch.wake(id)
+	}
 }

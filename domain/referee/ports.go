@@ -69,7 +69,9 @@ type Notifier interface {
 	// instance (this one included), until ctx ends; it returns ctx's error then, or an error
 	// that stops it for good. appended("", 0) says announcements may have been missed (the
 	// listener reconnected): any match may have moved. Calls come from one goroutine, in the
-	// order the store committed them.
+	// order the store committed them. appended(id, 0) says match id's seats changed without
+	// an append (a player's key rotated, which revokes its seats' tokens): its copy is dropped
+	// whatever its version.
 	Listen(ctx context.Context, appended func(matchID string, version int)) error
 }
 
