@@ -59,7 +59,7 @@ func (sg *signer) secret(ctx context.Context, store Store) ([]byte, error) {
 }
 
 // mac is the tag of raw for scope, which names the list the cursor pages (a board's format, a
-// player's history and its filter), so that a cursor of one list is no cursor of another.
+// player's history), so that a cursor of one list is no cursor of another.
 func mac(key []byte, scope, raw string) []byte {
 	h := hmac.New(sha256.New, key)
 	h.Write([]byte(scope))
@@ -98,7 +98,9 @@ func (s *Service) unseal(ctx context.Context, scope, cursor string) (string, err
 	return raw, nil
 }
 
-// boardScope and historyScope name the lists a cursor pages.
+// boardScope and historyScope name the lists a cursor pages: a board's cursor carries ranks,
+// good on its own format's board only; a history's is a position in time, good for the
+// player's history whatever its format filter.
 func boardScope(f Format) string { return "board|" + string(f) }
 
-func historyScope(player string, f Format) string { return "history|" + player + "|" + string(f) }
+func historyScope(player string) string { return "history|" + player }

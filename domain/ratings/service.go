@@ -42,7 +42,7 @@ type HistoryQuery struct {
 func (s *Service) Player(ctx context.Context, player string, q HistoryQuery) (PlayerRatings, error) {
 	var before *Key
 	if q.Cursor != "" {
-		raw, err := s.unseal(ctx, historyScope(player, q.Format), q.Cursor)
+		raw, err := s.unseal(ctx, historyScope(player), q.Cursor)
 		if err != nil {
 			return PlayerRatings{}, err
 		}
@@ -63,7 +63,7 @@ func (s *Service) Player(ctx context.Context, player string, q HistoryQuery) (Pl
 	out := PlayerRatings{Standings: standings, History: changes}
 	if len(changes) > q.Limit {
 		out.History = changes[:q.Limit]
-		if out.NextCursor, err = s.seal(ctx, historyScope(player, q.Format), encodeHistoryCursor(out.History[q.Limit-1].Key)); err != nil {
+		if out.NextCursor, err = s.seal(ctx, historyScope(player), encodeHistoryCursor(out.History[q.Limit-1].Key)); err != nil {
 			return PlayerRatings{}, err
 		}
 	}
