@@ -45,6 +45,9 @@ const (
 	CodePlayerNotFound Code = "PLAYER_NOT_FOUND"
 	// CodeAlreadySeated: a player taking a second seat of one match.
 	CodeAlreadySeated Code = "ALREADY_SEATED"
+	// CodeRateLimited: a client or a player over one of the server's limits (the HTTP layer
+	// counts most of them; the store counts the challenges waiting).
+	CodeRateLimited Code = "RATE_LIMITED"
 )
 
 // Error is a domain error with a stable code. The sentinels below are its only values; callers
@@ -111,6 +114,10 @@ var (
 	// ErrAlreadySeated: one player never holds two seats of one match, or a reader could not
 	// tell its seats apart, and a key would stand for two seats (docs/api.md, "Players").
 	ErrAlreadySeated = newError(CodeAlreadySeated, "the player already holds a seat of this match")
+	// ErrTooManyChallenges: a challenge beyond the challenges one player may have waiting for
+	// an answer, sent or received (referee.MatchRecord.ChallengeCap); the store's refusal
+	// says whose.
+	ErrTooManyChallenges = newError(CodeRateLimited, "too many challenges are waiting for an answer")
 )
 
 // CodeOf returns the stable code of err, or CodeInternal when err carries none.

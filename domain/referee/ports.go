@@ -87,6 +87,13 @@ type MatchRecord struct {
 	// RematchOf; NextMatchID is set later, by RematchStore.LinkRematch.
 	RematchOf   string
 	NextMatchID string
+	// ChallengeCap, when positive, makes Create refuse a challenge (a seat reserved for a
+	// player) whose creator, a player bound to one of its human seats, or a player it
+	// reserves a seat for, already has that many challenges waiting for an answer: matches
+	// waiting with a seat reserved for a player, rematches aside. The store counts them in
+	// the create's transaction, so that racing creates cannot pass the cap together, and
+	// refuses with domain.ErrTooManyChallenges. It is not stored.
+	ChallengeCap int
 }
 
 // SeatRecord is a seat with the SHA-256 of its token (nil for bots and open seats) and, for a

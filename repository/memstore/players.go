@@ -113,3 +113,27 @@ func copyPlayer(rec players.Record) players.Record {
 	rec.CreatedAt, rec.KeyRotatedAt = rec.CreatedAt.UTC(), rec.KeyRotatedAt.UTC()
 	return rec
 }
+
+// challenges counts the challenges waiting for an answer that player sent (sent) or was sent,
+// as the SQL stores count them (repository/sqlrow/challenges.go); the caller holds mu.
+func (s *Store) challenges(player string, sent bool) (int, error) {
+	n := 0
+	for _, m := range s.matches {
+		if m.sum.Status != domain.StatusWaiting || m.rec.RematchOf != "" {
+			continue
+		}
+		want := domain.Open
+		if sent {
+			want = domain.Human
+		}
+		reserved, mine := false, false
+		for _, sr := range m.rec.Seats {
+			reserved = reserved || (sr.Kind == domain.Open && sr.Player != "")
+			mine = mine || (sr.Player == player && sr.Kind == want)
+		}
+		if mine && reserved {
+			n++
+		}
+	}
+	return n, nil
+}
