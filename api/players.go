@@ -27,6 +27,8 @@ import (
 //	@Failure		409		{object}	Problem		"NAME_TAKEN: another player goes by that name, ignoring case and width"
 //	@Failure		413		{object}	Problem		"PAYLOAD_TOO_LARGE"
 //	@Failure		415		{object}	Problem		"UNSUPPORTED_MEDIA_TYPE"
+//	@Failure		429		{object}	Problem		"RATE_LIMITED: this client address created as many players as --limit-players allows (docs/operations.md, \"Limits\"), or over --rate-limit; Retry-After says when to retry"
+//	@Header			429		{integer}	Retry-After	"seconds to wait before retrying"
 //	@Router			/api/v1/players [post]
 func (s *server) createPlayer(c echo.Context) error {
 	if _, err := query(c); err != nil {
@@ -34,6 +36,9 @@ func (s *server) createPlayer(c echo.Context) error {
 	}
 	var body CreatePlayerRequest
 	if err := decodeJSON(c, &body); err != nil {
+		return err
+	}
+	if err := s.limits.players.admit(c, ""); err != nil {
 		return err
 	}
 	created, err := s.players.Create(c.Request().Context(), body.Name)

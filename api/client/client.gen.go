@@ -2371,7 +2371,7 @@ type ClientInterface interface {
 
 	// RotatePlayerKey Rotate the caller's key
 	//
-	// Replaces the key the request carries with a new one, shown only here. The old key is refused (401) from the moment this answers, on every instance of the server. Of two rotations sent with one key, one gets the new key and the other 401.
+	// Replaces the key the request carries with a new one, shown only here. The old key is refused (401) from the moment this answers, on every instance of the server. The seat tokens issued to the player's seats end with it (401, and the streams opened with them or with tickets bought with them end): the player plays those seats with the new key, which stands for each of them. Of two rotations sent with one key, one gets the new key and the other 401.
 	//
 	// Corresponds with POST /api/v1/players/me/key (the `RotatePlayerKey` operationId).
 	RotatePlayerKey(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -2877,7 +2877,7 @@ func (c *Client) GetCurrentPlayer(ctx context.Context, reqEditors ...RequestEdit
 
 // RotatePlayerKey Rotate the caller's key
 //
-// Replaces the key the request carries with a new one, shown only here. The old key is refused (401) from the moment this answers, on every instance of the server. Of two rotations sent with one key, one gets the new key and the other 401.
+// Replaces the key the request carries with a new one, shown only here. The old key is refused (401) from the moment this answers, on every instance of the server. The seat tokens issued to the player's seats end with it (401, and the streams opened with them or with tickets bought with them end): the player plays those seats with the new key, which stands for each of them. Of two rotations sent with one key, one gets the new key and the other 401.
 //
 // Corresponds with POST /api/v1/players/me/key (the `RotatePlayerKey` operationId).
 func (c *Client) RotatePlayerKey(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -4851,7 +4851,7 @@ type ClientWithResponsesInterface interface {
 
 	// RotatePlayerKeyWithResponse Rotate the caller's key
 	//
-	// Replaces the key the request carries with a new one, shown only here. The old key is refused (401) from the moment this answers, on every instance of the server. Of two rotations sent with one key, one gets the new key and the other 401.
+	// Replaces the key the request carries with a new one, shown only here. The old key is refused (401) from the moment this answers, on every instance of the server. The seat tokens issued to the player's seats end with it (401, and the streams opened with them or with tickets bought with them end): the player plays those seats with the new key, which stands for each of them. Of two rotations sent with one key, one gets the new key and the other 401.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -8907,7 +8907,7 @@ func (c *ClientWithResponses) GetCurrentPlayerWithResponse(ctx context.Context, 
 
 // RotatePlayerKeyWithResponse Rotate the caller's key
 //
-// Replaces the key the request carries with a new one, shown only here. The old key is refused (401) from the moment this answers, on every instance of the server. Of two rotations sent with one key, one gets the new key and the other 401.
+// Replaces the key the request carries with a new one, shown only here. The old key is refused (401) from the moment this answers, on every instance of the server. The seat tokens issued to the player's seats end with it (401, and the streams opened with them or with tickets bought with them end): the player plays those seats with the new key, which stands for each of them. Of two rotations sent with one key, one gets the new key and the other 401.
 //
 // Returns a wrapper object for the known response body format(s).
 //

@@ -59,6 +59,7 @@ type serveConfig struct {
 	drain                    time.Duration // how long /readyz says 503 before shutdown closes the listener
 	pprofAddr                string
 	ratingsEvery             time.Duration // how often the projection looks for matches to rate
+	limits                   limitsConfig  // servelimits.go
 }
 
 func parseServe(args []string, getenv func(string) string, out io.Writer) (c serveConfig, err error) {
@@ -82,12 +83,16 @@ func parseServe(args []string, getenv func(string) string, out io.Writer) (c ser
 	drain := f.string("drain", "ALLFIVES_DRAIN", "0s", "on SIGTERM, how long /readyz answers 503 before the listener closes, so a load balancer stops sending first")
 	pprofAddr := f.string("pprof-addr", "ALLFIVES_PPROF_ADDR", "", "address of a listener of its own serving Go's profiles at /debug/pprof/ (127.0.0.1:6060); off by default, never on the API's address")
 	ratingsEvery := f.string("ratings-interval", "ALLFIVES_RATINGS_INTERVAL", "1s", "how often the ratings' projection looks for rated matches that ended (docs/ratings.md, \"The projection\")")
+	limits := limitFlags(f)
 	if err := f.parse(args); err != nil {
 		return c, err
 	}
 	c = serveConfig{addr: *addr, db: *db, sync: strings.ToLower(*sync), logLevel: *level, rateLimit: *limit,
 		botWorkers: *workers, reviewWorkers: *reviewWorkers, maxStreams: *streams, perClient: *perClient, cacheMiB: *cache, accessSample: *sample,
 		listenDB: *listenDB, pprofAddr: *pprofAddr}
+	if c.limits, err = limits(); err != nil {
+		return c, err
+	}
 	if c.drain, err = time.ParseDuration(*drain); err != nil || c.drain < 0 {
 		return c, fmt.Errorf("drain must be a duration such as 5s or 0, not %q", *drain)
 	}
@@ -132,14 +137,6 @@ func parseServe(args []string, getenv func(string) string, out io.Writer) (c ser
 	return c, nil
 }
 
-func checkSync(s string) error {
-	switch s {
-	case "full", "normal", "off":
-		return nil
-	}
-	return fmt.Errorf("sync must be full, normal or off, not %q", s)
-}
-
 // runServe serves the API until ctx ends, then stops accepting, lets requests in flight
 // finish, and closes the database.
 func runServe(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) (err error) {
@@ -170,6 +167,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	svc := referee.NewMatchService(referee.ServiceConfig{
 		Store: store, Bots: bot.Strategies(botSeed()), WaitingTTL: ttl, BotWorkers: cfg.botWorkers, Logger: log,
 		CacheBytes: int64(cfg.cacheMiB * (1 << 20)), Players: people,
+		BotQueue: cfg.limits.botQueue, MaxChallenges: cfg.limits.maxChallenges,
 	})
 	defer svc.Close() // runs before the store closes: the workers stop first
 	reg := prometheus.NewRegistry()
@@ -184,7 +182,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		}
 		defer stop()
 	}
-	reviews := reviewer.New(reviewer.Config{Store: store, Matches: svc, Workers: cfg.reviewWorkers, Logger: log})
+	reviews := reviewer.New(reviewer.Config{Store: store, Matches: svc, Workers: cfg.reviewWorkers, PerClient: cfg.limits.runningReviews, Logger: log})
 	defer reviews.Close() // before the service and the store: a review in flight is abandoned, stored running
 	// The ratings' projection: every instance runs one; the store lets one at a time rate.
 	rateCtx, stopRating := context.WithCancel(context.Background())
@@ -198,7 +196,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	var draining atomic.Bool
 	handler := api.New(api.Config{Service: svc, Reviews: reviews, Players: people, Ratings: ratings.NewService(store), Ready: store, Draining: draining.Load, Logger: log, RateLimit: cfg.rateLimit, Registry: reg,
 		CORSOrigins: cfg.corsOrigins, MaxStreams: cfg.maxStreams, MaxStreamsPerClient: cfg.perClient,
-		AccessSample: int(cfg.accessSample)})
+		AccessSample: int(cfg.accessSample), Limits: cfg.limits.api, TrustedProxies: cfg.limits.trusted})
 	// The clock: one sweeper per instance; the expected version settles races with others.
 	sweepCtx, stopSweep := context.WithCancel(ctx)
 	swept := make(chan struct{})
@@ -253,7 +251,8 @@ func listeningAttrs(addr string, cfg serveConfig) []any {
 		attrs = append(attrs, "sync", cfg.sync)
 	}
 	return append(attrs, "rate_limit", cfg.rateLimit, "cors_origins", strings.Join(cfg.corsOrigins, ","),
-		"waiting_ttl", cfg.waitingTTL.String(), "bot_workers", cfg.botWorkers)
+		"waiting_ttl", cfg.waitingTTL.String(), "bot_workers", cfg.botWorkers, "limits", cfg.limits.api != (api.Limits{}),
+		"trusted_proxies", len(cfg.limits.trusted))
 }
 
 // resumeBots hands the bot pool the matches of bots only a previous run left unfinished.
