@@ -134,7 +134,7 @@ func New(cfg Config) *echo.Echo {
 	}
 	e.Use(headerLimit(cfg.HeaderLimit))
 	e.Use(textParams) // pathtext.go: no id that is not text reaches a store
-	e.Use(noKeyInURL) // bodyless.go: a player key in a URL is refused, never used
+	e.Use(noKeyInURL) // keyurl.go: a player key in a URL is refused, never used
 	if cfg.Service != nil && cfg.Service.ChecksHeads() {
 		e.Use(oneHeadCheck) // headcheck.go; a store of one process's own (SQLite) skips it
 	}
