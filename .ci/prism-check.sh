@@ -67,8 +67,10 @@ server="http://127.0.0.1:$api_port"
 base="http://127.0.0.1:$prism_port"
 
 # Streams are capped low (one per address, two in all) so that both refusals can be provoked.
+# The limits are serve's defaults, which the session stays under, but for the stream tickets:
+# three, so that the fourth is refused (docs/operations.md, "Limits").
 "$work/allfives" serve --addr "127.0.0.1:$api_port" --db "$work/check.db" --sweep-interval 200ms \
-	--max-streams 2 --max-streams-per-client 1 >"$work/server.log" 2>&1 &
+	--max-streams 2 --max-streams-per-client 1 --limit-tickets 3/1h >"$work/server.log" 2>&1 &
 pids+=($!)
 # Node's own header limit (16 KiB) is raised past the server's (64 KiB) so the server's 431
 # reaches Prism to be checked.
@@ -408,6 +410,13 @@ wait "$rotator"
 check 401 "/api/v1/players/me/stream?ticket=$sticket" # used
 check 401 /api/v1/players/me/stream -H "$(auth "$skey")" # rotated away
 check 400 "/api/v1/players/me/stream?after=1"
+
+# ---- the limit of stream tickets (--limit-tickets 3/1h): three were issued above, from this
+# one address
+route POST /api/v1/players/me/tickets
+check 429 /api/v1/players/me/tickets -H "$(auth "$tkey")"
+route POST '/api/v1/matches/{id}/tickets'
+check 429 "/api/v1/matches/$live/tickets" -H "$(auth "$ada")"
 
 # ---- rematch of a finished match
 route POST '/api/v1/matches/{id}/rematch'

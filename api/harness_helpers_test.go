@@ -106,6 +106,12 @@ func (r *reply) problem(t testing.TB, status int, code string) api.Problem {
 // []byte; hdr is name, value pairs.
 func (h *harness) do(method, path string, body any, hdr ...string) *reply {
 	h.t.Helper()
+	return h.serve(h.request(method, path, body, hdr...))
+}
+
+// request is the request do sends.
+func (h *harness) request(method, path string, body any, hdr ...string) *http.Request {
+	h.t.Helper()
 	var rd io.Reader
 	switch b := body.(type) {
 	case nil:
@@ -127,7 +133,7 @@ func (h *harness) do(method, path string, body any, hdr ...string) *reply {
 	for i := 0; i+1 < len(hdr); i += 2 {
 		req.Header.Set(hdr[i], hdr[i+1])
 	}
-	return h.serve(req)
+	return req
 }
 
 func (h *harness) serve(req *http.Request) *reply {

@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"time"
 	"unicode/utf8"
@@ -33,6 +34,10 @@ import (
 //	@Failure			409		{object}	Problem		"ALREADY_SEATED: two entries name one player"
 //	@Failure			413		{object}	Problem		"PAYLOAD_TOO_LARGE"
 //	@Failure			415		{object}	Problem		"UNSUPPORTED_MEDIA_TYPE"
+//	@Failure			429		{object}	Problem		"RATE_LIMITED: a challenge beyond --limit-challenges (per client address and per player) or beyond --max-waiting-challenges (20 waiting for an answer from one player, or to one player), or a match of bots only beyond --limit-bot-matches (docs/operations.md, \"Limits\"); Retry-After says when to retry"
+//	@Header				429		{integer}	Retry-After	"seconds to wait before retrying"
+//	@Failure			503		{object}	Problem		"UNAVAILABLE, or STORE_BUSY: a match of bots only while the bot pool holds --bot-queue of them, or the store stayed locked beyond its timeout; Retry-After says when to retry"
+//	@Header				503		{integer}	Retry-After	"seconds to wait before retrying"
 //	@Router				/api/v1/matches [post]
 func (s *server) createMatch(c echo.Context) error {
 	if _, err := query(c); err != nil {
@@ -65,7 +70,13 @@ func (s *server) createMatch(c echo.Context) error {
 	for _, p := range body.Players {
 		req.Players = append(req.Players, domain.PlayerInfo{Name: p.Name, Kind: domain.PlayerKind(p.Kind), Bot: p.Bot, Player: p.Player})
 	}
+	if err := s.admitCreate(c, req); err != nil {
+		return err
+	}
 	created, err := s.svc.Create(c.Request().Context(), req)
+	if errors.Is(err, referee.ErrBotsBusy) {
+		return &apiError{code: CodeUnavailable, detail: referee.ErrBotsBusy.Error(), retryAfter: referee.BotsRetryAfter}
+	}
 	if err != nil {
 		return err
 	}

@@ -132,7 +132,7 @@ func recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // bodyLimit refuses a declared oversize body at once and caps what a handler can read of an
-// undeclared (chunked) one. Only POST routes read a body: another method's body is ignored
+// undeclared (chunked) one; a route that takes no body gets none or {} (noBody). Only POST routes read a body: another method's body is ignored
 // (net/http drops the connection rather than drain a large one), so a GET with a stray body
 // gets its documented answer, not a 413 its route never promised.
 func (s *server) bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
@@ -146,6 +146,11 @@ func (s *server) bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 			return &apiError{code: CodePayloadTooLarge, detail: "the request body is larger than " + itoa(s.limit) + " bytes"}
 		}
 		req.Body = http.MaxBytesReader(c.Response(), req.Body, s.limit)
+		if s.bodiless[c.Path()] {
+			if err := noBody(c); err != nil {
+				return err
+			}
+		}
 		return next(c)
 	}
 }

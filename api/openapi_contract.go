@@ -73,7 +73,7 @@ var problemDetails = map[domain.Code]string{
 	domain.CodeUnauthorized:     domain.ErrUnauthorized.Error(),
 	CodeNotFound:                "no route matches this path; /openapi.yaml lists the API's routes",
 	CodeMethodNotAllowed:        "this route does not take this method; the Allow header lists those it takes",
-	domain.CodeMatchNotFound:    fmt.Sprintf("match %q: %s", exampleID, domain.ErrMatchNotFound),
+	domain.CodeMatchNotFound:    fmt.Sprintf("no match has the id %q", exampleID),
 	domain.CodeNotYourTurn:      domain.ErrNotYourTurn.Error(),
 	domain.CodeMatchFinished:    domain.ErrMatchFinished.Error(),
 	domain.CodeVersionConflict:  (&domain.VersionConflictError{Expected: 11, Current: 12}).Error(),

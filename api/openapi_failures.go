@@ -25,6 +25,9 @@ type commonFailure struct {
 var commonFailures = []commonFailure{
 	{status: 429, description: "RATE_LIMITED: too many requests from this address; Retry-After says when to retry", retryAfter: true},
 	{status: 413, description: "PAYLOAD_TOO_LARGE: the body is larger than " + strconv.Itoa(DefaultBodyLimit>>10) + " KiB", post: true},
+	// Every POST reads its body, one that takes none too (noBody), so a body that never ends
+	// meets the server's read timeout.
+	{status: 408, description: "REQUEST_TIMEOUT: the body did not arrive before the server's read timeout", post: true},
 	{status: 431, description: "HEADER_TOO_LARGE: the headers and URL exceed " + strconv.Itoa(DefaultHeaderLimit>>10) + " KiB"},
 	{status: 500, description: "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)", store: true},
 	{status: 503, description: "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry", retryAfter: true, store: true},

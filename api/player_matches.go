@@ -1,7 +1,6 @@
 package api
 
 import (
-	"fmt"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -78,7 +77,7 @@ func (s *server) listPlayerMatches(c echo.Context) error {
 			return err
 		}
 		if who.ID != pq.Player {
-			return fmt.Errorf("%w: turn=me lists the caller's own turns: send it to /api/v1/players/%s/matches", domain.ErrUnauthorized, who.ID)
+			return domain.Detailf(domain.ErrUnauthorized, "turn=me lists the caller's own turns: send it to /api/v1/players/%s/matches", who.ID)
 		}
 		pq.Turn = true
 		c.Response().Header().Set("Cache-Control", "no-store")

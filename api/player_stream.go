@@ -15,7 +15,7 @@ import (
 )
 
 // playerStreamMatches bounds the live matches (in progress or waiting) a player's stream
-// follows from its start: far more than anyone plays at once.
+// follows from its start, its turns first: far more than anyone plays at once.
 const playerStreamMatches = 1000
 
 // Event names of the player's stream (docs/api.md, "Players").
@@ -209,17 +209,28 @@ func (pf *playerFeed) held(ctx context.Context) error {
 	return pf.s.players.KeyHeld(ctx, pf.player, pf.keyHash)
 }
 
-// load reads the player's live matches into known and returns the snapshot.
+// load reads the player's live matches into known and returns the snapshot: first the matches
+// where it is the player's turn, then its other matches in progress, then the waiting ones,
+// playerStreamMatches in all. Turns come first so that no number of other matches, however
+// new, pushes one of them out.
 func (pf *playerFeed) load(ctx context.Context) (PlayerSnapshot, error) {
 	snap := PlayerSnapshot{Turns: []PlayerMatchItem{}, Challenges: []PlayerMatchItem{}}
-	for _, status := range []domain.Status{domain.StatusInProgress, domain.StatusWaiting} {
-		q := referee.PlayerMatchQuery{Player: pf.player, Status: status, Limit: 100}
-		for n := 0; n < playerStreamMatches; {
+	left := playerStreamMatches
+	for _, q := range []referee.PlayerMatchQuery{
+		{Player: pf.player, Turn: true, Limit: 100},
+		{Player: pf.player, Status: domain.StatusInProgress, Limit: 100},
+		{Player: pf.player, Status: domain.StatusWaiting, Limit: 100},
+	} {
+		for left > 0 {
 			page, err := pf.s.svc.PlayerMatches(ctx, q)
 			if err != nil {
 				return PlayerSnapshot{}, err
 			}
 			for _, m := range page.Matches {
+				if pf.known[m.ID] != nil || left == 0 {
+					continue // a turn, read again among the matches in progress
+				}
+				left--
 				st := stateOfSummary(m.Seat, m.Summary)
 				pf.known[m.ID] = st
 				item := PlayerMatchItem{HistoryItem: toHistoryItem(m.HistoryItem), Seat: m.Seat}
@@ -230,7 +241,6 @@ func (pf *playerFeed) load(ctx context.Context) (PlayerSnapshot, error) {
 					snap.Challenges = append(snap.Challenges, item)
 				}
 			}
-			n += len(page.Matches)
 			if page.NextCursor == "" {
 				break
 			}

@@ -27,6 +27,8 @@ import (
 //	@Failure		409		{object}	Problem		"NAME_TAKEN: another player goes by that name, ignoring case and width"
 //	@Failure		413		{object}	Problem		"PAYLOAD_TOO_LARGE"
 //	@Failure		415		{object}	Problem		"UNSUPPORTED_MEDIA_TYPE"
+//	@Failure		429		{object}	Problem		"RATE_LIMITED: this client address created as many players as --limit-players allows (docs/operations.md, \"Limits\"), or over --rate-limit; Retry-After says when to retry"
+//	@Header			429		{integer}	Retry-After	"seconds to wait before retrying"
 //	@Router			/api/v1/players [post]
 func (s *server) createPlayer(c echo.Context) error {
 	if _, err := query(c); err != nil {
@@ -34,6 +36,9 @@ func (s *server) createPlayer(c echo.Context) error {
 	}
 	var body CreatePlayerRequest
 	if err := decodeJSON(c, &body); err != nil {
+		return err
+	}
+	if err := s.limits.players.admit(c, ""); err != nil {
 		return err
 	}
 	created, err := s.players.Create(c.Request().Context(), body.Name)
@@ -81,7 +86,7 @@ func (s *server) getCurrentPlayer(c echo.Context) error {
 //
 //	@Summary		Rotate the caller's key
 //	@ID				rotatePlayerKey
-//	@Description	Replaces the key the request carries with a new one, shown only here. The old key is refused (401) from the moment this answers, on every instance of the server. Of two rotations sent with one key, one gets the new key and the other 401.
+//	@Description	Replaces the key the request carries with a new one, shown only here. The old key is refused (401) from the moment this answers, on every instance of the server. The seat tokens issued to the player's seats end with it (401, and the streams opened with them or with tickets bought with them end): the player plays those seats with the new key, which stands for each of them. Of two rotations sent with one key, one gets the new key and the other 401.
 //	@Tags			players
 //	@Produce		json
 //	@Produce		application/problem+json
@@ -101,6 +106,11 @@ func (s *server) rotatePlayerKey(c echo.Context) error {
 	rotated, err := s.players.RotateKey(c.Request().Context(), key)
 	if err != nil {
 		return err
+	}
+	if s.svc != nil {
+		// The store revoked the tokens of the player's seats with the key: this instance's
+		// copies of those matches still hold them (others hear of it from the store).
+		s.svc.ForgetSeatsOf(rotated.Player.ID)
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.JSON(http.StatusOK, PlayerKeyResponse{Key: rotated.Key})

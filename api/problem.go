@@ -23,7 +23,7 @@ const (
 	CodeMethodNotAllowed     domain.Code = "METHOD_NOT_ALLOWED"
 	CodePayloadTooLarge      domain.Code = "PAYLOAD_TOO_LARGE"
 	CodeUnsupportedMediaType domain.Code = "UNSUPPORTED_MEDIA_TYPE"
-	CodeRateLimited          domain.Code = "RATE_LIMITED"
+	CodeRateLimited          domain.Code = domain.CodeRateLimited
 	CodeNotReady             domain.Code = "NOT_READY"
 	CodeUnavailable          domain.Code = "UNAVAILABLE"
 	CodeRequestTimeout       domain.Code = "REQUEST_TIMEOUT"
@@ -39,6 +39,9 @@ var retryAfterOf = map[domain.Code]int{
 	domain.CodeStoreFull: 30,
 	// A restart of PostgreSQL takes seconds; the pool reconnects by itself.
 	domain.CodeStoreUnavailable: 2,
+	// Too many challenges waiting (the store's count): one answered, declined or expired
+	// makes room, which takes a person a minute or more.
+	domain.CodeRateLimited: 60,
 }
 
 // statusClientClosed is the status logged, never sent, for a request whose client hung up

@@ -10,16 +10,19 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// idleAfter is how long a client's bucket is kept after its last request. A bucket idle that
-// long has refilled completely, so forgetting it changes nothing for the client.
+// idleAfter is how long a client's bucket is kept after its last request, at the least. A
+// bucket idle for as long as it takes to refill completely changes nothing for its client
+// when it is forgotten: the limiter keeps each one that long (rateLimiter.idle).
 const idleAfter = 3 * time.Minute
 
-// rateLimiter is a token bucket per client address. Echo's own limiter cannot say how long
-// to wait, and a 429 without Retry-After leaves clients guessing, hence this small one.
+// rateLimiter is a token bucket per key: a client address (bucketOf), or a player. Echo's own
+// limiter cannot say how long to wait, and a 429 without Retry-After leaves clients guessing,
+// hence this small one. The --rate-limit middleware and each limit of limits.go are one each.
 type rateLimiter struct {
 	mu        sync.Mutex
 	limit     rate.Limit
 	burst     int
+	idle      time.Duration // how long a bucket is kept without a request
 	clients   map[string]*client
 	lastSweep time.Time
 	now       func() time.Time
@@ -33,8 +36,14 @@ type client struct {
 // newRateLimiter allows perSecond requests per second per address, with bursts of as many
 // requests as one second allows (at least one).
 func newRateLimiter(perSecond float64) *rateLimiter {
+	return newBuckets(rate.Limit(perSecond), max(1, int(math.Ceil(perSecond))))
+}
+
+// newBuckets allows limit requests per second per key, in bursts of burst.
+func newBuckets(limit rate.Limit, burst int) *rateLimiter {
+	full := time.Duration(float64(burst) / float64(limit) * float64(time.Second))
 	return &rateLimiter{
-		limit: rate.Limit(perSecond), burst: max(1, int(math.Ceil(perSecond))),
+		limit: limit, burst: burst, idle: max(idleAfter, full),
 		clients: make(map[string]*client), now: time.Now, lastSweep: time.Now(),
 	}
 }
@@ -42,29 +51,47 @@ func newRateLimiter(perSecond float64) *rateLimiter {
 // wait reports how long the client at addr must wait before its request is allowed; zero
 // means it is allowed now (and counted).
 func (l *rateLimiter) wait(addr string) time.Duration {
+	d, _ := l.take(addr)
+	return d
+}
+
+// take counts one request against the bucket of each key, all or none: zero when every bucket
+// allows it, else the longest wait and the index of the key that must wait it, and no bucket
+// counts the refused request.
+func (l *rateLimiter) take(keys ...string) (time.Duration, int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now()
-	if now.Sub(l.lastSweep) > idleAfter {
+	if now.Sub(l.lastSweep) > l.idle {
 		for a, c := range l.clients {
-			if now.Sub(c.lastSeen) > idleAfter {
+			if now.Sub(c.lastSeen) > l.idle {
 				delete(l.clients, a)
 			}
 		}
 		l.lastSweep = now
 	}
-	c := l.clients[addr]
-	if c == nil {
-		c = &client{bucket: rate.NewLimiter(l.limit, l.burst)}
-		l.clients[addr] = c
+	var longest time.Duration
+	which := 0
+	held := make([]*rate.Reservation, 0, len(keys))
+	for _, key := range keys {
+		c := l.clients[key]
+		if c == nil {
+			c = &client{bucket: rate.NewLimiter(l.limit, l.burst)}
+			l.clients[key] = c
+		}
+		c.lastSeen = now
+		r := c.bucket.ReserveN(now, 1)
+		held = append(held, r)
+		if d := r.DelayFrom(now); d > longest {
+			longest, which = d, len(held)-1
+		}
 	}
-	c.lastSeen = now
-	r := c.bucket.ReserveN(now, 1)
-	delay := r.DelayFrom(now)
-	if delay > 0 {
-		r.CancelAt(now) // a refused request must not use up the token it waited for
+	if longest > 0 {
+		for _, r := range held {
+			r.CancelAt(now) // a refused request must not use up the tokens it waited for
+		}
 	}
-	return delay
+	return longest, which
 }
 
 // middleware answers 429 RATE_LIMITED with Retry-After (whole seconds, rounded up).

@@ -3,7 +3,6 @@ package api
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"strings"
 
@@ -48,7 +47,7 @@ func (s *server) rematch(c echo.Context) error {
 		return err
 	}
 	if token == "" {
-		return fmt.Errorf("%w: send Authorization: Bearer <seat token or player key> of a seat of the finished match", domain.ErrUnauthorized)
+		return domain.Detailf(domain.ErrUnauthorized, "send Authorization: Bearer <seat token or player key> of a seat of the finished match")
 	}
 	out, err := s.svc.Rematch(c.Request().Context(), c.Param("id"), token)
 	if err != nil {

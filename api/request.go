@@ -64,6 +64,9 @@ func decodeStrict(body []byte, dst any) error {
 	if err := strictKeys(body, reflect.TypeOf(dst)); err != nil {
 		return domain.Invalidf("malformed JSON body: %s", err)
 	}
+	if msg := notText(body); msg != "" {
+		return domain.Invalidf("malformed JSON body: %s", msg)
+	}
 	return nil
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/allfives/allfives/domain/players"
 	"github.com/allfives/allfives/domain/reviewer"
 )
 
@@ -38,6 +39,8 @@ func reviewPath(id string) string { return "/api/v1/matches/" + id + "/review" }
 //	@Failure			500	{object}	Problem			"INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read, folded or reviewed (its audit says where)"
 //	@Failure			503	{object}	Problem			"UNAVAILABLE, or STORE_BUSY: the review queue is full, or the store stayed locked beyond its timeout; Retry-After says when to retry"
 //	@Header				503	{integer}	Retry-After		"seconds to wait before retrying"
+//	@Failure			429	{object}	Problem			"RATE_LIMITED: this client address or player has --max-running-reviews reviews queued or being computed, or asked for as many as --limit-reviews allows (docs/operations.md, \"Limits\"); only a review the server would queue counts; Retry-After says when to retry"
+//	@Header				429	{integer}	Retry-After		"seconds to wait before retrying"
 //	@Router				/api/v1/matches/{id}/review [post]
 func (s *server) requestReview(c echo.Context) error {
 	id, _, err := s.matchCaller(c, s.viewer)
@@ -47,7 +50,7 @@ func (s *server) requestReview(c echo.Context) error {
 	if s.reviews == nil {
 		return errNoReviews
 	}
-	ans, err := s.reviews.Request(c.Request().Context(), id)
+	ans, err := s.reviews.RequestBy(c.Request().Context(), id, s.reviewAsker(c))
 	if err != nil {
 		return reviewProblem(err)
 	}
@@ -76,6 +79,8 @@ func (s *server) requestReview(c echo.Context) error {
 //	@Failure			500	{object}	Problem			"INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read, folded or reviewed (its audit says where)"
 //	@Failure			503	{object}	Problem			"UNAVAILABLE, or STORE_BUSY: a review left running had to be queued again and the queue is full, or the store stayed locked beyond its timeout; Retry-After says when to retry"
 //	@Header				503	{integer}	Retry-After		"seconds to wait before retrying"
+//	@Failure			429	{object}	Problem			"RATE_LIMITED: this client address or player has --max-running-reviews reviews queued or being computed, or asked for as many as --limit-reviews allows (docs/operations.md, \"Limits\"); only a review the server would queue counts; Retry-After says when to retry"
+//	@Header				429	{integer}	Retry-After		"seconds to wait before retrying"
 //	@Router				/api/v1/matches/{id}/review [get]
 func (s *server) getReview(c echo.Context) error {
 	id, _, err := s.matchCaller(c, s.viewer)
@@ -85,7 +90,7 @@ func (s *server) getReview(c echo.Context) error {
 	if s.reviews == nil {
 		return errNoReviews
 	}
-	ans, err := s.reviews.Get(c.Request().Context(), id)
+	ans, err := s.reviews.GetBy(c.Request().Context(), id, s.reviewAsker(c))
 	if err != nil {
 		return reviewProblem(err)
 	}
@@ -115,6 +120,23 @@ func reviewProblem(err error) error {
 		return &apiError{code: CodeReviewNotFound, detail: err.Error()}
 	case errors.Is(err, reviewer.ErrQueueFull):
 		return &apiError{code: CodeUnavailable, detail: err.Error(), retryAfter: reviewer.RetryAfter}
+	case errors.Is(err, reviewer.ErrTooManyRunning):
+		return &apiError{code: CodeRateLimited, detail: err.Error(), retryAfter: reviewer.RetryAfter}
 	}
 	return err
+}
+
+// reviewAsker is the caller of a review route as the reviewer counts it (docs/operations.md,
+// "Limits"): its address and, when it sent a player key, its player, each with its own count
+// of reviews queued or being computed, and the Reviews rate checked before one is queued.
+func (s *server) reviewAsker(c echo.Context) reviewer.Asker {
+	player := ""
+	if cred, _ := bearer(c); players.IsKey(cred) {
+		player = s.keyPlayer(c.Request().Context(), cred)
+	}
+	who := reviewer.Asker{Keys: clientKeys(c, player)}
+	if s.limits.reviews != nil {
+		who.Admit = func() error { return s.limits.reviews.admit(c, player) }
+	}
+	return who
 }

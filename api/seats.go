@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"strconv"
 
@@ -54,7 +53,7 @@ func (s *server) joinSeat(c echo.Context) error {
 		return err
 	}
 	if key != "" && !players.IsKey(key) {
-		return fmt.Errorf("%w: a join takes a player key or no Authorization", domain.ErrUnauthorized)
+		return domain.Detailf(domain.ErrUnauthorized, "a join takes a player key (which binds the seat to its player) or no Authorization, never a seat token")
 	}
 	joined, err := s.svc.Join(c.Request().Context(), c.Param("id"), referee.JoinRequest{Seat: seat, Name: body.Name, Invite: body.Invite, Key: key})
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"net"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -70,6 +71,13 @@ type Config struct {
 	// debug; every error (status 400 and up) and every slow request is logged at info or
 	// above. 0 and 1 log every request at info.
 	AccessSample int
+	// Limits are the limits on what one client may ask for (limits.go; docs/operations.md,
+	// "Limits"); the zero value limits nothing.
+	Limits Limits
+	// TrustedProxies are the proxies (load balancers) whose X-Forwarded-For names the client:
+	// a request from one of them counts against the address it forwards for. Without any, the
+	// connection's own address is the client's, whatever the header says.
+	TrustedProxies []*net.IPNet
 }
 
 // server holds what handlers share.
@@ -86,6 +94,9 @@ type server struct {
 	streams *streams
 	caps    *streamCaps
 	access  accessLog
+	// bodiless are the POST routes that take no body (bodyless.go).
+	bodiless map[string]bool
+	limits   limits // limits.go
 }
 
 // New returns the HTTP handler with every route of routes.go.
@@ -104,12 +115,11 @@ func New(cfg Config) *echo.Echo {
 		metrics: newMetrics(cfg.Registry, cfg.Service), streams: newStreams(cfg.StreamHeartbeat),
 		caps:   newStreamCaps(cfg.MaxStreams, cfg.MaxStreamsPerClient),
 		access: accessLog{sample: uint64(max(1, cfg.AccessSample))},
+		limits: newLimits(cfg.Limits),
 	}
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	// The client's address is the connection's: trusting X-Forwarded-For would let anyone
-	// choose their own rate-limit bucket. Behind a proxy, put the limit in the proxy.
-	e.IPExtractor = echo.ExtractIPDirect()
+	e.IPExtractor = clientAddress(cfg.TrustedProxies)
 	e.HTTPErrorHandler = s.handleError
 	if cfg.HeaderLimit <= 0 {
 		cfg.HeaderLimit = DefaultHeaderLimit
@@ -124,6 +134,7 @@ func New(cfg Config) *echo.Echo {
 	}
 	e.Use(headerLimit(cfg.HeaderLimit))
 	e.Use(textParams) // pathtext.go: no id that is not text reaches a store
+	e.Use(noKeyInURL) // keyurl.go: a player key in a URL is refused, never used
 	if cfg.Service != nil && cfg.Service.ChecksHeads() {
 		e.Use(oneHeadCheck) // headcheck.go; a store of one process's own (SQLite) skips it
 	}
@@ -132,7 +143,25 @@ func New(cfg Config) *echo.Echo {
 	}
 	e.Use(s.bodyLimit)
 	s.routes(e, cfg.Registry)
+	s.bodiless = bodilessRoutes(e)
 	return e
+}
+
+// clientAddress is how the server tells a request's client (the address its limits count
+// against, and its access log shows). Without trusted proxies it is the connection's address:
+// trusting X-Forwarded-For would let anyone choose their own bucket. With them, a request from
+// a trusted proxy counts against the address that proxy forwards for: the rightmost address
+// of X-Forwarded-For that is not itself a trusted proxy. Echo's own trust of loopback, link-local
+// and private addresses is off: only the ranges given are trusted.
+func clientAddress(trusted []*net.IPNet) echo.IPExtractor {
+	if len(trusted) == 0 {
+		return echo.ExtractIPDirect()
+	}
+	opts := []echo.TrustOption{echo.TrustLoopback(false), echo.TrustLinkLocal(false), echo.TrustPrivateNet(false)}
+	for _, n := range trusted {
+		opts = append(opts, echo.TrustIPRange(n))
+	}
+	return echo.ExtractIPFromXFFHeader(opts...)
 }
 
 // logger is the server's logger with the request's ID attached.

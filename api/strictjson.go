@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 )
@@ -71,6 +72,65 @@ func walk(dec *json.Decoder, t reflect.Type, at string) error {
 	}
 	_, err = dec.Token() // the closing delimiter
 	return err
+}
+
+// notText says why body's strings are not text that every reader reads alike, or "": bytes
+// that are not UTF-8, or a \u escape of half a surrogate pair. encoding/json reads both as
+// U+FFFD, so a name sent so would be kept as something its sender never wrote. The body has
+// decoded already: it is well-formed JSON.
+func notText(body []byte) string {
+	if !utf8.Valid(body) {
+		return "the body is not UTF-8 text"
+	}
+	for i := 0; i < len(body); i++ {
+		if body[i] != '"' {
+			continue
+		}
+		for i++; i < len(body) && body[i] != '"'; i++ {
+			if body[i] != '\\' {
+				continue
+			}
+			i++
+			if i >= len(body) || body[i] != 'u' {
+				continue // \" \\ \n and the like: one byte after the backslash
+			}
+			r := hex4(body[i+1:])
+			i += 4
+			switch {
+			case r >= 0xDC00 && r <= 0xDFFF:
+				return "a string holds half a surrogate pair (a \\u escape of U+DC00 to U+DFFF without its first half)"
+			case r >= 0xD800 && r <= 0xDBFF:
+				if next := hex4(body[min(i+3, len(body)):]); i+2 >= len(body) || body[i+1] != '\\' || body[i+2] != 'u' || next < 0xDC00 || next > 0xDFFF {
+					return "a string holds half a surrogate pair (a \\u escape of U+D800 to U+DBFF without its second half)"
+				}
+				i += 6
+			}
+		}
+	}
+	return ""
+}
+
+// hex4 is the value of the four hex digits b starts with, or -1.
+func hex4(b []byte) rune {
+	if len(b) < 4 {
+		return -1
+	}
+	var r rune
+	for _, c := range b[:4] {
+		var d byte
+		switch {
+		case c >= '0' && c <= '9':
+			d = c - '0'
+		case c >= 'a' && c <= 'f':
+			d = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			d = c - 'A' + 10
+		default:
+			return -1
+		}
+		r = r<<4 | rune(d)
+	}
+	return r
 }
 
 // jsonNames maps the JSON names of t's exported fields to their types.

@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 	"time"
@@ -42,8 +41,10 @@ type SeatTicketResponse struct {
 //	@Produce		application/problem+json
 //	@Security		PlayerKey
 //	@Success		201	{object}	TicketResponse
-//	@Failure		400	{object}	Problem	"INVALID_REQUEST"
-//	@Failure		401	{object}	Problem	"UNAUTHORIZED: no key, or not a valid one"
+//	@Failure		400	{object}	Problem		"INVALID_REQUEST"
+//	@Failure		401	{object}	Problem		"UNAUTHORIZED: no key, or not a valid one"
+//	@Failure		429	{object}	Problem		"RATE_LIMITED: this client address or player was issued as many tickets as --limit-tickets allows (docs/operations.md, \"Limits\"), or over --rate-limit; Retry-After says when to retry"
+//	@Header			429	{integer}	Retry-After	"seconds to wait before retrying"
 //	@Router			/api/v1/players/me/tickets [post]
 func (s *server) createPlayerTicket(c echo.Context) error {
 	if _, err := query(c); err != nil {
@@ -52,6 +53,11 @@ func (s *server) createPlayerTicket(c echo.Context) error {
 	key, err := playerKey(c)
 	if err != nil {
 		return err
+	}
+	if s.limits.tickets != nil {
+		if err := s.limits.tickets.admit(c, s.keyPlayer(c.Request().Context(), key)); err != nil {
+			return err
+		}
 	}
 	t, err := s.players.PlayerTicket(c.Request().Context(), key)
 	if err != nil {
@@ -72,9 +78,11 @@ func (s *server) createPlayerTicket(c echo.Context) error {
 //	@Security		SeatToken
 //	@Param			id	path		string	true	"match id"
 //	@Success		201	{object}	SeatTicketResponse
-//	@Failure		400	{object}	Problem	"INVALID_REQUEST"
-//	@Failure		401	{object}	Problem	"UNAUTHORIZED: no credential, or not one of a seat of this match"
-//	@Failure		404	{object}	Problem	"MATCH_NOT_FOUND"
+//	@Failure		400	{object}	Problem		"INVALID_REQUEST"
+//	@Failure		401	{object}	Problem		"UNAUTHORIZED: no credential, or not one of a seat of this match"
+//	@Failure		404	{object}	Problem		"MATCH_NOT_FOUND"
+//	@Failure		429	{object}	Problem		"RATE_LIMITED: this client address or player was issued as many tickets as --limit-tickets allows (docs/operations.md, \"Limits\"), or over --rate-limit; Retry-After says when to retry"
+//	@Header			429	{integer}	Retry-After	"seconds to wait before retrying"
 //	@Router			/api/v1/matches/{id}/tickets [post]
 func (s *server) createMatchTicket(c echo.Context) error {
 	if _, err := query(c); err != nil {
@@ -85,7 +93,7 @@ func (s *server) createMatchTicket(c echo.Context) error {
 		return err
 	}
 	if cred == "" {
-		return fmt.Errorf("%w: send the seat's token, or the key of its player, as Authorization: Bearer", domain.ErrUnauthorized)
+		return domain.Detailf(domain.ErrUnauthorized, "send the seat's token, or the key of its player, as Authorization: Bearer")
 	}
 	ctx := c.Request().Context()
 	id := c.Param("id")
@@ -104,6 +112,9 @@ func (s *server) createMatchTicket(c echo.Context) error {
 			return err
 		}
 		t.Player = p.ID
+	}
+	if err := s.limits.tickets.admit(c, t.Player); err != nil {
+		return err
 	}
 	issued, err := s.players.IssueTicket(ctx, t)
 	if err != nil {
@@ -161,7 +172,7 @@ func (s *server) matchStreamCheck(c echo.Context, q url.Values, id string) (view
 // redeem spends ticket for the stream of match ("" for the player's stream).
 func (s *server) redeem(c echo.Context, match, ticket string) (players.Ticket, error) {
 	if s.players == nil {
-		return players.Ticket{}, fmt.Errorf("%w: this server issues no tickets", domain.ErrUnauthorized)
+		return players.Ticket{}, domain.Detailf(domain.ErrUnauthorized, "this server issues no tickets")
 	}
 	t, err := s.players.Redeem(c.Request().Context(), match, ticket)
 	if err != nil && !errors.Is(err, domain.ErrUnauthorized) {

@@ -238,6 +238,30 @@ const docTemplate = `{
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
+                    },
+                    "429": {
+                        "description": "RATE_LIMITED: a challenge beyond --limit-challenges (per client address and per player) or beyond --max-waiting-challenges (20 waiting for an answer from one player, or to one player), or a match of bots only beyond --limit-bot-matches (docs/operations.md, \\\"Limits\\\"); Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
+                        }
+                    },
+                    "503": {
+                        "description": "UNAVAILABLE, or STORE_BUSY: a match of bots only while the bot pool holds --bot-queue of them, or the store stayed locked beyond its timeout; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
+                        }
                     }
                 },
                 "x-token-optional": true
@@ -991,6 +1015,18 @@ const docTemplate = `{
                             "$ref": "#/definitions/api.Problem"
                         }
                     },
+                    "429": {
+                        "description": "RATE_LIMITED: this client address or player has --max-running-reviews reviews queued or being computed, or asked for as many as --limit-reviews allows (docs/operations.md, \\\"Limits\\\"); only a review the server would queue counts; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
+                        }
+                    },
                     "500": {
                         "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read, folded or reviewed (its audit says where)",
                         "schema": {
@@ -1084,6 +1120,18 @@ const docTemplate = `{
                         "description": "MATCH_NOT_FINISHED: the match is live; its review can be asked for once it has ended",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "429": {
+                        "description": "RATE_LIMITED: this client address or player has --max-running-reviews reviews queued or being computed, or asked for as many as --limit-reviews allows (docs/operations.md, \\\"Limits\\\"); only a review the server would queue counts; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
                         }
                     },
                     "500": {
@@ -1577,6 +1625,18 @@ const docTemplate = `{
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
+                    },
+                    "429": {
+                        "description": "RATE_LIMITED: this client address or player was issued as many tickets as --limit-tickets allows (docs/operations.md, \\\"Limits\\\"), or over --rate-limit; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
+                        }
                     }
                 }
             }
@@ -1690,6 +1750,18 @@ const docTemplate = `{
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
+                    },
+                    "429": {
+                        "description": "RATE_LIMITED: this client address created as many players as --limit-players allows (docs/operations.md, \\\"Limits\\\"), or over --rate-limit; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
+                        }
                     }
                 }
             }
@@ -1740,7 +1812,7 @@ const docTemplate = `{
                         "PlayerKey": []
                     }
                 ],
-                "description": "Replaces the key the request carries with a new one, shown only here. The old key is refused (401) from the moment this answers, on every instance of the server. Of two rotations sent with one key, one gets the new key and the other 401.",
+                "description": "Replaces the key the request carries with a new one, shown only here. The old key is refused (401) from the moment this answers, on every instance of the server. The seat tokens issued to the player's seats end with it (401, and the streams opened with them or with tickets bought with them end): the player plays those seats with the new key, which stands for each of them. Of two rotations sent with one key, one gets the new key and the other 401.",
                 "produces": [
                     "application/json",
                     "application/problem+json"
@@ -1866,6 +1938,18 @@ const docTemplate = `{
                         "description": "UNAUTHORIZED: no key, or not a valid one",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "429": {
+                        "description": "RATE_LIMITED: this client address or player was issued as many tickets as --limit-tickets allows (docs/operations.md, \\\"Limits\\\"), or over --rate-limit; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
                         }
                     }
                 }

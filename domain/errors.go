@@ -45,6 +45,9 @@ const (
 	CodePlayerNotFound Code = "PLAYER_NOT_FOUND"
 	// CodeAlreadySeated: a player taking a second seat of one match.
 	CodeAlreadySeated Code = "ALREADY_SEATED"
+	// CodeRateLimited: a client or a player over one of the server's limits (the HTTP layer
+	// counts most of them; the store counts the challenges waiting).
+	CodeRateLimited Code = "RATE_LIMITED"
 )
 
 // The codes of consent and resignation (docs/api.md, "Consent").
@@ -110,9 +113,9 @@ var (
 	// others may join is always dealt from a seed the server draws (docs/api.md, "Checking a
 	// deal yourself").
 	ErrSeedWithOpenSeats = newError(CodeSeedWithOpenSeats, "a match with an open seat cannot take a chosen seed: whoever chooses the seed can compute every hand, the joiners' too; leave seed out")
-	// ErrMatchNotFinished: only a finished match, whose hands and seed are open, can be
-	// reviewed (docs/review.md).
-	ErrMatchNotFinished = newError(CodeMatchNotFinished, "the match has not finished: only a finished match can be reviewed")
+	// ErrMatchNotFinished: a call that needs a finished match (a review, whose hands and seed
+	// must be open, docs/review.md; a rematch) made on a live one. Each refusal adds which.
+	ErrMatchNotFinished = newError(CodeMatchNotFinished, "the match has not finished")
 	// ErrNameTaken: player names are unique under the comparison of domain/names, so that
 	// "Ada", "ada" and "ＡＤＡ" are one player (docs/api.md, "Players").
 	ErrNameTaken = newError(CodeNameTaken, "a player already goes by that name (names are compared ignoring case and width)")
@@ -121,6 +124,10 @@ var (
 	// ErrAlreadySeated: one player never holds two seats of one match, or a reader could not
 	// tell its seats apart, and a key would stand for two seats (docs/api.md, "Players").
 	ErrAlreadySeated = newError(CodeAlreadySeated, "the player already holds a seat of this match")
+	// ErrTooManyChallenges: a challenge beyond the challenges one player may have waiting for
+	// an answer, sent or received (referee.MatchRecord.ChallengeCap); the store's refusal
+	// says whose.
+	ErrTooManyChallenges = newError(CodeRateLimited, "too many challenges are waiting for an answer")
 )
 
 // The errors of consent and resignation (docs/api.md, "Consent").
@@ -172,6 +179,13 @@ var ErrNoSeed = errors.New("the match was rebuilt without its seed and cannot de
 // ErrInvalid) holds.
 func Invalidf(format string, args ...any) error {
 	return &detailed{sentinel: ErrInvalid, detail: fmt.Sprintf(format, args...)}
+}
+
+// Detailf is sentinel with a formatted detail that replaces its text, where the sentinel's own
+// words would say something else than what happened: a 401 where no seat token is involved
+// must not say that one is required. errors.Is(err, sentinel) holds.
+func Detailf(sentinel *Error, format string, args ...any) error {
+	return &detailed{sentinel: sentinel, detail: fmt.Sprintf(format, args...)}
 }
 
 // detailed is a sentinel with a detail that replaces its text.

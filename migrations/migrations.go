@@ -45,6 +45,7 @@ var Files = []string{
 	"00008_ratings.sql",
 	"00009_player_match_status.sql",
 	"00010_cancelled.sql",
+	"00011_server_keys.sql",
 }
 
 // LatestVersion is the version of the last of Files, which a store's schema reports once every

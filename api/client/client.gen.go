@@ -2528,7 +2528,7 @@ type ClientInterface interface {
 
 	// RotatePlayerKey Rotate the caller's key
 	//
-	// Replaces the key the request carries with a new one, shown only here. The old key is refused (401) from the moment this answers, on every instance of the server. Of two rotations sent with one key, one gets the new key and the other 401.
+	// Replaces the key the request carries with a new one, shown only here. The old key is refused (401) from the moment this answers, on every instance of the server. The seat tokens issued to the player's seats end with it (401, and the streams opened with them or with tickets bought with them end): the player plays those seats with the new key, which stands for each of them. Of two rotations sent with one key, one gets the new key and the other 401.
 	//
 	// Corresponds with POST /api/v1/players/me/key (the `RotatePlayerKey` operationId).
 	RotatePlayerKey(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -3085,7 +3085,7 @@ func (c *Client) GetCurrentPlayer(ctx context.Context, reqEditors ...RequestEdit
 
 // RotatePlayerKey Rotate the caller's key
 //
-// Replaces the key the request carries with a new one, shown only here. The old key is refused (401) from the moment this answers, on every instance of the server. Of two rotations sent with one key, one gets the new key and the other 401.
+// Replaces the key the request carries with a new one, shown only here. The old key is refused (401) from the moment this answers, on every instance of the server. The seat tokens issued to the player's seats end with it (401, and the streams opened with them or with tickets bought with them end): the player plays those seats with the new key, which stands for each of them. Of two rotations sent with one key, one gets the new key and the other 401.
 //
 // Corresponds with POST /api/v1/players/me/key (the `RotatePlayerKey` operationId).
 func (c *Client) RotatePlayerKey(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -5195,7 +5195,7 @@ type ClientWithResponsesInterface interface {
 
 	// RotatePlayerKeyWithResponse Rotate the caller's key
 	//
-	// Replaces the key the request carries with a new one, shown only here. The old key is refused (401) from the moment this answers, on every instance of the server. Of two rotations sent with one key, one gets the new key and the other 401.
+	// Replaces the key the request carries with a new one, shown only here. The old key is refused (401) from the moment this answers, on every instance of the server. The seat tokens issued to the player's seats end with it (401, and the streams opened with them or with tickets bought with them end): the player plays those seats with the new key, which stands for each of them. Of two rotations sent with one key, one gets the new key and the other 401.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -5908,6 +5908,8 @@ type CancelMatchResponse struct {
 	ApplicationproblemJSON401 *ApiProblem
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *ApiProblem
 	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationproblemJSON409 *ApiProblem
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -5948,6 +5950,11 @@ func (r CancelMatchResponse) GetApplicationproblemJSON401() *ApiProblem {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r CancelMatchResponse) GetApplicationproblemJSON404() *ApiProblem {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r CancelMatchResponse) GetApplicationproblemJSON408() *ApiProblem {
+	return r.ApplicationproblemJSON408
 }
 
 // GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
@@ -6555,6 +6562,8 @@ type CreateRematchResponse struct {
 	ApplicationproblemJSON401 *ApiProblem
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *ApiProblem
 	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationproblemJSON409 *ApiProblem
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -6595,6 +6604,11 @@ func (r CreateRematchResponse) GetApplicationproblemJSON401() *ApiProblem {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r CreateRematchResponse) GetApplicationproblemJSON404() *ApiProblem {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r CreateRematchResponse) GetApplicationproblemJSON408() *ApiProblem {
+	return r.ApplicationproblemJSON408
 }
 
 // GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
@@ -6805,6 +6819,8 @@ type ResignMatchResponse struct {
 	ApplicationproblemJSON401 *ApiProblem
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *ApiProblem
 	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationproblemJSON409 *ApiProblem
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -6845,6 +6861,11 @@ func (r ResignMatchResponse) GetApplicationproblemJSON401() *ApiProblem {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r ResignMatchResponse) GetApplicationproblemJSON404() *ApiProblem {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r ResignMatchResponse) GetApplicationproblemJSON408() *ApiProblem {
+	return r.ApplicationproblemJSON408
 }
 
 // GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
@@ -7088,6 +7109,8 @@ type CreateReviewResponse struct {
 	ApplicationproblemJSON401 *ApiProblem
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *ApiProblem
 	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationproblemJSON409 *ApiProblem
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -7137,6 +7160,11 @@ func (r CreateReviewResponse) GetApplicationproblemJSON401() *ApiProblem {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r CreateReviewResponse) GetApplicationproblemJSON404() *ApiProblem {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r CreateReviewResponse) GetApplicationproblemJSON408() *ApiProblem {
+	return r.ApplicationproblemJSON408
 }
 
 // GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
@@ -7229,6 +7257,8 @@ type DeclineSeatResponse struct {
 	ApplicationproblemJSON401 *ApiProblem
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *ApiProblem
 	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationproblemJSON409 *ApiProblem
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -7269,6 +7299,11 @@ func (r DeclineSeatResponse) GetApplicationproblemJSON401() *ApiProblem {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r DeclineSeatResponse) GetApplicationproblemJSON404() *ApiProblem {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r DeclineSeatResponse) GetApplicationproblemJSON408() *ApiProblem {
+	return r.ApplicationproblemJSON408
 }
 
 // GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
@@ -7514,6 +7549,8 @@ type LeaveSeatResponse struct {
 	ApplicationproblemJSON401 *ApiProblem
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *ApiProblem
 	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationproblemJSON409 *ApiProblem
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -7554,6 +7591,11 @@ func (r LeaveSeatResponse) GetApplicationproblemJSON401() *ApiProblem {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r LeaveSeatResponse) GetApplicationproblemJSON404() *ApiProblem {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r LeaveSeatResponse) GetApplicationproblemJSON408() *ApiProblem {
+	return r.ApplicationproblemJSON408
 }
 
 // GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
@@ -7646,6 +7688,8 @@ type ResumeSeatResponse struct {
 	ApplicationproblemJSON401 *ApiProblem
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *ApiProblem
 	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationproblemJSON409 *ApiProblem
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -7686,6 +7730,11 @@ func (r ResumeSeatResponse) GetApplicationproblemJSON401() *ApiProblem {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r ResumeSeatResponse) GetApplicationproblemJSON404() *ApiProblem {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r ResumeSeatResponse) GetApplicationproblemJSON408() *ApiProblem {
+	return r.ApplicationproblemJSON408
 }
 
 // GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
@@ -7889,6 +7938,8 @@ type CreateMatchTicketResponse struct {
 	ApplicationproblemJSON401 *ApiProblem
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *ApiProblem
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *ApiProblem
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
@@ -7927,6 +7978,11 @@ func (r CreateMatchTicketResponse) GetApplicationproblemJSON401() *ApiProblem {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r CreateMatchTicketResponse) GetApplicationproblemJSON404() *ApiProblem {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r CreateMatchTicketResponse) GetApplicationproblemJSON408() *ApiProblem {
+	return r.ApplicationproblemJSON408
 }
 
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -8373,6 +8429,8 @@ type RotatePlayerKeyResponse struct {
 	ApplicationproblemJSON400 *ApiProblem
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *ApiProblem
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *ApiProblem
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *ApiProblem
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
@@ -8406,6 +8464,11 @@ func (r RotatePlayerKeyResponse) GetApplicationproblemJSON400() *ApiProblem {
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r RotatePlayerKeyResponse) GetApplicationproblemJSON401() *ApiProblem {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r RotatePlayerKeyResponse) GetApplicationproblemJSON408() *ApiProblem {
+	return r.ApplicationproblemJSON408
 }
 
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -8595,6 +8658,8 @@ type CreatePlayerTicketResponse struct {
 	ApplicationproblemJSON400 *ApiProblem
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *ApiProblem
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *ApiProblem
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *ApiProblem
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
@@ -8628,6 +8693,11 @@ func (r CreatePlayerTicketResponse) GetApplicationproblemJSON400() *ApiProblem {
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r CreatePlayerTicketResponse) GetApplicationproblemJSON401() *ApiProblem {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r CreatePlayerTicketResponse) GetApplicationproblemJSON408() *ApiProblem {
+	return r.ApplicationproblemJSON408
 }
 
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -9643,7 +9713,7 @@ func (c *ClientWithResponses) GetCurrentPlayerWithResponse(ctx context.Context, 
 
 // RotatePlayerKeyWithResponse Rotate the caller's key
 //
-// Replaces the key the request carries with a new one, shown only here. The old key is refused (401) from the moment this answers, on every instance of the server. Of two rotations sent with one key, one gets the new key and the other 401.
+// Replaces the key the request carries with a new one, shown only here. The old key is refused (401) from the moment this answers, on every instance of the server. The seat tokens issued to the player's seats end with it (401, and the streams opened with them or with tickets bought with them end): the player plays those seats with the new key, which stands for each of them. Of two rotations sent with one key, one gets the new key and the other 401.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -10425,6 +10495,13 @@ func ParseCancelMatchResponse(rsp *http.Response) (*CancelMatchResponse, error) 
 		}
 		response.ApplicationproblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
 		var dest ApiProblem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -11069,6 +11146,13 @@ func ParseCreateRematchResponse(rsp *http.Response) (*CreateRematchResponse, err
 		}
 		response.ApplicationproblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
 		var dest ApiProblem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -11312,6 +11396,13 @@ func ParseResignMatchResponse(rsp *http.Response) (*ResignMatchResponse, error) 
 			return nil, err
 		}
 		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
 		var dest ApiProblem
@@ -11588,6 +11679,13 @@ func ParseCreateReviewResponse(rsp *http.Response) (*CreateReviewResponse, error
 		}
 		response.ApplicationproblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
 		var dest ApiProblem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -11736,6 +11834,13 @@ func ParseDeclineSeatResponse(rsp *http.Response) (*DeclineSeatResponse, error) 
 			return nil, err
 		}
 		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
 		var dest ApiProblem
@@ -12016,6 +12121,13 @@ func ParseLeaveSeatResponse(rsp *http.Response) (*LeaveSeatResponse, error) {
 		}
 		response.ApplicationproblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
 		var dest ApiProblem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -12144,6 +12256,13 @@ func ParseResumeSeatResponse(rsp *http.Response) (*ResumeSeatResponse, error) {
 			return nil, err
 		}
 		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
 		var dest ApiProblem
@@ -12384,6 +12503,13 @@ func ParseCreateMatchTicketResponse(rsp *http.Response) (*CreateMatchTicketRespo
 			return nil, err
 		}
 		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest ApiProblem
@@ -12855,6 +12981,13 @@ func ParseRotatePlayerKeyResponse(rsp *http.Response) (*RotatePlayerKeyResponse,
 		}
 		response.ApplicationproblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest ApiProblem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -13070,6 +13203,13 @@ func ParseCreatePlayerTicketResponse(rsp *http.Response) (*CreatePlayerTicketRes
 			return nil, err
 		}
 		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest ApiProblem

@@ -28,7 +28,7 @@ func TestServeConfigPrecedence(t *testing.T) {
 	// Settings the cases leave alone take their defaults.
 	def := func(c serveConfig) serveConfig {
 		c.botWorkers, c.maxStreams, c.perClient, c.busyTimeout = referee.DefaultBotWorkers(), api.DefaultMaxStreams, api.DefaultMaxStreamsPerClient, 10*time.Second
-		c.reviewWorkers, c.ratingsEvery = 1, time.Second
+		c.reviewWorkers, c.ratingsEvery, c.limits = 1, time.Second, defaultLimits()
 		if c.cacheMiB == 0 {
 			c.cacheMiB = 256
 		}
@@ -55,7 +55,8 @@ func TestServeConfigPrecedence(t *testing.T) {
 			def(serveConfig{addr: ":7000", db: "allfives.db", sync: "off", logLevel: "info", sweepEvery: 250 * time.Millisecond, cacheMiB: 32})},
 		{"limits", []string{"--bot-workers", "3", "--max-streams", "50", "--busy-timeout", "2s"},
 			map[string]string{"ALLFIVES_MAX_STREAMS": "9", "ALLFIVES_MAX_STREAMS_PER_CLIENT": "4", "ALLFIVES_REVIEW_WORKERS": "2"},
-			serveConfig{addr: ":8080", db: "allfives.db", sync: "full", logLevel: "info", botWorkers: 3, reviewWorkers: 2, maxStreams: 50, perClient: 4, busyTimeout: 2 * time.Second, waitingTTL: week, sweepEvery: time.Second, cacheMiB: 256, accessSample: 100, ratingsEvery: time.Second}},
+			serveConfig{addr: ":8080", db: "allfives.db", sync: "full", logLevel: "info", botWorkers: 3, reviewWorkers: 2, maxStreams: 50, perClient: 4, busyTimeout: 2 * time.Second, waitingTTL: week, sweepEvery: time.Second, cacheMiB: 256, accessSample: 100, ratingsEvery: time.Second,
+				limits: defaultLimits()}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

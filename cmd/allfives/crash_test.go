@@ -35,7 +35,7 @@ func buildBinary(t *testing.T) string {
 // startServer runs `allfives serve` on db and waits for its "listening" line.
 func startServer(t *testing.T, bin, db string) *server {
 	t.Helper()
-	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--db", db, "--sync", "full")
+	cmd := exec.Command(bin, "serve", "--limits", "off", "--addr", "127.0.0.1:0", "--db", db, "--sync", "full")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -40,7 +40,7 @@ func newInstance(t *testing.T, args string) *instance {
 func (in *instance) start() {
 	in.t.Helper()
 	cmd := exec.Command(os.Args[0])
-	cmd.Env = append(os.Environ(), "ALLFIVES_TEST_RUN=serve --addr "+in.addr+" "+in.args)
+	cmd.Env = append(os.Environ(), "ALLFIVES_TEST_RUN=serve --limits off --addr "+in.addr+" "+in.args)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		in.t.Fatal(err)

@@ -40,7 +40,7 @@ type process struct {
 func spawn(t *testing.T, url string) *process {
 	t.Helper()
 	cmd := exec.Command(os.Args[0])
-	cmd.Env = append(os.Environ(), "ALLFIVES_TEST_RUN=serve --addr 127.0.0.1:0 --db "+url)
+	cmd.Env = append(os.Environ(), "ALLFIVES_TEST_RUN=serve --limits off --addr 127.0.0.1:0 --db "+url)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -48,7 +48,7 @@ func runWithBase(t *testing.T, what, script string) string {
 	if !strings.HasPrefix(script, baseLine+"\n") || strings.Count(script, "localhost") != 1 {
 		t.Fatalf("%s must begin with %s and name no other host:\n%s", what, baseLine, script)
 	}
-	srv := startServe(t)
+	srv := startServe(t, "--limits", "on") // what a reader runs: a server as it starts by default
 	cmd := exec.Command("bash", "-euo", "pipefail", "-c", script)
 	cmd.Env = append(os.Environ(), "BASE="+srv.base)
 	out, err := cmd.CombinedOutput()

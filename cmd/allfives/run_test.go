@@ -54,12 +54,13 @@ type running struct {
 }
 
 // startServe runs serve on a free local port with a database in a temporary directory, and
-// returns once it listens.
+// returns once it listens. Its limits are off, as for any test that is not about them; extra
+// may turn them on again (--limits on), the last flag winning.
 func startServe(t *testing.T, extra ...string) *running {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	out := &syncBuffer{}
-	args := append([]string{"serve", "--addr", "127.0.0.1:0", "--db", filepath.Join(t.TempDir(), "allfives.db")}, extra...)
+	args := append([]string{"serve", "--addr", "127.0.0.1:0", "--db", filepath.Join(t.TempDir(), "allfives.db"), "--limits", "off"}, extra...)
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, args, func(string) string { return "" }, out) }()
 	stop := sync.OnceValue(func() error {

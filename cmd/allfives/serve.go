@@ -63,6 +63,7 @@ type serveConfig struct {
 	// Consent and a clock for rated play (docs/operations.md, "Rematch offers and rated clocks").
 	rematchTTL       time.Duration // how long a rematch offer stands
 	ratedTurnSeconds int           // the clock of a rated match created without one
+	limits           limitsConfig  // servelimits.go
 }
 
 func parseServe(args []string, getenv func(string) string, out io.Writer) (c serveConfig, err error) {
@@ -88,6 +89,7 @@ func parseServe(args []string, getenv func(string) string, out io.Writer) (c ser
 	ratingsEvery := f.string("ratings-interval", "ALLFIVES_RATINGS_INTERVAL", "1s", "how often the ratings' projection looks for rated matches that ended (docs/ratings.md, \"The projection\")")
 	rematchTTL := f.string("rematch-ttl", "ALLFIVES_REMATCH_TTL", "10m", "how long a rematch offer waits for the other players to accept before it is cancelled (10s to 168h)")
 	ratedTurn := f.int("rated-turn-seconds", "ALLFIVES_RATED_TURN_SECONDS", referee.DefaultRatedTurnSeconds, "the clock, in seconds per turn, of a rated match created without turn_seconds (10 to 604800)")
+	limits := limitFlags(f)
 	if err := f.parse(args); err != nil {
 		return c, err
 	}
@@ -97,6 +99,9 @@ func parseServe(args []string, getenv func(string) string, out io.Writer) (c ser
 	c = serveConfig{addr: *addr, db: *db, sync: strings.ToLower(*sync), logLevel: *level, rateLimit: *limit,
 		botWorkers: *workers, reviewWorkers: *reviewWorkers, maxStreams: *streams, perClient: *perClient, cacheMiB: *cache, accessSample: *sample,
 		listenDB: *listenDB, pprofAddr: *pprofAddr}
+	if c.limits, err = limits(); err != nil {
+		return c, err
+	}
 	if c.drain, err = time.ParseDuration(*drain); err != nil || c.drain < 0 {
 		return c, fmt.Errorf("drain must be a duration such as 5s or 0, not %q", *drain)
 	}
@@ -154,14 +159,6 @@ func parseConsent(ttl string, turn int) (time.Duration, int, error) {
 	return d, turn, nil
 }
 
-func checkSync(s string) error {
-	switch s {
-	case "full", "normal", "off":
-		return nil
-	}
-	return fmt.Errorf("sync must be full, normal or off, not %q", s)
-}
-
 // runServe serves the API until ctx ends, then stops accepting, lets requests in flight
 // finish, and closes the database.
 func runServe(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) (err error) {
@@ -193,6 +190,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		Store: store, Bots: bot.Strategies(botSeed()), WaitingTTL: ttl, BotWorkers: cfg.botWorkers, Logger: log,
 		CacheBytes: int64(cfg.cacheMiB * (1 << 20)), Players: people,
 		RematchTTL: cfg.rematchTTL, RatedTurnSeconds: cfg.ratedTurnSeconds,
+		BotQueue: cfg.limits.botQueue, MaxChallenges: cfg.limits.maxChallenges,
 	})
 	defer svc.Close() // runs before the store closes: the workers stop first
 	reg := prometheus.NewRegistry()
@@ -207,7 +205,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		}
 		defer stop()
 	}
-	reviews := reviewer.New(reviewer.Config{Store: store, Matches: svc, Workers: cfg.reviewWorkers, Logger: log})
+	reviews := reviewer.New(reviewer.Config{Store: store, Matches: svc, Workers: cfg.reviewWorkers, PerClient: cfg.limits.runningReviews, Logger: log})
 	defer reviews.Close() // before the service and the store: a review in flight is abandoned, stored running
 	// The ratings' projection: every instance runs one; the store lets one at a time rate.
 	rateCtx, stopRating := context.WithCancel(context.Background())
@@ -221,7 +219,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	var draining atomic.Bool
 	handler := api.New(api.Config{Service: svc, Reviews: reviews, Players: people, Ratings: ratings.NewService(store), Ready: store, Draining: draining.Load, Logger: log, RateLimit: cfg.rateLimit, Registry: reg,
 		CORSOrigins: cfg.corsOrigins, MaxStreams: cfg.maxStreams, MaxStreamsPerClient: cfg.perClient,
-		AccessSample: int(cfg.accessSample)})
+		AccessSample: int(cfg.accessSample), Limits: cfg.limits.api, TrustedProxies: cfg.limits.trusted})
 	// The clock: one sweeper per instance; the expected version settles races with others.
 	sweepCtx, stopSweep := context.WithCancel(ctx)
 	swept := make(chan struct{})
@@ -276,7 +274,8 @@ func listeningAttrs(addr string, cfg serveConfig) []any {
 		attrs = append(attrs, "sync", cfg.sync)
 	}
 	return append(attrs, "rate_limit", cfg.rateLimit, "cors_origins", strings.Join(cfg.corsOrigins, ","),
-		"waiting_ttl", cfg.waitingTTL.String(), "bot_workers", cfg.botWorkers)
+		"waiting_ttl", cfg.waitingTTL.String(), "bot_workers", cfg.botWorkers, "limits", cfg.limits.api != (api.Limits{}),
+		"trusted_proxies", len(cfg.limits.trusted))
 }
 
 // resumeBots hands the bot pool the matches of bots only a previous run left unfinished.

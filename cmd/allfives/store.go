@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"log/slog"
 	"time"
 
@@ -78,4 +79,13 @@ func shareStore(ctx context.Context, s store, svc *referee.MatchService, reg *pr
 		}
 	}()
 	return func() { <-done }
+}
+
+// checkSync refuses a SQLite durability that is none of --sync's.
+func checkSync(s string) error {
+	switch s {
+	case "full", "normal", "off":
+		return nil
+	}
+	return fmt.Errorf("sync must be full, normal or off, not %q", s)
 }

@@ -50,7 +50,10 @@ type Store interface {
 	PlayerByKeyHash(ctx context.Context, hash []byte) (Record, error)
 	// RotatePlayerKey replaces the key hash of player id with next, and its KeyRotatedAt with
 	// at, only if the stored hash is still prev: of two rotations with one key exactly one
-	// wins. It reports whether it replaced it; an unknown id is false, not an error.
+	// wins. It reports whether it replaced it; an unknown id is false, not an error. A store
+	// that also keeps matches revokes, in the same transaction, the token of every seat bound
+	// to the player, in every match (repository.RevokedToken): the key may have leaked with
+	// the tokens the same client held, and the player plays its seats with the new key.
 	RotatePlayerKey(ctx context.Context, id string, prev, next []byte, at time.Time) (bool, error)
 }
 

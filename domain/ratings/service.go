@@ -17,6 +17,7 @@ import (
 // a match's changes. It keeps nothing in memory.
 type Service struct {
 	store Store
+	sign  signer // cursor.go
 }
 
 // NewService returns the reads over store.
@@ -41,7 +42,11 @@ type HistoryQuery struct {
 func (s *Service) Player(ctx context.Context, player string, q HistoryQuery) (PlayerRatings, error) {
 	var before *Key
 	if q.Cursor != "" {
-		k, err := decodeHistoryCursor(q.Cursor)
+		raw, err := s.unseal(ctx, historyScope(player), q.Cursor)
+		if err != nil {
+			return PlayerRatings{}, err
+		}
+		k, err := decodeHistoryCursor(raw)
 		if err != nil {
 			return PlayerRatings{}, err
 		}
@@ -58,7 +63,9 @@ func (s *Service) Player(ctx context.Context, player string, q HistoryQuery) (Pl
 	out := PlayerRatings{Standings: standings, History: changes}
 	if len(changes) > q.Limit {
 		out.History = changes[:q.Limit]
-		out.NextCursor = encodeHistoryCursor(out.History[q.Limit-1].Key)
+		if out.NextCursor, err = s.seal(ctx, historyScope(player), encodeHistoryCursor(out.History[q.Limit-1].Key)); err != nil {
+			return PlayerRatings{}, err
+		}
 	}
 	return out, nil
 }
@@ -95,7 +102,11 @@ func (s *Service) Leaderboard(ctx context.Context, format Format, cursor string,
 	var cur boardCursor
 	var after *BoardPosition
 	if cursor != "" {
-		c, err := decodeBoardCursor(cursor)
+		raw, err := s.unseal(ctx, boardScope(format), cursor)
+		if err != nil {
+			return Board{}, err
+		}
+		c, err := decodeBoardCursor(raw)
 		if err != nil {
 			return Board{}, err
 		}
@@ -120,12 +131,16 @@ func (s *Service) Leaderboard(ctx context.Context, format Format, cursor string,
 		out.Rows[i] = Ranked{Rank: rank, BoardRow: r}
 	}
 	if more {
-		out.NextCursor = encodeBoardCursor(cur)
+		var err error
+		if out.NextCursor, err = s.seal(ctx, boardScope(format), encodeBoardCursor(cur)); err != nil {
+			return Board{}, err
+		}
 	}
 	return out, nil
 }
 
-// A cursor is opaque to clients: base64url of fields joined by '|'. Player ids hold no '|'.
+// A cursor is opaque to clients: base64url of fields joined by '|' (player ids hold no '|'),
+// then signed (cursor.go).
 
 func encodeBoardCursor(c boardCursor) string {
 	raw := fmt.Sprintf("b1|%d|%d|%x|%s", c.pos, c.rank, math.Float64bits(c.at.Rating), c.at.Player)

@@ -27,7 +27,7 @@ var errNoPlayers = domain.Invalidf("this server serves no players: leave player 
 // keyHolder authenticates a player key: the player, or domain.ErrUnauthorized.
 func (s *MatchService) keyHolder(ctx context.Context, key string) (players.Player, error) {
 	if s.keys == nil {
-		return players.Player{}, fmt.Errorf("%w: this server serves no players", domain.ErrUnauthorized)
+		return players.Player{}, domain.Detailf(domain.ErrUnauthorized, "this server serves no players: a player key is no credential here")
 	}
 	return s.keys.Authenticate(ctx, key)
 }
@@ -122,7 +122,7 @@ func playerSeat(seats []SeatRecord, player string) (int, error) {
 	if reserved {
 		return -1, nil
 	}
-	return -1, fmt.Errorf("%w: the player holds no seat of this match", domain.ErrUnauthorized)
+	return -1, errNoSeatOfKey
 }
 
 // seatedElsewhere is the seat other than seat that player is bound or reserved to, or -1.

@@ -36,16 +36,18 @@ type botPool struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
-	mu      sync.Mutex
-	queue   []string        // match ids waiting for a worker, oldest first
-	pending map[string]bool // queued or being played
-	ready   chan struct{}   // a signal that the queue has work
-	idle    chan struct{}   // closed while nothing is pending
+	mu       sync.Mutex
+	queue    []string        // match ids waiting for a worker, oldest first
+	pending  map[string]bool // queued or being played
+	limit    int             // most matches created into pending at once (limits.go); 0: no bound
+	reserved int             // places taken by creates not yet submitted
+	ready    chan struct{}   // a signal that the queue has work
+	idle     chan struct{}   // closed while nothing is pending
 }
 
-func newBotPool(svc *MatchService, workers int, log *slog.Logger) *botPool {
+func newBotPool(svc *MatchService, workers, limit int, log *slog.Logger) *botPool {
 	ctx, cancel := context.WithCancel(context.Background())
-	p := &botPool{svc: svc, log: log, ctx: ctx, cancel: cancel, pending: map[string]bool{},
+	p := &botPool{svc: svc, log: log, ctx: ctx, cancel: cancel, pending: map[string]bool{}, limit: limit,
 		ready: make(chan struct{}, 1), idle: make(chan struct{})}
 	close(p.idle)
 	p.wg.Add(workers)

@@ -26,8 +26,13 @@ func (e *CorruptError) Error() string {
 func (e *CorruptError) Unwrap() error { return domain.ErrRecordCorrupt }
 
 // corrupt turns a store's report of an unreadable row of match id into a *CorruptError, so that
-// what the row held never reaches a client; other errors pass as they are.
+// what the row held never reaches a client, and its report of no such match into notFound's
+// words, not the store's (which name the query that found nothing); other errors pass as
+// they are.
 func corrupt(id string, err error) error {
+	if errors.Is(err, domain.ErrMatchNotFound) {
+		return notFound(id)
+	}
 	if err != nil && errors.Is(err, domain.ErrRecordCorrupt) {
 		var ce *CorruptError
 		if errors.As(err, &ce) {
@@ -36,6 +41,14 @@ func corrupt(id string, err error) error {
 		return &CorruptError{MatchID: id}
 	}
 	return err
+}
+
+// notFound says that no match has the id asked for.
+func notFound(id string) error {
+	if len(id) > 64 {
+		id = id[:64] + "..."
+	}
+	return domain.Detailf(domain.ErrMatchNotFound, "no match has the id %q", id)
 }
 
 // foldStored folds a stored log into a game. A log that does not fold is a corrupt record,

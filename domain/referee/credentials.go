@@ -4,10 +4,15 @@ import (
 	"context"
 	"crypto/subtle"
 	"errors"
-	"fmt"
+	"slices"
 
 	"github.com/allfives/allfives/domain"
 )
+
+// errNoSeatOfKey refuses a player key on a match where its player holds no seat: a key stands
+// for its player's own seats only (docs/api.md, "Players"). No seat token is involved, so the
+// words are the key's.
+var errNoSeatOfKey = domain.Detailf(domain.ErrUnauthorized, "the player of this key holds no seat of this match: a key stands only for its own player's seats")
 
 // AuthenticateHeld is Authenticate for a credential known only by what a stream ticket keeps
 // of it (docs/api.md, "Players"): tokenHash, the SHA-256 of a seat token, or, when player is
@@ -25,7 +30,7 @@ func (s *MatchService) AuthenticateHeld(ctx context.Context, id string, tokenHas
 				return domain.SeatViewer(sr.Seat).CheckedAt(checked), nil
 			}
 		}
-		return domain.Viewer{}, fmt.Errorf("%w: the player holds no seat of this match", domain.ErrUnauthorized)
+		return domain.Viewer{}, errNoSeatOfKey
 	}
 	seat := hashSeat(seats, tokenHash)
 	if seat < 0 && unclaimed(seats) {
@@ -66,4 +71,33 @@ func (s *MatchService) publishedSeats(ctx context.Context, id string) ([]SeatRec
 	}
 	defer s.cache.unpin(e)
 	return *e.seats.Load(), int(e.ver.Load()), nil
+}
+
+// ForgetSeatsOf drops the cached copy of every match with a seat bound to player, and wakes
+// their streams: the player's key was rotated, and the store has revoked its seats' tokens
+// (players.Store.RotatePlayerKey), which the copies' seats still hold. Each copy is dropped
+// under its lock, after the command holding it, if any, is done, so none is still installing
+// the old seats when ForgetSeatsOf returns; the next request reads the match afresh, and a
+// stream opened with one of those tokens ends at its next look. Other instances drop theirs
+// when they hear of the rotation (Appended with version 0).
+func (s *MatchService) ForgetSeatsOf(player string) {
+	if player == "" {
+		return
+	}
+	var held []*entry
+	s.cache.mu.Lock()
+	for _, e := range s.cache.byID {
+		if slices.ContainsFunc(*e.seats.Load(), func(sr SeatRecord) bool { return sr.Player == player }) {
+			e.pins++
+			held = append(held, e)
+		}
+	}
+	s.cache.mu.Unlock()
+	for _, e := range held {
+		e.mu.Lock()
+		id := e.match.ID()
+		s.cache.drop(e)
+		s.release(e)
+		s.watch.wake(id)
+	}
 }

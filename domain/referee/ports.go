@@ -69,7 +69,9 @@ type Notifier interface {
 	// instance (this one included), until ctx ends; it returns ctx's error then, or an error
 	// that stops it for good. appended("", 0) says announcements may have been missed (the
 	// listener reconnected): any match may have moved. Calls come from one goroutine, in the
-	// order the store committed them.
+	// order the store committed them. appended(id, 0) says match id's seats changed without
+	// an append (a player's key rotated, which revokes its seats' tokens): its copy is dropped
+	// whatever its version.
 	Listen(ctx context.Context, appended func(matchID string, version int)) error
 }
 
@@ -85,6 +87,13 @@ type MatchRecord struct {
 	// RematchOf; NextMatchID is set later, by RematchStore.LinkRematch.
 	RematchOf   string
 	NextMatchID string
+	// ChallengeCap, when positive, makes Create refuse a challenge (a seat reserved for a
+	// player) whose creator, a player bound to one of its human seats, or a player it
+	// reserves a seat for, already has that many challenges waiting for an answer: matches
+	// waiting with a seat reserved for a player, rematches aside. The store counts them in
+	// the create's transaction, so that racing creates cannot pass the cap together, and
+	// refuses with domain.ErrTooManyChallenges. It is not stored.
+	ChallengeCap int
 }
 
 // SeatRecord is a seat with the SHA-256 of its token (nil for bots and open seats) and, for a

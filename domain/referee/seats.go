@@ -75,7 +75,7 @@ func (s *MatchService) join(ctx context.Context, id string, req JoinRequest) (Jo
 		return Joined{}, fmt.Errorf("%w: seat %d is kept for its holder in the match this rematch follows: accept with POST /api/v1/matches/{id}/rematch on that match", domain.ErrUnauthorized, req.Seat)
 	case rec.Player != "" && rec.Player != req.player:
 		// A challenge: only its player's key takes it, invite or not (docs/api.md, "Players").
-		return Joined{}, fmt.Errorf("%w: seat %d is reserved for a player: join it with that player's key", domain.ErrUnauthorized, req.Seat)
+		return Joined{}, domain.Detailf(domain.ErrUnauthorized, "seat %d is reserved for a player: only that player's key joins it", req.Seat)
 	case rec.Player == "" && !work.match.Listed() && !inviteMatches(rec.InviteHash, req.Invite):
 		return Joined{}, domain.ErrInvalidInvite
 	}

@@ -45,6 +45,7 @@ type MatchService struct {
 	// long a rematch offer's reserved seats have to be taken.
 	ratedTurnSeconds int
 	rematchTTL       time.Duration
+	challenges       int // ServiceConfig.MaxChallenges
 }
 
 // ServiceConfig wires a MatchService. Zero fields take the production defaults.
@@ -76,6 +77,11 @@ type ServiceConfig struct {
 	// RematchTTL is how long the seats a rematch offer reserves have to be taken before the
 	// sweeper cancels it; 0 means DefaultRematchTTL.
 	RematchTTL time.Duration
+	// BotQueue bounds the matches of bots only the pool holds, queued or being played: one
+	// more is ErrBotsBusy (limits.go). MaxChallenges bounds the challenges waiting for an
+	// answer from one player and to one player: one more is domain.ErrTooManyChallenges,
+	// counted by the store in the create's transaction (MatchRecord.ChallengeCap). 0: no bound.
+	BotQueue, MaxChallenges int
 }
 
 // DefaultRatedTurnSeconds is the clock of a rated match created without one.
@@ -135,9 +141,10 @@ func NewMatchService(cfg ServiceConfig) *MatchService {
 		store: cfg.Store, clock: cfg.Clock, random: cfg.Random, bots: cfg.Bots,
 		cache: newMatchCache(cfg.CacheSize, cfg.CacheBytes), waitingTTL: cfg.WaitingTTL, log: cfg.Logger,
 		pause: cfg.Pause, keys: cfg.Players, ratedTurnSeconds: cfg.RatedTurnSeconds, rematchTTL: cfg.RematchTTL,
+		challenges: max(cfg.MaxChallenges, 0),
 	}
 	if cfg.BotWorkers > 0 {
-		s.pool = newBotPool(s, cfg.BotWorkers, cfg.Logger)
+		s.pool = newBotPool(s, cfg.BotWorkers, cfg.BotQueue, cfg.Logger)
 	}
 	return s
 }
@@ -265,7 +272,7 @@ func (s *MatchService) Create(ctx context.Context, req CreateRequest) (_ Created
 		}
 		events = append(events, more...)
 	}
-	rec := MatchRecord{ID: id, Seed: seed, CreatedAt: now}
+	rec := MatchRecord{ID: id, Seed: seed, CreatedAt: now, ChallengeCap: s.challenges}
 	out := Created{}
 	for _, p := range players {
 		sr := SeatRecord{Seat: p.Seat, Name: p.Name, Kind: p.Kind, Bot: p.Bot, Player: bound[p.Seat]}
@@ -292,7 +299,13 @@ func (s *MatchService) Create(ctx context.Context, req CreateRequest) (_ Created
 		}
 		rec.Seats = append(rec.Seats, sr)
 	}
+	if offPath && !s.pool.reserve() {
+		return Created{}, ErrBotsBusy
+	}
 	if err := s.store.Create(ctx, rec, events, g.match.Summary()); err != nil {
+		if offPath {
+			s.pool.unreserve()
+		}
 		return Created{}, err
 	}
 	fresh := &entry{keysAll: true} // a new match has no idempotency keys yet
@@ -301,7 +314,7 @@ func (s *MatchService) Create(ctx context.Context, req CreateRequest) (_ Created
 	s.cache.unpin(s.cache.put(fresh))
 	s.watch.wake(id) // no one follows a new match yet, but WatchAll's followers hear of it
 	if offPath {
-		s.pool.submit(id)
+		s.pool.submitReserved(id)
 	}
 	out.Match = g.match.View(domain.Spectator())
 	return out, nil

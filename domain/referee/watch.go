@@ -126,7 +126,9 @@ func (s *MatchService) Follow(ctx context.Context, n Notifier) error {
 // Appended is told that match id's log has reached version, possibly by another instance. A
 // cached copy older than that is dropped, so the next request reads the match afresh, and the
 // match's followers are woken, so streams send the new events. id "" means any match may have
-// moved: every cached copy no request is using is dropped and every follower woken.
+// moved: every cached copy no request is using is dropped and every follower woken. Version 0
+// says its seats changed without an append (ForgetSeatsOf): its copy is dropped whatever its
+// version.
 func (s *MatchService) Appended(id string, version int) {
 	if id == "" {
 		s.forgetAll()
@@ -160,7 +162,7 @@ func (s *MatchService) Appended(id string, version int) {
 // dropIfOlder drops e from the cache when its copy is older than version, then unlocks and
 // unpins it; the caller holds e.mu and a pin.
 func (s *MatchService) dropIfOlder(e *entry, version int) {
-	if e.match.Version() < version {
+	if e.match.Version() < version || version == 0 {
 		s.cache.drop(e)
 	}
 	s.release(e)

@@ -7,6 +7,7 @@ package reviewer
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -19,6 +20,11 @@ import (
 // DefaultQueue is how many reviews may wait for a worker unless configured: a review takes
 // seconds of CPU (docs/review.md, "Benchmarks"), so more waiting would only be answered late.
 const DefaultQueue = 32
+
+// DefaultPerClient is serve's bound on the reviews one client may have queued or being
+// computed (Config.PerClient) unless configured: with the queue's 32, it takes sixteen
+// clients to fill it.
+const DefaultPerClient = 2
 
 // RetryAfter is the Retry-After, in seconds, of a refusal for a full queue: about the time
 // one review takes on one core.
@@ -39,6 +45,9 @@ type Config struct {
 	Matches Matches // required: the referee
 	Workers int     // reviews computed at once; default 1
 	Queue   int     // reviews waiting for a worker; default DefaultQueue
+	// PerClient is how many reviews one asker's key may have queued or being computed at
+	// once (Asker); 0: no bound.
+	PerClient int
 	// Options are the engine's budgets; the zero value is the method's defaults. They are in
 	// the method string, so a review stored under other budgets is another review.
 	Options review.Options
@@ -65,7 +74,12 @@ type Service struct {
 	inflight map[string]bool // queued or being computed here
 	queued   int             // waiting for a worker
 	limit    int
-	idle     chan struct{} // closed while nothing is in flight
+	// perClient bounds running, the reviews in flight per asker's key; owners are the keys
+	// each review in flight counts against.
+	perClient int
+	running   map[string]int
+	owners    map[string][]string
+	idle      chan struct{} // closed while nothing is in flight
 }
 
 // New starts a Service's workers; Close stops them.
@@ -91,7 +105,7 @@ func New(cfg Config) *Service {
 		store: cfg.Store, matches: cfg.Matches, opts: cfg.Options, method: cfg.Options.Method(),
 		engine: cfg.Engine, clock: cfg.Clock, log: cfg.Logger, ctx: ctx, cancel: cancel,
 		jobs: make(chan string, cfg.Queue), inflight: map[string]bool{}, limit: cfg.Queue,
-		idle: make(chan struct{}),
+		idle: make(chan struct{}), perClient: max(cfg.PerClient, 0), running: map[string]int{}, owners: map[string][]string{},
 	}
 	close(s.idle)
 	s.wg.Add(cfg.Workers)
@@ -116,6 +130,12 @@ var running = Answer{Status: StatusRunning}
 // the review queued unless this instance is computing it already. A live match is
 // domain.ErrMatchNotFinished; a full queue ErrQueueFull.
 func (s *Service) Request(ctx context.Context, id string) (Answer, error) {
+	return s.RequestBy(ctx, id, Asker{})
+}
+
+// RequestBy is Request asked by who: a review it would queue counts against who's limits,
+// and is refused with ErrTooManyRunning or Admit's error beyond them.
+func (s *Service) RequestBy(ctx context.Context, id string, who Asker) (Answer, error) {
 	if err := s.finished(ctx, id); err != nil {
 		return Answer{}, err
 	}
@@ -129,7 +149,7 @@ func (s *Service) Request(ctx context.Context, id string) (Answer, error) {
 	case ok && rec.Status == StatusDone:
 		return Answer{Status: StatusDone, Result: rec.Result}, nil
 	}
-	return s.start(ctx, id) // never asked, failed before, or left running by a stopped worker
+	return s.start(ctx, id, who) // never asked, failed before, or left running by a stopped worker
 }
 
 // Get answers match id's review as it stands: done, running, or ErrNotRequested. A review
@@ -137,6 +157,12 @@ func (s *Service) Request(ctx context.Context, id string) (Answer, error) {
 // being computed by another instance): it is queued again, so that asking is enough to get it
 // (docs/review.md, "API"). A failed review answers its problem.
 func (s *Service) Get(ctx context.Context, id string) (Answer, error) {
+	return s.GetBy(ctx, id, Asker{})
+}
+
+// GetBy is Get asked by who, whose limits a review it queues again counts against, as
+// RequestBy's does.
+func (s *Service) GetBy(ctx context.Context, id string, who Asker) (Answer, error) {
 	if err := s.finished(ctx, id); err != nil {
 		return Answer{}, err
 	}
@@ -154,8 +180,11 @@ func (s *Service) Get(ctx context.Context, id string) (Answer, error) {
 	case rec.Status == StatusFailed:
 		return Answer{}, failure(rec)
 	}
-	return s.start(ctx, id)
+	return s.start(ctx, id, who)
 }
+
+// errLive refuses the review of a live match: its hands and seed are secret.
+var errLive = fmt.Errorf("%w: only a finished match can be reviewed", domain.ErrMatchNotFinished)
 
 // finished is nil for a finished match, ErrMatchNotFinished for a live one, or why the match
 // cannot be read (not found, a corrupt record).
@@ -165,7 +194,7 @@ func (s *Service) finished(ctx context.Context, id string) error {
 	case err != nil:
 		return err
 	case !finished:
-		return domain.ErrMatchNotFinished
+		return errLive
 	}
 	return nil
 }
@@ -187,7 +216,7 @@ func (s *Service) busyWith(id string) bool {
 // start queues match id's review: one job however many ask (in flight here, it is
 // answered running), a place in the queue reserved before the store records it running, so
 // that a full queue refuses without writing anything.
-func (s *Service) start(ctx context.Context, id string) (Answer, error) {
+func (s *Service) start(ctx context.Context, id string, who Asker) (Answer, error) {
 	s.mu.Lock()
 	switch {
 	case s.inflight[id]:
@@ -197,11 +226,16 @@ func (s *Service) start(ctx context.Context, id string) (Answer, error) {
 		s.mu.Unlock()
 		return Answer{}, ErrQueueFull
 	}
+	if err := s.admit(who); err != nil {
+		s.mu.Unlock()
+		return Answer{}, err
+	}
 	if len(s.inflight) == 0 {
 		s.idle = make(chan struct{})
 	}
 	s.inflight[id] = true
 	s.queued++
+	s.count(id, who)
 	s.mu.Unlock()
 	rec, started, err := s.store.StartReview(ctx, id, s.method, s.clock())
 	if err != nil || !started {
@@ -218,8 +252,9 @@ func (s *Service) start(ctx context.Context, id string) (Answer, error) {
 	return running, nil
 }
 
-// drop forgets id in flight; the caller holds mu.
+// drop forgets id in flight, and its count against its asker's keys; the caller holds mu.
 func (s *Service) drop(id string) {
+	s.uncount(id)
 	delete(s.inflight, id)
 	if len(s.inflight) == 0 {
 		close(s.idle)

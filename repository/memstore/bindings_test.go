@@ -12,3 +12,11 @@ import (
 func TestBindingsConformance(t *testing.T) {
 	storetest.RunBindings(t, func(*testing.T) storetest.BindingStore { return memstore.New() })
 }
+
+// TestChallengeCapsConformance: the memory store counts as the SQL stores do.
+func TestChallengeCapsConformance(t *testing.T) {
+	storetest.RunChallengeCaps(t, func(t *testing.T) (storetest.BindingStore, storetest.BindingStore) {
+		s := memstore.New()
+		return s, s
+	})
+}

@@ -59,7 +59,8 @@ func New() *Store { return &Store{matches: make(map[string]*match)} }
 
 var _ referee.EventStore = (*Store)(nil)
 
-// Create stores a new match with its opening events. A match with the same id already stored
+// Create stores a new match with its opening events, refused when it is a challenge beyond
+// rec.ChallengeCap. A match with the same id already stored
 // is a *domain.VersionConflictError with Expected 0: creating is appending to an empty log.
 func (s *Store) Create(ctx context.Context, rec referee.MatchRecord, events []domain.Event, sum domain.Summary) error {
 	if err := ctx.Err(); err != nil {
@@ -76,6 +77,9 @@ func (s *Store) Create(ctx context.Context, rec referee.MatchRecord, events []do
 	defer s.mu.Unlock()
 	if m, ok := s.matches[rec.ID]; ok {
 		return &domain.VersionConflictError{Expected: 0, Current: len(m.log)}
+	}
+	if err := repository.CheckChallenges(rec, s.challenges); err != nil {
+		return err
 	}
 	rec = copyRecord(rec)
 	rec.CreatedAt = rec.CreatedAt.UTC()

@@ -8,6 +8,7 @@ import (
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/players"
+	"github.com/allfives/allfives/repository"
 )
 
 var _ players.Store = (*Store)(nil)
@@ -76,7 +77,8 @@ func (s *Store) PlayerByKeyHash(ctx context.Context, hash []byte) (players.Recor
 	return copyPlayer(s.people.byID[id]), nil
 }
 
-// RotatePlayerKey replaces the key hash of player id with next if it is still prev.
+// RotatePlayerKey replaces the key hash of player id with next if it is still prev, and revokes
+// the tokens of the player's seats.
 func (s *Store) RotatePlayerKey(ctx context.Context, id string, prev, next []byte, at time.Time) (bool, error) {
 	if err := ctx.Err(); err != nil {
 		return false, err
@@ -94,6 +96,14 @@ func (s *Store) RotatePlayerKey(ctx context.Context, id string, prev, next []byt
 	delete(b.byKey, string(prev))
 	rec.KeyHash, rec.KeyRotatedAt = slices.Clone(next), at.UTC()
 	b.byID[id], b.byKey[string(next)] = rec, id
+	// The tokens of the player's seats go with the key, as in the SQL stores.
+	for _, m := range s.matches {
+		for i, sr := range m.rec.Seats {
+			if sr.Player == id && sr.Kind == domain.Human && len(sr.TokenHash) > 0 {
+				m.rec.Seats[i].TokenHash = repository.RevokedToken()
+			}
+		}
+	}
 	return true, nil
 }
 
@@ -102,4 +112,28 @@ func copyPlayer(rec players.Record) players.Record {
 	rec.KeyHash = slices.Clone(rec.KeyHash)
 	rec.CreatedAt, rec.KeyRotatedAt = rec.CreatedAt.UTC(), rec.KeyRotatedAt.UTC()
 	return rec
+}
+
+// challenges counts the challenges waiting for an answer that player sent (sent) or was sent,
+// as the SQL stores count them (repository/sqlrow/challenges.go); the caller holds mu.
+func (s *Store) challenges(player string, sent bool) (int, error) {
+	n := 0
+	for _, m := range s.matches {
+		if m.sum.Status != domain.StatusWaiting || m.rec.RematchOf != "" {
+			continue
+		}
+		want := domain.Open
+		if sent {
+			want = domain.Human
+		}
+		reserved, mine := false, false
+		for _, sr := range m.rec.Seats {
+			reserved = reserved || (sr.Kind == domain.Open && sr.Player != "")
+			mine = mine || (sr.Player == player && sr.Kind == want)
+		}
+		if mine && reserved {
+			n++
+		}
+	}
+	return n, nil
 }

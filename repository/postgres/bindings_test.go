@@ -18,3 +18,12 @@ func TestBindingsConformance(t *testing.T) {
 		return s
 	})
 }
+
+// TestChallengeCapsConformance: two instances on one database hold the cap together.
+func TestChallengeCapsConformance(t *testing.T) {
+	pgtest.Require(t)
+	storetest.RunChallengeCaps(t, func(t *testing.T) (storetest.BindingStore, storetest.BindingStore) {
+		a, url := openStore(t, postgres.Options{})
+		return a, openAt(t, url, postgres.Options{})
+	})
+}

@@ -100,12 +100,13 @@ func (s *Store) notListening(cause error) {
 	s.listenDown.Store(&err)
 }
 
-// parsePayload reads "<version> <match id>", what Append sends.
+// parsePayload reads "<version> <match id>", what Append sends, or "0 <match id>", what a key's
+// rotation sends for each match whose seat tokens it revoked.
 func parsePayload(p string) (id string, version int, ok bool) {
 	v, id, ok := strings.Cut(p, " ")
 	if !ok || id == "" {
 		return "", 0, false
 	}
 	version, err := strconv.Atoi(v)
-	return id, version, err == nil && version > 0
+	return id, version, err == nil && version >= 0
 }

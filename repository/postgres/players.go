@@ -7,8 +7,11 @@ import (
 	"fmt"
 	"time"
 
+	"gorm.io/gorm"
+
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/players"
+	"github.com/allfives/allfives/repository"
 	"github.com/allfives/allfives/repository/sqlrow"
 )
 
@@ -53,9 +56,24 @@ func (s *Store) PlayerByKeyHash(ctx context.Context, hash []byte) (_ players.Rec
 }
 
 // RotatePlayerKey replaces the key hash of player id with next if it is still prev: the
-// UPDATE's row lock makes a racing rotation wait, then find prev gone.
+// UPDATE's row lock makes a racing rotation wait, then find prev gone. In the same transaction
+// it revokes the tokens of the player's seats and announces each of their matches with
+// version 0 (sqlRevokeSeatTokens), so that every instance drops its copy, whose seats still
+// hold the old tokens' hashes.
 func (s *Store) RotatePlayerKey(ctx context.Context, id string, prev, next []byte, at time.Time) (_ bool, err error) {
 	defer classify(&err)
 	defer domain.Wrap(&err, "rotate the key of player %s", id)
-	return sqlrow.RotatePlayerKey(s.db.WithContext(ctx), id, prev, next, sqlrow.FormatTime(at))
+	return sqlrow.RotatePlayerKey(s.db.WithContext(ctx), id, prev, next, sqlrow.FormatTime(at), func(tx *gorm.DB) error {
+		revoked := repository.RevokedToken()
+		var n int
+		return tx.Raw(sqlRevokeSeatTokens, revoked, id, revoked).Scan(&n).Error
+	})
 }
+
+// sqlRevokeSeatTokens is sqlrow.RevokeSeatTokens with the announcement of each match whose seat
+// it revoked: "0 <id>" on the appends' channel, which the referee reads as "its seats changed
+// without an append" (referee.Notifier). NOTIFY is sent when the transaction commits.
+const sqlRevokeSeatTokens = `WITH revoked AS (
+	UPDATE seats SET token_hash = ? WHERE player_id = ? AND kind = 'human' AND token_hash IS NOT NULL AND token_hash <> ?
+	RETURNING match_id)
+SELECT count(pg_notify('` + Channel + `', '0 ' || match_id)) FROM revoked`

@@ -67,7 +67,7 @@ func TestSchemaKeys(t *testing.T) {
 	want := map[string][]string{
 		"matches": {"id"}, "seats": {"match_id", "seat"},
 		"events": {"match_id", "seq"}, "idempotency_keys": {"match_id", "seat", "key"},
-		"players": {"id"},
+		"players": {"id"}, "server_keys": {"name"},
 	}
 	for table, cols := range want {
 		if !slices.Equal(keys[table], cols) {
@@ -75,8 +75,8 @@ func TestSchemaKeys(t *testing.T) {
 		}
 	}
 	for table, cols := range keys {
-		// A player's rating (ratings) is no match's either.
-		if table != "matches" && table != "players" && table != "ratings" && cols[0] != "match_id" {
+		// A player's rating (ratings) is no match's either, nor a key of the server's.
+		if table != "matches" && table != "players" && table != "ratings" && table != "server_keys" && cols[0] != "match_id" {
 			t.Errorf("table %s is keyed by %v, which does not start with match_id", table, cols)
 		}
 	}

@@ -18,7 +18,7 @@ import (
 const Channel = "allfives_appended"
 
 // Create stores a new match: its matches row (seed and read model), its seats and its opening
-// events, in one transaction. An id already stored is a *domain.VersionConflictError with
+// events, in one transaction, refused when it is a challenge beyond rec.ChallengeCap. An id already stored is a *domain.VersionConflictError with
 // Expected 0: creating is appending to an empty log, and the same race rules apply.
 func (s *Store) Create(ctx context.Context, rec referee.MatchRecord, events []domain.Event, sum domain.Summary) (err error) {
 	defer classify(&err)
@@ -29,6 +29,9 @@ func (s *Store) Create(ctx context.Context, rec referee.MatchRecord, events []do
 	}
 	taken := false
 	err = s.inTx(ctx, func(tx *gorm.DB) error {
+		if err := checkChallenges(tx, rec); err != nil {
+			return err
+		}
 		// ON CONFLICT DO NOTHING waits for a racing insert of the same id to commit or roll
 		// back, then inserts nothing: the loser learns it lost without an aborted transaction.
 		res := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&c.Match)

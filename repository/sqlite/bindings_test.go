@@ -15,3 +15,12 @@ func TestBindingsConformance(t *testing.T) {
 		return s
 	})
 }
+
+// TestChallengeCapsConformance: one process owns a SQLite file, so its two handles are one
+// store.
+func TestChallengeCapsConformance(t *testing.T) {
+	storetest.RunChallengeCaps(t, func(t *testing.T) (storetest.BindingStore, storetest.BindingStore) {
+		s, _ := openStore(t, sqlite.Options{})
+		return s, s
+	})
+}

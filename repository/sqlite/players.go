@@ -54,7 +54,9 @@ func (s *Store) PlayerByKeyHash(ctx context.Context, hash []byte) (_ players.Rec
 	return rec, nil
 }
 
-// RotatePlayerKey replaces the key hash of player id with next if it is still prev. Whatever
+// RotatePlayerKey replaces the key hash of player id with next if it is still prev, and revokes
+// the tokens of the player's seats in the same transaction (the referee, which this process
+// owns alone, drops its copies of their matches: MatchService.ForgetSeatsOf). Whatever
 // the outcome, the player leaves the key cache once the UPDATE is done (or failed), and a
 // lookup of the table that began before that is not kept: the next lookup of either hash
 // reads the table, which has the rotation from its commit on (WAL).
@@ -64,7 +66,7 @@ func (s *Store) RotatePlayerKey(ctx context.Context, id string, prev, next []byt
 	s.writing.Lock()
 	defer s.writing.Unlock()
 	defer s.keys.forget(id)
-	return sqlrow.RotatePlayerKey(s.w.WithContext(ctx), id, prev, next, sqlrow.FormatTime(at))
+	return sqlrow.RotatePlayerKey(s.w.WithContext(ctx), id, prev, next, sqlrow.FormatTime(at), nil)
 }
 
 // maxKeys bounds the key cache; past it an arbitrary player is forgotten, which costs that

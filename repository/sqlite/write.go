@@ -12,7 +12,7 @@ import (
 )
 
 // Create stores a new match: its matches row (seed and read model), its seats and its opening
-// events, in one transaction. An id already stored is a *domain.VersionConflictError with
+// events, in one transaction, refused when it is a challenge beyond rec.ChallengeCap. An id already stored is a *domain.VersionConflictError with
 // Expected 0: creating is appending to an empty log, and the same race rules apply.
 func (s *Store) Create(ctx context.Context, rec referee.MatchRecord, events []domain.Event, sum domain.Summary) (err error) {
 	defer s.wrote(&err)
@@ -30,6 +30,10 @@ func (s *Store) Create(ctx context.Context, rec referee.MatchRecord, events []do
 			if err == nil {
 				err = &domain.VersionConflictError{Expected: 0, Current: cur.Seq}
 			}
+			return err
+		}
+		// The one writer runs one create at a time: no other can pass the cap meanwhile.
+		if err := sqlrow.CheckChallenges(tx, rec); err != nil {
 			return err
 		}
 		if err := tx.Create(&c.Match).Error; err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/players"
+	"github.com/allfives/allfives/repository"
 )
 
 // PlayerRow is a row of players (migrations/*/00005_players.sql).
@@ -83,9 +84,32 @@ func PlayerWhere(db *gorm.DB, column string, value any) (players.Record, error) 
 
 // RotatePlayerKey swaps the key hash of player id from prev to next in one conditional UPDATE,
 // so that of two rotations with one key only the first changes the row; it reports whether
-// it did.
-func RotatePlayerKey(db *gorm.DB, id string, prev, next []byte, at string) (bool, error) {
-	res := db.Model(&PlayerRow{}).Where("id = ? AND key_hash = ?", id, prev).
-		Updates(map[string]any{"key_hash": next, "key_rotated_at": at})
-	return res.RowsAffected == 1, res.Error
+// it did. When it did, the tokens of the seats bound to the player are revoked in the same
+// transaction (RevokeSeatTokens); revoke, when not nil, does that instead (PostgreSQL's
+// statement, which also announces the matches).
+func RotatePlayerKey(db *gorm.DB, id string, prev, next []byte, at string, revoke func(tx *gorm.DB) error) (bool, error) {
+	rotated := false
+	err := db.Transaction(func(tx *gorm.DB) error {
+		res := tx.Model(&PlayerRow{}).Where("id = ? AND key_hash = ?", id, prev).
+			Updates(map[string]any{"key_hash": next, "key_rotated_at": at})
+		if rotated = res.RowsAffected == 1; res.Error != nil || !rotated {
+			return res.Error
+		}
+		if revoke != nil {
+			return revoke(tx)
+		}
+		return RevokeSeatTokens(tx, id)
+	})
+	return rotated && err == nil, err
+}
+
+// RevokeSeatTokens replaces the token hash of every seat bound to player, in every match, by
+// repository.RevokedToken: a key rotated because it may have leaked takes the seats' tokens,
+// which the same client held, with it (docs/api.md, "Players"). Seats with no token (a
+// rematch's, unclaimed) keep none.
+func RevokeSeatTokens(db *gorm.DB, player string) error {
+	revoked := repository.RevokedToken()
+	return db.Model(&SeatRow{}).
+		Where("player_id = ? AND kind = 'human' AND token_hash IS NOT NULL AND token_hash <> ?", player, Blob(revoked)).
+		Update("token_hash", Blob(revoked)).Error
 }

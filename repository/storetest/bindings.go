@@ -46,6 +46,7 @@ func RunBindings(t *testing.T, open func(t *testing.T) BindingStore) {
 		{"RematchLink", testRematchLink},
 		{"ClaimSeatOnce", testClaimSeatOnce},
 		{"ClaimSeatRace", testClaimSeatRace},
+		{"RotateRevokesTokens", testRotateRevokesTokens},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
