@@ -103,9 +103,9 @@ var (
 	// ErrMatchNotFinished: only a finished match, whose hands and seed are open, can be
 	// reviewed (docs/review.md).
 	ErrMatchNotFinished = newError(CodeMatchNotFinished, "the match has not finished: only a finished match can be reviewed")
-	// ErrNameTaken: player names are unique under the comparison of domain/names, so that
-	// "Ada", "ada" and "ＡＤＡ" are one player (docs/api.md, "Players").
-	ErrNameTaken = newError(CodeNameTaken, "a player already goes by that name (names are compared ignoring case and width)")
+	// ErrNameTaken: player names are unique under the comparisons of domain/names, so that
+	// "Ada", "ada" and "ＡＤＡ" are one player, and so are "Bob" and "Вob" (docs/api.md, "Players").
+	ErrNameTaken = newError(CodeNameTaken, "a player already goes by that name (names are compared ignoring case and width, and letters of other scripts that look alike)")
 	// ErrPlayerNotFound: no player has that id.
 	ErrPlayerNotFound = newError(CodePlayerNotFound, "player not found")
 	// ErrAlreadySeated: one player never holds two seats of one match, or a reader could not

@@ -26,7 +26,11 @@ func (s *Store) Migrate(ctx context.Context) (_ []string, err error) {
 	if err != nil {
 		return nil, err
 	}
-	return sqlrow.Migrate(ctx, p)
+	applied, err := sqlrow.Migrate(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	return applied, sqlrow.AfterMigrate(ctx, s.db, s.log)
 }
 
 // SchemaVersion returns the version of the newest migration applied to the database and of the
