@@ -89,15 +89,21 @@ func ratedChallenge(t *testing.T, h *harness, first, second players.Created) api
 	})
 }
 
+// getOK reads path through the router into out, which must answer 200.
+func getOK(t *testing.T, h *harness, path string, out any) {
+	t.Helper()
+	r := h.do(http.MethodGet, path, nil)
+	if r.status != http.StatusOK {
+		t.Fatalf("GET %s: %d %s", path, r.status, r.body)
+	}
+	r.decode(t, out)
+}
+
 // ratingsOf reads a player's ratings through the router.
 func ratingsOf(t *testing.T, h *harness, id string) api.PlayerRatingsResponse {
 	t.Helper()
 	var pr api.PlayerRatingsResponse
-	r := h.do(http.MethodGet, "/api/v1/players/"+id+"/ratings?limit=200", nil)
-	if r.status != http.StatusOK {
-		t.Fatalf("ratings: %d %s", r.status, r.body)
-	}
-	r.decode(t, &pr)
+	getOK(t, h, "/api/v1/players/"+id+"/ratings?limit=200", &pr)
 	return pr
 }
 
@@ -105,11 +111,7 @@ func ratingsOf(t *testing.T, h *harness, id string) api.PlayerRatingsResponse {
 func onBoard(t *testing.T, h *harness, format, id string) bool {
 	t.Helper()
 	var lb api.LeaderboardResponse
-	r := h.do(http.MethodGet, "/api/v1/leaderboard/"+format+"?limit=100", nil)
-	if r.status != http.StatusOK {
-		t.Fatalf("leaderboard: %d %s", r.status, r.body)
-	}
-	r.decode(t, &lb)
+	getOK(t, h, "/api/v1/leaderboard/"+format+"?limit=100", &lb)
 	if lb.NextCursor != nil {
 		t.Fatal("more than 100 ranked players")
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"gorm.io/gorm"
+
 	"github.com/allfives/allfives/repository/postgres/pgtest"
 	"github.com/allfives/allfives/repository/storetest"
 )
@@ -41,18 +43,7 @@ func TestMigrateStandingAndSkeletons(t *testing.T) {
 				t.Fatal(err)
 			}
 		},
-		Exec: func(t *testing.T, sql string, args ...any) {
-			if err := s.db.Exec(sql, args...).Error; err != nil {
-				t.Fatalf("%s: %v", sql, err)
-			}
-		},
-		Count: func(t *testing.T, sql string, args ...any) int {
-			var n int
-			if err := s.db.Raw(sql, args...).Scan(&n).Error; err != nil {
-				t.Fatalf("%s: %v", sql, err)
-			}
-			return n
-		},
+		DB: func() *gorm.DB { return s.db },
 		Reopen: func(t *testing.T) storetest.RatingsStore {
 			if err := s.Close(); err != nil {
 				t.Fatal(err)

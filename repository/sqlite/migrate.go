@@ -13,7 +13,8 @@ import (
 // Migrate applies every migration in package migrations that the database has not seen, in
 // order, and returns the file names it applied (none when the schema is current, so running it
 // twice is a no-op). Open calls it unless Options.NoMigrate; `allfives migrate` calls it to
-// report.
+// report. Then it does what the migrations leave to Go (sqlrow.AfterMigrate: the name
+// skeletons of players that have none).
 //
 // goose runs on the writer's *sql.DB, the one GORM opened: the glebarez driver is registered as
 // "sqlite" and a second SQLite driver in the binary would panic on registration. With the

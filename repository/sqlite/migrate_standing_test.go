@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"gorm.io/gorm"
+
 	"github.com/allfives/allfives/repository/storetest"
 )
 
@@ -40,18 +42,7 @@ func TestMigrateStandingAndSkeletons(t *testing.T) {
 				t.Fatal(err)
 			}
 		},
-		Exec: func(t *testing.T, sql string, args ...any) {
-			if err := s.w.Exec(sql, args...).Error; err != nil {
-				t.Fatalf("%s: %v", sql, err)
-			}
-		},
-		Count: func(t *testing.T, sql string, args ...any) int {
-			var n int
-			if err := s.r.Raw(sql, args...).Scan(&n).Error; err != nil {
-				t.Fatalf("%s: %v", sql, err)
-			}
-			return n
-		},
+		DB: func() *gorm.DB { return s.w },
 		Reopen: func(t *testing.T) storetest.RatingsStore {
 			if err := s.Close(); err != nil {
 				t.Fatal(err)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"gorm.io/gorm"
+
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/bot"
 	"github.com/allfives/allfives/domain/names"
@@ -16,15 +18,32 @@ import (
 )
 
 // StandingMigration is what RunStandingMigration needs of one store's database: the store,
-// going down to BeforeStanding and up again, a statement, a count, and the store opened again
-// on the same database (the old one closed).
+// going down to a version and up again, the database (a writer, for SQLite's store) and the
+// store opened again on the same database (the old one closed).
 type StandingMigration struct {
 	Store  RatingsStore
 	Down   func(t *testing.T, version int64)
 	Up     func(t *testing.T)
-	Exec   func(t *testing.T, sql string, args ...any)
-	Count  func(t *testing.T, sql string, args ...any) int
+	DB     func() *gorm.DB
 	Reopen func(t *testing.T) RatingsStore
+}
+
+// exec runs a statement on m's database.
+func (m StandingMigration) exec(t *testing.T, sql string, args ...any) {
+	t.Helper()
+	if err := m.DB().Exec(sql, args...).Error; err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
+}
+
+// count runs a count on m's database.
+func (m StandingMigration) count(t *testing.T, sql string, args ...any) int {
+	t.Helper()
+	var n int
+	if err := m.DB().Raw(sql, args...).Scan(&n).Error; err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
+	return n
 }
 
 // BeforeStanding is the version of the migration before 00012_standing_and_skeletons.sql.
@@ -66,27 +85,27 @@ func RunStandingMigration(t *testing.T, m StandingMigration) {
 		id, name, key string
 		at            int64
 	}{{bob.ID, bob.Name, bob.NameKey, 0}, {vob.ID, vob.Name, vob.NameKey, 1}} {
-		m.Exec(t, `INSERT INTO players (id, name, name_key, key_hash, created_at, key_rotated_at) VALUES (?, ?, ?, ?, ?, ?)`,
+		m.exec(t, `INSERT INTO players (id, name, name_key, key_hash, created_at, key_rotated_at) VALUES (?, ?, ?, ?, ?, ?)`,
 			p.id, p.name, p.key, randomHash(), "2026-01-01T00:00:00.00000000"+strconv.FormatInt(p.at, 10)+"Z", "2026-01-01T00:00:00.000000000Z")
 	}
-	m.Exec(t, `INSERT INTO ratings (player_id, format, mu, sigma, rating, matches, wins, ranked) VALUES ('bot-random', '2p', 1, 1, -2, 99, 0, ?)`, true)
-	m.Exec(t, `DELETE FROM rating_queue`)
+	m.exec(t, `INSERT INTO ratings (player_id, format, mu, sigma, rating, matches, wins, ranked) VALUES ('bot-random', '2p', 1, 1, -2, 99, 0, ?)`, true)
+	m.exec(t, `DELETE FROM rating_queue`)
 
 	m.Up(t)
 	s := m.Reopen(t) // opens again: the backfill finds Вob once more, and leaves it
-	if n := m.Count(t, `SELECT count(*) FROM player_skeletons WHERE player_id = ? AND skeleton = 'bob'`, bob.ID); n != 1 {
+	if n := m.count(t, `SELECT count(*) FROM player_skeletons WHERE player_id = ? AND skeleton = 'bob'`, bob.ID); n != 1 {
 		t.Fatal("Bob has no skeleton")
 	}
-	if n := m.Count(t, `SELECT count(*) FROM player_skeletons WHERE player_id = ? AND skeleton IS NULL`, vob.ID); n != 1 {
+	if n := m.count(t, `SELECT count(*) FROM player_skeletons WHERE player_id = ? AND skeleton IS NULL`, vob.ID); n != 1 {
 		t.Fatal("Вob, whose name looks like the older Bob's, was given a skeleton")
 	}
 	for _, b := range bot.Names() {
 		k, _ := names.Skeleton(referee.BotPlayer(b))
-		if n := m.Count(t, `SELECT count(*) FROM player_skeletons WHERE player_id = ? AND skeleton = ?`, referee.BotPlayer(b), k); n != 1 {
+		if n := m.count(t, `SELECT count(*) FROM player_skeletons WHERE player_id = ? AND skeleton = ?`, referee.BotPlayer(b), k); n != 1 {
 			t.Fatalf("%s's skeleton in the migration is not names.Skeleton's %q", referee.BotPlayer(b), k)
 		}
 	}
-	if n := m.Count(t, `SELECT count(*) FROM player_skeletons`); n != 6 {
+	if n := m.count(t, `SELECT count(*) FROM player_skeletons`); n != 6 {
 		t.Fatalf("%d players in player_skeletons, want every one", n)
 	}
 	for _, name := range []string{"ВОВ", "Βob", "bot-expеrt", "BOT-RANDOM"} {
@@ -100,17 +119,17 @@ func RunStandingMigration(t *testing.T, m StandingMigration) {
 		}
 	}
 	// The ratings are started again from the logs.
-	if n := m.Count(t, `SELECT count(*) FROM ratings`); n != 0 {
+	if n := m.count(t, `SELECT count(*) FROM ratings`); n != 0 {
 		t.Fatalf("%d ratings of the rules before are left", n)
 	}
-	if n := m.Count(t, `SELECT count(*) FROM rating_queue`); n != rated {
+	if n := m.count(t, `SELECT count(*) FROM rating_queue`); n != rated {
 		t.Fatalf("%d rated matches queued again, want %d", n, rated)
 	}
 	if _, err := ratings.NewProjector(ratings.Config{Store: s, Logs: s}).Drain(ctx); err != nil {
 		t.Fatal(err)
 	}
 	CheckRatingsRebuild(t, ctx, s, rated)
-	if n := m.Count(t, `SELECT count(*) FROM ratings WHERE established_matches = ?`, rated); n != 2 {
+	if n := m.count(t, `SELECT count(*) FROM ratings WHERE established_matches = ?`, rated); n != 2 {
 		t.Fatalf("%d bots count %d matches against established opponents, want both", n, rated)
 	}
 }
