@@ -427,6 +427,45 @@ check 401 "/api/v1/matches/$live/rematch"
 check 404 "/api/v1/matches/$missing/rematch" -H "$(auth "$ada")"
 check 409 "/api/v1/matches/$lobby/rematch" -H "$(auth "$host")"
 
+# ---- consent: a challenge declined, another withdrawn, a match resigned
+ckey="$(curl -sS -X POST "$server/api/v1/players" "${json[@]}" -d '{"name":"Prism Challenger"}' | jq -r .key)"
+dresp="$(curl -sS -X POST "$server/api/v1/players" "${json[@]}" -d '{"name":"Prism Challenged"}')"
+dkey="$(jq -r .key <<<"$dresp")" did="$(jq -r .player.id <<<"$dresp")"
+challenge="{\"players\":[{\"kind\":\"human\",\"player\":\"me\"},{\"kind\":\"human\",\"player\":\"$did\"}]}"
+route POST /api/v1/matches
+check 201 /api/v1/matches "${json[@]}" -H "$(auth "$ckey")" -d "$challenge"
+declined="$(field .match.id)"
+check 201 /api/v1/matches "${json[@]}" -H "$(auth "$ckey")" -d "$challenge"
+withdrawn="$(field .match.id)" wtoken="$(field '.tokens[0].token')"
+route POST '/api/v1/matches/{id}/seats/{seat}/decline'
+check 401 "/api/v1/matches/$declined/seats/1/decline"
+check 401 "/api/v1/matches/$declined/seats/1/decline" -H "$(auth "$ckey")"
+check 400 "/api/v1/matches/$declined/seats/north/decline" -H "$(auth "$dkey")"
+check 404 "/api/v1/matches/$missing/seats/1/decline" -H "$(auth "$dkey")"
+check 409 "/api/v1/matches/$declined/seats/0/decline" -H "$(auth "$dkey")" # taken: SEAT_NOT_RESERVED
+check 200 "/api/v1/matches/$declined/seats/1/decline" -H "$(auth "$dkey")"
+check 409 "/api/v1/matches/$declined/seats/1/decline" -H "$(auth "$dkey")" # cancelled: MATCH_FINISHED
+route POST '/api/v1/matches/{id}/cancel'
+check 401 "/api/v1/matches/$withdrawn/cancel" -H "$(auth "$dkey")" # reserved a seat, not seated
+check 400 "/api/v1/matches/$withdrawn/cancel?reason=x" -H "$(auth "$wtoken")"
+check 404 "/api/v1/matches/$missing/cancel" -H "$(auth "$wtoken")"
+check 200 "/api/v1/matches/$withdrawn/cancel" -H "$(auth "$wtoken")"
+check 409 "/api/v1/matches/$withdrawn/cancel" -H "$(auth "$wtoken")"
+route POST /api/v1/matches
+check 201 /api/v1/matches "${json[@]}" -d "$two_humans}"
+resigned="$(field .match.id)" rtoken="$(field '.tokens[1].token')"
+route POST '/api/v1/matches/{id}/cancel'
+check 409 "/api/v1/matches/$resigned/cancel" -H "$(auth "$rtoken")" # in progress: MATCH_STARTED
+route POST '/api/v1/matches/{id}/resign'
+check 401 "/api/v1/matches/$resigned/resign"
+check 400 "/api/v1/matches/$resigned/resign?seat=1" -H "$(auth "$rtoken")"
+check 404 "/api/v1/matches/$missing/resign" -H "$(auth "$rtoken")"
+check 409 "/api/v1/matches/$lobby/resign" -H "$(auth "$host")" # waiting: MATCH_NOT_STARTED
+check 200 "/api/v1/matches/$resigned/resign" -H "$(auth "$rtoken")"
+check 409 "/api/v1/matches/$resigned/resign" -H "$(auth "$rtoken")" # finished
+route GET /api/v1/matches
+check 200 "/api/v1/matches?status=cancelled"
+
 # ---- ratings and leaderboards
 route POST /api/v1/matches
 for _ in $(seq 20); do

@@ -48,12 +48,15 @@ func testChallenge(t *testing.T, h *harness) {
 	ada, bob, cy := h.newPlayer("Ada C"), h.newPlayer("Bob C"), h.newPlayer("Cy C")
 	tb, out := h.challenge(ada.Key, bob.Player.ID)
 	m := out.Match
+	reserved := api.Reservation{ID: bob.Player.ID, Name: "Bob C"}
 	if len(out.Tokens) != 1 || out.Tokens[0].Seat != 0 || len(out.Invites) != 0 || m.Status != "waiting" ||
-		m.Seats[0].Name != "Ada C" || m.Seats[0].Player != ada.Player.ID || m.Seats[1].Kind != "open" || m.Seats[1].Player != "" {
+		m.Seats[0].Name != "Ada C" || m.Seats[0].Player != ada.Player.ID || m.Seats[1].Kind != "open" || m.Seats[1].Player != "" ||
+		m.Seats[1].ReservedFor == nil || *m.Seats[1].ReservedFor != reserved || len(m.OpenSeats) != 0 {
 		t.Fatalf("create answer %+v", out)
 	}
+	// The log says for whom the seat is kept (docs/api.md, "Consent").
 	created := tb.events(-1).Events[0]
-	if p := created.Data.Players; p[0].Player != ada.Player.ID || p[1].Player != "" || p[1].Kind != "open" {
+	if p := created.Data.Players; p[0].Player != ada.Player.ID || p[1].Player != "" || p[1].Kind != "open" || p[1].ReservedFor == nil || *p[1].ReservedFor != reserved {
 		t.Fatalf("match.created players %+v", p)
 	}
 	// The key stands for the creator's seat, as its token does.
@@ -61,8 +64,15 @@ func testChallenge(t *testing.T, h *harness) {
 	if v := tb.view(0); v.You == nil || v.You.Seat != 0 {
 		t.Fatalf("Ada's key reads %+v", v.You)
 	}
-	// Bob holds no seat yet: his key is refused on the match; only he may take seat 1.
-	h.do(http.MethodGet, tb.path(""), nil, auth(bob.Key)...).problem(t, http.StatusUnauthorized, "UNAUTHORIZED")
+	// Bob holds no seat yet: his key reads the match he is asked to, as anyone sees it; only
+	// he may take seat 1. Cy's key, for a match that keeps nothing for Cy, is refused.
+	var asked api.MatchView
+	read := h.do(http.MethodGet, tb.path(""), nil, auth(bob.Key)...)
+	read.decode(t, &asked)
+	if read.status != http.StatusOK || asked.You != nil || asked.Seats[1].ReservedFor == nil {
+		t.Fatalf("Bob reads %d %s", read.status, read.body)
+	}
+	h.do(http.MethodGet, tb.path(""), nil, auth(cy.Key)...).problem(t, http.StatusUnauthorized, "UNAUTHORIZED")
 	tb.joinWith(1, cy.Key, "").problem(t, http.StatusUnauthorized, "UNAUTHORIZED")
 	tb.join(1, "Dee", "").problem(t, http.StatusUnauthorized, "UNAUTHORIZED")
 	tb.joinWith(1, ada.Key, "").problem(t, http.StatusConflict, "ALREADY_SEATED") // she holds seat 0

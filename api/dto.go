@@ -88,6 +88,11 @@ type Seat struct {
 	Deadline *time.Time `json:"deadline,omitempty" format:"date-time"`
 	// Player is the id of the lasting player bound to the seat; absent for an anonymous seat.
 	Player string `json:"player,omitempty"`
+	// ReservedFor says, on an open seat kept for someone (a challenge, a rematch), for whom:
+	// only that one takes it, or declines it. Absent on every other seat.
+	ReservedFor *Reservation `json:"reserved_for,omitempty"`
+	// Resigned says the seat's holder resigned: its bot plays it to the end.
+	Resigned bool `json:"resigned,omitempty"`
 }
 
 // OpenEnd is one end of the line.
@@ -131,7 +136,7 @@ type LegalMove struct {
 // MatchView is the match as the caller may see it.
 type MatchView struct {
 	ID           string    `json:"id"`
-	Status       string    `json:"status" enums:"waiting,in_progress,finished,expired"`
+	Status       string    `json:"status" enums:"waiting,in_progress,finished,expired,cancelled"`
 	Version      int       `json:"version"`
 	Target       int       `json:"target"`
 	Partnerships bool      `json:"partnerships"`
@@ -152,7 +157,8 @@ type MatchView struct {
 	Turn *int `json:"turn" extensions:"x-nullable"`
 	// Listed says the match is in the lobby while it waits.
 	Listed bool `json:"listed"`
-	// OpenSeats lists the seats waiting for a player.
+	// OpenSeats lists the seats open to anyone (with the seat's invite, or from the lobby);
+	// a seat reserved for someone is not among them.
 	OpenSeats []int `json:"open_seats"`
 	// TurnSeconds is the clock, when the match has one.
 	TurnSeconds int `json:"turn_seconds,omitempty"`
@@ -166,6 +172,11 @@ type MatchView struct {
 	// RatingChanges is, once a finished rated match is rated, each seat's rating before and
 	// after it; state reads carry it.
 	RatingChanges []SeatRatingChange `json:"rating_changes,omitempty"`
+	// OfferExpiresAt is when a waiting offer (a rematch) is cancelled unless every seat it
+	// reserves is taken; only while it waits.
+	OfferExpiresAt *time.Time `json:"offer_expires_at,omitempty" format:"date-time"`
+	// Cancelled says, on a cancelled match, who cancelled it and why.
+	Cancelled *Cancellation `json:"cancelled,omitempty"`
 }
 
 // SeatToken is a human seat's secret, shown once.
@@ -236,12 +247,14 @@ type Player struct {
 	Bot  string `json:"bot,omitempty" enums:"random,greedy,pimc,expert"`
 	// Player is the id of the lasting player bound to the seat; absent for an anonymous seat.
 	Player string `json:"player,omitempty"`
+	// ReservedFor says, on an open seat kept for someone (a challenge, a rematch), for whom.
+	ReservedFor *Reservation `json:"reserved_for,omitempty"`
 }
 
 // HistoryItem is one match in the history.
 type HistoryItem struct {
 	ID        string    `json:"id"`
-	Status    string    `json:"status" enums:"waiting,in_progress,finished,expired"`
+	Status    string    `json:"status" enums:"waiting,in_progress,finished,expired,cancelled"`
 	CreatedAt time.Time `json:"created_at" format:"date-time"`
 	UpdatedAt time.Time `json:"updated_at" format:"date-time"`
 	Players   []Player  `json:"players"`
@@ -252,7 +265,8 @@ type HistoryItem struct {
 	// Turn is the seat to act; null when none is. A client holding several tokens finds
 	// where it is to move without reading every match.
 	Turn *int `json:"turn" extensions:"x-nullable"`
-	// OpenSeats lists the seats waiting for a player (the lobby's matches have some).
+	// OpenSeats lists the seats open to anyone (the lobby's matches have some); a seat
+	// reserved for someone is not among them.
 	OpenSeats []int `json:"open_seats"`
 	// Listed, Target and TurnSeconds are what the lobby shows of a waiting match; target and
 	// turn_seconds are left out when not recorded (matches older than the lobby) or no clock.
@@ -286,10 +300,11 @@ func ToMatchView(v domain.MatchView) MatchView {
 		CreatedAt: v.CreatedAt, Scores: nonNil(v.Scores), Seats: make([]Seat, len(v.Seats)),
 		LegalMoves: toLegalMoves(v.LegalMoves), WinnerSide: v.WinnerSide,
 		Turn: v.Turn, Listed: v.Listed, OpenSeats: nonNil(v.OpenSeats), TurnSeconds: v.TurnSeconds, AutoplayAfter: v.AutoplayAfter,
-		Rated: v.Rated,
+		Rated: v.Rated, OfferExpiresAt: v.OfferDeadline, Cancelled: toCancellation(v.Cancelled),
 	}
 	for i, s := range v.Seats {
-		out.Seats[i] = Seat{Seat: s.Seat, Name: s.Name, Kind: string(s.Kind), Bot: s.Bot, Side: s.Side, Tiles: s.Tiles, Autoplay: s.Autoplay, Deadline: s.Deadline, Player: s.Player}
+		out.Seats[i] = Seat{Seat: s.Seat, Name: s.Name, Kind: string(s.Kind), Bot: s.Bot, Side: s.Side, Tiles: s.Tiles, Autoplay: s.Autoplay, Deadline: s.Deadline, Player: s.Player,
+			ReservedFor: toReservation(s.ReservedFor), Resigned: s.Resigned}
 	}
 	if h := v.Hand; h != nil {
 		line := make([]string, len(h.Line))
@@ -334,7 +349,7 @@ func toHistoryItem(h referee.HistoryItem) HistoryItem {
 	s := h.Summary
 	players := make([]Player, len(s.Players))
 	for i, p := range s.Players {
-		players[i] = Player{Seat: p.Seat, Name: p.Name, Kind: string(p.Kind), Bot: p.Bot, Player: p.Player}
+		players[i] = toPlayer(p)
 	}
 	return HistoryItem{
 		ID: h.ID, Status: string(s.Status), CreatedAt: h.CreatedAt, UpdatedAt: s.UpdatedAt,

@@ -11,7 +11,7 @@ import (
 // Event is one fact of a match's log (docs/design.md, "Events") as the caller may see it.
 type Event struct {
 	Seq  int       `json:"seq" minimum:"1"`
-	Type string    `json:"type" enums:"match.created,hand.started,tile.played,tile.drawn,turn.passed,hand.ended,match.ended,seat.joined,seat.left,turn.timed_out,seat.autoplay,seat.resumed,match.expired"`
+	Type string    `json:"type" enums:"match.created,hand.started,tile.played,tile.drawn,turn.passed,hand.ended,match.ended,seat.joined,seat.left,turn.timed_out,seat.autoplay,seat.resumed,match.expired,match.cancelled,seat.resigned"`
 	At   time.Time `json:"at" format:"date-time"`
 	Data EventData `json:"data"`
 }
@@ -57,7 +57,8 @@ type EventData struct {
 	Boneyard []string `json:"boneyard,omitempty"`
 	// hand.started
 	BoneyardCount *int `json:"boneyard_count,omitempty"`
-	// tile.played, tile.drawn, turn.passed, seat.*, turn.timed_out; hand.ended: who went out (domino only)
+	// tile.played, tile.drawn, turn.passed, seat.*, turn.timed_out; hand.ended: who went out
+	// (domino only); match.cancelled: who declined or withdrew (absent: the offer expired)
 	Seat *int `json:"seat,omitempty"`
 	// tile.played (canonical); tile.drawn: only for the seat that drew, or once the match ended
 	Tile string `json:"tile,omitempty" example:"4-6"`
@@ -92,6 +93,10 @@ type EventData struct {
 	// Player (seat.joined) is the id of the lasting player who joined with its key; absent
 	// for an anonymous join.
 	Player string `json:"player,omitempty"`
+	// match.created: an offer (a rematch), whose reserved seats have this long to be taken
+	OfferSeconds *int `json:"offer_seconds,omitempty"`
+	// match.cancelled: why the match was cancelled before it started
+	Reason string `json:"reason,omitempty" enums:"declined,withdrawn,offer_expired"`
 }
 
 // OptionalSide is a winner_side that may be absent (most events), null (a tied hand) or a
@@ -138,7 +143,7 @@ func eventData(d domain.EventData) EventData {
 	case domain.MatchCreated:
 		players := make([]Player, len(d.Players))
 		for i, p := range d.Players {
-			players[i] = Player{Seat: p.Seat, Name: p.Name, Kind: string(p.Kind), Bot: p.Bot, Player: p.Player}
+			players[i] = toPlayer(p)
 		}
 		out := EventData{
 			Players: players, Partnerships: &d.Partnerships, Target: &d.Target, HandSize: &d.HandSize,
@@ -152,6 +157,9 @@ func eventData(d domain.EventData) EventData {
 		}
 		if d.Rated {
 			out.Rated = &d.Rated
+		}
+		if d.OfferSeconds > 0 {
+			out.OfferSeconds = &d.OfferSeconds
 		}
 		return out
 	case domain.HandStarted:
@@ -194,6 +202,10 @@ func eventData(d domain.EventData) EventData {
 		return EventData{Seat: &d.Seat}
 	case domain.MatchExpired:
 		return EventData{}
+	case domain.MatchCancelled:
+		return EventData{Seat: d.Seat, Reason: string(d.Reason)}
+	case domain.SeatResigned:
+		return EventData{Seat: &d.Seat}
 	}
 	return EventData{}
 }

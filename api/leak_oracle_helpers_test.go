@@ -12,12 +12,14 @@ import (
 	"github.com/allfives/allfives/domain"
 )
 
-// oracle knows, for a live two-seat match dealt from seed1, which tiles each reader may know
-// in each hand. It derives every deal itself with domain.Deck and domain.DealDeck (and checks
-// the stored log against them), so that it does not trust the code it judges.
+// oracle knows, for a live match dealt from a seed it is given (seed1 unless told), which
+// tiles each reader may know in each hand. It derives every deal itself with domain.Deck and
+// domain.DealDeck (and checks the stored log against them), so that it does not trust the
+// code it judges.
 type oracle struct {
 	t      *testing.T
 	seed   domain.Seed
+	secret string // the seed in hex, which no answer of the live match may hold
 	tokens []string
 	// handAt is the hand in play at each seq (0 before the first deal).
 	handAt map[int]int
@@ -28,29 +30,41 @@ type oracle struct {
 	log     []domain.Event
 }
 
-// newOracle reads the stored log of the live match at this moment.
+// newOracle reads the stored log of the live match dealt from seed1 at this moment.
 func newOracle(t *testing.T, tb *table) *oracle {
 	t.Helper()
 	seed, err := domain.ParseSeed(seed1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := &oracle{t: t, seed: seed, handAt: map[int]int{}, tokens: []string{tb.tokens[0], tb.tokens[1]}}
-	for range 3 {
+	return newOracleOf(t, tb, seed)
+}
+
+// newOracleOf reads the stored log of the live match dealt from seed at this moment; its
+// seats' tokens are tb's.
+func newOracleOf(t *testing.T, tb *table, seed domain.Seed) *oracle {
+	t.Helper()
+	o := &oracle{t: t, seed: seed, secret: seed.String(), handAt: map[int]int{}}
+	o.log = tb.fullLog()
+	created := o.log[0].Data.(domain.MatchCreated)
+	seats := len(created.Players)
+	for s := range seats {
+		o.tokens = append(o.tokens, tb.tokens[s])
+	}
+	for range seats + 1 {
 		o.known = append(o.known, map[int]map[domain.Tile]bool{})
 	}
 	var deal domain.Deal
 	drawn := 0
-	o.log = tb.fullLog()
 	for _, e := range o.log {
 		switch d := e.Data.(type) {
 		case domain.HandStarted:
 			o.current, drawn = d.Hand, 0
-			deal = domain.DealDeck(domain.Deck(seed, d.Hand, d.Redeals), 2, 7)
-			if !slices.Equal(d.Boneyard, deal.Boneyard) || !slices.Equal(d.Hands[0], deal.Hands[0]) || !slices.Equal(d.Hands[1], deal.Hands[1]) {
+			deal = domain.DealDeck(domain.Deck(seed, d.Hand, d.Redeals), seats, created.HandSize)
+			if !slices.Equal(d.Boneyard, deal.Boneyard) || !slices.EqualFunc(d.Hands, deal.Hands, slices.Equal) {
 				t.Fatalf("hand %d is not the deal the seed gives: %+v, want %+v", d.Hand, d, deal)
 			}
-			for r := -1; r < 2; r++ {
+			for r := -1; r < seats; r++ {
 				o.known[r+1][d.Hand] = map[domain.Tile]bool{}
 				if r >= 0 {
 					for _, tile := range deal.Hands[r] {
@@ -81,11 +95,11 @@ var scoreRef = regexp.MustCompile(`score [0-9]+(-[0-9]+)+`)
 // names fails when text names a tile outside allowed, the seed, or a seat token.
 func (o *oracle) names(reader int, where, text string, allowed map[domain.Tile]bool) {
 	o.t.Helper()
-	if strings.Contains(text, seed1) {
+	if strings.Contains(text, o.secret) {
 		o.t.Fatalf("%s shows reader %d the seed of a live match: %s", where, reader, text)
 	}
 	for s, tok := range o.tokens {
-		if strings.Contains(text, tok) {
+		if tok != "" && strings.Contains(text, tok) {
 			o.t.Fatalf("%s shows reader %d seat %d's token: %s", where, reader, s, text)
 		}
 	}

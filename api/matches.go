@@ -90,7 +90,7 @@ func (s *server) createMatch(c echo.Context) error {
 //	@Tags			matches
 //	@Produce		json
 //	@Produce		application/problem+json
-//	@Param			status	query		string	false	"only matches with this status; waiting is the lobby: listed matches with an open seat"	Enums(waiting, in_progress, finished, expired)
+//	@Param			status	query		string	false	"only matches with this status; waiting is the lobby: listed matches with an open seat"	Enums(waiting, in_progress, finished, expired, cancelled)
 //	@Param			player	query		string	false	"only matches with a seat of this name"
 //	@Param			since	query		string	false	"created at or after (RFC 3339)"	format(date-time)
 //	@Param			until	query		string	false	"created before (RFC 3339)"			format(date-time)
@@ -106,10 +106,10 @@ func (s *server) listMatches(c echo.Context) error {
 	}
 	hq := referee.HistoryQuery{Status: domain.Status(q.Get("status")), Player: q.Get("player"), Cursor: q.Get("cursor")}
 	switch hq.Status {
-	case domain.StatusWaiting, domain.StatusInProgress, domain.StatusFinished, domain.StatusExpired:
+	case domain.StatusWaiting, domain.StatusInProgress, domain.StatusFinished, domain.StatusExpired, domain.StatusCancelled:
 	default:
 		if q.Has("status") {
-			return domain.Invalidf("status must be waiting, in_progress, finished or expired, got %q", clip(q.Get("status")))
+			return domain.Invalidf("status must be waiting, in_progress, finished, expired or cancelled, got %q", clip(q.Get("status")))
 		}
 	}
 	// Characters, not bytes, as the contract's maxLength counts them.

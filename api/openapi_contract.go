@@ -37,7 +37,7 @@ const (
 // invalidDetails is the detail of each operation's example 400, as the server words it.
 var invalidDetails = map[string]string{
 	"createMatch":        `players[1].name must not hold control characters, line separators or bidirectional marks (found U+000A)`,
-	"listMatches":        `status must be waiting, in_progress, finished or expired, got "done"`,
+	"listMatches":        `status must be waiting, in_progress, finished, expired or cancelled, got "done"`,
 	"listPlayerMatches":  `turn must be me, got "them"`,
 	"getPlayerRatings":   `format must be one of 2p, 3p, 4p, 2v2, got "5p"`,
 	"getLeaderboard":     `format must be one of 2p, 3p, 4p, 2v2, got "5p"`,
@@ -63,6 +63,9 @@ var invalidDetails = map[string]string{
 	"createRematch":      `this endpoint takes no query parameters, got "seed"`,
 	"createReview":       `this endpoint takes no query parameters, got "method"`,
 	"getReview":          `this endpoint takes no query parameters, got "method"`,
+	"declineSeat":        `seat must be 0, 1, 2 or 3, got "north"`,
+	"cancelMatch":        `this endpoint takes no query parameters, got "reason"`,
+	"resignMatch":        `this endpoint takes no query parameters, got "seat"`,
 }
 
 // problemDetails is the detail of an example problem for every other code.
@@ -105,6 +108,9 @@ var problemDetails = map[domain.Code]string{
 	domain.CodeNameTaken:         `name "Ada": ` + domain.ErrNameTaken.Error(),
 	domain.CodePlayerNotFound:    fmt.Sprintf("player %q: %s", exampleID, domain.ErrPlayerNotFound),
 	domain.CodeAlreadySeated:     "join: " + domain.ErrAlreadySeated.Error() + ": the player holds seat 0",
+	domain.CodeSeatNotReserved:   domain.ErrSeatNotReserved.Error() + ": seat 1 is kept for no one now",
+	domain.CodeSeatResigned:      domain.ErrSeatResigned.Error() + ": seat 1",
+	domain.CodeRematchCancelled:  "rematch " + exampleID + ": " + domain.ErrRematchCancelled.Error() + " (declined)",
 }
 
 // sharpenSecurity makes every operation say who may call it, and the seat token and the

@@ -18,8 +18,8 @@ import (
 var (
 	publicOps     = []string{"checkLiveness", "checkReadiness", "createPlayer", "getLeaderboard", "getMetrics", "getOpenAPI", "getPlayer", "getPlayerByName", "getPlayerRatings", "listMatches"}
 	tokenOptional = []string{"auditMatch", "createReview", "exportMatch", "getMatch", "getReview", "listEvents", "replayMatch", "streamEvents"}
-	tokenRequired = []string{"createMatchTicket", "createRematch", "leaveSeat", "listLegalMoves", "makeMove", "resumeSeat"}
-	keyRequired   = []string{"createPlayerTicket", "getCurrentPlayer", "rotatePlayerKey"}
+	tokenRequired = []string{"cancelMatch", "createMatchTicket", "createRematch", "leaveSeat", "listLegalMoves", "makeMove", "resignMatch", "resumeSeat"}
+	keyRequired   = []string{"createPlayerTicket", "declineSeat", "getCurrentPlayer", "rotatePlayerKey"}
 	keyOptional   = []string{"createMatch", "joinSeat", "listPlayerMatches", "streamPlayer"} // a key binds the seat to its player
 )
 
@@ -36,7 +36,7 @@ func TestOpenAPIOperations(t *testing.T) {
 			t.Fatalf("%s is not a bearer scheme with plain text: %+v", name, s)
 		}
 	}
-	camel := regexp.MustCompile(`^(create|list|get|make|stream|replay|audit|export|check|join|leave|resume|rotate)[A-Z][A-Za-z]*$`)
+	camel := regexp.MustCompile(`^(create|list|get|make|stream|replay|audit|export|check|join|leave|resume|rotate|decline|cancel|resign)[A-Z][A-Za-z]*$`)
 	var public, optional, required, keyed, keyMaybe []string
 	for path, item := range doc.Paths.Map() {
 		for method, op := range item.Operations() {

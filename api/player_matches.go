@@ -35,7 +35,7 @@ type PlayerMatchesResponse struct {
 //	@Security			PlayerKey
 //	@x-token-optional	true
 //	@Param				id		path		string	true	"player id"
-//	@Param				status	query		string	false	"only matches with this status"														Enums(waiting, in_progress, finished, expired)
+//	@Param				status	query		string	false	"only matches with this status"														Enums(waiting, in_progress, finished, expired, cancelled)
 //	@Param				turn	query		string	false	"me: only the matches where it is the player's turn (the player's own key only)"	Enums(me)
 //	@Param				limit	query		int		false	"page size"																			minimum(1)	maximum(100)	default(20)
 //	@Param				cursor	query		string	false	"next_cursor of the previous page"
@@ -52,10 +52,10 @@ func (s *server) listPlayerMatches(c echo.Context) error {
 	ctx := c.Request().Context()
 	pq := referee.PlayerMatchQuery{Player: clip(c.Param("id")), Status: domain.Status(q.Get("status")), Cursor: q.Get("cursor")}
 	switch pq.Status {
-	case domain.StatusWaiting, domain.StatusInProgress, domain.StatusFinished, domain.StatusExpired:
+	case domain.StatusWaiting, domain.StatusInProgress, domain.StatusFinished, domain.StatusExpired, domain.StatusCancelled:
 	default:
 		if q.Has("status") {
-			return domain.Invalidf("status must be waiting, in_progress, finished or expired, got %q", clip(q.Get("status")))
+			return domain.Invalidf("status must be waiting, in_progress, finished, expired or cancelled, got %q", clip(q.Get("status")))
 		}
 	}
 	if q.Has("cursor") && pq.Cursor == "" {

@@ -27,6 +27,10 @@ const (
 	playerEventStarted   = "started"
 	playerEventEnded     = "ended"
 	playerEventRematch   = "rematch"
+	// A match cancelled before it started (docs/api.md, "Consent"): declined (by the one a
+	// seat was reserved for), then cancelled (for every reason).
+	playerEventDeclined  = "declined"
+	playerEventCancelled = "cancelled"
 )
 
 // PlayerSnapshot is the first event of the player's stream: where it is the player's turn, and
@@ -50,19 +54,23 @@ type PlayerEvent struct {
 	// JoinedSeat and Name are the seat taken and its name (joined).
 	JoinedSeat *int   `json:"joined_seat,omitempty"`
 	Name       string `json:"name,omitempty"`
-	// Status is how the match ended (ended): finished or expired.
-	Status string `json:"status,omitempty" enums:"finished,expired"`
+	// Status is how the match ended (ended): finished or expired; cancelled (cancelled).
+	Status string `json:"status,omitempty" enums:"finished,expired,cancelled"`
 	// WinnerSide is the side that won (ended, when finished).
 	WinnerSide *int `json:"winner_side,omitempty"`
 	// NextMatchID is the rematch of the finished match (rematch).
 	NextMatchID string `json:"next_match_id,omitempty"`
+	// BySeat is the seat that declined or withdrew (declined, cancelled; absent when an offer
+	// expired); Reason why the match was cancelled (cancelled).
+	BySeat *int   `json:"by_seat,omitempty"`
+	Reason string `json:"reason,omitempty" enums:"declined,withdrawn,offer_expired"`
 }
 
 // playerStream follows the caller's matches live.
 //
 //	@Summary			Follow the caller's matches live
 //	@ID					streamPlayer
-//	@Description		Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is `snapshot`: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as `event: {name}` and `data: {PlayerEvent as JSON}`: `turn` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), `challenge` (a seat was reserved for the player), `joined` (a seat of the match was taken, the player's own included; joined_seat and name say which), `started` (the first hand was dealt), `ended` (the match finished or expired) and `rematch` (a rematch of a finished match was created: next_match_id, and the player's seat in it). A match new to the stream (a challenge, a match created or joined elsewhere, a rematch) is told as its change from the match as created: challenge, rematch or joined (the player's own seat, taken at the create) first, then joined for each seat taken since, started once dealt, turn, ended. Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (": ping") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.
+//	@Description		Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is `snapshot`: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as `event: {name}` and `data: {PlayerEvent as JSON}`: `turn` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), `challenge` (a seat was reserved for the player), `joined` (a seat of the match was taken, the player's own included; joined_seat and name say which), `started` (the first hand was dealt), `ended` (the match finished or expired), `rematch` (a rematch of a finished match was offered: next_match_id, and the player's seat in it, which waits for the player to accept with POST /api/v1/matches/{id}/rematch or decline), `declined` (the one a seat was reserved for declined it: by_seat) and `cancelled` (the match was cancelled before it started: reason declined, withdrawn or offer_expired, and by_seat). A match new to the stream (a challenge, a match created or joined elsewhere, a rematch) is told as its change from the match as created: challenge, rematch or joined (the player's own seat, taken at the create) first, then joined for each seat taken since, started once dealt, turn, ended. Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (": ping") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.
 //	@Tags				players
 //	@Produce			event-stream
 //	@Produce			application/problem+json
@@ -301,12 +309,12 @@ func (pf *playerFeed) observe(id, rematchOf string, st, created *matchState, v d
 		// its events never depend on how they were batched.
 		prev = created
 		switch {
-		case st.challenge:
-			out = append(out, ev(playerEventChallenge))
 		case rematchOf != "":
 			e := ev(playerEventRematch)
 			e.data.Match, e.data.NextMatchID = rematchOf, id
 			out = append(out, e)
+		case st.challenge:
+			out = append(out, ev(playerEventChallenge))
 		case st.seat < len(prev.held) && prev.held[st.seat]:
 			// A seat the player took at the create, on another connection ("me").
 			e := ev(playerEventJoined)
@@ -322,8 +330,11 @@ func (pf *playerFeed) observe(id, rematchOf string, st, created *matchState, v d
 			out = append(out, e)
 		}
 	}
-	if prev.status == domain.StatusWaiting && st.status != domain.StatusWaiting && st.status != domain.StatusExpired {
+	if prev.status == domain.StatusWaiting && st.status != domain.StatusWaiting && st.status != domain.StatusExpired && st.status != domain.StatusCancelled {
 		out = append(out, ev(playerEventStarted))
+	}
+	if st.status == domain.StatusCancelled && prev.status != domain.StatusCancelled && v.Cancelled != nil {
+		out = append(out, cancelEvents(ev, *v.Cancelled)...)
 	}
 	if st.myTurn() && (!prev.myTurn() || prev.version != st.version) {
 		e := ev(playerEventTurn)

@@ -13,11 +13,13 @@ import (
 )
 
 // RematchResponse is the answer to a rematch: the next match as the caller's seat sees it and
-// the caller's token in it, shown only to the seat holder's first call (null after).
+// the caller's token in it, shown only to the call that took the seat (its offer or its
+// acceptance; null after).
 type RematchResponse struct {
 	Match MatchView `json:"match"`
-	// Token is the caller's seat token in the next match: drawn at the first call by the old
-	// seat's holder, shown only then; null on later calls (a bound seat's player uses its key).
+	// Token is the caller's seat token in the next match: drawn by the call that takes the
+	// seat (the offer, or the seat's acceptance), shown only then; null on later calls (a bound
+	// seat's player may use its key).
 	Token *string `json:"token" extensions:"x-nullable"`
 }
 
@@ -25,7 +27,7 @@ type RematchResponse struct {
 //
 //	@Summary		Rematch
 //	@ID				createRematch
-//	@Description	By a seat holder (its token, or its player's key) of a finished match: the first call creates the next match, with the same players in the same seats, the same target, partnerships, clock and listing, and a new secret seed; every later call answers the same match. Each human seat of the next match is claimed by its old holder: the first call with the old seat's token (or key) draws the seat's new token, shown only in that answer; later calls answer token null. A bound seat's player also plays with its key. The finished match's view and history item then carry next_match_id.
+//	@Description	By a seat holder (its token, or its player's key) of a finished match. The first call offers the next match, with the same seats, target, partnerships, clock and rated, and a new secret seed: it waits (status waiting) with the caller's seat taken (its token in this answer), bots seated, and every other human seat reserved for its holder here (reserved_for: the player's id and name, or the anonymous seat's name), until each accepts by calling this route on this match with its own old token or key (its answer: its seat and new token, shown only then). The last acceptance deals. An offer not accepted within the server's --rematch-ttl (offer_expires_at) is cancelled (offer_expired); a reserved seat's holder may decline it instead (POST .../seats/{seat}/decline on the next match). A rematch with no other human is dealt at once. Later calls by a seat that has accepted answer the same match with token null. The finished match's view and history item carry next_match_id. A finished match has one offer: once it is cancelled, 409 REMATCH_CANCELLED.
 //	@Tags			matches
 //	@Produce		json
 //	@Produce		application/problem+json
@@ -35,7 +37,7 @@ type RematchResponse struct {
 //	@Failure		400	{object}	Problem	"INVALID_REQUEST"
 //	@Failure		401	{object}	Problem	"UNAUTHORIZED: not a seat of this match"
 //	@Failure		404	{object}	Problem	"MATCH_NOT_FOUND"
-//	@Failure		409	{object}	Problem	"MATCH_NOT_FINISHED"
+//	@Failure		409	{object}	Problem	"MATCH_NOT_FINISHED, REMATCH_CANCELLED"
 //	@Router			/api/v1/matches/{id}/rematch [post]
 func (s *server) rematch(c echo.Context) error {
 	if _, err := query(c); err != nil {

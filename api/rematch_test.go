@@ -10,9 +10,11 @@ import (
 
 // TestRematch runs POST /matches/{id}/rematch through the real router on SQLite and on
 // PostgreSQL: refused while the match is live and to anyone not seated; the first call
-// creates the next match with a new seed, later calls answer the same one; each anonymous
-// holder gets its own working token, once; the old tokens do not work on the new match; the
-// finished match's view and history item name it; a bound seat's key works on it.
+// offers the next match with a new seed (waiting, the caller's seat taken, the other human's
+// reserved for it), later calls answer the same one; the other holder's call accepts and
+// deals; each anonymous holder gets its own working token, once; the old tokens do not work
+// on the new match; the finished match's view and history item name it; a bound seat's key
+// works on it, and a rematch against a bot, with no one to wait for, is dealt at once.
 func TestRematch(t *testing.T) {
 	for _, eng := range engines {
 		t.Run(eng.name, func(t *testing.T) {
@@ -48,20 +50,26 @@ func testRematchAnonymous(t *testing.T, h *harness) {
 
 	first := tb.rematch(tb.tokens[0])
 	next := first.Match
-	if first.Token == nil || next.ID == tb.id || next.Status != "in_progress" || next.Target != 5 || next.Commitment == old.Commitment ||
-		next.Seats[0].Name != "An" || next.Seats[1].Name != "Bea" || next.You == nil || next.You.Seat != 0 {
+	// An offer: Bea's seat waits for her, kept by her old name (an anonymous seat has no id).
+	if first.Token == nil || next.ID == tb.id || next.Status != "waiting" || next.Target != 5 || next.Commitment == old.Commitment ||
+		next.Seats[0].Name != "An" || next.Seats[1].Kind != "open" || next.Seats[1].ReservedFor == nil ||
+		*next.Seats[1].ReservedFor != (api.Reservation{Name: "Bea"}) || next.OfferExpiresAt == nil || len(next.OpenSeats) != 0 ||
+		next.Hand != nil || next.You == nil || next.You.Seat != 0 {
 		t.Fatalf("first rematch %+v", first)
 	}
 	nt := &table{h: h, id: next.ID, tokens: map[int]string{0: *first.Token}}
-	// The next match is audited clean with seat 1 not yet claimed.
+	// The offer is audited clean while Bea has not answered.
 	if rep := nt.audit(-1); !rep.OK {
-		t.Fatalf("audit of a rematch with an unclaimed seat: %+v", rep)
+		t.Fatalf("audit of a rematch offer: %+v", rep)
 	}
-	if again := tb.rematch(tb.tokens[0]); again.Match.ID != next.ID || again.Token != nil {
+	if again := tb.rematch(tb.tokens[0]); again.Match.ID != next.ID || again.Token != nil || again.Match.Status != "waiting" {
 		t.Fatalf("a later call by seat 0: %+v", again)
 	}
+	// Only Bea's call on the old match takes her seat: not a join, with or without a name.
+	nt.join(1, "Bea", "").problem(t, http.StatusUnauthorized, "UNAUTHORIZED")
 	second := tb.rematch(tb.tokens[1])
-	if second.Match.ID != next.ID || second.Token == nil || *second.Token == *first.Token || second.Match.You.Seat != 1 {
+	if second.Match.ID != next.ID || second.Token == nil || *second.Token == *first.Token || second.Match.You.Seat != 1 ||
+		second.Match.Status != "in_progress" || second.Match.Seats[1].Name != "Bea" || second.Match.OfferExpiresAt != nil {
 		t.Fatalf("seat 1's call: %+v", second)
 	}
 	nt.tokens[1] = *second.Token

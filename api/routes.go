@@ -46,6 +46,10 @@ func (s *server) routes(e *echo.Echo, reg *prometheus.Registry) {
 	v1.POST("/matches/:id/seats/:seat/leave", s.leaveSeat)
 	v1.POST("/matches/:id/seats/:seat/resume", s.resumeSeat)
 	v1.POST("/matches/:id/rematch", s.rematch)
+	// Consent and resignation (docs/api.md, "Consent").
+	v1.POST("/matches/:id/seats/:seat/decline", s.declineSeat)
+	v1.POST("/matches/:id/cancel", s.cancelMatch)
+	v1.POST("/matches/:id/resign", s.resignMatch)
 	if s.players != nil {
 		v1.POST("/players", s.createPlayer)
 		v1.GET("/players", s.findPlayer)

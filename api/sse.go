@@ -43,14 +43,14 @@ func (sw *sseWriter) event(se sseEvent) error {
 }
 
 // send writes events and flushes them. done says the stream is over: match.ended (or
-// match.expired) is sent, or the client is gone.
+// match.expired, or match.cancelled) is sent, or the client is gone.
 func (sw *sseWriter) send(events []sseEvent) (last int, done bool) {
 	for _, e := range events {
 		if err := sw.event(e); err != nil {
 			return last, true
 		}
 		last = e.Seq
-		if e.Type == domain.TypeMatchEnded || e.Type == domain.TypeMatchExpired {
+		if e.Type == domain.TypeMatchEnded || e.Type == domain.TypeMatchExpired || e.Type == domain.TypeMatchCancelled {
 			_ = sw.flush()
 			return last, true
 		}

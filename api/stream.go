@@ -152,7 +152,7 @@ func (s *server) stream(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if len(events) == 0 && (view.Status == domain.StatusFinished || view.Status == domain.StatusExpired) {
+	if len(events) == 0 && (view.Status == domain.StatusFinished || view.Status == domain.StatusExpired || view.Status == domain.StatusCancelled) {
 		return c.NoContent(http.StatusNoContent)
 	}
 	sw, err := s.startSSE(c)

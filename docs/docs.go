@@ -95,7 +95,8 @@ const docTemplate = `{
                             "waiting",
                             "in_progress",
                             "finished",
-                            "expired"
+                            "expired",
+                            "cancelled"
                         ],
                         "type": "string",
                         "description": "only matches with this status; waiting is the lobby: listed matches with an open seat",
@@ -365,6 +366,66 @@ const docTemplate = `{
                     }
                 },
                 "x-token-optional": true
+            }
+        },
+        "/api/v1/matches/{id}/cancel": {
+            "post": {
+                "security": [
+                    {
+                        "SeatToken": []
+                    }
+                ],
+                "description": "By a seat holder (its token, or its player's key) of a waiting match: a challenger taking a challenge back, a rematch's proposer its offer, a creator a match nobody joined. The match ends at once with status cancelled (match.cancelled, reason withdrawn, seat the caller's) and is never played or rated; the answer is the match as the caller sees it. A match in progress is resigned instead: 409 MATCH_STARTED.",
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "matches"
+                ],
+                "summary": "Withdraw a waiting match",
+                "operationId": "cancelMatch",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "match id",
+                        "name": "id",
+                        "in": "path",
+                        "required": true
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "OK",
+                        "schema": {
+                            "$ref": "#/definitions/api.MatchView"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "401": {
+                        "description": "UNAUTHORIZED: not a seat of this match",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "MATCH_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "409": {
+                        "description": "MATCH_STARTED, MATCH_FINISHED (finished, expired or cancelled)",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                }
             }
         },
         "/api/v1/matches/{id}/events": {
@@ -685,7 +746,7 @@ const docTemplate = `{
                         "SeatToken": []
                     }
                 ],
-                "description": "By a seat holder (its token, or its player's key) of a finished match: the first call creates the next match, with the same players in the same seats, the same target, partnerships, clock and listing, and a new secret seed; every later call answers the same match. Each human seat of the next match is claimed by its old holder: the first call with the old seat's token (or key) draws the seat's new token, shown only in that answer; later calls answer token null. A bound seat's player also plays with its key. The finished match's view and history item then carry next_match_id.",
+                "description": "By a seat holder (its token, or its player's key) of a finished match. The first call offers the next match, with the same seats, target, partnerships, clock and rated, and a new secret seed: it waits (status waiting) with the caller's seat taken (its token in this answer), bots seated, and every other human seat reserved for its holder here (reserved_for: the player's id and name, or the anonymous seat's name), until each accepts by calling this route on this match with its own old token or key (its answer: its seat and new token, shown only then). The last acceptance deals. An offer not accepted within the server's --rematch-ttl (offer_expires_at) is cancelled (offer_expired); a reserved seat's holder may decline it instead (POST .../seats/{seat}/decline on the next match). A rematch with no other human is dealt at once. Later calls by a seat that has accepted answer the same match with token null. The finished match's view and history item carry next_match_id. A finished match has one offer: once it is cancelled, 409 REMATCH_CANCELLED.",
                 "produces": [
                     "application/json",
                     "application/problem+json"
@@ -730,7 +791,7 @@ const docTemplate = `{
                         }
                     },
                     "409": {
-                        "description": "MATCH_NOT_FINISHED",
+                        "description": "MATCH_NOT_FINISHED, REMATCH_CANCELLED",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -799,6 +860,66 @@ const docTemplate = `{
                     }
                 },
                 "x-token-optional": true
+            }
+        },
+        "/api/v1/matches/{id}/resign": {
+            "post": {
+                "security": [
+                    {
+                        "SeatToken": []
+                    }
+                ],
+                "description": "By a seat holder (its token, or its player's key) of a match in progress (seat.resigned). With two sides (two players, or partners) the match ends at once and the other side wins, whatever the scores: match.ended follows and reveals the seed as usual. With three or more sides the seat is played by the greedy bot to the end, cannot be resumed, never wins, and its side ranks last in ratings. The answer is the match as the caller sees it. A waiting match is withdrawn or declined instead: 409 MATCH_NOT_STARTED.",
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "matches"
+                ],
+                "summary": "Resign",
+                "operationId": "resignMatch",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "match id",
+                        "name": "id",
+                        "in": "path",
+                        "required": true
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "OK",
+                        "schema": {
+                            "$ref": "#/definitions/api.MatchView"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "401": {
+                        "description": "UNAUTHORIZED: not a seat of this match",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "MATCH_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "409": {
+                        "description": "SEAT_RESIGNED, MATCH_NOT_STARTED, MATCH_FINISHED",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                }
             }
         },
         "/api/v1/matches/{id}/review": {
@@ -985,6 +1106,75 @@ const docTemplate = `{
                     }
                 },
                 "x-token-optional": true
+            }
+        },
+        "/api/v1/matches/{id}/seats/{seat}/decline": {
+            "post": {
+                "security": [
+                    {
+                        "PlayerKey": []
+                    }
+                ],
+                "description": "By the one a waiting match keeps the seat for (the seat's reserved_for): a challenged player with its key, or, for a rematch's seat, the seat's holder in the finished match the rematch follows (its seat token there, or its player's key). The match ends at once with status cancelled (match.cancelled, reason declined, seat the declined seat) and is never played or rated; the answer is the match as anyone sees it. A seat not reserved for anyone (taken, or open to all) is 409 SEAT_NOT_RESERVED.",
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "seats"
+                ],
+                "summary": "Decline a reserved seat",
+                "operationId": "declineSeat",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "match id",
+                        "name": "id",
+                        "in": "path",
+                        "required": true
+                    },
+                    {
+                        "maximum": 3,
+                        "minimum": 0,
+                        "type": "integer",
+                        "description": "the seat reserved for the caller",
+                        "name": "seat",
+                        "in": "path",
+                        "required": true
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "OK",
+                        "schema": {
+                            "$ref": "#/definitions/api.MatchView"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "401": {
+                        "description": "UNAUTHORIZED: no credential, or not the one the seat is reserved for",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "MATCH_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "409": {
+                        "description": "SEAT_NOT_RESERVED, MATCH_STARTED, MATCH_FINISHED (finished, expired or cancelled)",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                }
             }
         },
         "/api/v1/matches/{id}/seats/{seat}/join": {
@@ -1589,7 +1779,7 @@ const docTemplate = `{
                         "PlayerKey": []
                     }
                 ],
-                "description": "Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is ` + "`" + `snapshot` + "`" + `: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as ` + "`" + `event: {name}` + "`" + ` and ` + "`" + `data: {PlayerEvent as JSON}` + "`" + `: ` + "`" + `turn` + "`" + ` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), ` + "`" + `challenge` + "`" + ` (a seat was reserved for the player), ` + "`" + `joined` + "`" + ` (a seat of the match was taken, the player's own included; joined_seat and name say which), ` + "`" + `started` + "`" + ` (the first hand was dealt), ` + "`" + `ended` + "`" + ` (the match finished or expired) and ` + "`" + `rematch` + "`" + ` (a rematch of a finished match was created: next_match_id, and the player's seat in it). A match new to the stream (a challenge, a match created or joined elsewhere, a rematch) is told as its change from the match as created: challenge, rematch or joined (the player's own seat, taken at the create) first, then joined for each seat taken since, started once dealt, turn, ended. Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (\": ping\") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.",
+                "description": "Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is ` + "`" + `snapshot` + "`" + `: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as ` + "`" + `event: {name}` + "`" + ` and ` + "`" + `data: {PlayerEvent as JSON}` + "`" + `: ` + "`" + `turn` + "`" + ` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), ` + "`" + `challenge` + "`" + ` (a seat was reserved for the player), ` + "`" + `joined` + "`" + ` (a seat of the match was taken, the player's own included; joined_seat and name say which), ` + "`" + `started` + "`" + ` (the first hand was dealt), ` + "`" + `ended` + "`" + ` (the match finished or expired), ` + "`" + `rematch` + "`" + ` (a rematch of a finished match was offered: next_match_id, and the player's seat in it, which waits for the player to accept with POST /api/v1/matches/{id}/rematch or decline), ` + "`" + `declined` + "`" + ` (the one a seat was reserved for declined it: by_seat) and ` + "`" + `cancelled` + "`" + ` (the match was cancelled before it started: reason declined, withdrawn or offer_expired, and by_seat). A match new to the stream (a challenge, a match created or joined elsewhere, a rematch) is told as its change from the match as created: challenge, rematch or joined (the player's own seat, taken at the create) first, then joined for each seat taken since, started once dealt, turn, ended. Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (\": ping\") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.",
                 "produces": [
                     "text/event-stream",
                     "application/problem+json"
@@ -1754,7 +1944,8 @@ const docTemplate = `{
                             "waiting",
                             "in_progress",
                             "finished",
-                            "expired"
+                            "expired",
+                            "cancelled"
                         ],
                         "type": "string",
                         "description": "only matches with this status",
@@ -2047,6 +2238,27 @@ const docTemplate = `{
                 }
             }
         },
+        "api.Cancellation": {
+            "type": "object",
+            "required": [
+                "reason"
+            ],
+            "properties": {
+                "reason": {
+                    "description": "Reason: declined (the reserved seat said no), withdrawn (a seat holder called it off),\noffer_expired (a rematch offer was not accepted in time).",
+                    "type": "string",
+                    "enum": [
+                        "declined",
+                        "withdrawn",
+                        "offer_expired"
+                    ]
+                },
+                "seat": {
+                    "description": "Seat is the seat that declined (the one it was reserved for) or withdrew (a holder);\nabsent when the offer expired.",
+                    "type": "integer"
+                }
+            }
+        },
         "api.CreateMatchRequest": {
             "type": "object",
             "required": [
@@ -2196,7 +2408,9 @@ const docTemplate = `{
                         "turn.timed_out",
                         "seat.autoplay",
                         "seat.resumed",
-                        "match.expired"
+                        "match.expired",
+                        "match.cancelled",
+                        "seat.resigned"
                     ]
                 }
             }
@@ -2281,6 +2495,10 @@ const docTemplate = `{
                     "description": "seat.joined: the player's name",
                     "type": "string"
                 },
+                "offer_seconds": {
+                    "description": "match.created: an offer (a rematch), whose reserved seats have this long to be taken",
+                    "type": "integer"
+                },
                 "outcome": {
                     "description": "hand.ended",
                     "type": "string",
@@ -2319,6 +2537,15 @@ const docTemplate = `{
                     "description": "match.created: the match moves its players' ratings (docs/ratings.md); absent when not",
                     "type": "boolean"
                 },
+                "reason": {
+                    "description": "match.cancelled: why the match was cancelled before it started",
+                    "type": "string",
+                    "enum": [
+                        "declined",
+                        "withdrawn",
+                        "offer_expired"
+                    ]
+                },
                 "redeals": {
                     "description": "hand.started",
                     "type": "integer"
@@ -2336,7 +2563,7 @@ const docTemplate = `{
                     }
                 },
                 "seat": {
-                    "description": "tile.played, tile.drawn, turn.passed, seat.*, turn.timed_out; hand.ended: who went out (domino only)",
+                    "description": "tile.played, tile.drawn, turn.passed, seat.*, turn.timed_out; hand.ended: who went out\n(domino only); match.cancelled: who declined or withdrew (absent: the offer expired)",
                     "type": "integer"
                 },
                 "seed": {
@@ -2439,7 +2666,9 @@ const docTemplate = `{
                         "turn.timed_out",
                         "seat.autoplay",
                         "seat.resumed",
-                        "match.expired"
+                        "match.expired",
+                        "match.cancelled",
+                        "seat.resigned"
                     ]
                 }
             }
@@ -2625,7 +2854,7 @@ const docTemplate = `{
                     "type": "string"
                 },
                 "open_seats": {
-                    "description": "OpenSeats lists the seats waiting for a player (the lobby's matches have some).",
+                    "description": "OpenSeats lists the seats open to anyone (the lobby's matches have some); a seat\nreserved for someone is not among them.",
                     "type": "array",
                     "items": {
                         "type": "integer"
@@ -2653,7 +2882,8 @@ const docTemplate = `{
                         "waiting",
                         "in_progress",
                         "finished",
-                        "expired"
+                        "expired",
+                        "cancelled"
                     ]
                 },
                 "target": {
@@ -2899,6 +3129,14 @@ const docTemplate = `{
                     "description": "AutoplayAfter is how many timeouts in a row hand a seat to its bot, with a clock.",
                     "type": "integer"
                 },
+                "cancelled": {
+                    "description": "Cancelled says, on a cancelled match, who cancelled it and why.",
+                    "allOf": [
+                        {
+                            "$ref": "#/definitions/api.Cancellation"
+                        }
+                    ]
+                },
                 "commitment": {
                     "type": "string"
                 },
@@ -2933,8 +3171,13 @@ const docTemplate = `{
                     "description": "NextMatchID is the rematch of a finished match, once one was asked for (POST\n/api/v1/matches/{id}/rematch); state reads carry it.",
                     "type": "string"
                 },
+                "offer_expires_at": {
+                    "description": "OfferExpiresAt is when a waiting offer (a rematch) is cancelled unless every seat it\nreserves is taken; only while it waits.",
+                    "type": "string",
+                    "format": "date-time"
+                },
                 "open_seats": {
-                    "description": "OpenSeats lists the seats waiting for a player.",
+                    "description": "OpenSeats lists the seats open to anyone (with the seat's invite, or from the lobby);\na seat reserved for someone is not among them.",
                     "type": "array",
                     "items": {
                         "type": "integer"
@@ -2975,7 +3218,8 @@ const docTemplate = `{
                         "waiting",
                         "in_progress",
                         "finished",
-                        "expired"
+                        "expired",
+                        "cancelled"
                     ]
                 },
                 "target": {
@@ -3100,6 +3344,14 @@ const docTemplate = `{
                     "description": "Player is the id of the lasting player bound to the seat; absent for an anonymous seat.",
                     "type": "string"
                 },
+                "reserved_for": {
+                    "description": "ReservedFor says, on an open seat kept for someone (a challenge, a rematch), for whom.",
+                    "allOf": [
+                        {
+                            "$ref": "#/definitions/api.Reservation"
+                        }
+                    ]
+                },
                 "seat": {
                     "type": "integer"
                 }
@@ -3154,7 +3406,7 @@ const docTemplate = `{
                     "type": "string"
                 },
                 "open_seats": {
-                    "description": "OpenSeats lists the seats waiting for a player (the lobby's matches have some).",
+                    "description": "OpenSeats lists the seats open to anyone (the lobby's matches have some); a seat\nreserved for someone is not among them.",
                     "type": "array",
                     "items": {
                         "type": "integer"
@@ -3186,7 +3438,8 @@ const docTemplate = `{
                         "waiting",
                         "in_progress",
                         "finished",
-                        "expired"
+                        "expired",
+                        "cancelled"
                     ]
                 },
                 "target": {
@@ -3378,6 +3631,9 @@ const docTemplate = `{
                         "MATCH_NOT_FINISHED",
                         "MATCH_NOT_STARTED",
                         "MATCH_STARTED",
+                        "SEAT_NOT_RESERVED",
+                        "SEAT_RESIGNED",
+                        "REMATCH_CANCELLED",
                         "INVALID_INVITE",
                         "PAYLOAD_TOO_LARGE",
                         "UNSUPPORTED_MEDIA_TYPE",
@@ -3514,7 +3770,7 @@ const docTemplate = `{
                     "$ref": "#/definitions/api.MatchView"
                 },
                 "token": {
-                    "description": "Token is the caller's seat token in the next match: drawn at the first call by the old\nseat's holder, shown only then; null on later calls (a bound seat's player uses its key).",
+                    "description": "Token is the caller's seat token in the next match: drawn by the call that takes the\nseat (the offer, or the seat's acceptance), shown only then; null on later calls (a bound\nseat's player may use its key).",
                     "type": "string",
                     "x-nullable": true
                 }
@@ -3548,6 +3804,23 @@ const docTemplate = `{
                     "description": "Step is the seq of the event replayed to.",
                     "type": "integer",
                     "minimum": 1
+                }
+            }
+        },
+        "api.Reservation": {
+            "type": "object",
+            "required": [
+                "name"
+            ],
+            "properties": {
+                "id": {
+                    "description": "ID is the player's id; absent on a rematch's anonymous seat, which is kept for the\nholder of the seat's token in the match the rematch follows.",
+                    "type": "string"
+                },
+                "name": {
+                    "description": "Name is the player's name, or the anonymous seat's name in the match before.",
+                    "type": "string",
+                    "example": "Bo"
                 }
             }
         },
@@ -3879,6 +4152,18 @@ const docTemplate = `{
                 "player": {
                     "description": "Player is the id of the lasting player bound to the seat; absent for an anonymous seat.",
                     "type": "string"
+                },
+                "reserved_for": {
+                    "description": "ReservedFor says, on an open seat kept for someone (a challenge, a rematch), for whom:\nonly that one takes it, or declines it. Absent on every other seat.",
+                    "allOf": [
+                        {
+                            "$ref": "#/definitions/api.Reservation"
+                        }
+                    ]
+                },
+                "resigned": {
+                    "description": "Resigned says the seat's holder resigned: its bot plays it to the end.",
+                    "type": "boolean"
                 },
                 "seat": {
                     "type": "integer"

@@ -17,7 +17,7 @@ func (m *Match) Apply(e Event) error {
 	if m.version == 0 && e.Type != TypeMatchCreated {
 		return fmt.Errorf("apply seq %d: a log starts with %s, not %s", e.Seq, TypeMatchCreated, e.Type)
 	}
-	if m.finished || m.expired {
+	if m.Closed() {
 		return fmt.Errorf("apply seq %d: %s after the match ended", e.Seq, e.Type)
 	}
 	var err error
@@ -36,6 +36,8 @@ func (m *Match) Apply(e Event) error {
 		err = m.applyHandEnded(d)
 	case MatchEnded:
 		err = m.applyMatchEnded(d)
+	case MatchCancelled, SeatResigned:
+		err = m.applyConsentEvent(d)
 	default:
 		err = m.applySeatEvent(e.Data)
 	}
@@ -60,6 +62,7 @@ func (m *Match) applyCreated(d MatchCreated, e Event) error {
 	m.players = slices.Clone(d.Players)
 	m.autoplay = make([]bool, len(d.Players))
 	m.timeouts = make([]int, len(d.Players))
+	m.resigned = make([]bool, len(d.Players))
 	m.table = table
 	m.scores = make([]int, table.Sides())
 	m.createdAt = e.At
@@ -73,7 +76,7 @@ func (m *Match) applyHandStarted(d HandStarted) error {
 	if len(d.Hands) != m.table.players || d.Leader < 0 || d.Leader >= m.table.players {
 		return fmt.Errorf("deal does not fit the table")
 	}
-	if open := m.OpenSeats(); len(open) > 0 {
+	if open := m.unfilledSeats(); len(open) > 0 {
 		return fmt.Errorf("a hand dealt while seats %v are open", open)
 	}
 	hands := make([][]Tile, len(d.Hands))

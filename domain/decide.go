@@ -34,11 +34,10 @@ func (m *Match) Decide(seat int, mv Move, at time.Time) ([]Event, error) {
 }
 
 func (m *Match) checkTurn(seat int) error {
+	if err := m.closedErr(); err != nil {
+		return err
+	}
 	switch {
-	case m.finished:
-		return ErrMatchFinished
-	case m.expired:
-		return fmt.Errorf("%w: it expired with open seats", ErrMatchFinished)
 	case m.hands == 0:
 		return ErrMatchNotStarted
 	case seat < 0 || seat >= m.table.players:

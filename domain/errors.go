@@ -47,6 +47,16 @@ const (
 	CodeAlreadySeated Code = "ALREADY_SEATED"
 )
 
+// The codes of consent and resignation (docs/api.md, "Consent").
+const (
+	// CodeSeatNotReserved: a decline of a seat kept for no one (taken, or open to anyone).
+	CodeSeatNotReserved Code = "SEAT_NOT_RESERVED"
+	// CodeSeatResigned: a command its seat can no longer give, having resigned.
+	CodeSeatResigned Code = "SEAT_RESIGNED"
+	// CodeRematchCancelled: a rematch asked of a match whose rematch offer was cancelled.
+	CodeRematchCancelled Code = "REMATCH_CANCELLED"
+)
+
 // Error is a domain error with a stable code. The sentinels below are its only values; callers
 // wrap them with fmt.Errorf("%w: ...") for detail and test them with errors.Is.
 type Error struct {
@@ -112,6 +122,24 @@ var (
 	// tell its seats apart, and a key would stand for two seats (docs/api.md, "Players").
 	ErrAlreadySeated = newError(CodeAlreadySeated, "the player already holds a seat of this match")
 )
+
+// The errors of consent and resignation (docs/api.md, "Consent").
+var (
+	// ErrSeatNotReserved: only a seat kept for someone (a challenge, a rematch) is declined.
+	ErrSeatNotReserved = newError(CodeSeatNotReserved, "the seat is not reserved for anyone: only a reserved seat can be declined")
+	// ErrSeatResigned: a resigned seat is played by its bot to the end; it cannot resign
+	// again or be resumed.
+	ErrSeatResigned = newError(CodeSeatResigned, "the seat resigned")
+	// ErrRematchCancelled: a match has one rematch offer; once it is cancelled (declined,
+	// withdrawn or not accepted in time) there is no other.
+	ErrRematchCancelled = newError(CodeRematchCancelled, "the rematch offer was cancelled: a finished match has one rematch offer")
+)
+
+// detailf is sentinel with a formatted detail that replaces its text, as Invalidf is for
+// ErrInvalid: the sentinel's own words may not fit the case.
+func detailf(sentinel *Error, format string, args ...any) error {
+	return &detailed{sentinel: sentinel, detail: fmt.Sprintf(format, args...)}
+}
 
 // CodeOf returns the stable code of err, or CodeInternal when err carries none.
 func CodeOf(err error) Code {

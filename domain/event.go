@@ -26,6 +26,9 @@ const (
 	TypeSeatAutoplay EventType = "seat.autoplay"
 	TypeSeatResumed  EventType = "seat.resumed"
 	TypeMatchExpired EventType = "match.expired"
+	// Consent and resignation (docs/design.md, "Consent and resignation").
+	TypeMatchCancelled EventType = "match.cancelled"
+	TypeSeatResigned   EventType = "seat.resigned"
 )
 
 // EventTypes is every event type, in the order the docs list them: the one list that the web
@@ -33,7 +36,7 @@ const (
 var EventTypes = []EventType{
 	TypeMatchCreated, TypeHandStarted, TypeTilePlayed, TypeTileDrawn, TypeTurnPassed,
 	TypeHandEnded, TypeMatchEnded, TypeSeatJoined, TypeSeatLeft, TypeTurnTimedOut,
-	TypeSeatAutoplay, TypeSeatResumed, TypeMatchExpired,
+	TypeSeatAutoplay, TypeSeatResumed, TypeMatchExpired, TypeMatchCancelled, TypeSeatResigned,
 }
 
 // RulesVersion names the rule set and deal derivation a match is refereed under.
@@ -61,6 +64,10 @@ type PlayerInfo struct {
 	// Player is the lasting player bound to a human seat (docs/api.md, "Players"); empty,
 	// and so absent from the JSON, for an anonymous seat, which keeps older records' bytes.
 	Player string `json:"player,omitempty"`
+	// ReservedFor says, on an open seat, for whom it is kept: a challenged player, or a
+	// rematch's previous holder of the seat. Only that one may take it, or decline it. Zero,
+	// and so absent from the JSON, on every other seat, which keeps older records' bytes.
+	ReservedFor Reservation `json:"reserved_for,omitzero"`
 }
 
 // MatchCreated opens every match log.
@@ -81,6 +88,10 @@ type MatchCreated struct {
 	// Rated says the match moves its players' ratings (docs/ratings.md): every seat is bound
 	// to a player or is a bot. Absent when false, which keeps older records' bytes.
 	Rated bool `json:"rated,omitempty"`
+	// OfferSeconds makes the match an offer (a rematch): its reserved seats have this long
+	// from match.created to be taken before the match is cancelled (offer_expired). Absent
+	// when 0, which keeps older records' bytes.
+	OfferSeconds int `json:"offer_seconds,omitempty"`
 }
 
 // HandStarted records a deal. Hands and Boneyard hold the whole deal in the stored record; in a
@@ -239,6 +250,10 @@ func DecodeEventData(t EventType, data []byte) (EventData, error) {
 		d, err = decodeAs[SeatResumed](data)
 	case TypeMatchExpired:
 		d, err = decodeAs[MatchExpired](data)
+	case TypeMatchCancelled:
+		d, err = decodeAs[MatchCancelled](data)
+	case TypeSeatResigned:
+		d, err = decodeAs[SeatResigned](data)
 	default:
 		return nil, fmt.Errorf("unknown event type %q", t)
 	}

@@ -2,6 +2,7 @@ package domain
 
 import (
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -23,7 +24,25 @@ type MatchSpec struct {
 	// Rated makes the match move its players' ratings (docs/ratings.md); the referee checks
 	// that every seat is a player or a bot.
 	Rated bool
+	// OfferSeconds makes the match an offer (a rematch): its reserved seats must all be taken
+	// within it, or the clock cancels the match (0: not an offer).
+	OfferSeconds int
 }
+
+// SpecOf is the spec that made c: Start(SpecOf(c), seed, at) opens with c again, field for
+// field, for the seed whose commitment c carries. The audit re-derives every match.created
+// through it, and a rematch starts from its match's, so a field added to MatchCreated and
+// MatchSpec is carried by both or fails the test that holds SpecOf to that.
+func SpecOf(c MatchCreated) MatchSpec {
+	return MatchSpec{
+		Players: slices.Clone(c.Players), Partnerships: c.Partnerships, Target: c.Target, Seeded: c.Seeded,
+		Listed: c.Listed, TurnSeconds: c.TurnSeconds, AutoplayAfter: c.AutoplayAfter, Rated: c.Rated,
+		OfferSeconds: c.OfferSeconds,
+	}
+}
+
+// Spec is the spec the match was created from (SpecOf its match.created).
+func (m *Match) Spec() MatchSpec { return SpecOf(m.info) }
 
 // Start returns the opening events of a new match: match.created and, unless a seat is open,
 // the first hand.started (with an open seat, the last join deals).
@@ -44,7 +63,13 @@ func Start(spec MatchSpec, seed Seed, at time.Time) ([]Event, error) {
 		switch p.Kind {
 		case Open:
 			p.Name, p.Bot = "", ""
+			if !p.ReservedFor.IsZero() && p.ReservedFor.Name == "" {
+				return nil, Invalidf("players[%d] is reserved: the reservation names whom the seat is kept for", i)
+			}
 		case Human, Bot:
+			if !p.ReservedFor.IsZero() {
+				return nil, Invalidf("players[%d] is %s: only an open seat is reserved for someone", i, p.Kind)
+			}
 		default:
 			return nil, Invalidf("players[%d].kind must be human, bot or open", i)
 		}
@@ -66,11 +91,12 @@ func Start(spec MatchSpec, seed Seed, at time.Time) ([]Event, error) {
 		TurnSeconds:   spec.TurnSeconds,
 		AutoplayAfter: spec.AutoplayAfter,
 		Rated:         spec.Rated,
+		OfferSeconds:  spec.OfferSeconds,
 	})
 	if err != nil {
 		return nil, err
 	}
-	if len(r.m.OpenSeats()) > 0 {
+	if len(r.m.unfilledSeats()) > 0 {
 		return r.events, nil
 	}
 	if err := r.startHand(LeadHighestDouble, 0); err != nil {
@@ -121,18 +147,24 @@ func (r *recorder) reachedTarget() bool {
 }
 
 // endMatch closes the match; the side with the highest score wins (only one side can reach the
-// target on a single scoring event, since only one side scores at a time).
+// target on a single scoring event, since only one side scores at a time). A side that
+// resigned never wins: the best of the others does.
 func (r *recorder) endMatch() error {
-	best := 0
+	best := -1
 	for side, s := range r.m.scores {
-		if s > r.m.scores[best] {
+		if !r.m.sideResigned(side) && (best < 0 || s > r.m.scores[best]) {
 			best = side
 		}
 	}
+	return r.endMatchWon(best)
+}
+
+// endMatchWon closes the match with side winning, revealing the seed.
+func (r *recorder) endMatchWon(side int) error {
 	if r.m.seed == nil {
 		return ErrNoSeed
 	}
-	return r.raise(MatchEnded{WinnerSide: best, Scores: r.m.Scores(), Seed: r.m.seed.String()})
+	return r.raise(MatchEnded{WinnerSide: side, Scores: r.m.Scores(), Seed: r.m.seed.String()})
 }
 
 // wentOut scores a domino: every opponent's pips rounded to five, each on its own.

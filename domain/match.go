@@ -15,6 +15,9 @@ const (
 	StatusInProgress Status = "in_progress"
 	StatusFinished   Status = "finished"
 	StatusExpired    Status = "expired" // closed while waiting: its open seats stayed empty
+	// StatusCancelled: closed while waiting by a decline, a withdrawal or an offer that
+	// expired (match.cancelled); never rated.
+	StatusCancelled Status = "cancelled"
 )
 
 // Match is the event-sourced aggregate: its state changes only by Apply, and Decide turns a
@@ -30,6 +33,8 @@ type Match struct {
 	timeouts   []int        // timeouts in a row per seat
 	timingOut  int          // the seat whose timed-out turn is being played for it, or -1
 	expired    bool
+	cancelled  *MatchCancelled // the match.cancelled that closed the match, or nil
+	resigned   []bool          // seats whose holder resigned: autoplayed to the end, ranked last
 	table      Table
 	scores     []int
 	finished   bool
@@ -89,14 +94,16 @@ func (m *Match) Version() int { return m.version }
 // Finished says whether match.ended has been applied.
 func (m *Match) Finished() bool { return m.finished }
 
-// Status is waiting (an open seat remains, so no hand is dealt), in_progress, finished or
-// expired.
+// Status is waiting (an open seat remains, so no hand is dealt), in_progress, finished,
+// expired or cancelled.
 func (m *Match) Status() Status {
 	switch {
 	case m.finished:
 		return StatusFinished
 	case m.expired:
 		return StatusExpired
+	case m.cancelled != nil:
+		return StatusCancelled
 	case m.hasOpenSeat():
 		return StatusWaiting
 	}
@@ -113,8 +120,8 @@ func (m *Match) hasOpenSeat() bool {
 	return false
 }
 
-// Closed says whether the match takes no more events: finished or expired.
-func (m *Match) Closed() bool { return m.finished || m.expired }
+// Closed says whether the match takes no more events: finished, expired or cancelled.
+func (m *Match) Closed() bool { return m.finished || m.expired || m.cancelled != nil }
 
 // Table is the match's seat arrangement.
 func (m *Match) Table() Table { return m.table }
@@ -137,7 +144,7 @@ func (m *Match) Scores() []int { return slices.Clone(m.scores) }
 // Target is the score that ends the match.
 func (m *Match) Target() int { return m.info.Target }
 
-// Turn is the seat to act, or -1 when none is: the match is waiting, finished or expired (or,
+// Turn is the seat to act, or -1 when none is: the match is waiting or closed (or,
 // in a replay, has not dealt yet).
 func (m *Match) Turn() int {
 	if m.hand.hands == nil || m.Status() != StatusInProgress {
@@ -172,6 +179,7 @@ func (m *Match) Clone() *Match {
 	c.players = slices.Clone(m.players)
 	c.autoplay = slices.Clone(m.autoplay)
 	c.timeouts = slices.Clone(m.timeouts)
+	c.resigned = slices.Clone(m.resigned)
 	if m.hand.hands != nil { // nil means no hand dealt yet: keep it nil
 		c.hand.hands = make([][]Tile, len(m.hand.hands))
 		for i, h := range m.hand.hands {

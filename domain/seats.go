@@ -28,9 +28,22 @@ const (
 // offers one. It sees nothing but the view.
 type Chooser func(SeatView) (Move, error)
 
-// OpenSeats lists the seats waiting for a player, in order.
+// OpenSeats lists the seats open to anyone (with the seat's invite, or from the lobby), in
+// order: a seat reserved for someone is not among them (docs/api.md, "Consent").
 func (m *Match) OpenSeats() []int {
 	open := []int{}
+	for _, p := range m.players {
+		if p.Kind == Open && p.ReservedFor.IsZero() {
+			open = append(open, p.Seat)
+		}
+	}
+	return open
+}
+
+// unfilledSeats lists every seat still waiting for a player, reserved ones included: the match
+// deals once there is none.
+func (m *Match) unfilledSeats() []int {
+	var open []int
 	for _, p := range m.players {
 		if p.Kind == Open {
 			open = append(open, p.Seat)
@@ -83,11 +96,10 @@ func (m *Match) DecideJoinAs(seat int, name, player string, at time.Time) ([]Eve
 			}
 		}
 	}
+	if err := m.closedErr(); err != nil {
+		return nil, err
+	}
 	switch st := m.Status(); {
-	case st == StatusFinished:
-		return nil, ErrMatchFinished
-	case st == StatusExpired:
-		return nil, fmt.Errorf("%w: it expired with open seats", ErrMatchFinished)
 	case seat < 0 || seat >= m.table.players:
 		return nil, Invalidf("there is no seat %d", seat)
 	case st != StatusWaiting || m.players[seat].Kind != Open:
@@ -97,11 +109,14 @@ func (m *Match) DecideJoinAs(seat int, name, player string, at time.Time) ([]Eve
 	case m.info.Rated && player == "":
 		return nil, Invalidf("the match is rated: only a player joins it, with its key (docs/ratings.md)")
 	}
+	if err := m.players[seat].ReservedFor.admits(seat, name, player); err != nil {
+		return nil, err
+	}
 	r := &recorder{m: m.Clone(), at: at}
 	if err := r.raise(SeatJoined{Seat: seat, Name: name, Player: player}); err != nil {
 		return nil, err
 	}
-	if len(r.m.OpenSeats()) == 0 {
+	if len(r.m.unfilledSeats()) == 0 {
 		if err := r.startHand(LeadHighestDouble, 0); err != nil {
 			return nil, err
 		}
@@ -131,6 +146,8 @@ func (m *Match) DecideResume(seat int, at time.Time) ([]Event, error) {
 	switch {
 	case m.Status() == StatusWaiting:
 		return nil, ErrMatchNotStarted
+	case m.resigned[seat]:
+		return nil, fmt.Errorf("%w: seat %d is played by its bot to the end", ErrSeatResigned, seat)
 	case !m.autoplay[seat]:
 		return nil, Invalidf("seat %d is not played by its bot: there is nothing to resume", seat)
 	}
@@ -149,13 +166,25 @@ func (m *Match) DecideExpire(at time.Time) ([]Event, error) {
 }
 
 func (m *Match) checkSeatChange(seat int) error {
+	if err := m.closedErr(); err != nil {
+		return err
+	}
+	if seat < 0 || seat >= m.table.players {
+		return Invalidf("there is no seat %d", seat)
+	}
+	return nil
+}
+
+// closedErr says why a closed match takes no command: finished, expired or cancelled; nil
+// while it is open.
+func (m *Match) closedErr() error {
 	switch {
 	case m.finished:
 		return ErrMatchFinished
 	case m.expired:
 		return fmt.Errorf("%w: it expired with open seats", ErrMatchFinished)
-	case seat < 0 || seat >= m.table.players:
-		return Invalidf("there is no seat %d", seat)
+	case m.cancelled != nil:
+		return fmt.Errorf("%w: it was cancelled before it started (%s)", ErrMatchFinished, m.cancelled.Reason)
 	}
 	return nil
 }
@@ -240,6 +269,9 @@ func (m *Match) applySeatEvent(d EventData) error {
 		if d.Player != "" && slices.ContainsFunc(m.players, func(p PlayerInfo) bool { return p.Player == d.Player }) {
 			return fmt.Errorf("seat %d cannot be joined by a player already seated", d.Seat)
 		}
+		if err := m.players[d.Seat].ReservedFor.admits(d.Seat, d.Name, d.Player); err != nil {
+			return err
+		}
 		m.players[d.Seat] = PlayerInfo{Seat: d.Seat, Name: d.Name, Kind: Human, Player: d.Player}
 		m.seatChanged[d.Seat] = m.version + 1
 	case SeatLeft:
@@ -260,7 +292,7 @@ func (m *Match) applySeatEvent(d EventData) error {
 		}
 		m.autoplay[d.Seat] = true
 	case SeatResumed:
-		if !inPlay || !m.OnAutoplay(d.Seat) {
+		if !inPlay || !m.OnAutoplay(d.Seat) || m.resigned[d.Seat] {
 			return fmt.Errorf("seat %d is not on autoplay", d.Seat)
 		}
 		m.autoplay[d.Seat], m.timeouts[d.Seat] = false, 0
@@ -294,5 +326,5 @@ func startSpec(spec *MatchSpec, players []PlayerInfo) error {
 	if spec.Listed && !open {
 		return Invalidf("only a match with an open seat can be listed in the lobby")
 	}
-	return nil
+	return checkOffer(spec.OfferSeconds, players)
 }

@@ -50,9 +50,10 @@ func (l *HandLog) Record(events ...Event) {
 			continue
 		case TypeHandStarted:
 			l.events = nil
-		case TypeSeatJoined, TypeSeatLeft, TypeTurnTimedOut, TypeSeatAutoplay, TypeSeatResumed, TypeMatchExpired:
-			// Who sits where and who is on the clock says nothing about the tiles: computer
-			// players see only the hand's game events.
+		case TypeSeatJoined, TypeSeatLeft, TypeTurnTimedOut, TypeSeatAutoplay, TypeSeatResumed, TypeMatchExpired,
+			TypeMatchCancelled, TypeSeatResigned:
+			// Who sits where, who is on the clock and who gave up says nothing about the
+			// tiles: computer players see only the hand's game events.
 			continue
 		}
 		l.events = append(l.events, e)

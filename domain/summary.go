@@ -15,7 +15,8 @@ type Summary struct {
 	Version    int
 	UpdatedAt  time.Time
 	// Turn is the seat to act (nil when none); Deadline is when it must have acted, when it is
-	// a human on the clock: the sweeper finds due matches by it.
+	// a human on the clock, or when a waiting offer is cancelled unless accepted: the sweeper
+	// finds due matches by it.
 	Turn     *int
 	Deadline *time.Time
 	// Listed, OpenSeats, Target and TurnSeconds are what the lobby shows of a waiting match.
@@ -43,6 +44,8 @@ func (m *Match) Summary() Summary {
 		s.Turn = &turn
 	}
 	if d, ok := m.Deadline(); ok {
+		s.Deadline = &d
+	} else if d, ok := m.OfferDeadline(); ok {
 		s.Deadline = &d
 	}
 	if m.finished {

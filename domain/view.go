@@ -51,6 +51,10 @@ type SeatState struct {
 	Deadline *time.Time
 	// Player is the lasting player bound to the seat; empty for an anonymous seat.
 	Player string
+	// ReservedFor is whom an open seat is kept for (zero: anyone with its invite, or the
+	// lobby); Resigned says the seat's holder gave the match up.
+	ReservedFor Reservation
+	Resigned    bool
 }
 
 // HandView is the hand in play as everyone sees it.
@@ -98,6 +102,10 @@ type MatchView struct {
 	AutoplayAfter int
 	// Rated says the match moves its players' ratings (docs/ratings.md).
 	Rated bool
+	// OfferDeadline is when a waiting offer (a rematch) is cancelled unless its reserved seats
+	// are taken; Cancelled is who cancelled a cancelled match, and why.
+	OfferDeadline *time.Time
+	Cancelled     *MatchCancelled
 }
 
 // View is the match as v may see it.
@@ -112,7 +120,8 @@ func (m *Match) View(v Viewer) MatchView {
 	}
 	deadline, clocked := m.Deadline()
 	for i, p := range m.players {
-		mv.Seats[i] = SeatState{Seat: i, Name: p.Name, Kind: p.Kind, Bot: p.Bot, Side: m.table.SideOf(i), Tiles: m.tilesHeld(i), Autoplay: m.autoplay[i], Player: p.Player}
+		mv.Seats[i] = SeatState{Seat: i, Name: p.Name, Kind: p.Kind, Bot: p.Bot, Side: m.table.SideOf(i), Tiles: m.tilesHeld(i), Autoplay: m.autoplay[i], Player: p.Player,
+			ReservedFor: p.ReservedFor, Resigned: m.resigned[i]}
 		if clocked && i == m.hand.turn {
 			d := deadline
 			mv.Seats[i].Deadline = &d
@@ -120,6 +129,12 @@ func (m *Match) View(v Viewer) MatchView {
 	}
 	if turn := m.Turn(); turn >= 0 {
 		mv.Turn = &turn
+	}
+	if d, ok := m.OfferDeadline(); ok {
+		mv.OfferDeadline = &d
+	}
+	if c, ok := m.Cancellation(); ok {
+		mv.Cancelled = &c
 	}
 	if seat, ok := v.Seat(); ok && seat < len(m.players) {
 		mv.You = &YouView{Seat: seat, Tiles: m.handOf(seat)}

@@ -44,6 +44,7 @@ var Files = []string{
 	"00007_tickets.sql",
 	"00008_ratings.sql",
 	"00009_player_match_status.sql",
+	"00010_cancelled.sql",
 	"00012_standing_and_skeletons.sql",
 }
 

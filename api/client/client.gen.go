@@ -55,21 +55,44 @@ func (e ApiAuditCheckName) Valid() bool {
 	}
 }
 
+// Defines values for ApiCancellationReason.
+const (
+	ApiCancellationReasonDeclined     ApiCancellationReason = "declined"
+	ApiCancellationReasonOfferExpired ApiCancellationReason = "offer_expired"
+	ApiCancellationReasonWithdrawn    ApiCancellationReason = "withdrawn"
+)
+
+// Valid indicates whether the value is a known member of the ApiCancellationReason enum.
+func (e ApiCancellationReason) Valid() bool {
+	switch e {
+	case ApiCancellationReasonDeclined:
+		return true
+	case ApiCancellationReasonOfferExpired:
+		return true
+	case ApiCancellationReasonWithdrawn:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ApiEventType.
 const (
-	ApiEventTypeHandEnded    ApiEventType = "hand.ended"
-	ApiEventTypeHandStarted  ApiEventType = "hand.started"
-	ApiEventTypeMatchCreated ApiEventType = "match.created"
-	ApiEventTypeMatchEnded   ApiEventType = "match.ended"
-	ApiEventTypeMatchExpired ApiEventType = "match.expired"
-	ApiEventTypeSeatAutoplay ApiEventType = "seat.autoplay"
-	ApiEventTypeSeatJoined   ApiEventType = "seat.joined"
-	ApiEventTypeSeatLeft     ApiEventType = "seat.left"
-	ApiEventTypeSeatResumed  ApiEventType = "seat.resumed"
-	ApiEventTypeTileDrawn    ApiEventType = "tile.drawn"
-	ApiEventTypeTilePlayed   ApiEventType = "tile.played"
-	ApiEventTypeTurnPassed   ApiEventType = "turn.passed"
-	ApiEventTypeTurnTimedOut ApiEventType = "turn.timed_out"
+	ApiEventTypeHandEnded      ApiEventType = "hand.ended"
+	ApiEventTypeHandStarted    ApiEventType = "hand.started"
+	ApiEventTypeMatchCancelled ApiEventType = "match.cancelled"
+	ApiEventTypeMatchCreated   ApiEventType = "match.created"
+	ApiEventTypeMatchEnded     ApiEventType = "match.ended"
+	ApiEventTypeMatchExpired   ApiEventType = "match.expired"
+	ApiEventTypeSeatAutoplay   ApiEventType = "seat.autoplay"
+	ApiEventTypeSeatJoined     ApiEventType = "seat.joined"
+	ApiEventTypeSeatLeft       ApiEventType = "seat.left"
+	ApiEventTypeSeatResigned   ApiEventType = "seat.resigned"
+	ApiEventTypeSeatResumed    ApiEventType = "seat.resumed"
+	ApiEventTypeTileDrawn      ApiEventType = "tile.drawn"
+	ApiEventTypeTilePlayed     ApiEventType = "tile.played"
+	ApiEventTypeTurnPassed     ApiEventType = "turn.passed"
+	ApiEventTypeTurnTimedOut   ApiEventType = "turn.timed_out"
 )
 
 // Valid indicates whether the value is a known member of the ApiEventType enum.
@@ -78,6 +101,8 @@ func (e ApiEventType) Valid() bool {
 	case ApiEventTypeHandEnded:
 		return true
 	case ApiEventTypeHandStarted:
+		return true
+	case ApiEventTypeMatchCancelled:
 		return true
 	case ApiEventTypeMatchCreated:
 		return true
@@ -90,6 +115,8 @@ func (e ApiEventType) Valid() bool {
 	case ApiEventTypeSeatJoined:
 		return true
 	case ApiEventTypeSeatLeft:
+		return true
+	case ApiEventTypeSeatResigned:
 		return true
 	case ApiEventTypeSeatResumed:
 		return true
@@ -160,21 +187,44 @@ func (e ApiEventDataOutcome) Valid() bool {
 	}
 }
 
+// Defines values for ApiEventDataReason.
+const (
+	ApiEventDataReasonDeclined     ApiEventDataReason = "declined"
+	ApiEventDataReasonOfferExpired ApiEventDataReason = "offer_expired"
+	ApiEventDataReasonWithdrawn    ApiEventDataReason = "withdrawn"
+)
+
+// Valid indicates whether the value is a known member of the ApiEventDataReason enum.
+func (e ApiEventDataReason) Valid() bool {
+	switch e {
+	case ApiEventDataReasonDeclined:
+		return true
+	case ApiEventDataReasonOfferExpired:
+		return true
+	case ApiEventDataReasonWithdrawn:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ApiExportEventType.
 const (
-	ApiExportEventTypeHandEnded    ApiExportEventType = "hand.ended"
-	ApiExportEventTypeHandStarted  ApiExportEventType = "hand.started"
-	ApiExportEventTypeMatchCreated ApiExportEventType = "match.created"
-	ApiExportEventTypeMatchEnded   ApiExportEventType = "match.ended"
-	ApiExportEventTypeMatchExpired ApiExportEventType = "match.expired"
-	ApiExportEventTypeSeatAutoplay ApiExportEventType = "seat.autoplay"
-	ApiExportEventTypeSeatJoined   ApiExportEventType = "seat.joined"
-	ApiExportEventTypeSeatLeft     ApiExportEventType = "seat.left"
-	ApiExportEventTypeSeatResumed  ApiExportEventType = "seat.resumed"
-	ApiExportEventTypeTileDrawn    ApiExportEventType = "tile.drawn"
-	ApiExportEventTypeTilePlayed   ApiExportEventType = "tile.played"
-	ApiExportEventTypeTurnPassed   ApiExportEventType = "turn.passed"
-	ApiExportEventTypeTurnTimedOut ApiExportEventType = "turn.timed_out"
+	ApiExportEventTypeHandEnded      ApiExportEventType = "hand.ended"
+	ApiExportEventTypeHandStarted    ApiExportEventType = "hand.started"
+	ApiExportEventTypeMatchCancelled ApiExportEventType = "match.cancelled"
+	ApiExportEventTypeMatchCreated   ApiExportEventType = "match.created"
+	ApiExportEventTypeMatchEnded     ApiExportEventType = "match.ended"
+	ApiExportEventTypeMatchExpired   ApiExportEventType = "match.expired"
+	ApiExportEventTypeSeatAutoplay   ApiExportEventType = "seat.autoplay"
+	ApiExportEventTypeSeatJoined     ApiExportEventType = "seat.joined"
+	ApiExportEventTypeSeatLeft       ApiExportEventType = "seat.left"
+	ApiExportEventTypeSeatResigned   ApiExportEventType = "seat.resigned"
+	ApiExportEventTypeSeatResumed    ApiExportEventType = "seat.resumed"
+	ApiExportEventTypeTileDrawn      ApiExportEventType = "tile.drawn"
+	ApiExportEventTypeTilePlayed     ApiExportEventType = "tile.played"
+	ApiExportEventTypeTurnPassed     ApiExportEventType = "turn.passed"
+	ApiExportEventTypeTurnTimedOut   ApiExportEventType = "turn.timed_out"
 )
 
 // Valid indicates whether the value is a known member of the ApiExportEventType enum.
@@ -183,6 +233,8 @@ func (e ApiExportEventType) Valid() bool {
 	case ApiExportEventTypeHandEnded:
 		return true
 	case ApiExportEventTypeHandStarted:
+		return true
+	case ApiExportEventTypeMatchCancelled:
 		return true
 	case ApiExportEventTypeMatchCreated:
 		return true
@@ -195,6 +247,8 @@ func (e ApiExportEventType) Valid() bool {
 	case ApiExportEventTypeSeatJoined:
 		return true
 	case ApiExportEventTypeSeatLeft:
+		return true
+	case ApiExportEventTypeSeatResigned:
 		return true
 	case ApiExportEventTypeSeatResumed:
 		return true
@@ -213,6 +267,7 @@ func (e ApiExportEventType) Valid() bool {
 
 // Defines values for ApiHistoryItemStatus.
 const (
+	ApiHistoryItemStatusCancelled  ApiHistoryItemStatus = "cancelled"
 	ApiHistoryItemStatusExpired    ApiHistoryItemStatus = "expired"
 	ApiHistoryItemStatusFinished   ApiHistoryItemStatus = "finished"
 	ApiHistoryItemStatusInProgress ApiHistoryItemStatus = "in_progress"
@@ -222,6 +277,8 @@ const (
 // Valid indicates whether the value is a known member of the ApiHistoryItemStatus enum.
 func (e ApiHistoryItemStatus) Valid() bool {
 	switch e {
+	case ApiHistoryItemStatusCancelled:
+		return true
 	case ApiHistoryItemStatusExpired:
 		return true
 	case ApiHistoryItemStatusFinished:
@@ -300,6 +357,7 @@ func (e ApiLegalMoveEnd) Valid() bool {
 
 // Defines values for ApiMatchViewStatus.
 const (
+	ApiMatchViewStatusCancelled  ApiMatchViewStatus = "cancelled"
 	ApiMatchViewStatusExpired    ApiMatchViewStatus = "expired"
 	ApiMatchViewStatusFinished   ApiMatchViewStatus = "finished"
 	ApiMatchViewStatusInProgress ApiMatchViewStatus = "in_progress"
@@ -309,6 +367,8 @@ const (
 // Valid indicates whether the value is a known member of the ApiMatchViewStatus enum.
 func (e ApiMatchViewStatus) Valid() bool {
 	switch e {
+	case ApiMatchViewStatusCancelled:
+		return true
 	case ApiMatchViewStatusExpired:
 		return true
 	case ApiMatchViewStatusFinished:
@@ -408,6 +468,7 @@ func (e ApiPlayerKind) Valid() bool {
 
 // Defines values for ApiPlayerMatchItemStatus.
 const (
+	ApiPlayerMatchItemStatusCancelled  ApiPlayerMatchItemStatus = "cancelled"
 	ApiPlayerMatchItemStatusExpired    ApiPlayerMatchItemStatus = "expired"
 	ApiPlayerMatchItemStatusFinished   ApiPlayerMatchItemStatus = "finished"
 	ApiPlayerMatchItemStatusInProgress ApiPlayerMatchItemStatus = "in_progress"
@@ -417,6 +478,8 @@ const (
 // Valid indicates whether the value is a known member of the ApiPlayerMatchItemStatus enum.
 func (e ApiPlayerMatchItemStatus) Valid() bool {
 	switch e {
+	case ApiPlayerMatchItemStatusCancelled:
+		return true
 	case ApiPlayerMatchItemStatusExpired:
 		return true
 	case ApiPlayerMatchItemStatusFinished:
@@ -502,8 +565,11 @@ const (
 	PLAYERNOTFOUND       ApiProblemCode = "PLAYER_NOT_FOUND"
 	RATELIMITED          ApiProblemCode = "RATE_LIMITED"
 	RECORDCORRUPT        ApiProblemCode = "RECORD_CORRUPT"
+	REMATCHCANCELLED     ApiProblemCode = "REMATCH_CANCELLED"
 	REQUESTTIMEOUT       ApiProblemCode = "REQUEST_TIMEOUT"
 	REVIEWNOTFOUND       ApiProblemCode = "REVIEW_NOT_FOUND"
+	SEATNOTRESERVED      ApiProblemCode = "SEAT_NOT_RESERVED"
+	SEATRESIGNED         ApiProblemCode = "SEAT_RESIGNED"
 	SEATTAKEN            ApiProblemCode = "SEAT_TAKEN"
 	SEEDWITHOPENSEATS    ApiProblemCode = "SEED_WITH_OPEN_SEATS"
 	STOREBUSY            ApiProblemCode = "STORE_BUSY"
@@ -570,9 +636,15 @@ func (e ApiProblemCode) Valid() bool {
 		return true
 	case RECORDCORRUPT:
 		return true
+	case REMATCHCANCELLED:
+		return true
 	case REQUESTTIMEOUT:
 		return true
 	case REVIEWNOTFOUND:
+		return true
+	case SEATNOTRESERVED:
+		return true
+	case SEATRESIGNED:
 		return true
 	case SEATTAKEN:
 		return true
@@ -834,6 +906,7 @@ func (e GetLeaderboardParamsFormat) Valid() bool {
 
 // Defines values for ListMatchesParamsStatus.
 const (
+	ListMatchesParamsStatusCancelled  ListMatchesParamsStatus = "cancelled"
 	ListMatchesParamsStatusExpired    ListMatchesParamsStatus = "expired"
 	ListMatchesParamsStatusFinished   ListMatchesParamsStatus = "finished"
 	ListMatchesParamsStatusInProgress ListMatchesParamsStatus = "in_progress"
@@ -843,6 +916,8 @@ const (
 // Valid indicates whether the value is a known member of the ListMatchesParamsStatus enum.
 func (e ListMatchesParamsStatus) Valid() bool {
 	switch e {
+	case ListMatchesParamsStatusCancelled:
+		return true
 	case ListMatchesParamsStatusExpired:
 		return true
 	case ListMatchesParamsStatusFinished:
@@ -894,6 +969,7 @@ func (e StreamEventsParamsView) Valid() bool {
 
 // Defines values for ListPlayerMatchesParamsStatus.
 const (
+	ListPlayerMatchesParamsStatusCancelled  ListPlayerMatchesParamsStatus = "cancelled"
 	ListPlayerMatchesParamsStatusExpired    ListPlayerMatchesParamsStatus = "expired"
 	ListPlayerMatchesParamsStatusFinished   ListPlayerMatchesParamsStatus = "finished"
 	ListPlayerMatchesParamsStatusInProgress ListPlayerMatchesParamsStatus = "in_progress"
@@ -903,6 +979,8 @@ const (
 // Valid indicates whether the value is a known member of the ListPlayerMatchesParamsStatus enum.
 func (e ListPlayerMatchesParamsStatus) Valid() bool {
 	switch e {
+	case ListPlayerMatchesParamsStatusCancelled:
+		return true
 	case ListPlayerMatchesParamsStatusExpired:
 		return true
 	case ListPlayerMatchesParamsStatusFinished:
@@ -988,6 +1066,21 @@ type ApiAuditReport struct {
 	// Ok OK is true when every check holds.
 	Ok bool `json:"ok"`
 }
+
+// ApiCancellation defines model for api.Cancellation.
+type ApiCancellation struct {
+	// Reason Reason: declined (the reserved seat said no), withdrawn (a seat holder called it off),
+	// offer_expired (a rematch offer was not accepted in time).
+	Reason ApiCancellationReason `json:"reason"`
+
+	// Seat Seat is the seat that declined (the one it was reserved for) or withdrew (a holder);
+	// absent when the offer expired.
+	Seat *int `json:"seat,omitempty"`
+}
+
+// ApiCancellationReason Reason: declined (the reserved seat said no), withdrawn (a seat holder called it off),
+// offer_expired (a rematch offer was not accepted in time).
+type ApiCancellationReason string
 
 // ApiCreateMatchRequest defines model for api.CreateMatchRequest.
 type ApiCreateMatchRequest struct {
@@ -1114,6 +1207,9 @@ type ApiEventData struct {
 	// Name seat.joined: the player's name
 	Name *string `json:"name,omitempty"`
 
+	// OfferSeconds match.created: an offer (a rematch), whose reserved seats have this long to be taken
+	OfferSeconds *int `json:"offer_seconds,omitempty"`
+
 	// Outcome hand.ended
 	Outcome *ApiEventDataOutcome `json:"outcome,omitempty"`
 
@@ -1136,6 +1232,9 @@ type ApiEventData struct {
 	// Rated match.created: the match moves its players' ratings (docs/ratings.md); absent when not
 	Rated *bool `json:"rated,omitempty"`
 
+	// Reason match.cancelled: why the match was cancelled before it started
+	Reason *ApiEventDataReason `json:"reason,omitempty"`
+
 	// Redeals hand.started
 	Redeals *int `json:"redeals,omitempty"`
 
@@ -1147,7 +1246,8 @@ type ApiEventData struct {
 	// Scores hand.ended, match.ended: per side, after
 	Scores *[]int `json:"scores,omitempty"`
 
-	// Seat tile.played, tile.drawn, turn.passed, seat.*, turn.timed_out; hand.ended: who went out (domino only)
+	// Seat tile.played, tile.drawn, turn.passed, seat.*, turn.timed_out; hand.ended: who went out
+	// (domino only); match.cancelled: who declined or withdrew (absent: the offer expired)
 	Seat *int `json:"seat,omitempty"`
 
 	// Seed match.ended: the seed, revealed
@@ -1182,6 +1282,9 @@ type ApiEventDataLead string
 
 // ApiEventDataOutcome hand.ended
 type ApiEventDataOutcome string
+
+// ApiEventDataReason match.cancelled: why the match was cancelled before it started
+type ApiEventDataReason string
 
 // ApiEventsResponse defines model for api.EventsResponse.
 type ApiEventsResponse struct {
@@ -1297,7 +1400,8 @@ type ApiHistoryItem struct {
 	// /api/v1/matches/{id}/rematch).
 	NextMatchId *string `json:"next_match_id,omitempty"`
 
-	// OpenSeats OpenSeats lists the seats waiting for a player (the lobby's matches have some).
+	// OpenSeats OpenSeats lists the seats open to anyone (the lobby's matches have some); a seat
+	// reserved for someone is not among them.
 	OpenSeats []int       `json:"open_seats"`
 	Players   []ApiPlayer `json:"players"`
 	Scores    []int       `json:"scores"`
@@ -1423,9 +1527,12 @@ type ApiLegalMovesResponse struct {
 // ApiMatchView defines model for api.MatchView.
 type ApiMatchView struct {
 	// AutoplayAfter AutoplayAfter is how many timeouts in a row hand a seat to its bot, with a clock.
-	AutoplayAfter *int      `json:"autoplay_after,omitempty"`
-	Commitment    string    `json:"commitment"`
-	CreatedAt     time.Time `json:"created_at"`
+	AutoplayAfter *int `json:"autoplay_after,omitempty"`
+
+	// Cancelled Cancelled says, on a cancelled match, who cancelled it and why.
+	Cancelled  *ApiCancellation `json:"cancelled,omitempty"`
+	Commitment string           `json:"commitment"`
+	CreatedAt  time.Time        `json:"created_at"`
 
 	// Hand Hand is null while the match waits for players; a finished match keeps its last table,
 	// with every seat's tiles in hands.
@@ -1442,7 +1549,12 @@ type ApiMatchView struct {
 	// /api/v1/matches/{id}/rematch); state reads carry it.
 	NextMatchId *string `json:"next_match_id,omitempty"`
 
-	// OpenSeats OpenSeats lists the seats waiting for a player.
+	// OfferExpiresAt OfferExpiresAt is when a waiting offer (a rematch) is cancelled unless every seat it
+	// reserves is taken; only while it waits.
+	OfferExpiresAt *time.Time `json:"offer_expires_at,omitempty"`
+
+	// OpenSeats OpenSeats lists the seats open to anyone (with the seat's invite, or from the lobby);
+	// a seat reserved for someone is not among them.
 	OpenSeats    []int `json:"open_seats"`
 	Partnerships bool  `json:"partnerships"`
 
@@ -1517,7 +1629,10 @@ type ApiPlayer struct {
 
 	// Player Player is the id of the lasting player bound to the seat; absent for an anonymous seat.
 	Player *string `json:"player,omitempty"`
-	Seat   int     `json:"seat"`
+
+	// ReservedFor ReservedFor says, on an open seat kept for someone (a challenge, a rematch), for whom.
+	ReservedFor *ApiReservation `json:"reserved_for,omitempty"`
+	Seat        int             `json:"seat"`
 }
 
 // ApiPlayerBot defines model for ApiPlayer.Bot.
@@ -1546,7 +1661,8 @@ type ApiPlayerMatchItem struct {
 	// /api/v1/matches/{id}/rematch).
 	NextMatchId *string `json:"next_match_id,omitempty"`
 
-	// OpenSeats OpenSeats lists the seats waiting for a player (the lobby's matches have some).
+	// OpenSeats OpenSeats lists the seats open to anyone (the lobby's matches have some); a seat
+	// reserved for someone is not among them.
 	OpenSeats []int       `json:"open_seats"`
 	Players   []ApiPlayer `json:"players"`
 	Scores    []int       `json:"scores"`
@@ -1731,8 +1847,9 @@ type ApiRatingValue struct {
 type ApiRematchResponse struct {
 	Match ApiMatchView `json:"match"`
 
-	// Token Token is the caller's seat token in the next match: drawn at the first call by the old
-	// seat's holder, shown only then; null on later calls (a bound seat's player uses its key).
+	// Token Token is the caller's seat token in the next match: drawn by the call that takes the
+	// seat (the offer, or the seat's acceptance), shown only then; null on later calls (a bound
+	// seat's player may use its key).
 	Token *string `json:"token"`
 }
 
@@ -1748,6 +1865,18 @@ type ApiReplayResponse struct {
 
 	// Step Step is the seq of the event replayed to.
 	Step int `json:"step"`
+}
+
+// ApiReservation defines model for api.Reservation.
+type ApiReservation struct {
+	// Id ID is the player's id; absent on a rematch's anonymous seat, which is kept for the
+	// holder of the seat's token in the match the rematch follows.
+	Id *string `json:"id,omitempty"`
+
+	// Name Name is the player's name, or the anonymous seat's name in the match before.
+	//
+	// Example: Bo
+	Name string `json:"name"`
 }
 
 // ApiReview defines model for api.Review.
@@ -1893,9 +2022,16 @@ type ApiSeat struct {
 
 	// Player Player is the id of the lasting player bound to the seat; absent for an anonymous seat.
 	Player *string `json:"player,omitempty"`
-	Seat   int     `json:"seat"`
-	Side   int     `json:"side"`
-	Tiles  int     `json:"tiles"`
+
+	// ReservedFor ReservedFor says, on an open seat kept for someone (a challenge, a rematch), for whom:
+	// only that one takes it, or declines it. Absent on every other seat.
+	ReservedFor *ApiReservation `json:"reserved_for,omitempty"`
+
+	// Resigned Resigned says the seat's holder resigned: its bot plays it to the end.
+	Resigned *bool `json:"resigned,omitempty"`
+	Seat     int   `json:"seat"`
+	Side     int   `json:"side"`
+	Tiles    int   `json:"tiles"`
 }
 
 // ApiSeatBot defines model for ApiSeat.Bot.
@@ -2245,6 +2381,13 @@ type ClientInterface interface {
 	// Corresponds with GET /api/v1/matches/{id}/audit (the `AuditMatch` operationId).
 	AuditMatch(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// CancelMatch Withdraw a waiting match
+	//
+	// By a seat holder (its token, or its player's key) of a waiting match: a challenger taking a challenge back, a rematch's proposer its offer, a creator a match nobody joined. The match ends at once with status cancelled (match.cancelled, reason withdrawn, seat the caller's) and is never played or rated; the answer is the match as the caller sees it. A match in progress is resigned instead: 409 MATCH_STARTED.
+	//
+	// Corresponds with POST /api/v1/matches/{id}/cancel (the `CancelMatch` operationId).
+	CancelMatch(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListEvents List events
 	//
 	// The match's event log in seq order, as the caller may see it: while the match is live, other seats' tiles and the boneyard order are hidden, and the seed stays secret until match.ended.
@@ -2286,7 +2429,7 @@ type ClientInterface interface {
 
 	// CreateRematch Rematch
 	//
-	// By a seat holder (its token, or its player's key) of a finished match: the first call creates the next match, with the same players in the same seats, the same target, partnerships, clock and listing, and a new secret seed; every later call answers the same match. Each human seat of the next match is claimed by its old holder: the first call with the old seat's token (or key) draws the seat's new token, shown only in that answer; later calls answer token null. A bound seat's player also plays with its key. The finished match's view and history item then carry next_match_id.
+	// By a seat holder (its token, or its player's key) of a finished match. The first call offers the next match, with the same seats, target, partnerships, clock and rated, and a new secret seed: it waits (status waiting) with the caller's seat taken (its token in this answer), bots seated, and every other human seat reserved for its holder here (reserved_for: the player's id and name, or the anonymous seat's name), until each accepts by calling this route on this match with its own old token or key (its answer: its seat and new token, shown only then). The last acceptance deals. An offer not accepted within the server's --rematch-ttl (offer_expires_at) is cancelled (offer_expired); a reserved seat's holder may decline it instead (POST .../seats/{seat}/decline on the next match). A rematch with no other human is dealt at once. Later calls by a seat that has accepted answer the same match with token null. The finished match's view and history item carry next_match_id. A finished match has one offer: once it is cancelled, 409 REMATCH_CANCELLED.
 	//
 	// Corresponds with POST /api/v1/matches/{id}/rematch (the `CreateRematch` operationId).
 	CreateRematch(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -2297,6 +2440,13 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/v1/matches/{id}/replay (the `ReplayMatch` operationId).
 	ReplayMatch(ctx context.Context, id string, params *ReplayMatchParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ResignMatch Resign
+	//
+	// By a seat holder (its token, or its player's key) of a match in progress (seat.resigned). With two sides (two players, or partners) the match ends at once and the other side wins, whatever the scores: match.ended follows and reveals the seed as usual. With three or more sides the seat is played by the greedy bot to the end, cannot be resumed, never wins, and its side ranks last in ratings. The answer is the match as the caller sees it. A waiting match is withdrawn or declined instead: 409 MATCH_NOT_STARTED.
+	//
+	// Corresponds with POST /api/v1/matches/{id}/resign (the `ResignMatch` operationId).
+	ResignMatch(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetReview Get a match's review
 	//
@@ -2311,6 +2461,13 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /api/v1/matches/{id}/review (the `CreateReview` operationId).
 	CreateReview(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeclineSeat Decline a reserved seat
+	//
+	// By the one a waiting match keeps the seat for (the seat's reserved_for): a challenged player with its key, or, for a rematch's seat, the seat's holder in the finished match the rematch follows (its seat token there, or its player's key). The match ends at once with status cancelled (match.cancelled, reason declined, seat the declined seat) and is never played or rated; the answer is the match as anyone sees it. A seat not reserved for anyone (taken, or open to all) is 409 SEAT_NOT_RESERVED.
+	//
+	// Corresponds with POST /api/v1/matches/{id}/seats/{seat}/decline (the `DeclineSeat` operationId).
+	DeclineSeat(ctx context.Context, id string, seat int, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// JoinSeatWithBody Join an open seat
 	//
@@ -2399,7 +2556,7 @@ type ClientInterface interface {
 
 	// StreamPlayer Follow the caller's matches live
 	//
-	// Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is `snapshot`: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as `event: {name}` and `data: {PlayerEvent as JSON}`: `turn` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), `challenge` (a seat was reserved for the player), `joined` (a seat of the match was taken, the player's own included; joined_seat and name say which), `started` (the first hand was dealt), `ended` (the match finished or expired) and `rematch` (a rematch of a finished match was created: next_match_id, and the player's seat in it). A match new to the stream (a challenge, a match created or joined elsewhere, a rematch) is told as its change from the match as created: challenge, rematch or joined (the player's own seat, taken at the create) first, then joined for each seat taken since, started once dealt, turn, ended. Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (": ping") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.
+	// Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is `snapshot`: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as `event: {name}` and `data: {PlayerEvent as JSON}`: `turn` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), `challenge` (a seat was reserved for the player), `joined` (a seat of the match was taken, the player's own included; joined_seat and name say which), `started` (the first hand was dealt), `ended` (the match finished or expired), `rematch` (a rematch of a finished match was offered: next_match_id, and the player's seat in it, which waits for the player to accept with POST /api/v1/matches/{id}/rematch or decline), `declined` (the one a seat was reserved for declined it: by_seat) and `cancelled` (the match was cancelled before it started: reason declined, withdrawn or offer_expired, and by_seat). A match new to the stream (a challenge, a match created or joined elsewhere, a rematch) is told as its change from the match as created: challenge, rematch or joined (the player's own seat, taken at the create) first, then joined for each seat taken since, started once dealt, turn, ended. Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (": ping") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.
 	//
 	// Corresponds with GET /api/v1/players/me/stream (the `StreamPlayer` operationId).
 	StreamPlayer(ctx context.Context, params *StreamPlayerParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -2561,6 +2718,23 @@ func (c *Client) AuditMatch(ctx context.Context, id string, reqEditors ...Reques
 	return c.Client.Do(req)
 }
 
+// CancelMatch Withdraw a waiting match
+//
+// By a seat holder (its token, or its player's key) of a waiting match: a challenger taking a challenge back, a rematch's proposer its offer, a creator a match nobody joined. The match ends at once with status cancelled (match.cancelled, reason withdrawn, seat the caller's) and is never played or rated; the answer is the match as the caller sees it. A match in progress is resigned instead: 409 MATCH_STARTED.
+//
+// Corresponds with POST /api/v1/matches/{id}/cancel (the `CancelMatch` operationId).
+func (c *Client) CancelMatch(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCancelMatchRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ListEvents List events
 //
 // The match's event log in seq order, as the caller may see it: while the match is live, other seats' tiles and the boneyard order are hidden, and the seed stays secret until match.ended.
@@ -2652,7 +2826,7 @@ func (c *Client) MakeMove(ctx context.Context, id string, params *MakeMoveParams
 
 // CreateRematch Rematch
 //
-// By a seat holder (its token, or its player's key) of a finished match: the first call creates the next match, with the same players in the same seats, the same target, partnerships, clock and listing, and a new secret seed; every later call answers the same match. Each human seat of the next match is claimed by its old holder: the first call with the old seat's token (or key) draws the seat's new token, shown only in that answer; later calls answer token null. A bound seat's player also plays with its key. The finished match's view and history item then carry next_match_id.
+// By a seat holder (its token, or its player's key) of a finished match. The first call offers the next match, with the same seats, target, partnerships, clock and rated, and a new secret seed: it waits (status waiting) with the caller's seat taken (its token in this answer), bots seated, and every other human seat reserved for its holder here (reserved_for: the player's id and name, or the anonymous seat's name), until each accepts by calling this route on this match with its own old token or key (its answer: its seat and new token, shown only then). The last acceptance deals. An offer not accepted within the server's --rematch-ttl (offer_expires_at) is cancelled (offer_expired); a reserved seat's holder may decline it instead (POST .../seats/{seat}/decline on the next match). A rematch with no other human is dealt at once. Later calls by a seat that has accepted answer the same match with token null. The finished match's view and history item carry next_match_id. A finished match has one offer: once it is cancelled, 409 REMATCH_CANCELLED.
 //
 // Corresponds with POST /api/v1/matches/{id}/rematch (the `CreateRematch` operationId).
 func (c *Client) CreateRematch(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -2674,6 +2848,23 @@ func (c *Client) CreateRematch(ctx context.Context, id string, reqEditors ...Req
 // Corresponds with GET /api/v1/matches/{id}/replay (the `ReplayMatch` operationId).
 func (c *Client) ReplayMatch(ctx context.Context, id string, params *ReplayMatchParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewReplayMatchRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ResignMatch Resign
+//
+// By a seat holder (its token, or its player's key) of a match in progress (seat.resigned). With two sides (two players, or partners) the match ends at once and the other side wins, whatever the scores: match.ended follows and reveals the seed as usual. With three or more sides the seat is played by the greedy bot to the end, cannot be resumed, never wins, and its side ranks last in ratings. The answer is the match as the caller sees it. A waiting match is withdrawn or declined instead: 409 MATCH_NOT_STARTED.
+//
+// Corresponds with POST /api/v1/matches/{id}/resign (the `ResignMatch` operationId).
+func (c *Client) ResignMatch(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewResignMatchRequest(c.Server, id)
 	if err != nil {
 		return nil, err
 	}
@@ -2708,6 +2899,23 @@ func (c *Client) GetReview(ctx context.Context, id string, reqEditors ...Request
 // Corresponds with POST /api/v1/matches/{id}/review (the `CreateReview` operationId).
 func (c *Client) CreateReview(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewCreateReviewRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeclineSeat Decline a reserved seat
+//
+// By the one a waiting match keeps the seat for (the seat's reserved_for): a challenged player with its key, or, for a rematch's seat, the seat's holder in the finished match the rematch follows (its seat token there, or its player's key). The match ends at once with status cancelled (match.cancelled, reason declined, seat the declined seat) and is never played or rated; the answer is the match as anyone sees it. A seat not reserved for anyone (taken, or open to all) is 409 SEAT_NOT_RESERVED.
+//
+// Corresponds with POST /api/v1/matches/{id}/seats/{seat}/decline (the `DeclineSeat` operationId).
+func (c *Client) DeclineSeat(ctx context.Context, id string, seat int, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeclineSeatRequest(c.Server, id, seat)
 	if err != nil {
 		return nil, err
 	}
@@ -2915,7 +3123,7 @@ func (c *Client) RotatePlayerKey(ctx context.Context, reqEditors ...RequestEdito
 
 // StreamPlayer Follow the caller's matches live
 //
-// Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is `snapshot`: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as `event: {name}` and `data: {PlayerEvent as JSON}`: `turn` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), `challenge` (a seat was reserved for the player), `joined` (a seat of the match was taken, the player's own included; joined_seat and name say which), `started` (the first hand was dealt), `ended` (the match finished or expired) and `rematch` (a rematch of a finished match was created: next_match_id, and the player's seat in it). A match new to the stream (a challenge, a match created or joined elsewhere, a rematch) is told as its change from the match as created: challenge, rematch or joined (the player's own seat, taken at the create) first, then joined for each seat taken since, started once dealt, turn, ended. Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (": ping") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.
+// Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is `snapshot`: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as `event: {name}` and `data: {PlayerEvent as JSON}`: `turn` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), `challenge` (a seat was reserved for the player), `joined` (a seat of the match was taken, the player's own included; joined_seat and name say which), `started` (the first hand was dealt), `ended` (the match finished or expired), `rematch` (a rematch of a finished match was offered: next_match_id, and the player's seat in it, which waits for the player to accept with POST /api/v1/matches/{id}/rematch or decline), `declined` (the one a seat was reserved for declined it: by_seat) and `cancelled` (the match was cancelled before it started: reason declined, withdrawn or offer_expired, and by_seat). A match new to the stream (a challenge, a match created or joined elsewhere, a rematch) is told as its change from the match as created: challenge, rematch or joined (the player's own seat, taken at the create) first, then joined for each seat taken since, started once dealt, turn, ended. Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (": ping") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.
 //
 // Corresponds with GET /api/v1/players/me/stream (the `StreamPlayer` operationId).
 func (c *Client) StreamPlayer(ctx context.Context, params *StreamPlayerParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -3370,6 +3578,40 @@ func NewAuditMatchRequest(server string, id string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewCancelMatchRequest constructs an http.Request for the CancelMatch method
+func NewCancelMatchRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/matches/%s/cancel", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewListEventsRequest constructs an http.Request for the ListEvents method
 func NewListEventsRequest(server string, id string, params *ListEventsParams) (*http.Request, error) {
 	var err error
@@ -3702,6 +3944,40 @@ func NewReplayMatchRequest(server string, id string, params *ReplayMatchParams) 
 	return req, nil
 }
 
+// NewResignMatchRequest constructs an http.Request for the ResignMatch method
+func NewResignMatchRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/matches/%s/resign", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetReviewRequest constructs an http.Request for the GetReview method
 func NewGetReviewRequest(server string, id string) (*http.Request, error) {
 	var err error
@@ -3753,6 +4029,47 @@ func NewCreateReviewRequest(server string, id string) (*http.Request, error) {
 	}
 
 	operationPath := fmt.Sprintf("/api/v1/matches/%s/review", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewDeclineSeatRequest constructs an http.Request for the DeclineSeat method
+func NewDeclineSeatRequest(server string, id string, seat int) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "seat", seat, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/matches/%s/seats/%s/decline", pathParam0, pathParam1)
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -4699,6 +5016,15 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/v1/matches/{id}/audit (the `AuditMatch` operationId).
 	AuditMatchWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*AuditMatchResponse, error)
 
+	// CancelMatchWithResponse Withdraw a waiting match
+	//
+	// By a seat holder (its token, or its player's key) of a waiting match: a challenger taking a challenge back, a rematch's proposer its offer, a creator a match nobody joined. The match ends at once with status cancelled (match.cancelled, reason withdrawn, seat the caller's) and is never played or rated; the answer is the match as the caller sees it. A match in progress is resigned instead: 409 MATCH_STARTED.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/matches/{id}/cancel (the `CancelMatch` operationId).
+	CancelMatchWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*CancelMatchResponse, error)
+
 	// ListEventsWithResponse List events
 	//
 	// The match's event log in seq order, as the caller may see it: while the match is live, other seats' tiles and the boneyard order are hidden, and the seed stays secret until match.ended.
@@ -4746,7 +5072,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateRematchWithResponse Rematch
 	//
-	// By a seat holder (its token, or its player's key) of a finished match: the first call creates the next match, with the same players in the same seats, the same target, partnerships, clock and listing, and a new secret seed; every later call answers the same match. Each human seat of the next match is claimed by its old holder: the first call with the old seat's token (or key) draws the seat's new token, shown only in that answer; later calls answer token null. A bound seat's player also plays with its key. The finished match's view and history item then carry next_match_id.
+	// By a seat holder (its token, or its player's key) of a finished match. The first call offers the next match, with the same seats, target, partnerships, clock and rated, and a new secret seed: it waits (status waiting) with the caller's seat taken (its token in this answer), bots seated, and every other human seat reserved for its holder here (reserved_for: the player's id and name, or the anonymous seat's name), until each accepts by calling this route on this match with its own old token or key (its answer: its seat and new token, shown only then). The last acceptance deals. An offer not accepted within the server's --rematch-ttl (offer_expires_at) is cancelled (offer_expired); a reserved seat's holder may decline it instead (POST .../seats/{seat}/decline on the next match). A rematch with no other human is dealt at once. Later calls by a seat that has accepted answer the same match with token null. The finished match's view and history item carry next_match_id. A finished match has one offer: once it is cancelled, 409 REMATCH_CANCELLED.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -4761,6 +5087,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/v1/matches/{id}/replay (the `ReplayMatch` operationId).
 	ReplayMatchWithResponse(ctx context.Context, id string, params *ReplayMatchParams, reqEditors ...RequestEditorFn) (*ReplayMatchResponse, error)
+
+	// ResignMatchWithResponse Resign
+	//
+	// By a seat holder (its token, or its player's key) of a match in progress (seat.resigned). With two sides (two players, or partners) the match ends at once and the other side wins, whatever the scores: match.ended follows and reveals the seed as usual. With three or more sides the seat is played by the greedy bot to the end, cannot be resumed, never wins, and its side ranks last in ratings. The answer is the match as the caller sees it. A waiting match is withdrawn or declined instead: 409 MATCH_NOT_STARTED.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/matches/{id}/resign (the `ResignMatch` operationId).
+	ResignMatchWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*ResignMatchResponse, error)
 
 	// GetReviewWithResponse Get a match's review
 	//
@@ -4779,6 +5114,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/v1/matches/{id}/review (the `CreateReview` operationId).
 	CreateReviewWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*CreateReviewResponse, error)
+
+	// DeclineSeatWithResponse Decline a reserved seat
+	//
+	// By the one a waiting match keeps the seat for (the seat's reserved_for): a challenged player with its key, or, for a rematch's seat, the seat's holder in the finished match the rematch follows (its seat token there, or its player's key). The match ends at once with status cancelled (match.cancelled, reason declined, seat the declined seat) and is never played or rated; the answer is the match as anyone sees it. A seat not reserved for anyone (taken, or open to all) is 409 SEAT_NOT_RESERVED.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/matches/{id}/seats/{seat}/decline (the `DeclineSeat` operationId).
+	DeclineSeatWithResponse(ctx context.Context, id string, seat int, reqEditors ...RequestEditorFn) (*DeclineSeatResponse, error)
 
 	// JoinSeatWithBodyWithResponse Join an open seat
 	//
@@ -4881,7 +5225,7 @@ type ClientWithResponsesInterface interface {
 
 	// StreamPlayerWithResponse Follow the caller's matches live
 	//
-	// Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is `snapshot`: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as `event: {name}` and `data: {PlayerEvent as JSON}`: `turn` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), `challenge` (a seat was reserved for the player), `joined` (a seat of the match was taken, the player's own included; joined_seat and name say which), `started` (the first hand was dealt), `ended` (the match finished or expired) and `rematch` (a rematch of a finished match was created: next_match_id, and the player's seat in it). A match new to the stream (a challenge, a match created or joined elsewhere, a rematch) is told as its change from the match as created: challenge, rematch or joined (the player's own seat, taken at the create) first, then joined for each seat taken since, started once dealt, turn, ended. Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (": ping") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.
+	// Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is `snapshot`: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as `event: {name}` and `data: {PlayerEvent as JSON}`: `turn` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), `challenge` (a seat was reserved for the player), `joined` (a seat of the match was taken, the player's own included; joined_seat and name say which), `started` (the first hand was dealt), `ended` (the match finished or expired), `rematch` (a rematch of a finished match was offered: next_match_id, and the player's seat in it, which waits for the player to accept with POST /api/v1/matches/{id}/rematch or decline), `declined` (the one a seat was reserved for declined it: by_seat) and `cancelled` (the match was cancelled before it started: reason declined, withdrawn or offer_expired, and by_seat). A match new to the stream (a challenge, a match created or joined elsewhere, a rematch) is told as its change from the match as created: challenge, rematch or joined (the player's own seat, taken at the create) first, then joined for each seat taken since, started once dealt, turn, ended. Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (": ping") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -5553,6 +5897,138 @@ func (r AuditMatchResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r AuditMatchResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CancelMatchResponse429Headers the declared response headers of an HTTP 429 response for CancelMatch
+type CancelMatchResponse429Headers struct {
+	RetryAfter *int
+}
+
+// CancelMatchResponse503Headers the declared response headers of an HTTP 503 response for CancelMatch
+type CancelMatchResponse503Headers struct {
+	RetryAfter *int
+}
+
+// CancelMatchResponse507Headers the declared response headers of an HTTP 507 response for CancelMatch
+type CancelMatchResponse507Headers struct {
+	RetryAfter *int
+}
+
+type CancelMatchResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ApiMatchView
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ApiProblem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *ApiProblem
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *ApiProblem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ApiProblem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ApiProblem
+	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
+	ApplicationproblemJSON507 *ApiProblem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CancelMatchResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CancelMatchResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *CancelMatchResponse507Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r CancelMatchResponse) GetJSON200() *ApiMatchView {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CancelMatchResponse) GetApplicationproblemJSON400() *ApiProblem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CancelMatchResponse) GetApplicationproblemJSON401() *ApiProblem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CancelMatchResponse) GetApplicationproblemJSON404() *ApiProblem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CancelMatchResponse) GetApplicationproblemJSON409() *ApiProblem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CancelMatchResponse) GetApplicationproblemJSON413() *ApiProblem {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CancelMatchResponse) GetApplicationproblemJSON429() *ApiProblem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r CancelMatchResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CancelMatchResponse) GetApplicationproblemJSON500() *ApiProblem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CancelMatchResponse) GetApplicationproblemJSON503() *ApiProblem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
+func (r CancelMatchResponse) GetApplicationproblemJSON507() *ApiProblem {
+	return r.ApplicationproblemJSON507
+}
+
+// GetBody returns the raw response body bytes
+func (r CancelMatchResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CancelMatchResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CancelMatchResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CancelMatchResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -6324,6 +6800,138 @@ func (r ReplayMatchResponse) ContentType() string {
 	return ""
 }
 
+// ResignMatchResponse429Headers the declared response headers of an HTTP 429 response for ResignMatch
+type ResignMatchResponse429Headers struct {
+	RetryAfter *int
+}
+
+// ResignMatchResponse503Headers the declared response headers of an HTTP 503 response for ResignMatch
+type ResignMatchResponse503Headers struct {
+	RetryAfter *int
+}
+
+// ResignMatchResponse507Headers the declared response headers of an HTTP 507 response for ResignMatch
+type ResignMatchResponse507Headers struct {
+	RetryAfter *int
+}
+
+type ResignMatchResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ApiMatchView
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ApiProblem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *ApiProblem
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *ApiProblem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ApiProblem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ApiProblem
+	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
+	ApplicationproblemJSON507 *ApiProblem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ResignMatchResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ResignMatchResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *ResignMatchResponse507Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ResignMatchResponse) GetJSON200() *ApiMatchView {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ResignMatchResponse) GetApplicationproblemJSON400() *ApiProblem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ResignMatchResponse) GetApplicationproblemJSON401() *ApiProblem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ResignMatchResponse) GetApplicationproblemJSON404() *ApiProblem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r ResignMatchResponse) GetApplicationproblemJSON409() *ApiProblem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ResignMatchResponse) GetApplicationproblemJSON413() *ApiProblem {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ResignMatchResponse) GetApplicationproblemJSON429() *ApiProblem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r ResignMatchResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ResignMatchResponse) GetApplicationproblemJSON500() *ApiProblem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ResignMatchResponse) GetApplicationproblemJSON503() *ApiProblem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
+func (r ResignMatchResponse) GetApplicationproblemJSON507() *ApiProblem {
+	return r.ApplicationproblemJSON507
+}
+
+// GetBody returns the raw response body bytes
+func (r ResignMatchResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ResignMatchResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ResignMatchResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ResignMatchResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetReviewResponse202Headers the declared response headers of an HTTP 202 response for GetReview
 type GetReviewResponse202Headers struct {
 	Location *string
@@ -6610,6 +7218,138 @@ func (r CreateReviewResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r CreateReviewResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeclineSeatResponse429Headers the declared response headers of an HTTP 429 response for DeclineSeat
+type DeclineSeatResponse429Headers struct {
+	RetryAfter *int
+}
+
+// DeclineSeatResponse503Headers the declared response headers of an HTTP 503 response for DeclineSeat
+type DeclineSeatResponse503Headers struct {
+	RetryAfter *int
+}
+
+// DeclineSeatResponse507Headers the declared response headers of an HTTP 507 response for DeclineSeat
+type DeclineSeatResponse507Headers struct {
+	RetryAfter *int
+}
+
+type DeclineSeatResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ApiMatchView
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ApiProblem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *ApiProblem
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *ApiProblem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ApiProblem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ApiProblem
+	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
+	ApplicationproblemJSON507 *ApiProblem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DeclineSeatResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeclineSeatResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *DeclineSeatResponse507Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DeclineSeatResponse) GetJSON200() *ApiMatchView {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DeclineSeatResponse) GetApplicationproblemJSON400() *ApiProblem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DeclineSeatResponse) GetApplicationproblemJSON401() *ApiProblem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DeclineSeatResponse) GetApplicationproblemJSON404() *ApiProblem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r DeclineSeatResponse) GetApplicationproblemJSON409() *ApiProblem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r DeclineSeatResponse) GetApplicationproblemJSON413() *ApiProblem {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r DeclineSeatResponse) GetApplicationproblemJSON429() *ApiProblem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r DeclineSeatResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r DeclineSeatResponse) GetApplicationproblemJSON500() *ApiProblem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DeclineSeatResponse) GetApplicationproblemJSON503() *ApiProblem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
+func (r DeclineSeatResponse) GetApplicationproblemJSON507() *ApiProblem {
+	return r.ApplicationproblemJSON507
+}
+
+// GetBody returns the raw response body bytes
+func (r DeclineSeatResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeclineSeatResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeclineSeatResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeclineSeatResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -8592,6 +9332,21 @@ func (c *ClientWithResponses) AuditMatchWithResponse(ctx context.Context, id str
 	return ParseAuditMatchResponse(rsp)
 }
 
+// CancelMatchWithResponse Withdraw a waiting match
+//
+// By a seat holder (its token, or its player's key) of a waiting match: a challenger taking a challenge back, a rematch's proposer its offer, a creator a match nobody joined. The match ends at once with status cancelled (match.cancelled, reason withdrawn, seat the caller's) and is never played or rated; the answer is the match as the caller sees it. A match in progress is resigned instead: 409 MATCH_STARTED.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/matches/{id}/cancel (the `CancelMatch` operationId).
+func (c *ClientWithResponses) CancelMatchWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*CancelMatchResponse, error) {
+	rsp, err := c.CancelMatch(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCancelMatchResponse(rsp)
+}
+
 // ListEventsWithResponse List events
 //
 // The match's event log in seq order, as the caller may see it: while the match is live, other seats' tiles and the boneyard order are hidden, and the seed stays secret until match.ended.
@@ -8669,7 +9424,7 @@ func (c *ClientWithResponses) MakeMoveWithResponse(ctx context.Context, id strin
 
 // CreateRematchWithResponse Rematch
 //
-// By a seat holder (its token, or its player's key) of a finished match: the first call creates the next match, with the same players in the same seats, the same target, partnerships, clock and listing, and a new secret seed; every later call answers the same match. Each human seat of the next match is claimed by its old holder: the first call with the old seat's token (or key) draws the seat's new token, shown only in that answer; later calls answer token null. A bound seat's player also plays with its key. The finished match's view and history item then carry next_match_id.
+// By a seat holder (its token, or its player's key) of a finished match. The first call offers the next match, with the same seats, target, partnerships, clock and rated, and a new secret seed: it waits (status waiting) with the caller's seat taken (its token in this answer), bots seated, and every other human seat reserved for its holder here (reserved_for: the player's id and name, or the anonymous seat's name), until each accepts by calling this route on this match with its own old token or key (its answer: its seat and new token, shown only then). The last acceptance deals. An offer not accepted within the server's --rematch-ttl (offer_expires_at) is cancelled (offer_expired); a reserved seat's holder may decline it instead (POST .../seats/{seat}/decline on the next match). A rematch with no other human is dealt at once. Later calls by a seat that has accepted answer the same match with token null. The finished match's view and history item carry next_match_id. A finished match has one offer: once it is cancelled, 409 REMATCH_CANCELLED.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -8695,6 +9450,21 @@ func (c *ClientWithResponses) ReplayMatchWithResponse(ctx context.Context, id st
 		return nil, err
 	}
 	return ParseReplayMatchResponse(rsp)
+}
+
+// ResignMatchWithResponse Resign
+//
+// By a seat holder (its token, or its player's key) of a match in progress (seat.resigned). With two sides (two players, or partners) the match ends at once and the other side wins, whatever the scores: match.ended follows and reveals the seed as usual. With three or more sides the seat is played by the greedy bot to the end, cannot be resumed, never wins, and its side ranks last in ratings. The answer is the match as the caller sees it. A waiting match is withdrawn or declined instead: 409 MATCH_NOT_STARTED.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/matches/{id}/resign (the `ResignMatch` operationId).
+func (c *ClientWithResponses) ResignMatchWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*ResignMatchResponse, error) {
+	rsp, err := c.ResignMatch(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseResignMatchResponse(rsp)
 }
 
 // GetReviewWithResponse Get a match's review
@@ -8725,6 +9495,21 @@ func (c *ClientWithResponses) CreateReviewWithResponse(ctx context.Context, id s
 		return nil, err
 	}
 	return ParseCreateReviewResponse(rsp)
+}
+
+// DeclineSeatWithResponse Decline a reserved seat
+//
+// By the one a waiting match keeps the seat for (the seat's reserved_for): a challenged player with its key, or, for a rematch's seat, the seat's holder in the finished match the rematch follows (its seat token there, or its player's key). The match ends at once with status cancelled (match.cancelled, reason declined, seat the declined seat) and is never played or rated; the answer is the match as anyone sees it. A seat not reserved for anyone (taken, or open to all) is 409 SEAT_NOT_RESERVED.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/matches/{id}/seats/{seat}/decline (the `DeclineSeat` operationId).
+func (c *ClientWithResponses) DeclineSeatWithResponse(ctx context.Context, id string, seat int, reqEditors ...RequestEditorFn) (*DeclineSeatResponse, error) {
+	rsp, err := c.DeclineSeat(ctx, id, seat, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeclineSeatResponse(rsp)
 }
 
 // JoinSeatWithBodyWithResponse Join an open seat
@@ -8894,7 +9679,7 @@ func (c *ClientWithResponses) RotatePlayerKeyWithResponse(ctx context.Context, r
 
 // StreamPlayerWithResponse Follow the caller's matches live
 //
-// Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is `snapshot`: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as `event: {name}` and `data: {PlayerEvent as JSON}`: `turn` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), `challenge` (a seat was reserved for the player), `joined` (a seat of the match was taken, the player's own included; joined_seat and name say which), `started` (the first hand was dealt), `ended` (the match finished or expired) and `rematch` (a rematch of a finished match was created: next_match_id, and the player's seat in it). A match new to the stream (a challenge, a match created or joined elsewhere, a rematch) is told as its change from the match as created: challenge, rematch or joined (the player's own seat, taken at the create) first, then joined for each seat taken since, started once dealt, turn, ended. Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (": ping") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.
+// Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is `snapshot`: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as `event: {name}` and `data: {PlayerEvent as JSON}`: `turn` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), `challenge` (a seat was reserved for the player), `joined` (a seat of the match was taken, the player's own included; joined_seat and name say which), `started` (the first hand was dealt), `ended` (the match finished or expired), `rematch` (a rematch of a finished match was offered: next_match_id, and the player's seat in it, which waits for the player to accept with POST /api/v1/matches/{id}/rematch or decline), `declined` (the one a seat was reserved for declined it: by_seat) and `cancelled` (the match was cancelled before it started: reason declined, withdrawn or offer_expired, and by_seat). A match new to the stream (a challenge, a match created or joined elsewhere, a rematch) is told as its change from the match as created: challenge, rematch or joined (the player's own seat, taken at the create) first, then joined for each seat taken since, started once dealt, turn, ended. Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (": ping") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -9606,6 +10391,135 @@ func ParseAuditMatchResponse(rsp *http.Response) (*AuditMatchResponse, error) {
 		response.Headers503 = &headers
 	case rsp.StatusCode == 507:
 		var headers AuditMatchResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCancelMatchResponse parses an HTTP response from a CancelMatchWithResponse call
+func ParseCancelMatchResponse(rsp *http.Response) (*CancelMatchResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CancelMatchResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ApiMatchView
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 507:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON507 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers CancelMatchResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers CancelMatchResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers CancelMatchResponse507Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -10378,6 +11292,135 @@ func ParseReplayMatchResponse(rsp *http.Response) (*ReplayMatchResponse, error) 
 	return response, nil
 }
 
+// ParseResignMatchResponse parses an HTTP response from a ResignMatchWithResponse call
+func ParseResignMatchResponse(rsp *http.Response) (*ResignMatchResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ResignMatchResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ApiMatchView
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 507:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON507 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ResignMatchResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ResignMatchResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers ResignMatchResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetReviewResponse parses an HTTP response from a GetReviewWithResponse call
 func ParseGetReviewResponse(rsp *http.Response) (*GetReviewResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -10660,6 +11703,135 @@ func ParseCreateReviewResponse(rsp *http.Response) (*CreateReviewResponse, error
 		response.Headers503 = &headers
 	case rsp.StatusCode == 507:
 		var headers CreateReviewResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeclineSeatResponse parses an HTTP response from a DeclineSeatWithResponse call
+func ParseDeclineSeatResponse(rsp *http.Response) (*DeclineSeatResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeclineSeatResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ApiMatchView
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 507:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON507 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers DeclineSeatResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeclineSeatResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers DeclineSeatResponse507Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

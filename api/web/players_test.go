@@ -191,15 +191,21 @@ func TestPlayersChallengeAndRematch(t *testing.T) {
 	ada.checkAccessible("the end screen")
 	ada.fitsWidth("the end screen", 360)
 
+	// A rematch is an offer (docs/api.md, "Consent"): Ada's seat is taken, Bob's waits for him.
 	ada.do("rematch", chromedp.Click(chromedp.ID("rematch")))
-	next := pollAcross[string](ada, "the next match", fmt.Sprintf(`location.pathname !== "/play/%s" && document.getElementById("table").dataset.status === "in_progress" && !document.getElementById("seat-box").hidden && location.pathname.split("/")[2]`, id))
+	next := pollAcross[string](ada, "the next match", fmt.Sprintf(`location.pathname !== "/play/%s" && !!document.getElementById("table").dataset.status && !document.getElementById("seat-box").hidden && location.pathname.split("/")[2]`, id))
 	if v := s.view(id, ""); v.NextMatchID != next {
 		t.Fatalf("Ada went to %s, the finished match names %q as its rematch", next, v.NextMatchID)
 	}
-	// Bob learns of it on his end screen without a reload, and his button takes him there.
+	if v := s.view(next, ""); v.Status != "waiting" || v.Seats[1].ReservedFor == nil || v.Seats[1].ReservedFor.Name != "Bob" {
+		t.Fatalf("the rematch before Bob answers is %s, seat 1 %+v", v.Status, v.Seats[1])
+	}
+	// Bob learns of it on his end screen without a reload, and his button accepts and takes
+	// him there; his acceptance deals, which Ada's table hears of live.
 	poll[bool](bob, "the rematch offered", `document.getElementById("rematch").textContent === "Go to the rematch"`)
 	bob.do("go to the rematch", chromedp.Click(chromedp.ID("rematch")))
 	pollAcross[bool](bob, "Bob at the next match", fmt.Sprintf(`location.pathname === "/play/%s" && !document.getElementById("seat-box").hidden`, next))
+	poll[bool](ada, "the rematch dealt, live", `document.getElementById("table").dataset.status === "in_progress"`)
 	for seat, tb := range tabs {
 		if who := eval[string](tb, `document.getElementById("seat-who").textContent`); !strings.Contains(who, fmt.Sprintf("(seat %d)", seat)) {
 			t.Errorf("seat %d's table in the rematch says %q", seat, who)

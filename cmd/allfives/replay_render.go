@@ -28,7 +28,7 @@ func renderStep(step int, e api.Event, v api.MatchView) string {
 	switch {
 	case v.WinnerSide != nil:
 		b.field("result", "side %d wins", *v.WinnerSide)
-	case v.Status == string(domain.StatusWaiting) || v.Status == string(domain.StatusExpired):
+	case v.Status == string(domain.StatusWaiting) || v.Status == string(domain.StatusExpired) || v.Status == string(domain.StatusCancelled):
 		open := make([]string, len(v.OpenSeats))
 		for i, s := range v.OpenSeats {
 			open[i] = "S" + strconv.Itoa(s)
@@ -174,6 +174,13 @@ func describe(e api.Event, lead bool) string {
 		return fmt.Sprintf("S%d resumed by its player", deref(d.Seat))
 	case domain.TypeMatchExpired:
 		return "match expired: its open seats stayed empty"
+	case domain.TypeMatchCancelled:
+		if d.Seat == nil {
+			return "match cancelled: the offer was not accepted in time"
+		}
+		return fmt.Sprintf("match cancelled: S%d %s", *d.Seat, d.Reason)
+	case domain.TypeSeatResigned:
+		return fmt.Sprintf("S%d resigns", deref(d.Seat))
 	}
 	return e.Type
 }

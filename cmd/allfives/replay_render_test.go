@@ -26,6 +26,8 @@ func renderSamples() []domain.EventData {
 		domain.SeatAutoplay{Seat: 0, Bot: domain.AutoplayBot},
 		domain.SeatResumed{Seat: 0},
 		domain.MatchExpired{},
+		domain.MatchCancelled{Seat: &seat, Reason: domain.CancelDeclined},
+		domain.SeatResigned{Seat: 2},
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/bot"
 	"github.com/allfives/allfives/domain/players"
 	"github.com/allfives/allfives/domain/ratings"
@@ -59,6 +60,9 @@ type serveConfig struct {
 	drain                    time.Duration // how long /readyz says 503 before shutdown closes the listener
 	pprofAddr                string
 	ratingsEvery             time.Duration // how often the projection looks for matches to rate
+	// Consent and a clock for rated play (docs/operations.md, "Rematch offers and rated clocks").
+	rematchTTL       time.Duration // how long a rematch offer stands
+	ratedTurnSeconds int           // the clock of a rated match created without one
 }
 
 func parseServe(args []string, getenv func(string) string, out io.Writer) (c serveConfig, err error) {
@@ -82,7 +86,12 @@ func parseServe(args []string, getenv func(string) string, out io.Writer) (c ser
 	drain := f.string("drain", "ALLFIVES_DRAIN", "0s", "on SIGTERM, how long /readyz answers 503 before the listener closes, so a load balancer stops sending first")
 	pprofAddr := f.string("pprof-addr", "ALLFIVES_PPROF_ADDR", "", "address of a listener of its own serving Go's profiles at /debug/pprof/ (127.0.0.1:6060); off by default, never on the API's address")
 	ratingsEvery := f.string("ratings-interval", "ALLFIVES_RATINGS_INTERVAL", "1s", "how often the ratings' projection looks for rated matches that ended (docs/ratings.md, \"The projection\")")
+	rematchTTL := f.string("rematch-ttl", "ALLFIVES_REMATCH_TTL", "10m", "how long a rematch offer waits for the other players to accept before it is cancelled (10s to 168h)")
+	ratedTurn := f.int("rated-turn-seconds", "ALLFIVES_RATED_TURN_SECONDS", referee.DefaultRatedTurnSeconds, "the clock, in seconds per turn, of a rated match created without turn_seconds (10 to 604800)")
 	if err := f.parse(args); err != nil {
+		return c, err
+	}
+	if c.rematchTTL, c.ratedTurnSeconds, err = parseConsent(*rematchTTL, *ratedTurn); err != nil {
 		return c, err
 	}
 	c = serveConfig{addr: *addr, db: *db, sync: strings.ToLower(*sync), logLevel: *level, rateLimit: *limit,
@@ -132,6 +141,19 @@ func parseServe(args []string, getenv func(string) string, out io.Writer) (c ser
 	return c, nil
 }
 
+// parseConsent checks the rematch TTL and the rated clock: an offer's time and a clock the
+// rules accept (domain.MinOfferSeconds..MaxOfferSeconds, MinTurnSeconds..MaxTurnSeconds).
+func parseConsent(ttl string, turn int) (time.Duration, int, error) {
+	d, err := time.ParseDuration(ttl)
+	if err != nil || d%time.Second != 0 || d < domain.MinOfferSeconds*time.Second || d > domain.MaxOfferSeconds*time.Second {
+		return 0, 0, fmt.Errorf("rematch-ttl must be whole seconds from %ds to %dh, such as 10m, not %q", domain.MinOfferSeconds, domain.MaxOfferSeconds/3600, ttl)
+	}
+	if turn < domain.MinTurnSeconds || turn > domain.MaxTurnSeconds {
+		return 0, 0, fmt.Errorf("rated-turn-seconds must be %d to %d, not %d", domain.MinTurnSeconds, domain.MaxTurnSeconds, turn)
+	}
+	return d, turn, nil
+}
+
 func checkSync(s string) error {
 	switch s {
 	case "full", "normal", "off":
@@ -170,6 +192,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	svc := referee.NewMatchService(referee.ServiceConfig{
 		Store: store, Bots: bot.Strategies(botSeed()), WaitingTTL: ttl, BotWorkers: cfg.botWorkers, Logger: log,
 		CacheBytes: int64(cfg.cacheMiB * (1 << 20)), Players: people,
+		RematchTTL: cfg.rematchTTL, RatedTurnSeconds: cfg.ratedTurnSeconds,
 	})
 	defer svc.Close() // runs before the store closes: the workers stop first
 	reg := prometheus.NewRegistry()

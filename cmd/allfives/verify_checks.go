@@ -104,7 +104,11 @@ func verifyExport(body []byte) verifyResult {
 		}
 		res.add(c.Name, c.OK, seq, "%s", c.Detail)
 	}
-	if n := len(log.Events); log.Unreadable == 0 && (n == 0 || log.Events[n-1].Type != domain.TypeMatchEnded) {
+	switch n := len(log.Events); {
+	case log.Unreadable > 0:
+	case n > 0 && log.Events[n-1].Type != domain.TypeMatchEnded && audit.Closed(log.Events):
+		res.add("closed", true, 0, "the match ended %s before any deal: no hand to check, and its seed, which dealt nothing, stays secret", log.Events[n-1].Type)
+	case !audit.Closed(log.Events):
 		res.add("finished", false, 0, "the log does not end with match.ended: the seed is not revealed, so no deal can be checked")
 	}
 	matchCheck(&res, view.ID, f.Match, log)

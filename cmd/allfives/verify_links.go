@@ -23,7 +23,7 @@ const (
 // carries none until the match ends; any other is named by the first event at fault.
 func chainLinks(res *verifyResult, events []exportEvent) ([]audit.ChainLink, bool) {
 	if noLinks(events) {
-		res.add("export", false, 0, "the events carry no prev_hash, hash and raw_data: only a finished match's export does; export it once the match has ended")
+		res.add("export", false, 0, "the events carry no prev_hash, hash and raw_data: only a finished match's export does (or that of a match expired or cancelled before any deal); export it once the match has ended")
 		return nil, false
 	}
 	links := make([]audit.ChainLink, len(events))

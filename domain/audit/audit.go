@@ -85,6 +85,23 @@ func auditLog(id string, log LogRead, v domain.Viewer, choose domain.Chooser) ([
 	return checks, fold
 }
 
+// Closed says whether a log is over and holds nothing hidden any more: it ends with
+// match.ended, which reveals every hand and the seed, or with match.expired or match.cancelled,
+// which close a match only while it waits, before any hand is dealt. Only a closed log's
+// stored payloads and hashes may leave the server (docs/api.md, "Verifying an export").
+func Closed(events []domain.Event) bool {
+	if len(events) == 0 {
+		return false
+	}
+	switch last := events[len(events)-1]; last.Type {
+	case domain.TypeMatchEnded:
+		return true
+	case domain.TypeMatchExpired, domain.TypeMatchCancelled:
+		return !slices.ContainsFunc(events, func(e domain.Event) bool { return e.Type == domain.TypeHandStarted })
+	}
+	return false
+}
+
 // endOf returns the index of the first match.ended in events, or -1.
 func endOf(events []domain.Event) int {
 	return slices.IndexFunc(events, func(e domain.Event) bool { return e.Type == domain.TypeMatchEnded })

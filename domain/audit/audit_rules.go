@@ -92,11 +92,9 @@ func (r *referee) opening() (*domain.Match, *fault) {
 	if !ok {
 		return nil, faultf(1, "the log opens with %s, not %s", r.log[0].Type, domain.TypeMatchCreated)
 	}
-	spec := domain.MatchSpec{
-		Players: created.Players, Partnerships: created.Partnerships, Target: created.Target, Seeded: created.Seeded,
-		Listed: created.Listed, TurnSeconds: created.TurnSeconds, AutoplayAfter: created.AutoplayAfter,
-	}
-	derived, err := domain.Start(spec, domain.Seed{}, r.log[0].At)
+	// SpecOf carries every field of match.created (a test holds it to that), so the rules
+	// rebuild all of them, and same() names any the record changed.
+	derived, err := domain.Start(domain.SpecOf(created), domain.Seed{}, r.log[0].At)
 	if err != nil {
 		return nil, faultf(1, "match.created describes no valid match: %v", err)
 	}
@@ -219,7 +217,7 @@ func (r *referee) same(m *domain.Match, d, rec domain.Event) *fault {
 		return faultf(rec.Seq, "cannot encode: %v", err)
 	}
 	if !bytes.Equal(want, got) {
-		return faultf(rec.Seq, "the log has %s %s, the rules give %s", rec.Type, r.show(rec), r.showDerived(d, rec))
+		return faultf(rec.Seq, "the log has %s %s, the rules give %s%s", rec.Type, r.show(rec), r.showDerived(d, rec), r.fieldDiff(d, rec))
 	}
 	return nil
 }
@@ -228,9 +226,7 @@ func (r *referee) same(m *domain.Match, d, rec domain.Event) *fault {
 // seat on autoplay) that differs from the recorded play names a tile the seat held: while the
 // match is live only that seat may see it.
 func (r *referee) showDerived(d, rec domain.Event) string {
-	dp, ok1 := d.Data.(domain.TilePlayed)
-	rp, ok2 := rec.Data.(domain.TilePlayed)
-	if ok1 && ok2 && dp.Tile != rp.Tile && !r.v.Sees(dp.Seat, r.finished) {
+	if r.hidesDerived(d, rec) {
 		return "another play (which tile is hidden while the match is live)"
 	}
 	return r.show(d)

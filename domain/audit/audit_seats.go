@@ -6,7 +6,8 @@ import (
 
 // seatCommand re-decides the command behind a recorded event of seats or the clock at index i
 // (docs/design.md, "Seats, joining and the clock"): a join (with the deal the last join
-// makes), a leave, a resume, an expiry, or a timeout with the whole turn played for the seat.
+// makes), a leave, a resume, an expiry, a cancellation, a resignation (with the end it may
+// make), or a timeout with the whole turn played for the seat.
 // handled is false for any other event.
 func (r *referee) seatCommand(m *domain.Match, i int) (derived []domain.Event, handled bool, err error) {
 	e := r.log[i]
@@ -19,6 +20,10 @@ func (r *referee) seatCommand(m *domain.Match, i int) (derived []domain.Event, h
 		derived, err = m.DecideResume(d.Seat, e.At)
 	case domain.MatchExpired:
 		derived, err = m.DecideExpire(e.At)
+	case domain.MatchCancelled:
+		derived, err = cancelCommand(m, d, e)
+	case domain.SeatResigned:
+		derived, err = m.DecideResign(d.Seat, e.At)
 	case domain.TurnTimedOut:
 		choose := r.choose
 		if choose == nil {
@@ -29,6 +34,24 @@ func (r *referee) seatCommand(m *domain.Match, i int) (derived []domain.Event, h
 		return nil, false, nil
 	}
 	return derived, true, err
+}
+
+// cancelCommand re-decides the command a match.cancelled records: a decline of a reserved
+// seat, a holder's withdrawal, or an offer whose time had passed at the event's time.
+func cancelCommand(m *domain.Match, d domain.MatchCancelled, e domain.Event) ([]domain.Event, error) {
+	if d.Reason == domain.CancelOfferExpired {
+		return m.DecideOfferExpired(e.At)
+	}
+	if d.Seat == nil {
+		return nil, domain.Invalidf("a %s cancellation names the seat that gave it", d.Reason)
+	}
+	switch d.Reason {
+	case domain.CancelDeclined:
+		return m.DecideDecline(*d.Seat, e.At)
+	case domain.CancelWithdrawn:
+		return m.DecideCancel(*d.Seat, e.At)
+	}
+	return nil, domain.Invalidf("%q is not a reason a match is cancelled for", domain.Truncate(string(d.Reason), 32))
 }
 
 // recordedMoves is a chooser that answers, call by call, the moves recorded after index i: an

@@ -104,6 +104,8 @@ func (n *notation) outcome(events []domain.Event) (result, seed string) {
 			return fmt.Sprintf("side %d wins %s after %s", d.WinnerSide, scoreText(d.Scores), plural(hands, "hand")), d.Seed
 		case domain.MatchExpired:
 			return fmt.Sprintf("expired at seq %d with open seats, unplayed", e.Seq), "secret: the match expired before any deal"
+		case domain.MatchCancelled:
+			return fmt.Sprintf("cancelled at seq %d (%s), unplayed", e.Seq, d.Reason), "secret: the match was cancelled before any deal"
 		}
 	}
 	last := events[len(events)-1].Seq
@@ -150,6 +152,14 @@ func (n *notation) seatEvent(e domain.Event) {
 		n.move(e.Seq, fmt.Sprintf("S%d resumes", d.Seat), "")
 	case domain.MatchExpired:
 		n.printf("\nMatch expired at seq %d: its open seats stayed empty\n", e.Seq)
+	case domain.MatchCancelled:
+		by := "the offer was not accepted in time"
+		if d.Seat != nil {
+			by = fmt.Sprintf("S%d %s", *d.Seat, d.Reason)
+		}
+		n.printf("\nMatch cancelled at seq %d: %s\n", e.Seq, by)
+	case domain.SeatResigned:
+		n.move(e.Seq, fmt.Sprintf("S%d resigns", d.Seat), "its side ranks last; "+domain.AutoplayBot+" plays the seat if the match goes on")
 	}
 }
 

@@ -23,6 +23,9 @@ type Result struct {
 	Seats      []Seat
 	Scores     []int
 	WinnerSide int
+	// Resigned are the sides that resigned, in the order they did (docs/ratings.md,
+	// "Resignation"): they rank below every other side, the first to resign last.
+	Resigned []int
 }
 
 // ResultOf reads the result of match id from its log: its opening events (match.created and
@@ -49,6 +52,7 @@ func ResultOf(id string, events []domain.Event) (res Result, ok bool, err error)
 	}
 	seats := slices.Clone(created.Players)
 	var end *domain.Event
+	var resigned []int
 	dealt := false
 	for i := range events[1:] {
 		e := &events[1+i]
@@ -63,6 +67,10 @@ func ResultOf(id string, events []domain.Event) (res Result, ok bool, err error)
 			}
 		case domain.HandStarted:
 			dealt = true
+		case domain.SeatResigned:
+			if d.Seat >= 0 && d.Seat < len(seats) && !slices.Contains(resigned, table.SideOf(d.Seat)) {
+				resigned = append(resigned, table.SideOf(d.Seat))
+			}
 		case domain.MatchEnded:
 			end = e
 		}
@@ -77,7 +85,7 @@ func ResultOf(id string, events []domain.Event) (res Result, ok bool, err error)
 	res = Result{
 		Key:    Key{EndedAt: end.At.UTC(), MatchID: id},
 		Format: FormatOf(table.Players(), table.Partnerships()), Scores: slices.Clone(ended.Scores),
-		WinnerSide: ended.WinnerSide,
+		WinnerSide: ended.WinnerSide, Resigned: resigned,
 	}
 	seen := map[string]bool{}
 	for i, p := range seats {
@@ -108,10 +116,39 @@ func (r Result) Players() []string {
 	return out
 }
 
+// rateSides rates the teams by the final side scores, or, when a side resigned, by ranks in
+// which every resigned side comes after the others, the first to resign last.
+func rateSides(m rating.Model, teams [][]rating.Rating, res Result) ([][]rating.Rating, error) {
+	if len(res.Resigned) == 0 {
+		scores := make([]float64, len(res.Scores))
+		for i, sc := range res.Scores {
+			scores[i] = float64(sc)
+		}
+		return m.Rate(teams, scores)
+	}
+	ranks := make([]int, len(res.Scores))
+	for side, sc := range res.Scores {
+		if slices.Contains(res.Resigned, side) {
+			continue
+		}
+		ranks[side] = 1 // one more than the sides that scored more and did not resign
+		for other, o := range res.Scores {
+			if o > sc && !slices.Contains(res.Resigned, other) {
+				ranks[side]++
+			}
+		}
+	}
+	for i, side := range res.Resigned {
+		ranks[side] = len(res.Scores) - i
+	}
+	return m.RateRanks(teams, ranks)
+}
+
 // Rate rates one result under model m: before holds the players' standings in the result's
 // format (a player missing from it is new, at the model's prior). It returns each seat's
 // change and each player's standing after, in seat order. The sides are the teams; ranks
-// come from the final side scores, equal scores sharing a rank (docs/ratings.md, "Ties").
+// come from the final side scores, equal scores sharing a rank (docs/ratings.md, "Ties"),
+// except that a side that resigned ranks below the others (rateSides).
 func Rate(m rating.Model, res Result, before map[string]Standing) ([]Change, []Standing, error) {
 	sides := len(res.Scores)
 	teams := make([][]rating.Rating, sides)
@@ -127,11 +164,7 @@ func Rate(m rating.Model, res Result, before map[string]Standing) ([]Change, []S
 		teams[s.Side] = append(teams[s.Side], r)
 		members[s.Side] = append(members[s.Side], i)
 	}
-	scores := make([]float64, sides)
-	for i, sc := range res.Scores {
-		scores[i] = float64(sc)
-	}
-	after, err := m.Rate(teams, scores)
+	after, err := rateSides(m, teams, res)
 	if err != nil {
 		return nil, nil, fmt.Errorf("match %s: %w", res.MatchID, err)
 	}

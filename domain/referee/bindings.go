@@ -84,10 +84,13 @@ func (s *MatchService) bindPlayers(ctx context.Context, in []domain.PlayerInfo, 
 				// A bot's player has no key to join with: its seat would stay open for good.
 				return nil, nil, domain.Invalidf("players[%d] challenges %s, a bot's player; a bot plays a seat of kind bot", i, id)
 			}
-			if _, err := s.keys.Profile(ctx, id); err != nil {
+			who, err := s.keys.Profile(ctx, id)
+			if err != nil {
 				return nil, nil, fmt.Errorf("players[%d]: %w", i, err)
 			}
-			p = domain.PlayerInfo{Kind: domain.Open}
+			// The log says for whom the seat is kept, so that views, the lobby and the audit
+			// know it (docs/api.md, "Consent").
+			p = domain.PlayerInfo{Kind: domain.Open, ReservedFor: domain.Reservation{ID: who.ID, Name: who.Name}}
 		}
 		for j := range i {
 			if bound[j] == id {
@@ -107,10 +110,25 @@ func (s *MatchService) keySeat(ctx context.Context, key string, seats []SeatReco
 	if err != nil {
 		return -1, err
 	}
+	return playerSeat(seats, who.ID)
+}
+
+// playerSeat is the human seat of seats bound to player, or -1 with no error when the player
+// is only reserved a seat (a challenge or a rematch it has not taken: it reads the match as a
+// spectator, docs/api.md "Consent"), else domain.ErrUnauthorized.
+func playerSeat(seats []SeatRecord, player string) (int, error) {
+	reserved := false
 	for _, sr := range seats {
-		if sr.Kind == domain.Human && sr.Player == who.ID {
+		switch {
+		case sr.Player != player:
+		case sr.Kind == domain.Human:
 			return sr.Seat, nil
+		case sr.Kind == domain.Open:
+			reserved = true
 		}
+	}
+	if reserved {
+		return -1, nil
 	}
 	return -1, fmt.Errorf("%w: the player holds no seat of this match", domain.ErrUnauthorized)
 }

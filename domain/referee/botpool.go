@@ -167,8 +167,13 @@ func (s *MatchService) botChunk(ctx context.Context, id string) (more bool, err 
 	for step := 0; step < botChunkSteps && !work.match.Finished(); step++ {
 		seat := work.match.Turn()
 		// Not paced: nobody sits at a match of bots only to time it, and the pool's workers
-		// must not sleep.
-		batch, err := s.botTurn(ctx, work, seat, work.match.Player(seat).Bot, now, false)
+		// must not sleep. A resigned seat moves as AutoMove says, which the audit re-checks.
+		var batch []domain.Event
+		if work.match.OnAutoplay(seat) {
+			batch, err = work.play(seat, work.match.AutoMove(seat, work.hands, s.chooser(ctx)), now)
+		} else {
+			batch, err = s.botTurn(ctx, work, seat, work.match.Player(seat).Bot, now, false)
+		}
 		if err != nil {
 			return false, err
 		}
@@ -204,14 +209,14 @@ func endsHand(events []domain.Event) bool {
 	return false
 }
 
-// botsOnly says whether match m is live with no human seat: nobody but its bots will ever move
-// it, so the pool plays it.
+// botsOnly says whether match m is live with no human seat left to play, every seat a bot's or
+// resigned: nobody but its bots will ever move it, so the pool plays it.
 func botsOnly(m *domain.Match) bool {
-	if m.Finished() {
+	if m.Closed() {
 		return false
 	}
-	for _, p := range m.Players() {
-		if p.Kind != domain.Bot {
+	for seat, p := range m.Players() {
+		if p.Kind != domain.Bot && !m.Resigned(seat) {
 			return false
 		}
 	}

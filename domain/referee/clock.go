@@ -16,8 +16,9 @@ const sweepBatch = 100
 
 // Sweep acts on every match the clock has made due (docs/design.md, "Seats, joining and the
 // clock"): a human seat past its deadline has its turn played by the autoplay strategy
-// (turn.timed_out, maybe seat.autoplay, the moves, then bots as usual), and a waiting match
-// whose last event is older than the waiting TTL expires. It returns how many matches it
+// (turn.timed_out, maybe seat.autoplay, the moves, then bots as usual), an offer (a rematch)
+// past its deadline is cancelled (offer_expired), and a waiting match whose last event is
+// older than the waiting TTL expires. It returns how many matches it
 // changed. Several instances may sweep one store: each append carries the version it decided
 // on, so of two sweepers acting on one deadline one append wins and the other, on re-reading,
 // finds nothing due.
@@ -61,6 +62,8 @@ func (s *MatchService) sweepOne(ctx context.Context, id string, q DueQuery) (boo
 	var events []domain.Event
 	if deadline, ok := m.Deadline(); ok && !q.Now.Before(deadline) {
 		events, err = m.DecideTimeout(q.Now, work.hands, s.chooser(ctx))
+	} else if offer, ok := m.OfferDeadline(); ok && !q.Now.Before(offer) {
+		events, err = m.DecideOfferExpired(q.Now)
 	} else if m.Status() == domain.StatusWaiting && !q.WaitingBefore.IsZero() && !m.UpdatedAt().After(q.WaitingBefore) {
 		events, err = m.DecideExpire(q.Now)
 	} else {

@@ -2,7 +2,6 @@ package referee
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/players"
@@ -71,8 +70,8 @@ func (s *MatchService) foldKey(ctx context.Context, id, token string) (context.C
 	return ctx, heldKey{done: true, who: who, err: err}
 }
 
-// heldSeat is the seat the player of key holds in seats: k's player when foldKey
-// authenticated the key, else keySeat's own lookup.
+// heldSeat is the seat the player of key holds in seats (-1: none, but one is reserved for
+// it): k's player when foldKey authenticated the key, else keySeat's own lookup.
 func (s *MatchService) heldSeat(ctx context.Context, k heldKey, key string, seats []SeatRecord) (int, error) {
 	if !k.done {
 		return s.keySeat(ctx, key, seats)
@@ -80,10 +79,5 @@ func (s *MatchService) heldSeat(ctx context.Context, k heldKey, key string, seat
 	if k.err != nil {
 		return -1, k.err
 	}
-	for _, sr := range seats {
-		if sr.Kind == domain.Human && sr.Player == k.who.ID {
-			return sr.Seat, nil
-		}
-	}
-	return -1, fmt.Errorf("%w: the player holds no seat of this match", domain.ErrUnauthorized)
+	return playerSeat(seats, k.who.ID)
 }

@@ -112,9 +112,9 @@ func (s *MatchService) History(ctx context.Context, q HistoryQuery) (HistoryPage
 		return HistoryPage{}, domain.Invalidf("limit must be 1 to 100")
 	}
 	switch q.Status {
-	case "", domain.StatusWaiting, domain.StatusInProgress, domain.StatusFinished, domain.StatusExpired:
+	case "", domain.StatusWaiting, domain.StatusInProgress, domain.StatusFinished, domain.StatusExpired, domain.StatusCancelled:
 	default:
-		return HistoryPage{}, domain.Invalidf("status must be waiting, in_progress, finished or expired")
+		return HistoryPage{}, domain.Invalidf("status must be waiting, in_progress, finished, expired or cancelled")
 	}
 	if !q.Since.IsZero() && !q.Until.IsZero() && q.Until.Before(q.Since) {
 		return HistoryPage{}, domain.Invalidf("until is before since")

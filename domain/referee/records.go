@@ -12,10 +12,11 @@ import (
 
 // ExportRecord is a match's whole record as one viewer may see it (docs/api.md, "Replay, audit and export"): the
 // match view and every event, redacted as the events endpoint redacts them. Chain holds, for a
-// finished match only, each event's stored payload bytes and hashes, so that anyone can verify
-// the export offline (docs/api.md, "Verifying an export"). A live match's export has no chain:
-// the raw payloads hold every hand, and even a hash alone gives away a drawn tile, which is
-// one of at most 28 candidates to try.
+// closed match only (finished, or expired or cancelled before any deal), each event's stored
+// payload bytes and hashes, so that anyone can verify the export offline (docs/api.md,
+// "Verifying an export"). A live match's export has no chain: the raw payloads hold every
+// hand, and even a hash alone gives away a drawn tile, which is one of at most 28 candidates
+// to try. A match closed before its first deal holds no hand at all.
 type ExportRecord struct {
 	Match  domain.MatchView
 	Events []domain.Event
@@ -30,17 +31,17 @@ func (s *MatchService) Export(ctx context.Context, id string, v domain.Viewer) (
 	if err != nil {
 		return ExportRecord{}, err
 	}
-	view, finished, version := e.match.View(v), e.match.Finished(), e.match.Version()
+	view, finished, closed, version := e.match.View(v), e.match.Finished(), e.match.Closed(), e.match.Version()
 	s.release(e)
 	events, err := s.store.Events(ctx, id, 0, version)
 	if err != nil {
 		return ExportRecord{}, corrupt(id, err)
 	}
 	rec := ExportRecord{Match: view, Events: v.RedactAll(events, finished)}
-	if !finished {
+	if !closed {
 		return rec, nil
 	}
-	// A finished match takes no more events, so its links are the same log as its events.
+	// A closed match takes no more events, so its links are the same log as its events.
 	if rec.Chain, err = s.store.Links(ctx, id); err != nil {
 		return ExportRecord{}, err
 	}
@@ -66,7 +67,7 @@ func (s *MatchService) Audit(ctx context.Context, id string, v domain.Viewer) (a
 		return audit.Report{}, err
 	}
 	rep := audit.Stored(id, chain, sideRows(stored, recs), log, v, s.chooser(ctx))
-	if n := len(log.Events); n == 0 || log.Events[n-1].Type != domain.TypeMatchEnded {
+	if !audit.Closed(log.Events) {
 		// A live match's head hash would give hidden tiles away: with the head before a draw
 		// (an earlier audit's), anyone could try the 28 tiles against the head after it.
 		rep.HeadHash = ""

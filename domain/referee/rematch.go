@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/allfives/allfives/domain"
 )
@@ -40,11 +41,12 @@ func rematchID(id string) string {
 }
 
 // Rematch answers the next match of finished match id to the holder of token (a seat token
-// or a player key of one of its seats): the first call creates it, with the same players in
-// the same seats and the same settings but a new secret seed, and every later call answers
-// the same match. Each human seat of the rematch starts unclaimed; the first call of the old
-// seat's holder draws its token, which only that call shows. A bound seat's player also plays
-// it with its key.
+// or a player key of one of its seats). The first call offers it (docs/api.md, "Consent"):
+// the next match, with the same seats and settings but a new secret seed, waits with the
+// caller's seat taken, bots seated, and every other human seat reserved for its holder here,
+// who has the server's rematch TTL to accept by calling Rematch in turn; the last acceptance
+// deals. Each call by a seat that has not accepted yet takes its seat and draws its token,
+// which only that answer shows; later calls answer the match and no token.
 func (s *MatchService) Rematch(ctx context.Context, id, token string) (_ Rematched, err error) {
 	defer domain.Wrap(&err, "rematch %s", id)
 	st, ok := s.store.(RematchStore)
@@ -68,9 +70,10 @@ func (s *MatchService) Rematch(ctx context.Context, id, token string) (_ Rematch
 		return Rematched{}, fmt.Errorf("%w: only a finished match has a rematch", domain.ErrMatchNotFinished)
 	}
 	next := e.record.NextMatchID
+	var offered *Rematched
 	if next == "" {
 		next = rematchID(id)
-		if err := s.createRematch(ctx, e, next); err != nil {
+		if offered, err = s.offerRematch(ctx, e, next, seat); err != nil {
 			s.release(e)
 			return Rematched{}, err
 		}
@@ -83,50 +86,121 @@ func (s *MatchService) Rematch(ctx context.Context, id, token string) (_ Rematch
 		e.setRecord(rec)
 	}
 	s.release(e)
-	return s.claim(ctx, st, next, seat)
+	if offered != nil {
+		return *offered, nil
+	}
+	res, err := s.acceptRematch(ctx, st, next, seat)
+	if errors.Is(err, domain.ErrVersionConflict) {
+		res, err = s.acceptRematch(ctx, st, next, seat) // another instance moved it: decide again
+	}
+	return res, err
 }
 
-// createRematch stores the rematch of e's match under id next; the caller holds e's lock. A
-// rematch another instance stored first is kept.
-func (s *MatchService) createRematch(ctx context.Context, e *entry, next string) error {
-	old := e.match.View(domain.Spectator())
-	spec := domain.MatchSpec{
-		Players: e.match.Players(), Partnerships: old.Partnerships, Target: e.match.Target(),
-		Listed: e.match.Listed(), TurnSeconds: e.match.TurnSeconds(), AutoplayAfter: e.match.AutoplayAfter(),
-		Rated: e.match.Rated(),
+// rematchSpec is the offer of a rematch of m by seat: m's settings, m's seats with every other
+// human seat reserved for its holder (its player, or, anonymous, its name), never listed and
+// never a chosen seed; an offer for as long as the rematch TTL when any seat is reserved.
+func (s *MatchService) rematchSpec(m *domain.Match, seat int) domain.MatchSpec {
+	spec := m.Spec()
+	spec.Players, spec.Listed, spec.Seeded, spec.OfferSeconds = m.Players(), false, false, 0
+	for i, p := range spec.Players {
+		if p.Kind == domain.Human && i != seat {
+			spec.Players[i] = domain.PlayerInfo{Seat: i, Kind: domain.Open, ReservedFor: domain.Reservation{ID: p.Player, Name: p.Name}}
+			spec.OfferSeconds = int(s.rematchTTL / time.Second)
+		}
 	}
+	return spec
+}
+
+// offerRematch stores the rematch of e's match under id next, offered by seat, and answers it
+// as that seat sees it with its token; the caller holds e's lock. When another instance
+// stored it first, it answers nil: the caller then accepts the stored offer.
+func (s *MatchService) offerRematch(ctx context.Context, e *entry, next string, seat int) (*Rematched, error) {
 	seed, _, err := s.seedFor("") // always a new secret seed, never the old one or a chosen one
 	if err != nil {
-		return err
+		return nil, err
 	}
 	now := s.clock.Now()
-	events, err := domain.Start(spec, seed, now)
+	events, err := domain.Start(s.rematchSpec(e.match, seat), seed, now)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	g, err := newGame(next, seed, events)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	more, err := s.runBots(ctx, g, now)
+	more, err := s.runBots(ctx, g, now) // with no seat to wait for, the rematch is dealt
 	if err != nil {
-		return err
+		return nil, err
 	}
 	events = append(events, more...)
+	token, hash, err := s.newSecret(32)
+	if err != nil {
+		return nil, err
+	}
 	rec := MatchRecord{ID: next, Seed: seed, CreatedAt: now, RematchOf: e.match.ID()}
 	for _, sr := range e.record.Seats {
-		// A human seat keeps its name and player, and waits for its holder to claim a token.
-		rec.Seats = append(rec.Seats, SeatRecord{Seat: sr.Seat, Name: sr.Name, Kind: sr.Kind, Bot: sr.Bot, Player: sr.Player})
+		out := SeatRecord{Seat: sr.Seat, Name: sr.Name, Kind: sr.Kind, Bot: sr.Bot, Player: sr.Player}
+		switch {
+		case sr.Seat == seat:
+			out.TokenHash = hash
+		case sr.Kind == domain.Human:
+			out.Name, out.Kind = "", domain.Open // reserved for its holder, as a challenge's seat
+		}
+		rec.Seats = append(rec.Seats, out)
 	}
 	err = s.store.Create(ctx, rec, events, g.match.Summary())
 	var vc *domain.VersionConflictError
 	if errors.As(err, &vc) && vc.Expected == 0 {
-		return nil // another instance created it first
+		return nil, nil // another instance created it first
 	}
-	if err == nil {
-		s.watch.wake(next) // WatchAll's followers: the players' streams hear of the rematch
+	if err != nil {
+		return nil, err
 	}
-	return err
+	fresh := &entry{keysAll: true}
+	fresh.setRecord(rec)
+	fresh.set(g)
+	s.cache.unpin(s.cache.put(fresh))
+	s.watch.wake(next) // WatchAll's followers: the players' streams hear of the offer
+	return &Rematched{Match: g.match.View(domain.SeatViewer(seat)), Token: token}, nil
+}
+
+// acceptRematch answers rematch next to the holder of seat in the match it follows: its seat
+// taken now if it is still reserved for it (the last acceptance deals), or the match as the
+// seat sees it when taken already. A rematch stored before offers were (every human seat dealt
+// in, its token unclaimed) is claimed as it was then.
+func (s *MatchService) acceptRematch(ctx context.Context, st RematchStore, next string, seat int) (Rematched, error) {
+	e, err := s.acquire(ctx, next)
+	if err != nil {
+		return Rematched{}, err
+	}
+	m, sr := e.match, seatRecord(e.record, seat)
+	if c, ok := m.Cancellation(); ok {
+		s.release(e)
+		return Rematched{}, fmt.Errorf("%w (%s)", domain.ErrRematchCancelled, c.Reason)
+	}
+	if m.Player(seat).Kind == domain.Human {
+		s.release(e)
+		if len(sr.TokenHash) == 0 {
+			return s.claim(ctx, st, next, seat)
+		}
+		return Rematched{Match: m.View(domain.SeatViewer(seat))}, nil
+	}
+	defer s.release(e)
+	r := m.Player(seat).ReservedFor
+	work := e.working()
+	events, err := work.match.DecideJoinAs(seat, r.Name, r.ID, s.clock.Now())
+	if err != nil {
+		return Rematched{}, err
+	}
+	token, hash, err := s.newSecret(32)
+	if err != nil {
+		return Rematched{}, err
+	}
+	sr.Name, sr.Kind, sr.TokenHash, sr.Player = r.Name, domain.Human, hash, r.ID
+	if err := s.commit(ctx, e, work, events, sr); err != nil {
+		return Rematched{}, err
+	}
+	return Rematched{Match: work.match.View(domain.SeatViewer(seat)), Token: token}, nil
 }
 
 // claim gives seat of rematch next its token, if its holder has not claimed it yet, and

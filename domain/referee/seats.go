@@ -73,7 +73,10 @@ func (s *MatchService) join(ctx context.Context, id string, req JoinRequest) (Jo
 		return Joined{}, err
 	}
 	rec := seatRecord(e.record, req.Seat)
-	switch {
+	switch reserved := work.match.Player(req.Seat).ReservedFor; {
+	case !reserved.IsZero() && reserved.ID == "":
+		// A rematch's anonymous seat: its holder's old token accepts it (docs/api.md, "Consent").
+		return Joined{}, fmt.Errorf("%w: seat %d is kept for its holder in the match this rematch follows: accept with POST /api/v1/matches/{id}/rematch on that match", domain.ErrUnauthorized, req.Seat)
 	case rec.Player != "" && rec.Player != req.player:
 		// A challenge: only its player's key takes it, invite or not (docs/api.md, "Players").
 		return Joined{}, fmt.Errorf("%w: seat %d is reserved for a player: join it with that player's key", domain.ErrUnauthorized, req.Seat)
@@ -183,11 +186,15 @@ func (s *MatchService) commit(ctx context.Context, e *entry, work *game, events 
 	if len(events) > 0 {
 		at = events[0].At // one append, one time (docs/api.md, "Timing")
 	}
-	more, err := s.runBots(ctx, work, at)
-	if err != nil {
-		return err
+	// A match whose last human resigned is played by the bot pool, as one of bots only is.
+	offPath := s.pool != nil && botsOnly(work.match)
+	if !offPath {
+		more, err := s.runBots(ctx, work, at)
+		if err != nil {
+			return err
+		}
+		events = append(events, more...)
 	}
-	events = append(events, more...)
 	a := Append{MatchID: e.match.ID(), Expected: e.match.Version(), Events: events, Summary: work.match.Summary(), Seats: seats}
 	if err := s.store.Append(ctx, a); err != nil {
 		if errors.Is(err, domain.ErrVersionConflict) {
@@ -200,6 +207,9 @@ func (s *MatchService) commit(ctx context.Context, e *entry, work *game, events 
 	e.setRecord(withSeats(e.record, seats))
 	e.set(work)
 	s.watch.wake(e.match.ID())
+	if offPath {
+		s.pool.submit(e.match.ID())
+	}
 	return nil
 }
 

@@ -41,6 +41,10 @@ type MatchService struct {
 	log        *slog.Logger
 	pause      func(ctx context.Context, d time.Duration) error // holds a paced bot's decision to its floor
 	keys       PlayerKeys                                       // nil: no players, keys are refused
+	// ratedTurnSeconds is the clock of a rated match created without one; rematchTTL is how
+	// long a rematch offer's reserved seats have to be taken.
+	ratedTurnSeconds int
+	rematchTTL       time.Duration
 }
 
 // ServiceConfig wires a MatchService. Zero fields take the production defaults.
@@ -66,7 +70,19 @@ type ServiceConfig struct {
 	// Players authenticates player keys and finds players by id, for seats bound to players
 	// (docs/api.md, "Players"); nil: a key is refused, and no seat may name a player.
 	Players PlayerKeys
+	// RatedTurnSeconds is the clock a rated match created without turn_seconds takes; 0 means
+	// DefaultRatedTurnSeconds.
+	RatedTurnSeconds int
+	// RematchTTL is how long the seats a rematch offer reserves have to be taken before the
+	// sweeper cancels it; 0 means DefaultRematchTTL.
+	RematchTTL time.Duration
 }
+
+// DefaultRatedTurnSeconds is the clock of a rated match created without one.
+const DefaultRatedTurnSeconds = 60
+
+// DefaultRematchTTL is how long a rematch offer stands.
+const DefaultRematchTTL = 10 * time.Minute
 
 // sleep waits d, or until ctx ends, when it returns ctx's error: ServiceConfig.Pause's default.
 func sleep(ctx context.Context, d time.Duration) error {
@@ -109,10 +125,16 @@ func NewMatchService(cfg ServiceConfig) *MatchService {
 	if cfg.Pause == nil {
 		cfg.Pause = sleep
 	}
+	if cfg.RatedTurnSeconds == 0 {
+		cfg.RatedTurnSeconds = DefaultRatedTurnSeconds
+	}
+	if cfg.RematchTTL == 0 {
+		cfg.RematchTTL = DefaultRematchTTL
+	}
 	s := &MatchService{
 		store: cfg.Store, clock: cfg.Clock, random: cfg.Random, bots: cfg.Bots,
 		cache: newMatchCache(cfg.CacheSize, cfg.CacheBytes), waitingTTL: cfg.WaitingTTL, log: cfg.Logger,
-		pause: cfg.Pause, keys: cfg.Players,
+		pause: cfg.Pause, keys: cfg.Players, ratedTurnSeconds: cfg.RatedTurnSeconds, rematchTTL: cfg.RematchTTL,
 	}
 	if cfg.BotWorkers > 0 {
 		s.pool = newBotPool(s, cfg.BotWorkers, cfg.Logger)
@@ -209,6 +231,11 @@ func (s *MatchService) Create(ctx context.Context, req CreateRequest) (_ Created
 	if req.Rated {
 		if err := checkRated(players, bound, req.Seed); err != nil {
 			return Created{}, err
+		}
+		if req.TurnSeconds == 0 {
+			// A rated match always has a clock, so a player who walks away is played for and
+			// the result counts (docs/ratings.md, "Who is rated").
+			req.TurnSeconds = s.ratedTurnSeconds
 		}
 	}
 	// A chosen seed lets its chooser compute every hand: never for a match others may join,
@@ -406,8 +433,13 @@ func (s *MatchService) Authenticate(ctx context.Context, id, token string) (doma
 	if players.IsKey(token) {
 		// A key stands for the seat its player holds here (docs/api.md, "Players").
 		seat, err := s.heldSeat(ctx, key, token, seats)
-		if err != nil {
+		switch {
+		case err != nil:
 			return domain.Viewer{}, err
+		case seat < 0:
+			// Reserved a seat it has not taken: the player reads the match it is asked to
+			// (docs/api.md, "Consent"), and sees what anyone sees.
+			return domain.Spectator(), nil
 		}
 		return domain.SeatViewer(seat).CheckedAt(checked), nil
 	}

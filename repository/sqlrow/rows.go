@@ -184,7 +184,8 @@ func nonNil(s []int) []int {
 // AppendColumns are the read-model columns an append rewrites; seeded, fixed when the match
 // is created, is never among them. players and open_seats change
 // only with a join or a leave. status is written only when it is not in_progress or the append
-// starts the match (a join), and turn_deadline only for a match with a clock: SQLite rewrites
+// starts the match (a join), and turn_deadline only for a match with a clock or with its
+// status: SQLite rewrites
 // an index entry whenever its column is SET, even to the value it had, and PostgreSQL can make
 // an UPDATE that leaves every indexed column alone a heap-only tuple update that writes no
 // index entry; most moves change neither.
@@ -192,7 +193,10 @@ func AppendColumns(sum domain.Summary, events []domain.Event) []string {
 	seats := slices.ContainsFunc(events, func(e domain.Event) bool {
 		return e.Type == domain.TypeSeatJoined || e.Type == domain.TypeSeatLeft
 	})
-	return UpdateColumns(sum.Status != domain.StatusInProgress || seats, seats, sum.TurnSeconds > 0)
+	status := sum.Status != domain.StatusInProgress || seats
+	// A waiting offer's deadline (docs/api.md, "Consent") goes when its status changes: the
+	// deal, or the cancellation.
+	return UpdateColumns(status, seats, sum.TurnSeconds > 0 || status)
 }
 
 // UpdateColumns are the columns of one shape of the append's read-model update: always the

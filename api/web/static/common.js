@@ -198,6 +198,14 @@ const DESCRIBERS = {
     `${seatName(seats, d.seat)} timed out too often: the ${d.bot || "greedy"} bot plays the seat until they resume.`,
   "seat.resumed": (d, seats) => `${seatName(seats, d.seat)} takes the seat back from the bot.`,
   "match.expired": () => "The match expired: its open seats were not taken in time.",
+  "match.cancelled": (d, seats) => {
+    const who = (seats.find((x) => x.seat === d.seat) || {}).reserved_for;
+    const name = who ? who.name : seatName(seats, d.seat);
+    return d.reason === "declined" ? `The match is cancelled: ${name} declined the seat kept for them.`
+      : d.reason === "withdrawn" ? `The match is cancelled: ${name} withdrew it.`
+      : "The match is cancelled: the offer was not accepted in time.";
+  },
+  "seat.resigned": (d, seats) => `${seatName(seats, d.seat)} resigns.`,
 };
 
 // EVENT_TYPES is every event type the client knows: an EventSource hands a named event only

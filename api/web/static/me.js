@@ -110,7 +110,8 @@ async function mine() {
       api(`${base}?status=waiting&limit=100`, { token: p.key }),
       api(`${base}?limit=30`, { token: p.key }),
     ]);
-    const challenges = waiting.matches.filter((m) => (m.open_seats || []).includes(m.seat));
+    // The player's own seat still open is one kept for it: a challenge, or a rematch offer.
+    const challenges = waiting.matches.filter((m) => (m.players[m.seat] || {}).kind === "open");
     const shown = new Set([...turns.matches, ...challenges].map((m) => m.id));
     fill($("my-turns"), turns.matches, (m) => el("li", { "data-id": m.id },
       table(m, `Your turn against ${opponents(m)}`), el("span", { class: "muted", text: ` · ${m.scores.join(" to ")}` })));

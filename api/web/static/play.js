@@ -34,7 +34,7 @@ let choosing = null; // the tile whose end is being asked
 // where the player holds a seat.
 const token = () => (leaving ? "" : seat ? seat.token : bound ? player.key : "");
 let leaving = false; // the seat is being left
-const over = (v) => v.status === "finished" || v.status === "expired"; // nothing more will happen
+const over = (v) => v.status === "finished" || v.status === "expired" || v.status === "cancelled"; // nothing more will happen
 
 // load reads the match as this seat (or a spectator) sees it and draws it.
 async function load() {
@@ -45,7 +45,7 @@ async function load() {
       if (v.seats.some((s) => s.player === player.id)) {
         bound = true;
         v = await api(base, { token: player.key });
-      } else if (v.status === "waiting" && (v.open_seats || []).length) {
+      } else if (v.status === "waiting" && v.seats.some((s) => s.kind === "open")) {
         challenged = await findChallenge();
       }
     }
@@ -72,7 +72,7 @@ async function load() {
 async function findChallenge() {
   try {
     const res = await api(`/api/v1/players/${encodeURIComponent(player.id)}/matches?status=waiting&limit=100`, { token: player.key });
-    const m = res.matches.find((x) => x.id === id && (x.open_seats || []).includes(x.seat));
+    const m = res.matches.find((x) => x.id === id && (x.players[x.seat] || {}).kind === "open");
     return m ? m.seat : null;
   } catch {
     return null;
@@ -122,9 +122,13 @@ function render(v) {
   const open = v.open_seats || [];
   const clock = live && h && v.seats[h.turn] && v.seats[h.turn].deadline
     ? ` Clock: by ${new Date(v.seats[h.turn].deadline).toLocaleTimeString()}.` : "";
+  // A seat kept for someone (reserved_for) waits for that one's answer, not for anyone.
+  const kept = v.seats.filter((s) => s.kind === "open" && s.reserved_for).map((s) => s.reserved_for.name);
   $("turn").textContent = v.status === "waiting"
-    ? `Waiting for players: seat${open.length === 1 ? "" : "s"} ${open.join(", ")} open.`
+    ? (open.length ? `Waiting for players: seat${open.length === 1 ? "" : "s"} ${open.join(", ")} open.` : "Waiting for players.") +
+      (kept.length ? ` Not answered yet: ${kept.join(", ")}.` : "")
     : v.status === "expired" ? "The match expired before its seats were taken."
+    : v.status === "cancelled" ? "The match was cancelled before it started."
     : !live ? "The match is over."
     : !h || h.number === 0 ? "Waiting for the deal."
     : (mine ? "Your turn." : `${seatLabel(v.seats[h.turn], h.turn)} to move.`) + clock;
@@ -151,7 +155,7 @@ function render(v) {
 }
 
 function renderSeat(v, mine) {
-  const offer = !v.you && challenged !== null && v.status === "waiting" && (v.open_seats || []).includes(challenged);
+  const offer = !v.you && challenged !== null && v.status === "waiting" && (v.seats[challenged] || {}).kind === "open";
   $("challenge-box").hidden = !offer;
   if (offer) {
     const from = v.seats.filter((s) => s.kind !== "open").map((s) => seatLabel(s, s.seat)).join(", ");

@@ -1,0 +1,204 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/domain/bot"
+	"github.com/allfives/allfives/domain/players"
+	"github.com/allfives/allfives/domain/referee"
+)
+
+// kindStore is what the server of TestEveryKindOfMatchAuditsAndVerifies needs of its store.
+type kindStore interface {
+	referee.EventStore
+	players.Store
+	api.Pinger
+}
+
+// handClock is a clock the test moves by hand, so the sweeper's deadlines come when it says.
+type handClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *handClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *handClock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// kindServer is the real router with players over one store, on a clock of the test's.
+type kindServer struct {
+	t     *testing.T
+	h     http.Handler
+	svc   *referee.MatchService
+	clock *handClock
+}
+
+func newKindServer(t *testing.T, store kindStore) *kindServer {
+	t.Helper()
+	clock := &handClock{now: time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)}
+	people := players.NewService(players.Config{Store: store})
+	svc := referee.NewMatchService(referee.ServiceConfig{
+		Store: store, Bots: bot.Strategies(11), Players: people, Clock: clock, WaitingTTL: time.Hour,
+		Pause: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }, // bots' floors are not what is tested
+	})
+	t.Cleanup(svc.Close)
+	return &kindServer{t: t, h: api.New(api.Config{Service: svc, Players: people, Ready: store}), svc: svc, clock: clock}
+}
+
+// call sends one request through the router with credential as its bearer (none when "") and
+// decodes a JSON answer into out when it is not nil; the status must be want.
+func (k *kindServer) call(method, path string, body any, credential string, want int, out any) []byte {
+	k.t.Helper()
+	var rd *bytes.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			k.t.Fatal(err)
+		}
+		rd = bytes.NewReader(b)
+	} else {
+		rd = bytes.NewReader(nil)
+	}
+	req := httptest.NewRequest(method, path, rd)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if credential != "" {
+		req.Header.Set("Authorization", "Bearer "+credential)
+	}
+	rec := httptest.NewRecorder()
+	k.h.ServeHTTP(rec, req)
+	if rec.Code != want {
+		k.t.Fatalf("%s %s: %d, want %d: %s", method, path, rec.Code, want, rec.Body.String())
+	}
+	if out != nil {
+		if err := json.Unmarshal(rec.Body.Bytes(), out); err != nil {
+			k.t.Fatalf("%s %s: %v: %s", method, path, err, rec.Body.String())
+		}
+	}
+	return rec.Body.Bytes()
+}
+
+// player creates a player and answers its id and key.
+func (k *kindServer) player(name string) (string, string) {
+	k.t.Helper()
+	var out api.CreatePlayerResponse
+	k.call(http.MethodPost, "/api/v1/players", api.CreatePlayerRequest{Name: name}, "", http.StatusCreated, &out)
+	return out.Player.ID, out.Key
+}
+
+// kindMatch is one match the test made, and the credential of each seat that has a holder.
+type kindMatch struct {
+	id    string
+	creds map[int]string
+}
+
+func (k *kindServer) create(req api.CreateMatchRequest, key string) (kindMatch, api.CreateMatchResponse) {
+	k.t.Helper()
+	var out api.CreateMatchResponse
+	k.call(http.MethodPost, "/api/v1/matches", req, key, http.StatusCreated, &out)
+	m := kindMatch{id: out.Match.ID, creds: map[int]string{}}
+	for _, tok := range out.Tokens {
+		m.creds[tok.Seat] = tok.Token
+	}
+	return m, out
+}
+
+func (k *kindServer) path(id, suffix string) string { return "/api/v1/matches/" + id + suffix }
+
+// view reads match id as credential's holder sees it.
+func (k *kindServer) view(id, credential string) api.MatchView {
+	k.t.Helper()
+	var v api.MatchView
+	k.call(http.MethodGet, k.path(id, ""), nil, credential, http.StatusOK, &v)
+	return v
+}
+
+// join takes seat of m with credential (a player key, or "" with an invite) and keeps its token.
+func (k *kindServer) join(m kindMatch, seat int, name, invite, key string) api.JoinResponse {
+	k.t.Helper()
+	var out api.JoinResponse
+	k.call(http.MethodPost, k.path(m.id, fmt.Sprintf("/seats/%d/join", seat)), api.JoinRequest{Name: name, Invite: invite}, key, http.StatusCreated, &out)
+	m.creds[seat] = out.Token
+	return out
+}
+
+// playOut plays m to its end through the API, each seat to move with its credential taking a
+// legal move (a varied one, so both ends and many tiles are played).
+func (k *kindServer) playOut(m kindMatch) api.MatchView {
+	k.t.Helper()
+	for turn := 0; turn < 5000; turn++ {
+		v := k.view(m.id, "")
+		if v.Status != "in_progress" {
+			return v
+		}
+		seat := *v.Turn
+		cred, ok := m.creds[seat]
+		if !ok {
+			k.t.Fatalf("match %s: seat %d is to move and the test holds no credential for it", m.id, seat)
+		}
+		var lm api.LegalMovesResponse
+		k.call(http.MethodGet, k.path(m.id, "/legal-moves"), nil, cred, http.StatusOK, &lm)
+		mv := lm.LegalMoves[(turn*5)%len(lm.LegalMoves)]
+		req := api.MoveRequest{Action: mv.Action}
+		if mv.Action == "play" {
+			req.Tile, req.End = &mv.Tile, &mv.End
+		}
+		k.call(http.MethodPost, k.path(m.id, "/moves"), req, cred, http.StatusOK, nil)
+	}
+	k.t.Fatalf("match %s did not end in 5000 turns", m.id)
+	return api.MatchView{}
+}
+
+// sweep runs the clock's sweeper once and requires it to act on want matches.
+func (k *kindServer) sweep(want int) {
+	k.t.Helper()
+	if n, err := k.svc.Sweep(context.Background()); err != nil || n != want {
+		k.t.Fatalf("sweep: %d matches, %v; want %d", n, err, want)
+	}
+}
+
+// audits checks match id as the audit route and allfives verify judge it: GET /audit is ok
+// with every check holding, and the JSON export, run through verify's own checks, holds up.
+func (k *kindServer) audits(kind, id string) {
+	k.t.Helper()
+	var rep api.AuditReport
+	k.call(http.MethodGet, k.path(id, "/audit"), nil, "", http.StatusOK, &rep)
+	if !rep.OK || rep.FirstBadSeq != nil {
+		k.t.Errorf("%s: GET /audit of %s: %s", kind, id, jsonText(rep))
+	}
+	export := k.call(http.MethodGet, k.path(id, "/export"), nil, "", http.StatusOK, nil)
+	res := verifyExport(export)
+	if !res.ok() {
+		var failed []string
+		for _, c := range res.checks {
+			if !c.ok {
+				failed = append(failed, c.name+": "+c.detail)
+			}
+		}
+		k.t.Errorf("%s: allfives verify of %s's export: %s", kind, id, strings.Join(failed, "; "))
+	}
+}
+
+func jsonText(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}

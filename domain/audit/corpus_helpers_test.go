@@ -1,0 +1,149 @@
+package audit_test
+
+import (
+	"encoding/binary"
+	"testing"
+	"time"
+
+	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/internal/matchtest"
+)
+
+// A corpus of honest logs of every kind of match, made with the domain's own commands as the
+// referee makes them: seats joined, left and reserved, clocks and autoplay, resignations,
+// expiry and every kind of cancellation, in every shape of table.
+
+// driver plays one match through the domain's commands, recording its log.
+type driver struct {
+	t   *testing.T
+	m   *domain.Match
+	hl  domain.HandLog
+	log []domain.Event
+	at  time.Time
+}
+
+func newDriver(t *testing.T, spec domain.MatchSpec, seed domain.Seed) *driver {
+	t.Helper()
+	d := &driver{t: t, at: matchtest.Start}
+	events, err := domain.Start(spec, seed, d.at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.m, err = domain.Resume("m", seed, events); err != nil {
+		t.Fatal(err)
+	}
+	d.hl.Record(events...)
+	d.log = events
+	return d
+}
+
+// step folds the events of one command, which must have been decided without error.
+func (d *driver) step(events []domain.Event, err error) {
+	d.t.Helper()
+	if err != nil {
+		d.t.Fatalf("at version %d: %v", d.m.Version(), err)
+	}
+	if err := d.m.ApplyAll(events); err != nil {
+		d.t.Fatal(err)
+	}
+	d.hl.Record(events...)
+	d.log = append(d.log, events...)
+}
+
+// tick moves the clock on.
+func (d *driver) tick(by time.Duration) time.Time {
+	d.at = d.at.Add(by)
+	return d.at
+}
+
+// play moves the match on until it ends or until stop says so: a seat on autoplay (timed out
+// or resigned) as AutoMove takes its move, a seat in timeouts times out, any other its first
+// legal move.
+func (d *driver) play(timeouts map[int]bool, stop func() bool) {
+	for !d.m.Closed() && (stop == nil || !stop()) {
+		seat := d.m.Turn()
+		switch {
+		case d.m.OnAutoplay(seat):
+			d.step(d.m.Decide(seat, d.m.AutoMove(seat, d.hl, firstLegal), d.tick(time.Second)))
+		case timeouts[seat]:
+			d.step(d.m.DecideTimeout(d.tick(time.Minute), d.hl, firstLegal))
+		default:
+			d.step(d.m.Decide(seat, d.m.LegalMoves(seat)[0].Move(), d.tick(time.Second)))
+		}
+	}
+}
+
+// redealSeed deals no double to two seats at first, so the first hand is dealt again.
+func redealSeed() domain.Seed {
+	var s domain.Seed
+	binary.BigEndian.PutUint64(s[:], 33)
+	return s
+}
+
+func human(name string) domain.PlayerInfo { return domain.PlayerInfo{Name: name, Kind: domain.Human} }
+
+func reserved(id, name string) domain.PlayerInfo {
+	return domain.PlayerInfo{Kind: domain.Open, ReservedFor: domain.Reservation{ID: id, Name: name}}
+}
+
+// corpus is one honest log of every kind of match the rules make.
+func corpus(t *testing.T) map[string][]domain.Event {
+	t.Helper()
+	out := map[string][]domain.Event{}
+	open := domain.PlayerInfo{Kind: domain.Open}
+	bot := domain.PlayerInfo{Name: "rob", Kind: domain.Bot, Bot: "greedy"}
+
+	// Seats joined, left, reserved and bound; a clock with timeouts, autoplay and a resume; a
+	// resignation among three sides, played by autoplay to the end.
+	d := newDriver(t, domain.MatchSpec{Players: []domain.PlayerInfo{human("ann"), reserved("p1", "bo"), open},
+		Listed: true, TurnSeconds: 20, AutoplayAfter: 2, Target: 100}, matchtest.Seed(1))
+	d.step(d.m.DecideJoin(2, "cy", d.tick(time.Second)))
+	d.step(d.m.DecideLeave(2, d.tick(time.Second)))
+	d.step(d.m.DecideJoinAs(2, "dee", "p2", d.tick(time.Second)))
+	d.step(d.m.DecideJoinAs(1, "bo", "p1", d.tick(time.Second)))
+	d.play(map[int]bool{1: true}, func() bool { return d.m.OnAutoplay(1) })
+	d.step(d.m.DecideResume(1, d.tick(time.Second)))
+	d.step(d.m.DecideResign(2, d.tick(time.Second)))
+	d.play(nil, nil)
+	out["seats, clock and a resignation of three sides"] = d.log
+
+	// Two sides, rated: a resignation ends the match at once, the other side winning.
+	ann := human("ann")
+	ann.Player = "p0"
+	d = newDriver(t, domain.MatchSpec{Players: []domain.PlayerInfo{ann, bot}, Rated: true, TurnSeconds: 60}, redealSeed())
+	d.play(nil, func() bool { return d.m.HandsPlayed() > 1 })
+	d.step(d.m.DecideResign(0, d.tick(time.Second)))
+	out["two sides, resigned"] = d.log
+
+	// Partners: one resigns for the side.
+	d = newDriver(t, domain.MatchSpec{Players: []domain.PlayerInfo{human("a"), human("b"), human("c"), human("d")}, Partnerships: true, Seeded: true}, matchtest.Seed(3))
+	d.play(nil, func() bool { return len(d.log) > 20 })
+	d.step(d.m.DecideResign(d.m.Turn(), d.tick(time.Second)))
+	out["partners, resigned"] = d.log
+
+	// Matches closed before they started: expired, declined, withdrawn, an offer not taken.
+	d = newDriver(t, domain.MatchSpec{Players: []domain.PlayerInfo{human("ann"), open}}, matchtest.Seed(4))
+	d.step(d.m.DecideExpire(d.tick(time.Hour)))
+	out["expired"] = d.log
+	d = newDriver(t, domain.MatchSpec{Players: []domain.PlayerInfo{human("ann"), reserved("p1", "bo")}}, matchtest.Seed(5))
+	d.step(d.m.DecideDecline(1, d.tick(time.Second)))
+	out["declined"] = d.log
+	d = newDriver(t, domain.MatchSpec{Players: []domain.PlayerInfo{human("ann"), bot, reserved("p1", "bo")}}, matchtest.Seed(6))
+	d.step(d.m.DecideCancel(0, d.tick(time.Second)))
+	out["withdrawn"] = d.log
+	d = newDriver(t, domain.MatchSpec{Players: []domain.PlayerInfo{human("ann"), reserved("", "bo"), reserved("p3", "cy")}, OfferSeconds: 60}, matchtest.Seed(7))
+	d.step(d.m.DecideJoinAs(2, "cy", "p3", d.tick(time.Second)))
+	d.step(d.m.DecideOfferExpired(d.tick(time.Minute)))
+	out["offer expired"] = d.log
+
+	// An offer accepted by every seat it reserves, the anonymous one by its old name: the last
+	// acceptance deals; and plain matches of every shape to the end.
+	d = newDriver(t, domain.MatchSpec{Players: []domain.PlayerInfo{human("ann"), reserved("", "bo")}, OfferSeconds: 600, Target: 50}, matchtest.Seed(8))
+	d.step(d.m.DecideJoin(1, "bo", d.tick(time.Second)))
+	d.play(nil, nil)
+	out["offer accepted"] = d.log
+	for i, shape := range matchtest.Shapes {
+		out["played out: "+shape.Name] = matchtest.PlayOut(t, matchtest.Spec(shape, 0), matchtest.Seed(byte(20+i)), matchtest.FirstMove, 0)
+	}
+	return out
+}
