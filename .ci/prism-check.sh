@@ -376,6 +376,16 @@ route GET '/api/v1/players/{id}'
 check 200 "/api/v1/players/$pid"
 check 404 "/api/v1/players/$missing"
 
+# ---- look-alike names, bound seats' names, bot seats without a name
+route POST /api/v1/players
+check 409 /api/v1/players "${json[@]}" -d '{"name":"Prisrn Ada"}' # rn looks like the m of Prism Ada
+check 409 /api/v1/players "${json[@]}" -d '{"name":"bot-prism"}'
+check 400 /api/v1/players "${json[@]}" -d '{"name":"Prism Вo"}' # a Cyrillic В among Latin letters
+route POST /api/v1/matches
+check 400 /api/v1/matches "${json[@]}" -H "$(auth "$(curl -sS -X POST "$server/api/v1/players" "${json[@]}" -d '{"name":"Prism Seat"}' | jq -r .key)")" \
+	-d '{"players":[{"kind":"human","player":"me","name":"Someone Else"},{"kind":"bot","bot":"random"}]}'
+check 201 /api/v1/matches "${json[@]}" -d '{"players":[{"name":"Ada","kind":"human"},{"kind":"bot","bot":"greedy"}]}'
+
 # ---- single-use tickets for the streams
 tkey="$(curl -sS -X POST "$server/api/v1/players" "${json[@]}" -d '{"name":"Prism Ticket"}' | jq -r .key)"
 route POST /api/v1/players/me/tickets

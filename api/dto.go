@@ -43,17 +43,22 @@ type CreateMatchRequest struct {
 type PlayerRequest struct {
 	// Name is shown to everyone, in its PRECIS Nickname form (RFC 8266: NFKC, runs of spaces as
 	// one, trimmed). No control characters, line separators, bidirectional marks or invisible
-	// characters (format and default-ignorable ones: zero-width spaces, soft hyphens...), and at
-	// least one visible character. No two seats of a match may have names equal ignoring case
-	// and width ("Ada", "ada", "ＡＤＡ"). Required for human and bot seats; an open seat has none
-	// (the player who joins names it).
+	// characters (format and default-ignorable ones: zero-width spaces, soft hyphens...), at
+	// least one visible character, and no mix of scripts beyond Unicode's moderately restrictive
+	// level (UTS #39: one script, or Latin with one other that is not Cyrillic or Greek). No two
+	// seats of a match may have names equal ignoring case and width ("Ada", "ada", "ＡＤＡ") or
+	// that look alike ("Bob", "Вob" with a Cyrillic В). Required for an anonymous human seat. A
+	// seat bound to a player ("player": "me") shows the player's name: leave it out or give that
+	// name (another is INVALID_REQUEST). A bot seat may leave it out: it is then named after
+	// its bot's player, "bot-greedy" ("bot-greedy 2" for a second greedy bot). An open seat has
+	// none (the player who joins names it).
 	Name string `json:"name,omitempty" minLength:"1" maxLength:"64" example:"Ada"`
 	// Kind open is a seat for someone to join with the invite the create answer gives.
 	Kind string `json:"kind" validate:"required" enums:"human,bot,open" example:"human"`
 	// Bot names the strategy of a bot seat, weakest first; only with kind bot.
 	Bot string `json:"bot,omitempty" enums:"random,greedy,pimc,expert" example:"greedy"`
 	// Player binds a human seat to a lasting player: "me" is the creator, whose player key
-	// is then the Authorization (the name may be left out: the player's own); another
+	// is then the Authorization (the seat shows the player's name); another
 	// player's id reserves the seat for that player (a challenge: an open seat, without
 	// name or invite, that only that player's key joins). One player holds at most one seat
 	// of a match (ALREADY_SEATED).
@@ -198,8 +203,9 @@ type CreateMatchResponse struct {
 // JoinRequest is the body of POST /api/v1/matches/{id}/seats/{seat}/join.
 type JoinRequest struct {
 	// Name is shown to everyone, under the rules of a name at create; it may not be another
-	// seat's name ignoring case and width. Joining with a player key, it may be left out:
-	// the seat takes the player's name.
+	// seat's name ignoring case and width, nor look like it. Joining with a player key, the
+	// seat shows the player's name: leave it out or give that name (another is
+	// INVALID_REQUEST).
 	Name string `json:"name,omitempty" minLength:"1" maxLength:"64" example:"Bo"`
 	// Invite is the seat's invite from the create answer; not needed for a listed match.
 	Invite string `json:"invite,omitempty" example:"lW3Xb0yQm8m3aN6tR2pX4g"`

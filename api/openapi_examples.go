@@ -33,6 +33,10 @@ func requestExamples() map[string][]namedExample {
 				Players: []PlayerRequest{{Name: "Ada", Kind: "human"}, {Kind: "open"}},
 				Listed:  true,
 			}},
+			{"ratedBots", "Two bots, rated: a bot seat needs no name, and shows its player's (bot-expert)", CreateMatchRequest{
+				Players: []PlayerRequest{{Kind: "bot", Bot: "expert"}, {Kind: "bot", Bot: "greedy"}},
+				Rated:   true,
+			}},
 		},
 		"joinSeat": {
 			{"fromTheLobby", "Take seat 1 of the lobby match: a listed match needs no invite", JoinRequest{Name: "Bo"}},

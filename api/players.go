@@ -14,7 +14,7 @@ import (
 //
 //	@Summary		Create a player
 //	@ID				createPlayer
-//	@Description	Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name, and no two players go by one name ignoring case and width ("Ada", "ada" and "ＡＤＡ" are one name): 409 NAME_TAKEN.
+//	@Description	Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name (a name mixing scripts beyond Unicode's moderately restrictive level, such as "Вob" with a Cyrillic В, is 400 INVALID_REQUEST), and no two players go by one name ignoring case and width ("Ada", "ada" and "ＡＤＡ" are one name) or by names that look alike (UTS #39 confusables: "Bob", "ВОВ" and "Βob" are one name); names beginning with bot-, or looking as if they did, are the bots': 409 NAME_TAKEN.
 //	@Tags			players
 //	@Accept			json
 //	@Produce		json

@@ -9,7 +9,9 @@ import (
 // CreatePlayerRequest is the body of POST /api/v1/players.
 type CreatePlayerRequest struct {
 	// Name is the player's name, under the rules of a seat's name; no other player may go by
-	// it ignoring case and width.
+	// it ignoring case and width, nor by a name that looks like it (UTS #39 confusables: "Bob",
+	// "Вob" and "Βob" are one name). Names that begin with "bot-", or look as if they did, are
+	// the bots'. Any of these is NAME_TAKEN.
 	Name string `json:"name" validate:"required" minLength:"1" maxLength:"64" example:"Ada"`
 }
 

@@ -18,7 +18,7 @@ import (
 //
 //	@Summary		Get a player's ratings
 //	@ID				getPlayerRatings
-//	@Description	The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, and whether the rating is still provisional (fewer than 10 rated matches of the format, or sigma above 6). Then its history, newest first: what each rated match did to its rating. The bots are players too: bot-random, bot-greedy, bot-pimc, bot-expert. A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.
+//	@Description	The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, its rated matches against opponents who were established when they met (established_matches: every player of every other side a bot or a player not provisional then), and whether the rating is still provisional (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 matches against established opponents). Then its history, newest first: what each rated match did to its rating, and whether it counted against established opponents. The bots are players too: bot-random, bot-greedy, bot-pimc, bot-expert. A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.
 //	@Tags			players
 //	@Produce		json
 //	@Produce		application/problem+json
@@ -59,13 +59,14 @@ func (s *server) getPlayerRatings(c echo.Context) error {
 	out := PlayerRatingsResponse{Ratings: map[string]FormatRating{}, History: make([]RatingHistoryItem, len(got.History))}
 	for _, st := range got.Standings {
 		out.Ratings[string(st.Format)] = FormatRating{
-			Mu: st.Rating.Mu, Sigma: st.Rating.Sigma, Rating: st.Ordinal(), Matches: st.Matches, Wins: st.Wins, Provisional: st.Provisional(),
+			Mu: st.Rating.Mu, Sigma: st.Rating.Sigma, Rating: st.Ordinal(), Matches: st.Matches, Wins: st.Wins,
+			EstablishedMatches: st.Established, Provisional: st.Provisional(),
 		}
 	}
 	for i, ch := range got.History {
 		out.History[i] = RatingHistoryItem{
 			MatchID: ch.MatchID, Format: string(ch.Format), EndedAt: ch.EndedAt, Seat: ch.Seat, Won: ch.Won,
-			Before: toRatingValue(ch.Before), After: toRatingValue(ch.After),
+			Before: toRatingValue(ch.Before), After: toRatingValue(ch.After), AgainstEstablished: ch.AgainstEstablished,
 		}
 	}
 	if got.NextCursor != "" {
@@ -78,7 +79,7 @@ func (s *server) getPlayerRatings(c echo.Context) error {
 //
 //	@Summary		Get a leaderboard
 //	@ID				getLeaderboard
-//	@Description	The players of a format ranked by rating (mu - 3 sigma), highest first, equal ratings sharing a rank; provisional ratings (fewer than 10 rated matches of the format, or sigma above 6) are left out. The bots are ranked like anyone. Pass next_cursor back as cursor for the next page; a page deep in the board costs what the first does.
+//	@Description	The players of a format ranked by rating (mu - 3 sigma), highest first, equal ratings sharing a rank; provisional ratings (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 rated matches against opponents who were established when they met: a bot, or a player not provisional then) are left out, so fresh accounts losing to one account on purpose cannot rank it. The bots are ranked like anyone. Pass next_cursor back as cursor for the next page; a page deep in the board costs what the first does.
 //	@Tags			players
 //	@Produce		json
 //	@Produce		application/problem+json

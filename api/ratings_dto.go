@@ -23,8 +23,14 @@ type FormatRating struct {
 	// Matches and Wins count the player's rated matches of the format, and those its side won.
 	Matches int `json:"matches" example:"12"`
 	Wins    int `json:"wins" example:"7"`
-	// Provisional: fewer than 10 rated matches of the format, or sigma above 6; a
-	// provisional rating is left off the leaderboard (docs/ratings.md, "Provisional").
+	// EstablishedMatches counts the rated matches of the format against opponents who were
+	// established when they met: every player of every other side a bot, or a player whose
+	// rating was not provisional then (docs/ratings.md, "Standing"). 10 are needed to rank.
+	EstablishedMatches int `json:"established_matches" example:"9"`
+	// Provisional: fewer than 10 rated matches of the format, sigma above 6, or fewer than 10
+	// rated matches against established opponents; a provisional rating is left off the
+	// leaderboard, and a match against it does not count toward anyone's standing
+	// (docs/ratings.md, "Provisional" and "Standing").
 	Provisional bool `json:"provisional"`
 }
 
@@ -37,6 +43,9 @@ type RatingHistoryItem struct {
 	Won     bool        `json:"won"`
 	Before  RatingValue `json:"before"`
 	After   RatingValue `json:"after"`
+	// AgainstEstablished says the match counted toward established_matches: every player of
+	// every other side was established when it was rated.
+	AgainstEstablished bool `json:"against_established"`
 }
 
 // PlayerRatingsResponse is a player's ratings, per format it played rated (a format it never

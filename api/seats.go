@@ -16,7 +16,7 @@ import (
 //
 //	@Summary			Join an open seat
 //	@ID					joinSeat
-//	@Description		Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN.
+//	@Description		Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST).
 //	@Tags				seats
 //	@Accept				json
 //	@Produce			json

@@ -21,7 +21,7 @@ const docTemplate = `{
     "paths": {
         "/api/v1/leaderboard/{format}": {
             "get": {
-                "description": "The players of a format ranked by rating (mu - 3 sigma), highest first, equal ratings sharing a rank; provisional ratings (fewer than 10 rated matches of the format, or sigma above 6) are left out. The bots are ranked like anyone. Pass next_cursor back as cursor for the next page; a page deep in the board costs what the first does.",
+                "description": "The players of a format ranked by rating (mu - 3 sigma), highest first, equal ratings sharing a rank; provisional ratings (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 rated matches against opponents who were established when they met: a bot, or a player not provisional then) are left out, so fresh accounts losing to one account on purpose cannot rank it. The bots are ranked like anyone. Pass next_cursor back as cursor for the next page; a page deep in the board costs what the first does.",
                 "produces": [
                     "application/json",
                     "application/problem+json"
@@ -160,7 +160,7 @@ const docTemplate = `{
                         "PlayerKey": []
                     }
                 ],
-                "description": "Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc and bot-expert) or bound to a player, and no seed may be chosen.",
+                "description": "Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc and bot-expert) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).",
                 "consumes": [
                     "application/json"
                 ],
@@ -1232,7 +1232,7 @@ const docTemplate = `{
                         "PlayerKey": []
                     }
                 ],
-                "description": "Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN.",
+                "description": "Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST).",
                 "consumes": [
                     "application/json"
                 ],
@@ -1684,7 +1684,7 @@ const docTemplate = `{
                 }
             },
             "post": {
-                "description": "Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name, and no two players go by one name ignoring case and width (\"Ada\", \"ada\" and \"ＡＤＡ\" are one name): 409 NAME_TAKEN.",
+                "description": "Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name (a name mixing scripts beyond Unicode's moderately restrictive level, such as \"Вob\" with a Cyrillic В, is 400 INVALID_REQUEST), and no two players go by one name ignoring case and width (\"Ada\", \"ada\" and \"ＡＤＡ\" are one name) or by names that look alike (UTS #39 confusables: \"Bob\", \"ВОВ\" and \"Βob\" are one name); names beginning with bot-, or looking as if they did, are the bots': 409 NAME_TAKEN.",
                 "consumes": [
                     "application/json"
                 ],
@@ -2092,7 +2092,7 @@ const docTemplate = `{
         },
         "/api/v1/players/{id}/ratings": {
             "get": {
-                "description": "The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, and whether the rating is still provisional (fewer than 10 rated matches of the format, or sigma above 6). Then its history, newest first: what each rated match did to its rating. The bots are players too: bot-random, bot-greedy, bot-pimc, bot-expert. A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.",
+                "description": "The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, its rated matches against opponents who were established when they met (established_matches: every player of every other side a bot or a player not provisional then), and whether the rating is still provisional (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 matches against established opponents). Then its history, newest first: what each rated match did to its rating, and whether it counted against established opponents. The bots are players too: bot-random, bot-greedy, bot-pimc, bot-expert. A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.",
                 "produces": [
                     "application/json",
                     "application/problem+json"
@@ -2432,7 +2432,7 @@ const docTemplate = `{
             ],
             "properties": {
                 "name": {
-                    "description": "Name is the player's name, under the rules of a seat's name; no other player may go by\nit ignoring case and width.",
+                    "description": "Name is the player's name, under the rules of a seat's name; no other player may go by\nit ignoring case and width, nor by a name that looks like it (UTS #39 confusables: \"Bob\",\n\"Вob\" and \"Βob\" are one name). Names that begin with \"bot-\", or look as if they did, are\nthe bots'. Any of these is NAME_TAKEN.",
                     "type": "string",
                     "maxLength": 64,
                     "minLength": 1,
@@ -2778,6 +2778,7 @@ const docTemplate = `{
         "api.FormatRating": {
             "type": "object",
             "required": [
+                "established_matches",
                 "matches",
                 "mu",
                 "provisional",
@@ -2786,6 +2787,11 @@ const docTemplate = `{
                 "wins"
             ],
             "properties": {
+                "established_matches": {
+                    "description": "EstablishedMatches counts the rated matches of the format against opponents who were\nestablished when they met: every player of every other side a bot, or a player whose\nrating was not provisional then (docs/ratings.md, \"Standing\"). 10 are needed to rank.",
+                    "type": "integer",
+                    "example": 9
+                },
                 "matches": {
                     "description": "Matches and Wins count the player's rated matches of the format, and those its side won.",
                     "type": "integer",
@@ -2796,7 +2802,7 @@ const docTemplate = `{
                     "example": 27.6353895
                 },
                 "provisional": {
-                    "description": "Provisional: fewer than 10 rated matches of the format, or sigma above 6; a\nprovisional rating is left off the leaderboard (docs/ratings.md, \"Provisional\").",
+                    "description": "Provisional: fewer than 10 rated matches of the format, sigma above 6, or fewer than 10\nrated matches against established opponents; a provisional rating is left off the\nleaderboard, and a match against it does not count toward anyone's standing\n(docs/ratings.md, \"Provisional\" and \"Standing\").",
                     "type": "boolean"
                 },
                 "rating": {
@@ -3015,7 +3021,7 @@ const docTemplate = `{
                     "example": "lW3Xb0yQm8m3aN6tR2pX4g"
                 },
                 "name": {
-                    "description": "Name is shown to everyone, under the rules of a name at create; it may not be another\nseat's name ignoring case and width. Joining with a player key, it may be left out:\nthe seat takes the player's name.",
+                    "description": "Name is shown to everyone, under the rules of a name at create; it may not be another\nseat's name ignoring case and width, nor look like it. Joining with a player key, the\nseat shows the player's name: leave it out or give that name (another is\nINVALID_REQUEST).",
                     "type": "string",
                     "maxLength": 64,
                     "minLength": 1,
@@ -3639,14 +3645,14 @@ const docTemplate = `{
                     "example": "human"
                 },
                 "name": {
-                    "description": "Name is shown to everyone, in its PRECIS Nickname form (RFC 8266: NFKC, runs of spaces as\none, trimmed). No control characters, line separators, bidirectional marks or invisible\ncharacters (format and default-ignorable ones: zero-width spaces, soft hyphens...), and at\nleast one visible character. No two seats of a match may have names equal ignoring case\nand width (\"Ada\", \"ada\", \"ＡＤＡ\"). Required for human and bot seats; an open seat has none\n(the player who joins names it).",
+                    "description": "Name is shown to everyone, in its PRECIS Nickname form (RFC 8266: NFKC, runs of spaces as\none, trimmed). No control characters, line separators, bidirectional marks or invisible\ncharacters (format and default-ignorable ones: zero-width spaces, soft hyphens...), at\nleast one visible character, and no mix of scripts beyond Unicode's moderately restrictive\nlevel (UTS #39: one script, or Latin with one other that is not Cyrillic or Greek). No two\nseats of a match may have names equal ignoring case and width (\"Ada\", \"ada\", \"ＡＤＡ\") or\nthat look alike (\"Bob\", \"Вob\" with a Cyrillic В). Required for an anonymous human seat. A\nseat bound to a player (\"player\": \"me\") shows the player's name: leave it out or give that\nname (another is INVALID_REQUEST). A bot seat may leave it out: it is then named after\nits bot's player, \"bot-greedy\" (\"bot-greedy 2\" for a second greedy bot). An open seat has\nnone (the player who joins names it).",
                     "type": "string",
                     "maxLength": 64,
                     "minLength": 1,
                     "example": "Ada"
                 },
                 "player": {
-                    "description": "Player binds a human seat to a lasting player: \"me\" is the creator, whose player key\nis then the Authorization (the name may be left out: the player's own); another\nplayer's id reserves the seat for that player (a challenge: an open seat, without\nname or invite, that only that player's key joins). One player holds at most one seat\nof a match (ALREADY_SEATED).",
+                    "description": "Player binds a human seat to a lasting player: \"me\" is the creator, whose player key\nis then the Authorization (the seat shows the player's name); another\nplayer's id reserves the seat for that player (a challenge: an open seat, without\nname or invite, that only that player's key joins). One player holds at most one seat\nof a match (ALREADY_SEATED).",
                     "type": "string",
                     "maxLength": 64,
                     "example": "me"
@@ -3771,6 +3777,7 @@ const docTemplate = `{
             "type": "object",
             "required": [
                 "after",
+                "against_established",
                 "before",
                 "ended_at",
                 "format",
@@ -3781,6 +3788,10 @@ const docTemplate = `{
             "properties": {
                 "after": {
                     "$ref": "#/definitions/api.RatingValue"
+                },
+                "against_established": {
+                    "description": "AgainstEstablished says the match counted toward established_matches: every player of\nevery other side was established when it was rated.",
+                    "type": "boolean"
                 },
                 "before": {
                     "$ref": "#/definitions/api.RatingValue"

@@ -116,9 +116,9 @@ var (
 	// ErrMatchNotFinished: a call that needs a finished match (a review, whose hands and seed
 	// must be open, docs/review.md; a rematch) made on a live one. Each refusal adds which.
 	ErrMatchNotFinished = newError(CodeMatchNotFinished, "the match has not finished")
-	// ErrNameTaken: player names are unique under the comparison of domain/names, so that
-	// "Ada", "ada" and "ＡＤＡ" are one player (docs/api.md, "Players").
-	ErrNameTaken = newError(CodeNameTaken, "a player already goes by that name (names are compared ignoring case and width)")
+	// ErrNameTaken: player names are unique under the comparisons of domain/names, so that
+	// "Ada", "ada" and "ＡＤＡ" are one player, and so are "Bob" and "Вob" (docs/api.md, "Players").
+	ErrNameTaken = newError(CodeNameTaken, "a player already goes by that name (names are compared ignoring case and width, and letters of other scripts that look alike)")
 	// ErrPlayerNotFound: no player has that id.
 	ErrPlayerNotFound = newError(CodePlayerNotFound, "player not found")
 	// ErrAlreadySeated: one player never holds two seats of one match, or a reader could not

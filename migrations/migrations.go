@@ -46,6 +46,7 @@ var Files = []string{
 	"00009_player_match_status.sql",
 	"00010_cancelled.sql",
 	"00011_server_keys.sql",
+	"00012_standing_and_skeletons.sql",
 }
 
 // LatestVersion is the version of the last of Files, which a store's schema reports once every

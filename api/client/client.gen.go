@@ -1132,7 +1132,9 @@ type ApiCreateMatchResponse struct {
 // ApiCreatePlayerRequest defines model for api.CreatePlayerRequest.
 type ApiCreatePlayerRequest struct {
 	// Name Name is the player's name, under the rules of a seat's name; no other player may go by
-	// it ignoring case and width.
+	// it ignoring case and width, nor by a name that looks like it (UTS #39 confusables: "Bob",
+	// "Вob" and "Βob" are one name). Names that begin with "bot-", or look as if they did, are
+	// the bots'. Any of these is NAME_TAKEN.
 	//
 	// Example: Ada
 	Name string `json:"name"`
@@ -1325,6 +1327,13 @@ type ApiExportResponse struct {
 
 // ApiFormatRating defines model for api.FormatRating.
 type ApiFormatRating struct {
+	// EstablishedMatches EstablishedMatches counts the rated matches of the format against opponents who were
+	// established when they met: every player of every other side a bot, or a player whose
+	// rating was not provisional then (docs/ratings.md, "Standing"). 10 are needed to rank.
+	//
+	// Example: 9
+	EstablishedMatches int `json:"established_matches"`
+
 	// Matches Matches and Wins count the player's rated matches of the format, and those its side won.
 	//
 	// Example: 12
@@ -1333,8 +1342,10 @@ type ApiFormatRating struct {
 	// Mu Example: 27.6353895
 	Mu float32 `json:"mu"`
 
-	// Provisional Provisional: fewer than 10 rated matches of the format, or sigma above 6; a
-	// provisional rating is left off the leaderboard (docs/ratings.md, "Provisional").
+	// Provisional Provisional: fewer than 10 rated matches of the format, sigma above 6, or fewer than 10
+	// rated matches against established opponents; a provisional rating is left off the
+	// leaderboard, and a match against it does not count toward anyone's standing
+	// (docs/ratings.md, "Provisional" and "Standing").
 	Provisional bool `json:"provisional"`
 
 	// Rating Example: 3.4376853
@@ -1429,8 +1440,9 @@ type ApiJoinRequest struct {
 	Invite *string `json:"invite,omitempty"`
 
 	// Name Name is shown to everyone, under the rules of a name at create; it may not be another
-	// seat's name ignoring case and width. Joining with a player key, it may be left out:
-	// the seat takes the player's name.
+	// seat's name ignoring case and width, nor look like it. Joining with a player key, the
+	// seat shows the player's name: leave it out or give that name (another is
+	// INVALID_REQUEST).
 	//
 	// Example: Bo
 	Name *string `json:"name,omitempty"`
@@ -1718,16 +1730,21 @@ type ApiPlayerRequest struct {
 
 	// Name Name is shown to everyone, in its PRECIS Nickname form (RFC 8266: NFKC, runs of spaces as
 	// one, trimmed). No control characters, line separators, bidirectional marks or invisible
-	// characters (format and default-ignorable ones: zero-width spaces, soft hyphens...), and at
-	// least one visible character. No two seats of a match may have names equal ignoring case
-	// and width ("Ada", "ada", "ＡＤＡ"). Required for human and bot seats; an open seat has none
-	// (the player who joins names it).
+	// characters (format and default-ignorable ones: zero-width spaces, soft hyphens...), at
+	// least one visible character, and no mix of scripts beyond Unicode's moderately restrictive
+	// level (UTS #39: one script, or Latin with one other that is not Cyrillic or Greek). No two
+	// seats of a match may have names equal ignoring case and width ("Ada", "ada", "ＡＤＡ") or
+	// that look alike ("Bob", "Вob" with a Cyrillic В). Required for an anonymous human seat. A
+	// seat bound to a player ("player": "me") shows the player's name: leave it out or give that
+	// name (another is INVALID_REQUEST). A bot seat may leave it out: it is then named after
+	// its bot's player, "bot-greedy" ("bot-greedy 2" for a second greedy bot). An open seat has
+	// none (the player who joins names it).
 	//
 	// Example: Ada
 	Name *string `json:"name,omitempty"`
 
 	// Player Player binds a human seat to a lasting player: "me" is the creator, whose player key
-	// is then the Authorization (the name may be left out: the player's own); another
+	// is then the Authorization (the seat shows the player's name); another
 	// player's id reserves the seat for that player (a challenge: an open seat, without
 	// name or invite, that only that player's key joins). One player holds at most one seat
 	// of a match (ALREADY_SEATED).
@@ -1796,10 +1813,14 @@ type ApiProblemCode string
 
 // ApiRatingHistoryItem defines model for api.RatingHistoryItem.
 type ApiRatingHistoryItem struct {
-	After   ApiRatingValue             `json:"after"`
-	Before  ApiRatingValue             `json:"before"`
-	EndedAt time.Time                  `json:"ended_at"`
-	Format  ApiRatingHistoryItemFormat `json:"format"`
+	After ApiRatingValue `json:"after"`
+
+	// AgainstEstablished AgainstEstablished says the match counted toward established_matches: every player of
+	// every other side was established when it was rated.
+	AgainstEstablished bool                       `json:"against_established"`
+	Before             ApiRatingValue             `json:"before"`
+	EndedAt            time.Time                  `json:"ended_at"`
+	Format             ApiRatingHistoryItemFormat `json:"format"`
 
 	// MatchId Example: 9f1c2b3a4d5e6f708192a3b4c5d6e7f8
 	MatchId string `json:"match_id"`
@@ -2316,7 +2337,7 @@ type ClientInterface interface {
 
 	// GetLeaderboard Get a leaderboard
 	//
-	// The players of a format ranked by rating (mu - 3 sigma), highest first, equal ratings sharing a rank; provisional ratings (fewer than 10 rated matches of the format, or sigma above 6) are left out. The bots are ranked like anyone. Pass next_cursor back as cursor for the next page; a page deep in the board costs what the first does.
+	// The players of a format ranked by rating (mu - 3 sigma), highest first, equal ratings sharing a rank; provisional ratings (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 rated matches against opponents who were established when they met: a bot, or a player not provisional then) are left out, so fresh accounts losing to one account on purpose cannot rank it. The bots are ranked like anyone. Pass next_cursor back as cursor for the next page; a page deep in the board costs what the first does.
 	//
 	// Corresponds with GET /api/v1/leaderboard/{format} (the `GetLeaderboard` operationId).
 	GetLeaderboard(ctx context.Context, format GetLeaderboardParamsFormat, params *GetLeaderboardParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -2330,7 +2351,7 @@ type ClientInterface interface {
 
 	// CreateMatchWithBody Create a match
 	//
-	// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc and bot-expert) or bound to a player, and no seed may be chosen.
+	// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc and bot-expert) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -2339,7 +2360,7 @@ type ClientInterface interface {
 
 	// CreateMatch Create a match
 	//
-	// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc and bot-expert) or bound to a player, and no seed may be chosen.
+	// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc and bot-expert) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -2450,7 +2471,7 @@ type ClientInterface interface {
 
 	// JoinSeatWithBody Join an open seat
 	//
-	// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN.
+	// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -2459,7 +2480,7 @@ type ClientInterface interface {
 
 	// JoinSeat Join an open seat
 	//
-	// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN.
+	// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -2503,7 +2524,7 @@ type ClientInterface interface {
 
 	// CreatePlayerWithBody Create a player
 	//
-	// Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name, and no two players go by one name ignoring case and width ("Ada", "ada" and "ＡＤＡ" are one name): 409 NAME_TAKEN.
+	// Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name (a name mixing scripts beyond Unicode's moderately restrictive level, such as "Вob" with a Cyrillic В, is 400 INVALID_REQUEST), and no two players go by one name ignoring case and width ("Ada", "ada" and "ＡＤＡ" are one name) or by names that look alike (UTS #39 confusables: "Bob", "ВОВ" and "Βob" are one name); names beginning with bot-, or looking as if they did, are the bots': 409 NAME_TAKEN.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -2512,7 +2533,7 @@ type ClientInterface interface {
 
 	// CreatePlayer Create a player
 	//
-	// Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name, and no two players go by one name ignoring case and width ("Ada", "ada" and "ＡＤＡ" are one name): 409 NAME_TAKEN.
+	// Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name (a name mixing scripts beyond Unicode's moderately restrictive level, such as "Вob" with a Cyrillic В, is 400 INVALID_REQUEST), and no two players go by one name ignoring case and width ("Ada", "ada" and "ＡＤＡ" are one name) or by names that look alike (UTS #39 confusables: "Bob", "ВОВ" and "Βob" are one name); names beginning with bot-, or looking as if they did, are the bots': 409 NAME_TAKEN.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -2563,7 +2584,7 @@ type ClientInterface interface {
 
 	// GetPlayerRatings Get a player's ratings
 	//
-	// The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, and whether the rating is still provisional (fewer than 10 rated matches of the format, or sigma above 6). Then its history, newest first: what each rated match did to its rating. The bots are players too: bot-random, bot-greedy, bot-pimc, bot-expert. A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.
+	// The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, its rated matches against opponents who were established when they met (established_matches: every player of every other side a bot or a player not provisional then), and whether the rating is still provisional (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 matches against established opponents). Then its history, newest first: what each rated match did to its rating, and whether it counted against established opponents. The bots are players too: bot-random, bot-greedy, bot-pimc, bot-expert. A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.
 	//
 	// Corresponds with GET /api/v1/players/{id}/ratings (the `GetPlayerRatings` operationId).
 	GetPlayerRatings(ctx context.Context, id string, params *GetPlayerRatingsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -2593,7 +2614,7 @@ type ClientInterface interface {
 
 // GetLeaderboard Get a leaderboard
 //
-// The players of a format ranked by rating (mu - 3 sigma), highest first, equal ratings sharing a rank; provisional ratings (fewer than 10 rated matches of the format, or sigma above 6) are left out. The bots are ranked like anyone. Pass next_cursor back as cursor for the next page; a page deep in the board costs what the first does.
+// The players of a format ranked by rating (mu - 3 sigma), highest first, equal ratings sharing a rank; provisional ratings (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 rated matches against opponents who were established when they met: a bot, or a player not provisional then) are left out, so fresh accounts losing to one account on purpose cannot rank it. The bots are ranked like anyone. Pass next_cursor back as cursor for the next page; a page deep in the board costs what the first does.
 //
 // Corresponds with GET /api/v1/leaderboard/{format} (the `GetLeaderboard` operationId).
 func (c *Client) GetLeaderboard(ctx context.Context, format GetLeaderboardParamsFormat, params *GetLeaderboardParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -2627,7 +2648,7 @@ func (c *Client) ListMatches(ctx context.Context, params *ListMatchesParams, req
 
 // CreateMatchWithBody Create a match
 //
-// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc and bot-expert) or bound to a player, and no seed may be chosen.
+// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc and bot-expert) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).
 //
 // Takes any type of body and a specified content type.
 //
@@ -2646,7 +2667,7 @@ func (c *Client) CreateMatchWithBody(ctx context.Context, contentType string, bo
 
 // CreateMatch Create a match
 //
-// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc and bot-expert) or bound to a player, and no seed may be chosen.
+// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc and bot-expert) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -2907,7 +2928,7 @@ func (c *Client) DeclineSeat(ctx context.Context, id string, seat int, reqEditor
 
 // JoinSeatWithBody Join an open seat
 //
-// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN.
+// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST).
 //
 // Takes any type of body and a specified content type.
 //
@@ -2926,7 +2947,7 @@ func (c *Client) JoinSeatWithBody(ctx context.Context, id string, seat int, cont
 
 // JoinSeat Join an open seat
 //
-// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN.
+// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -3030,7 +3051,7 @@ func (c *Client) GetPlayerByName(ctx context.Context, params *GetPlayerByNamePar
 
 // CreatePlayerWithBody Create a player
 //
-// Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name, and no two players go by one name ignoring case and width ("Ada", "ada" and "ＡＤＡ" are one name): 409 NAME_TAKEN.
+// Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name (a name mixing scripts beyond Unicode's moderately restrictive level, such as "Вob" with a Cyrillic В, is 400 INVALID_REQUEST), and no two players go by one name ignoring case and width ("Ada", "ada" and "ＡＤＡ" are one name) or by names that look alike (UTS #39 confusables: "Bob", "ВОВ" and "Βob" are one name); names beginning with bot-, or looking as if they did, are the bots': 409 NAME_TAKEN.
 //
 // Takes any type of body and a specified content type.
 //
@@ -3049,7 +3070,7 @@ func (c *Client) CreatePlayerWithBody(ctx context.Context, contentType string, b
 
 // CreatePlayer Create a player
 //
-// Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name, and no two players go by one name ignoring case and width ("Ada", "ada" and "ＡＤＡ" are one name): 409 NAME_TAKEN.
+// Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name (a name mixing scripts beyond Unicode's moderately restrictive level, such as "Вob" with a Cyrillic В, is 400 INVALID_REQUEST), and no two players go by one name ignoring case and width ("Ada", "ada" and "ＡＤＡ" are one name) or by names that look alike (UTS #39 confusables: "Bob", "ВОВ" and "Βob" are one name); names beginning with bot-, or looking as if they did, are the bots': 409 NAME_TAKEN.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -3170,7 +3191,7 @@ func (c *Client) ListPlayerMatches(ctx context.Context, id string, params *ListP
 
 // GetPlayerRatings Get a player's ratings
 //
-// The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, and whether the rating is still provisional (fewer than 10 rated matches of the format, or sigma above 6). Then its history, newest first: what each rated match did to its rating. The bots are players too: bot-random, bot-greedy, bot-pimc, bot-expert. A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.
+// The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, its rated matches against opponents who were established when they met (established_matches: every player of every other side a bot or a player not provisional then), and whether the rating is still provisional (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 matches against established opponents). Then its history, newest first: what each rated match did to its rating, and whether it counted against established opponents. The bots are players too: bot-random, bot-greedy, bot-pimc, bot-expert. A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.
 //
 // Corresponds with GET /api/v1/players/{id}/ratings (the `GetPlayerRatings` operationId).
 func (c *Client) GetPlayerRatings(ctx context.Context, id string, params *GetPlayerRatingsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -4943,7 +4964,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetLeaderboardWithResponse Get a leaderboard
 	//
-	// The players of a format ranked by rating (mu - 3 sigma), highest first, equal ratings sharing a rank; provisional ratings (fewer than 10 rated matches of the format, or sigma above 6) are left out. The bots are ranked like anyone. Pass next_cursor back as cursor for the next page; a page deep in the board costs what the first does.
+	// The players of a format ranked by rating (mu - 3 sigma), highest first, equal ratings sharing a rank; provisional ratings (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 rated matches against opponents who were established when they met: a bot, or a player not provisional then) are left out, so fresh accounts losing to one account on purpose cannot rank it. The bots are ranked like anyone. Pass next_cursor back as cursor for the next page; a page deep in the board costs what the first does.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -4961,7 +4982,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateMatchWithBodyWithResponse Create a match
 	//
-	// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc and bot-expert) or bound to a player, and no seed may be chosen.
+	// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc and bot-expert) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4970,7 +4991,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateMatchWithResponse Create a match
 	//
-	// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc and bot-expert) or bound to a player, and no seed may be chosen.
+	// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc and bot-expert) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -5105,7 +5126,7 @@ type ClientWithResponsesInterface interface {
 
 	// JoinSeatWithBodyWithResponse Join an open seat
 	//
-	// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN.
+	// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -5114,7 +5135,7 @@ type ClientWithResponsesInterface interface {
 
 	// JoinSeatWithResponse Join an open seat
 	//
-	// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN.
+	// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -5168,7 +5189,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreatePlayerWithBodyWithResponse Create a player
 	//
-	// Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name, and no two players go by one name ignoring case and width ("Ada", "ada" and "ＡＤＡ" are one name): 409 NAME_TAKEN.
+	// Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name (a name mixing scripts beyond Unicode's moderately restrictive level, such as "Вob" with a Cyrillic В, is 400 INVALID_REQUEST), and no two players go by one name ignoring case and width ("Ada", "ada" and "ＡＤＡ" are one name) or by names that look alike (UTS #39 confusables: "Bob", "ВОВ" and "Βob" are one name); names beginning with bot-, or looking as if they did, are the bots': 409 NAME_TAKEN.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -5177,7 +5198,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreatePlayerWithResponse Create a player
 	//
-	// Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name, and no two players go by one name ignoring case and width ("Ada", "ada" and "ＡＤＡ" are one name): 409 NAME_TAKEN.
+	// Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name (a name mixing scripts beyond Unicode's moderately restrictive level, such as "Вob" with a Cyrillic В, is 400 INVALID_REQUEST), and no two players go by one name ignoring case and width ("Ada", "ada" and "ＡＤＡ" are one name) or by names that look alike (UTS #39 confusables: "Bob", "ВОВ" and "Βob" are one name); names beginning with bot-, or looking as if they did, are the bots': 409 NAME_TAKEN.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -5240,7 +5261,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetPlayerRatingsWithResponse Get a player's ratings
 	//
-	// The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, and whether the rating is still provisional (fewer than 10 rated matches of the format, or sigma above 6). Then its history, newest first: what each rated match did to its rating. The bots are players too: bot-random, bot-greedy, bot-pimc, bot-expert. A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.
+	// The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, its rated matches against opponents who were established when they met (established_matches: every player of every other side a bot or a player not provisional then), and whether the rating is still provisional (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 matches against established opponents). Then its history, newest first: what each rated match did to its rating, and whether it counted against established opponents. The bots are players too: bot-random, bot-greedy, bot-pimc, bot-expert. A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -9293,7 +9314,7 @@ func (r CheckReadinessResponse) ContentType() string {
 
 // GetLeaderboardWithResponse Get a leaderboard
 //
-// The players of a format ranked by rating (mu - 3 sigma), highest first, equal ratings sharing a rank; provisional ratings (fewer than 10 rated matches of the format, or sigma above 6) are left out. The bots are ranked like anyone. Pass next_cursor back as cursor for the next page; a page deep in the board costs what the first does.
+// The players of a format ranked by rating (mu - 3 sigma), highest first, equal ratings sharing a rank; provisional ratings (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 rated matches against opponents who were established when they met: a bot, or a player not provisional then) are left out, so fresh accounts losing to one account on purpose cannot rank it. The bots are ranked like anyone. Pass next_cursor back as cursor for the next page; a page deep in the board costs what the first does.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -9323,7 +9344,7 @@ func (c *ClientWithResponses) ListMatchesWithResponse(ctx context.Context, param
 
 // CreateMatchWithBodyWithResponse Create a match
 //
-// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc and bot-expert) or bound to a player, and no seed may be chosen.
+// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc and bot-expert) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -9338,7 +9359,7 @@ func (c *ClientWithResponses) CreateMatchWithBodyWithResponse(ctx context.Contex
 
 // CreateMatchWithResponse Create a match
 //
-// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc and bot-expert) or bound to a player, and no seed may be chosen.
+// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc and bot-expert) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -9563,7 +9584,7 @@ func (c *ClientWithResponses) DeclineSeatWithResponse(ctx context.Context, id st
 
 // JoinSeatWithBodyWithResponse Join an open seat
 //
-// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN.
+// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -9578,7 +9599,7 @@ func (c *ClientWithResponses) JoinSeatWithBodyWithResponse(ctx context.Context, 
 
 // JoinSeatWithResponse Join an open seat
 //
-// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN.
+// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -9668,7 +9689,7 @@ func (c *ClientWithResponses) GetPlayerByNameWithResponse(ctx context.Context, p
 
 // CreatePlayerWithBodyWithResponse Create a player
 //
-// Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name, and no two players go by one name ignoring case and width ("Ada", "ada" and "ＡＤＡ" are one name): 409 NAME_TAKEN.
+// Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name (a name mixing scripts beyond Unicode's moderately restrictive level, such as "Вob" with a Cyrillic В, is 400 INVALID_REQUEST), and no two players go by one name ignoring case and width ("Ada", "ada" and "ＡＤＡ" are one name) or by names that look alike (UTS #39 confusables: "Bob", "ВОВ" and "Βob" are one name); names beginning with bot-, or looking as if they did, are the bots': 409 NAME_TAKEN.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -9683,7 +9704,7 @@ func (c *ClientWithResponses) CreatePlayerWithBodyWithResponse(ctx context.Conte
 
 // CreatePlayerWithResponse Create a player
 //
-// Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name, and no two players go by one name ignoring case and width ("Ada", "ada" and "ＡＤＡ" are one name): 409 NAME_TAKEN.
+// Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name (a name mixing scripts beyond Unicode's moderately restrictive level, such as "Вob" with a Cyrillic В, is 400 INVALID_REQUEST), and no two players go by one name ignoring case and width ("Ada", "ada" and "ＡＤＡ" are one name) or by names that look alike (UTS #39 confusables: "Bob", "ВОВ" and "Βob" are one name); names beginning with bot-, or looking as if they did, are the bots': 409 NAME_TAKEN.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -9788,7 +9809,7 @@ func (c *ClientWithResponses) ListPlayerMatchesWithResponse(ctx context.Context,
 
 // GetPlayerRatingsWithResponse Get a player's ratings
 //
-// The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, and whether the rating is still provisional (fewer than 10 rated matches of the format, or sigma above 6). Then its history, newest first: what each rated match did to its rating. The bots are players too: bot-random, bot-greedy, bot-pimc, bot-expert. A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.
+// The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, its rated matches against opponents who were established when they met (established_matches: every player of every other side a bot or a player not provisional then), and whether the rating is still provisional (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 matches against established opponents). Then its history, newest first: what each rated match did to its rating, and whether it counted against established opponents. The bots are players too: bot-random, bot-greedy, bot-pimc, bot-expert. A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.
 //
 // Returns a wrapper object for the known response body format(s).
 //

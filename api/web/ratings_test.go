@@ -419,6 +419,7 @@ type profileFigures struct {
 	Sigma       string    `json:"sigma"`
 	Matches     string    `json:"matches"`
 	Wins        string    `json:"wins"`
+	Established string    `json:"established"`
 	Provisional bool      `json:"provisional"`
 	Points      []float64 `json:"points"`
 	Rows        []string  `json:"rows"`
@@ -457,7 +458,7 @@ func checkProfile(t *testing.T, s *site, tb *tab, id, name string) {
   const svg = s.querySelector("svg.rating-chart");
   const byId = (x) => document.getElementById(x);
   return { rating: dd("rating"), mu: dd("mu"), sigma: dd("sigma"), matches: dd("matches"), wins: dd("wins"),
-    provisional: s.querySelector("h2 .provisional") !== null,
+    established: dd("established"), provisional: s.querySelector("h2 .provisional") !== null,
     points: [...svg.querySelectorAll("circle.point")].map((c) => Number(c.dataset.rating)),
     rows: [...s.querySelectorAll("table.history tbody tr")].map((tr) => tr.dataset.match + " " + tr.querySelector(".after").textContent),
     title: byId(svg.getAttribute("aria-labelledby")).textContent, desc: byId(svg.getAttribute("aria-describedby")).textContent };
@@ -470,7 +471,8 @@ func checkProfile(t *testing.T, s *site, tb *tab, id, name string) {
 		}
 		slices.Reverse(history) // oldest first, as drawn
 		if got.Rating != figure(r.Rating) || got.Mu != figure(r.Mu) || got.Sigma != figure(r.Sigma) ||
-			got.Matches != fmt.Sprint(r.Matches) || got.Wins != fmt.Sprint(r.Wins) || got.Provisional != r.Provisional {
+			got.Matches != fmt.Sprint(r.Matches) || got.Wins != fmt.Sprint(r.Wins) || got.Provisional != r.Provisional ||
+			got.Established != fmt.Sprint(r.EstablishedMatches) {
 			t.Errorf("%s %s: the page shows %+v, the API %+v", name, f, got, r)
 		}
 		if len(history) != r.Matches || len(got.Points) != len(history) || len(got.Rows) != len(history) {

@@ -88,7 +88,7 @@ func compareRatings(ctx context.Context, store ratings.Store, got ratings.Rebuil
 	for i, c := range changes {
 		w := got.Changes[i]
 		if !c.EndedAt.Equal(w.EndedAt) || c.MatchID != w.MatchID || c.Player != w.Player || c.Format != w.Format ||
-			c.Seat != w.Seat || c.Won != w.Won || c.Before != w.Before || c.After != w.After {
+			c.Seat != w.Seat || c.Won != w.Won || c.Before != w.Before || c.After != w.After || c.AgainstEstablished != w.AgainstEstablished {
 			return fmt.Errorf("ratings: the live table has the change %+v where the logs give %+v", c, w)
 		}
 	}

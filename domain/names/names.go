@@ -3,7 +3,9 @@
 //
 // It follows the PRECIS Nickname profile (RFC 8266) through golang.org/x/text/secure/precis,
 // and adds to it what a name printed beside others needs: no invisible characters at all, and
-// at least one that shows. It is a package of its own, not part of domain (which imports only
+// at least one that shows; for a new name, no mix of scripts beyond UTS #39's moderately
+// restrictive level (Admit); and a second comparison, the confusable skeleton of UTS #39
+// through github.com/mtibben/confusables (Skeleton), under which names that look alike are one. It is a package of its own, not part of domain (which imports only
 // the standard library) nor of the referee, so that every place that takes a name (seats today,
 // player accounts later) reads the one rule.
 package names
@@ -62,6 +64,21 @@ func Enforce(name string) (string, error) {
 		return "", refusef("must hold a visible character: a letter, digit, punctuation mark or symbol")
 	}
 	return out, nil
+}
+
+// Admit is Enforce for a name taken now, by a new player or a seat: the kept form, also
+// refused when it mixes scripts beyond UTS #39's moderately restrictive level (checkScripts),
+// the way a name passes for one in another script ("Вob" with a Cyrillic В). Names kept before
+// the rule are not judged again: Enforce, Key and Skeleton still read them.
+func Admit(name string) (string, error) {
+	kept, err := Enforce(name)
+	if err != nil {
+		return "", err
+	}
+	if err := checkScripts(kept); err != nil {
+		return "", err
+	}
+	return kept, nil
 }
 
 // Same reports whether two names are one under the profile's comparison: equal once enforced

@@ -30,6 +30,10 @@ type Record struct {
 	// NameKey is names.Key(Name); the store keeps it unique, which is what makes names unique
 	// under the profile's comparison ("Ada", "ada" and "ＡＤＡ" share one).
 	NameKey string
+	// NameSkeleton is names.Skeleton(Name); the store keeps it unique too, which is what makes
+	// look-alike names one ("Bob", "Вob" with a Cyrillic В). CreatePlayer needs it; reads do
+	// not return it (only a create compares it).
+	NameSkeleton string
 	// KeyHash is the SHA-256 of the player's current key; the store keeps it unique and finds
 	// a player by it.
 	KeyHash []byte
@@ -40,8 +44,8 @@ type Record struct {
 // Store is the port for durable players. Implementations: memstore, repository/sqlite and
 // repository/postgres; all pass storetest.RunPlayers.
 type Store interface {
-	// CreatePlayer stores a new player. A name key another player has is domain.ErrNameTaken,
-	// and nothing is stored.
+	// CreatePlayer stores a new player. A name key or name skeleton another player has is
+	// domain.ErrNameTaken, and nothing is stored.
 	CreatePlayer(ctx context.Context, rec Record) error
 	// Player returns the player with that id, or domain.ErrPlayerNotFound.
 	Player(ctx context.Context, id string) (Record, error)

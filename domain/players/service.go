@@ -46,14 +46,23 @@ func NewService(cfg Config) *Service {
 const idBytes = 16
 
 // Create makes a player named name and returns it with its key, which is shown only here.
-// The name follows the rule of domain/names and is kept in its enforced form; a name another
-// player has under the profile's comparison is domain.ErrNameTaken.
+// The name follows the rule of domain/names for a new name (names.Admit) and is kept in its
+// enforced form; a name another player has under the profile's comparison, or one that looks
+// like it (the same names.Skeleton), is domain.ErrNameTaken, and so is a name kept for the
+// bots (names.Reserved).
 func (s *Service) Create(ctx context.Context, name string) (Created, error) {
-	kept, err := names.Enforce(name)
+	kept, err := names.Admit(name)
 	if err != nil {
 		return Created{}, domain.Invalidf("name %s", err)
 	}
+	if names.Reserved(kept) {
+		return Created{}, fmt.Errorf("name %q: names that begin with %q, or look as if they did, are the bots': %w", kept, names.BotPrefix, domain.ErrNameTaken)
+	}
 	nameKey, err := names.Key(kept)
+	if err != nil {
+		return Created{}, domain.Invalidf("name %s", err)
+	}
+	skeleton, err := names.Skeleton(kept)
 	if err != nil {
 		return Created{}, domain.Invalidf("name %s", err)
 	}
@@ -67,7 +76,7 @@ func (s *Service) Create(ctx context.Context, name string) (Created, error) {
 	}
 	now := s.now().UTC()
 	p := Player{ID: hex.EncodeToString(id), Name: kept, CreatedAt: now}
-	rec := Record{Player: p, NameKey: nameKey, KeyHash: hashKey(key), KeyRotatedAt: now}
+	rec := Record{Player: p, NameKey: nameKey, NameSkeleton: skeleton, KeyHash: hashKey(key), KeyRotatedAt: now}
 	if err := s.store.CreatePlayer(ctx, rec); err != nil {
 		if errors.Is(err, domain.ErrNameTaken) {
 			return Created{}, fmt.Errorf("name %q: %w", kept, domain.ErrNameTaken)

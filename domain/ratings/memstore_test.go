@@ -270,7 +270,7 @@ func TestProjectionRewinds(t *testing.T) {
 			t.Fatalf("seed %d: %d changes, rebuilt %d", seed, len(changes), len(rebuilt.Changes))
 		}
 		for i := range changes {
-			if changes[i].Before != rebuilt.Changes[i].Before || changes[i].After != rebuilt.Changes[i].After {
+			if changes[i].Before != rebuilt.Changes[i].Before || changes[i].After != rebuilt.Changes[i].After || changes[i].AgainstEstablished != rebuilt.Changes[i].AgainstEstablished {
 				t.Fatalf("seed %d: change %d %+v, rebuilt %+v", seed, i, changes[i], rebuilt.Changes[i])
 			}
 		}

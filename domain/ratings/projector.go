@@ -203,7 +203,7 @@ func (p *Projector) batchOnce(ctx context.Context, tx Tx) (int, bool, error) {
 				before[id] = st
 			}
 		}
-		cs, standings, err := Rate(p.model, r.res, before)
+		cs, standings, err := RateStanding(p.model, r.res, before)
 		if err != nil {
 			p.log.Error("a rated match left unrated", "match_id", pending[i].MatchID, "err", err)
 			continue
@@ -356,6 +356,9 @@ func (p *Projector) rewind(ctx context.Context, tx Tx, k Key) error {
 		if c.Won {
 			st.Wins--
 		}
+		if c.AgainstEstablished {
+			st.Established--
+		}
 		state[key] = st
 	}
 	var restore, drop []Standing
@@ -425,7 +428,7 @@ func (p *Projector) Rebuild(ctx context.Context) (Rebuilt, error) {
 				before[id] = st
 			}
 		}
-		changes, standings, err := Rate(p.model, res, before)
+		changes, standings, err := RateStanding(p.model, res, before)
 		if err != nil {
 			p.log.Error("a rated match left unrated", "match_id", q.MatchID, "err", err)
 			continue

@@ -81,13 +81,21 @@ type Standing struct {
 	Rating  rating.Rating
 	Matches int
 	Wins    int
+	// Established counts the matches of Matches played against opponents who were
+	// established when they met (docs/ratings.md, "Standing"; AgainstEstablished).
+	Established int
 }
 
 // Ordinal is the displayed rating, mu - 3 sigma.
 func (s Standing) Ordinal() float64 { return s.Rating.Ordinal() }
 
-// Provisional says the rating is still too new to rank (docs/ratings.md, "Provisional").
-func (s Standing) Provisional() bool { return rating.Provisional(s.Rating, s.Matches) }
+// Provisional says the rating is still too new to rank (docs/ratings.md, "Provisional" and
+// "Standing"): the model's rule (fewer than 10 rated matches, or sigma above 6), or fewer
+// than StandingMatches matches against established opponents. A player who is not
+// provisional is established: on the leaderboard, and an opponent whose matches count.
+func (s Standing) Provisional() bool {
+	return rating.Provisional(s.Rating, s.Matches) || s.Established < StandingMatches
+}
 
 // Change is what one rated match did to one of its players.
 type Change struct {
@@ -98,6 +106,9 @@ type Change struct {
 	Won    bool
 	Before rating.Rating
 	After  rating.Rating
+	// AgainstEstablished says the match counted toward the player's standing: every player
+	// of every other side was established when it was rated (docs/ratings.md, "Standing").
+	AgainstEstablished bool
 }
 
 // Tx is one transaction of the projection, holding its lock (Store.Project).

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/names"
 	"github.com/allfives/allfives/domain/players"
 )
 
@@ -32,9 +33,15 @@ func (s *MatchService) keyHolder(ctx context.Context, key string) (players.Playe
 	return s.keys.Authenticate(ctx, key)
 }
 
+// errBoundName refuses a name given to a seat bound to a player that is not the player's: a
+// bound seat shows its player's name, so that no one sits at a table as someone else.
+func errBoundName(field, name string) error {
+	return domain.Invalidf("%s: a seat bound to a player shows the player's name, %q; leave name out or give that name", field, name)
+}
+
 // bindPlayers resolves the player entries of a create request: "me" becomes the creator's
-// id (key must be its key) and binds a human seat, named after the player unless a name is
-// given; any other id reserves the seat for that player: an open seat in the match, which
+// id (key must be its key) and binds a human seat, named after the player (a name given must
+// be the player's, names.Same); any other id reserves the seat for that player: an open seat in the match, which
 // only that player's key may join (a challenge). It returns the seats as the match starts
 // and, by seat, the players the seats are bound or reserved to.
 func (s *MatchService) bindPlayers(ctx context.Context, in []domain.PlayerInfo, key string) ([]domain.PlayerInfo, map[int]string, error) {
@@ -65,9 +72,10 @@ func (s *MatchService) bindPlayers(ctx context.Context, in []domain.PlayerInfo, 
 			}
 			id = me.ID
 			p.Player = id
-			if p.Name == "" {
-				p.Name = me.Name
+			if p.Name != "" && !names.Same(p.Name, me.Name) {
+				return nil, nil, errBoundName(fmt.Sprintf("players[%d].name", i), me.Name)
 			}
+			p.Name = me.Name
 		} else {
 			if p.Name != "" {
 				return nil, nil, domain.Invalidf("players[%d] challenges a player: the player names the seat when it joins", i)

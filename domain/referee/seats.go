@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/names"
 )
 
 // Joined is a seat taken by a join: its new token (shown once) and the match as that seat
@@ -23,8 +24,9 @@ type JoinRequest struct {
 	Seat   int
 	Name   string
 	Invite string
-	// Key, a player key, binds the seat to its player (docs/api.md, "Players"): the name may
-	// then be left out (the player's own), and a seat reserved for the player needs no invite.
+	// Key, a player key, binds the seat to its player (docs/api.md, "Players"): the seat then
+	// shows the player's name (Name may be left out, or be that name), and a seat reserved for
+	// the player needs no invite.
 	Key string
 
 	player string // the id Key authenticated
@@ -39,16 +41,18 @@ func (s *MatchService) Join(ctx context.Context, id string, req JoinRequest) (Jo
 		if err != nil {
 			return Joined{}, err
 		}
-		req.player = who.ID
-		if req.Name == "" {
-			req.Name = who.Name
+		if req.Name != "" && !names.Same(req.Name, who.Name) {
+			return Joined{}, errBoundName("name", who.Name)
 		}
+		// The player's own name, as kept when it was taken: not judged again.
+		req.player, req.Name = who.ID, who.Name
+	} else {
+		name, err := checkName(req.Name)
+		if err != nil {
+			return Joined{}, domain.Invalidf("name %s", err)
+		}
+		req.Name = name
 	}
-	name, err := checkName(req.Name)
-	if err != nil {
-		return Joined{}, domain.Invalidf("name %s", err)
-	}
-	req.Name = name
 	res, err := s.join(ctx, id, req)
 	if errors.Is(err, domain.ErrVersionConflict) {
 		res, err = s.join(ctx, id, req) // another instance moved the match: decide again
@@ -84,8 +88,8 @@ func (s *MatchService) join(ctx context.Context, id string, req JoinRequest) (Jo
 			return Joined{}, fmt.Errorf("%w: the player holds seat %d", domain.ErrAlreadySeated, other)
 		}
 	}
-	if other := sameNameAs(work.match.Players(), req.Seat, req.Name); other >= 0 {
-		return Joined{}, domain.Invalidf("name %q is the same name as seat %d's (names are compared ignoring case and width): choose another", req.Name, other)
+	if other := sameNameAs(work.match.Players(), req.Seat, req.Name, req.player); other >= 0 {
+		return Joined{}, domain.Invalidf("name %q is the same name as seat %d's (names are compared ignoring case and width, and letters of other scripts that look alike): choose another", req.Name, other)
 	}
 	token, hash, err := s.newSecret(32)
 	if err != nil {

@@ -157,20 +157,28 @@ func (s *MatchService) BotNames() []string {
 // MaxNameLength is the most characters (not bytes) a player's name may have.
 const MaxNameLength = names.MaxLength
 
-// checkName returns the form of a player's name that is kept and shown, or why it is refused:
-// the one rule is domain/names (the PRECIS Nickname profile, and no invisible characters).
-// The kept form is the enforced one, not the input as typed, so that what every client prints
-// is what was compared: "ＡＤＡ" is kept as "ADA", and runs of spaces as one.
+// checkName returns the form of a seat's new name that is kept and shown, or why it is
+// refused: the one rule is domain/names (the PRECIS Nickname profile, no invisible characters,
+// no mix of scripts beyond UTS #39's moderately restrictive level: names.Admit). The kept form
+// is the enforced one, not the input as typed, so that what every client prints is what was
+// compared: "ＡＤＡ" is kept as "ADA", and runs of spaces as one. A seat bound to a player
+// shows the player's name, which was judged when the player took it, and is not judged again.
 func checkName(name string) (string, error) {
-	return names.Enforce(name)
+	return names.Admit(name)
 }
 
-// sameNameAs is the seat, other than seat, whose name is name's under the profile's
-// comparison ("Ada", "ada" and "ＡＤＡ" are one name), or -1: two seats of one match may not
-// share a name, or a reader could not tell them apart.
-func sameNameAs(players []domain.PlayerInfo, seat int, name string) int {
+// sameNameAs is the seat, other than seat, whose name is name's to a reader (names.Alike:
+// "Ada", "ada" and "ＡＤＡ" are one name, and so are "Bob" and "Вob"), or -1: two seats of one
+// match may not share a name, or a reader could not tell them apart. player is the player the
+// name belongs to ("" for an anonymous seat): two seats bound to players are told apart by
+// their players, whose names the store keeps apart (a pair kept from before look-alikes were
+// one name may still sit together).
+func sameNameAs(players []domain.PlayerInfo, seat int, name, player string) int {
 	for _, p := range players {
-		if p.Seat != seat && p.Kind != domain.Open && names.Same(p.Name, name) {
+		if p.Seat == seat || p.Kind == domain.Open || player != "" && p.Player != "" {
+			continue
+		}
+		if names.Alike(p.Name, name) {
 			return p.Seat
 		}
 	}
@@ -346,14 +354,6 @@ func (s *MatchService) checkPlayers(in []domain.PlayerInfo) ([]domain.PlayerInfo
 			out[i] = p
 			continue
 		}
-		name, err := checkName(p.Name)
-		if err != nil {
-			return nil, domain.Invalidf("players[%d].name %s", i, err)
-		}
-		p.Name = name
-		if j := sameNameAs(out[:i], i, name); j >= 0 {
-			return nil, domain.Invalidf("players[%d].name %q is the same name as players[%d]'s %q (names are compared ignoring case and width): give each seat its own", i, name, j, out[j].Name)
-		}
 		switch p.Kind {
 		case domain.Human:
 			if p.Bot != "" {
@@ -363,12 +363,39 @@ func (s *MatchService) checkPlayers(in []domain.PlayerInfo) ([]domain.PlayerInfo
 			if _, ok := s.bots[p.Bot]; !ok {
 				return nil, domain.Invalidf("players[%d].bot %q is not a strategy; choose one of %s", i, domain.Truncate(p.Bot, 32), strings.Join(s.BotNames(), ", "))
 			}
+			if p.Name == "" {
+				p.Name = botSeatName(out[:i], i, p.Bot)
+			}
 		default:
 			return nil, domain.Invalidf("players[%d].kind must be human, bot or open", i)
+		}
+		name := p.Name // a bound seat's: its player's name, as kept (bindPlayers)
+		if p.Player == "" {
+			var err error
+			if name, err = checkName(p.Name); err != nil {
+				return nil, domain.Invalidf("players[%d].name %s", i, err)
+			}
+		}
+		p.Name = name
+		if j := sameNameAs(out[:i], i, name, p.Player); j >= 0 {
+			return nil, domain.Invalidf("players[%d].name %q is the same name as players[%d]'s %q (names are compared ignoring case and width, and letters of other scripts that look alike): give each seat its own", i, name, j, out[j].Name)
 		}
 		out[i] = p
 	}
 	return out, nil
+}
+
+// botSeatName names a bot seat given no name after its bot's player, as its ratings and the
+// leaderboard name it: "bot-greedy". A second seat of the same strategy (in a match that is not
+// rated, where a bot may sit twice) is "bot-greedy 2", and so on, since two seats may not
+// share a name.
+func botSeatName(before []domain.PlayerInfo, seat int, strategy string) string {
+	base := BotPlayer(strategy)
+	name := base
+	for n := 2; sameNameAs(before, seat, name, "") >= 0; n++ {
+		name = fmt.Sprintf("%s %d", base, n)
+	}
+	return name
 }
 
 func (s *MatchService) seedFor(h string) (domain.Seed, bool, error) {

@@ -18,24 +18,28 @@ var _ players.Store = (*Store)(nil)
 type playerBook struct {
 	byID   map[string]players.Record
 	byName map[string]string // name key -> id
+	byLook map[string]string // name skeleton -> id
 	byKey  map[string]string // key hash (as a string) -> id
 }
 
-// CreatePlayer stores a new player; a name key already stored is domain.ErrNameTaken.
+// CreatePlayer stores a new player; a name key or name skeleton already stored is
+// domain.ErrNameTaken.
 func (s *Store) CreatePlayer(ctx context.Context, rec players.Record) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if rec.ID == "" || rec.NameKey == "" || len(rec.KeyHash) == 0 {
-		return domain.Invalidf("a player needs an id, a name key and a key hash")
+	if rec.ID == "" || rec.NameKey == "" || rec.NameSkeleton == "" || len(rec.KeyHash) == 0 {
+		return domain.Invalidf("a player needs an id, a name key, a name skeleton and a key hash")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	b := &s.people
 	if b.byID == nil {
-		b.byID, b.byName, b.byKey = map[string]players.Record{}, map[string]string{}, map[string]string{}
+		b.byID, b.byName, b.byLook, b.byKey = map[string]players.Record{}, map[string]string{}, map[string]string{}, map[string]string{}
 	}
-	if _, taken := b.byName[rec.NameKey]; taken {
+	_, taken := b.byName[rec.NameKey]
+	_, alike := b.byLook[rec.NameSkeleton]
+	if taken || alike {
 		return domain.ErrNameTaken
 	}
 	if _, taken := b.byID[rec.ID]; taken {
@@ -45,7 +49,7 @@ func (s *Store) CreatePlayer(ctx context.Context, rec players.Record) error {
 		return domain.Invalidf("that key hash is already stored")
 	}
 	rec = copyPlayer(rec)
-	b.byID[rec.ID], b.byName[rec.NameKey], b.byKey[string(rec.KeyHash)] = rec, rec.ID, rec.ID
+	b.byID[rec.ID], b.byName[rec.NameKey], b.byLook[rec.NameSkeleton], b.byKey[string(rec.KeyHash)] = rec, rec.ID, rec.ID, rec.ID
 	return nil
 }
 

@@ -19,14 +19,19 @@ const migrationLockID = 0x616c6c6669766573 // "allfives"
 // Migrate applies every migration in migrations/postgres that the database has not seen, in
 // order, and returns the file names it applied (none when the schema is current, so running it
 // twice is a no-op). Open calls it unless Options.NoMigrate; `allfives migrate` calls it to
-// report. Each migration runs in its own transaction, under a session advisory lock.
+// report. Then it does what the migrations leave to Go (sqlrow.AfterMigrate: the name
+// skeletons of players that have none). Each migration runs in its own transaction, under a session advisory lock.
 func (s *Store) Migrate(ctx context.Context) (_ []string, err error) {
 	defer domain.Wrap(&err, "migrate")
 	p, err := s.migrator()
 	if err != nil {
 		return nil, err
 	}
-	return sqlrow.Migrate(ctx, p)
+	applied, err := sqlrow.Migrate(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	return applied, sqlrow.AfterMigrate(ctx, s.db, s.log)
 }
 
 // SchemaVersion returns the version of the newest migration applied to the database and of the

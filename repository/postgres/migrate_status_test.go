@@ -17,6 +17,9 @@ func TestMigratePlayerMatchStatus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Stored by today's code, whose rows are those of the latest schema; the down then takes
+	// match_status and its triggers away, as a database of 00008 never had them.
+	check := storetest.PlayerStatuses(t, s)
 	if _, err := p.DownTo(ctx, 8); err != nil {
 		t.Fatalf("down to 8: %v", err)
 	}
@@ -27,7 +30,6 @@ func TestMigratePlayerMatchStatus(t *testing.T) {
 	if left != 0 {
 		t.Fatalf("after the down, %d columns, triggers or functions of 00009 are left", left)
 	}
-	check := storetest.PlayerStatuses(t, s) // stored with no match_status, nor triggers
 	if _, err := s.Migrate(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,5 @@
-// Package ratingsql is the SQL of the ratings (migrations/*/00008_ratings.sql), shared by
+// Package ratingsql is the SQL of the ratings (migrations/*/00008_ratings.sql, and the standing
+// of 00012_standing_and_skeletons.sql), shared by
 // repository/sqlite and repository/postgres through GORM, which writes each dialect's
 // placeholders. Where the dialects differ (a boolean literal, reading match.created's JSON)
 // the Dialect says how; the transaction and the projection's lock are each store's own.
@@ -39,6 +40,8 @@ type ChangeRow struct {
 	SigmaBefore float64 `gorm:"column:sigma_before"`
 	MuAfter     float64 `gorm:"column:mu_after"`
 	SigmaAfter  float64 `gorm:"column:sigma_after"`
+	// AgainstEstablished (migration 00012): the match counted toward the player's standing.
+	AgainstEstablished bool `gorm:"column:against_established"`
 }
 
 // TableName tells GORM the table.
@@ -54,6 +57,8 @@ type StandingRow struct {
 	Matches  int     `gorm:"column:matches"`
 	Wins     int     `gorm:"column:wins"`
 	Ranked   bool    `gorm:"column:ranked"`
+	// EstablishedMatches (migration 00012): the matches against established opponents.
+	EstablishedMatches int `gorm:"column:established_matches"`
 }
 
 // TableName tells GORM the table.
@@ -73,6 +78,7 @@ func changeRowOf(c ratings.Change) ChangeRow {
 	return ChangeRow{
 		MatchID: c.MatchID, PlayerID: c.Player, Format: string(c.Format), EndedAt: sqlrow.FormatTime(c.EndedAt),
 		Seat: c.Seat, Won: c.Won, MuBefore: c.Before.Mu, SigmaBefore: c.Before.Sigma, MuAfter: c.After.Mu, SigmaAfter: c.After.Sigma,
+		AgainstEstablished: c.AgainstEstablished,
 	}
 }
 
@@ -85,20 +91,21 @@ func (r ChangeRow) change() (ratings.Change, error) {
 		Key: ratings.Key{EndedAt: at, MatchID: r.MatchID}, Player: r.PlayerID, Format: ratings.Format(r.Format),
 		Seat: r.Seat, Won: r.Won,
 		Before: rating.Rating{Mu: r.MuBefore, Sigma: r.SigmaBefore}, After: rating.Rating{Mu: r.MuAfter, Sigma: r.SigmaAfter},
+		AgainstEstablished: r.AgainstEstablished,
 	}, nil
 }
 
 func standingRowOf(s ratings.Standing) StandingRow {
 	return StandingRow{
 		PlayerID: s.Player, Format: string(s.Format), Mu: s.Rating.Mu, Sigma: s.Rating.Sigma, Rating: s.Ordinal(),
-		Matches: s.Matches, Wins: s.Wins, Ranked: !s.Provisional(),
+		Matches: s.Matches, Wins: s.Wins, Ranked: !s.Provisional(), EstablishedMatches: s.Established,
 	}
 }
 
 func (r StandingRow) standing() ratings.Standing {
 	return ratings.Standing{
 		Player: r.PlayerID, Format: ratings.Format(r.Format), Rating: rating.Rating{Mu: r.Mu, Sigma: r.Sigma},
-		Matches: r.Matches, Wins: r.Wins,
+		Matches: r.Matches, Wins: r.Wins, Established: r.EstablishedMatches,
 	}
 }
 
@@ -148,7 +155,7 @@ func upsert(db *gorm.DB, standings []ratings.Standing) error {
 	}
 	return db.Clauses(clause.OnConflict{
 		Columns:   []clause.Column{{Name: "player_id"}, {Name: "format"}},
-		DoUpdates: clause.AssignmentColumns([]string{"mu", "sigma", "rating", "matches", "wins", "ranked"}),
+		DoUpdates: clause.AssignmentColumns([]string{"mu", "sigma", "rating", "matches", "wins", "ranked", "established_matches"}),
 	}).CreateInBatches(rows, batchRows).Error
 }
 
@@ -360,7 +367,7 @@ type boardRow struct {
 // backward walk of the partial index ratings_leaderboard: no sort, and a cursor deep in the
 // board seeks to its place rather than counting the rows before it.
 func Leaderboard(db *gorm.DB, d Dialect, format ratings.Format, from *ratings.BoardPosition, limit int) ([]ratings.BoardRow, error) {
-	q := `SELECT r.player_id, r.format, r.mu, r.sigma, r.rating, r.matches, r.wins, r.ranked, COALESCE(p.name, r.player_id) AS name
+	q := `SELECT r.player_id, r.format, r.mu, r.sigma, r.rating, r.matches, r.wins, r.ranked, r.established_matches, COALESCE(p.name, r.player_id) AS name
 		FROM ratings r LEFT JOIN players p ON p.id = r.player_id
 		WHERE r.format = ? AND r.ranked = ` + d.True
 	args := []any{string(format)}

@@ -13,7 +13,8 @@ import (
 // Migrate applies every migration in package migrations that the database has not seen, in
 // order, and returns the file names it applied (none when the schema is current, so running it
 // twice is a no-op). Open calls it unless Options.NoMigrate; `allfives migrate` calls it to
-// report.
+// report. Then it does what the migrations leave to Go (sqlrow.AfterMigrate: the name
+// skeletons of players that have none).
 //
 // goose runs on the writer's *sql.DB, the one GORM opened: the glebarez driver is registered as
 // "sqlite" and a second SQLite driver in the binary would panic on registration. With the
@@ -24,7 +25,11 @@ func (s *Store) Migrate(ctx context.Context) (_ []string, err error) {
 	if err != nil {
 		return nil, err
 	}
-	return sqlrow.Migrate(ctx, p)
+	applied, err := sqlrow.Migrate(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	return applied, sqlrow.AfterMigrate(ctx, s.w, s.log)
 }
 
 // SchemaVersion returns the version of the newest migration applied to the database and of the

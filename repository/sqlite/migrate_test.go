@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/allfives/allfives/repository/ratingsql"
 	"github.com/allfives/allfives/repository/sqlrow"
 	"gorm.io/gorm/schema"
 )
@@ -80,7 +81,7 @@ func TestMigrateDownAndUp(t *testing.T) {
 // exactly the row type's columns, and the indexes and triggers the queries rely on exist.
 func checkSchema(t *testing.T, s *Store) {
 	t.Helper()
-	for _, row := range []any{&sqlrow.MatchRow{}, &sqlrow.SeatRow{}, &sqlrow.EventRow{}, &sqlrow.IdempotencyRow{}, &sqlrow.PlayerRow{}, &sqlrow.ReviewRow{}} {
+	for _, row := range []any{&sqlrow.MatchRow{}, &sqlrow.SeatRow{}, &sqlrow.EventRow{}, &sqlrow.IdempotencyRow{}, &sqlrow.PlayerRow{}, &sqlrow.SkeletonRow{}, &sqlrow.ReviewRow{}, &ratingsql.ChangeRow{}, &ratingsql.StandingRow{}, &ratingsql.QueueRow{}} {
 		sch, err := schema.Parse(row, &sync.Map{}, schema.NamingStrategy{})
 		if err != nil {
 			t.Fatal(err)
@@ -118,6 +119,7 @@ func checkSchema(t *testing.T, s *Store) {
 		"trigger events_no_delete", "trigger events_no_update",
 		"index matches_turn_deadline", "index matches_waiting_updated", "index matches_lobby",
 		"index players_name_key", "index players_key_hash", "index seats_player_matches",
+		"index player_skeletons_skeleton", "index ratings_leaderboard",
 	}
 	for _, w := range want {
 		if !slices.Contains(names, w) {

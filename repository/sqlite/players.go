@@ -13,7 +13,8 @@ import (
 
 var _ players.Store = (*Store)(nil)
 
-// CreatePlayer stores a new player; a name key already stored is domain.ErrNameTaken. Like a
+// CreatePlayer stores a new player; a name key or name skeleton already stored is
+// domain.ErrNameTaken. Like a
 // create of a match it runs on the writer, between the committer's batches. The new player's
 // key hash goes into the key cache once the row is committed.
 func (s *Store) CreatePlayer(ctx context.Context, rec players.Record) (err error) {

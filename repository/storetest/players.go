@@ -25,6 +25,7 @@ func RunPlayers(t *testing.T, open func(t *testing.T) players.Store) {
 	}{
 		{"CreateAndRead", testPlayerCreateAndRead},
 		{"NameTaken", testPlayerNameTaken},
+		{"LookAlikeTaken", testPlayerLookAlikeTaken},
 		{"NotFound", testPlayerNotFound},
 		{"Rotate", testPlayerRotate},
 		{"CreateRace", testPlayerCreateRace},
@@ -44,9 +45,10 @@ func NewPlayer(t testing.TB, name string, at time.Time) players.Record {
 		t.Fatalf("name %q: %v", name, err)
 	}
 	kept, _ := names.Enforce(name)
+	skeleton, _ := names.Skeleton(name)
 	return players.Record{
 		Player:  players.Player{ID: hex.EncodeToString(randomBytes(16)), Name: kept, CreatedAt: at},
-		NameKey: key, KeyHash: randomHash(), KeyRotatedAt: at,
+		NameKey: key, NameSkeleton: skeleton, KeyHash: randomHash(), KeyRotatedAt: at,
 	}
 }
 
@@ -128,6 +130,27 @@ func testPlayerNameTaken(t *testing.T, s players.Store) {
 	}
 	mustCreatePlayer(t, s, NewPlayer(t, "Adà", Base))
 	mustCreatePlayer(t, s, NewPlayer(t, "Ada L", Base))
+}
+
+// testPlayerLookAlikeTaken: names are unique under their confusable skeleton too: a name
+// that looks like a stored one (a Cyrillic or Greek letter for a Latin one, in any case) is
+// NAME_TAKEN and stores nothing, though its comparison key is new.
+func testPlayerLookAlikeTaken(t *testing.T, s players.Store) {
+	bob := NewPlayer(t, "Bob", Base)
+	mustCreatePlayer(t, s, bob)
+	for _, name := range []string{"Вob", "Βob", "ВОВ", "Bоb"} {
+		rec := NewPlayer(t, name, Base.Add(time.Second))
+		if rec.NameKey == bob.NameKey {
+			t.Fatalf("%q has Bob's comparison key: no test of the skeleton", name)
+		}
+		if err := s.CreatePlayer(ctx, rec); !errors.Is(err, domain.ErrNameTaken) {
+			t.Fatalf("create %q beside Bob: %v, want NAME_TAKEN", name, err)
+		}
+		if _, err := s.Player(ctx, rec.ID); !errors.Is(err, domain.ErrPlayerNotFound) {
+			t.Fatalf("the refused %q was stored: %v", name, err)
+		}
+	}
+	mustCreatePlayer(t, s, NewPlayer(t, "Bobby", Base))
 }
 
 func testPlayerNotFound(t *testing.T, s players.Store) {

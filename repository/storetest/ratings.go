@@ -214,6 +214,38 @@ func RunRatingsProjection(t *testing.T, inst RatingsInstances) {
 	}
 	t.Logf("%d rated matches, %d rated or skipped while they ended, rewinds: a %d, b %d", created, rated.Load(), a.proj.Rewinds(), b.proj.Rewinds())
 	CheckRatingsRebuild(t, ctx, b.store, created)
+	checkStandingCounted(t, ctx, b.store)
+}
+
+// checkStandingCounted: the matches of the projection test are of both kinds, some against
+// established opponents and some not (docs/ratings.md, "Standing"), and each standing counts
+// its own: so the rebuild's equality above covered the count, rewinds included.
+func checkStandingCounted(t *testing.T, ctx context.Context, store RatingsStore) {
+	t.Helper()
+	changes, err := store.AllChanges(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counted := map[[2]string]int{}
+	against := 0
+	for _, c := range changes {
+		if c.AgainstEstablished {
+			against++
+			counted[[2]string{c.Player, string(c.Format)}]++
+		}
+	}
+	if against == 0 || against == len(changes) {
+		t.Fatalf("%d of %d changes against established opponents: the test shows nothing of the standing", against, len(changes))
+	}
+	standings, err := store.AllStandings(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range standings {
+		if n := counted[[2]string{st.Player, string(st.Format)}]; st.Established != n {
+			t.Fatalf("%s in %s: standing counts %d matches against established opponents, its changes %d", st.Player, st.Format, st.Established, n)
+		}
+	}
 }
 
 // CheckRatingsRebuild checks that the live table of store equals a rebuild from its logs,
@@ -275,7 +307,7 @@ func CheckRatingsRebuild(t *testing.T, ctx context.Context, store RatingsStore, 
 // sameChange compares two changes: every field, the time as an instant.
 func sameChange(a, b ratings.Change) bool {
 	return a.EndedAt.Equal(b.EndedAt) && a.MatchID == b.MatchID && a.Player == b.Player && a.Format == b.Format &&
-		a.Seat == b.Seat && a.Won == b.Won && a.Before == b.Before && a.After == b.After
+		a.Seat == b.Seat && a.Won == b.Won && a.Before == b.Before && a.After == b.After && a.AgainstEstablished == b.AgainstEstablished
 }
 
 // playOut plays match id to its end on svc: each seat in tokens (a seat token or a player

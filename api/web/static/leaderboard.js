@@ -66,7 +66,7 @@ function render(res) {
   } else {
     $("board-status").textContent = cursor
       ? "No more ranked players."
-      : "No one is ranked in this format yet: a player is ranked after 10 rated matches of the format, once σ is 6 or less.";
+      : "No one is ranked in this format yet: a player is ranked after 10 rated matches of the format against established opponents (bots, or ranked players), once σ is 6 or less.";
   }
   $("next-page").hidden = !res.next_cursor;
   if (res.next_cursor) $("next-page").href = pageHref(res.next_cursor);

@@ -1,6 +1,7 @@
 // A player's page (docs/api.md, "The web client"): the name, since when, and each format's
-// rating (μ, σ, the rating μ − 3σ, rated matches and wins, provisional said in words), with
-// a chart of the rating over the player's rated matches and the same figures in a table.
+// rating (μ, σ, the rating μ − 3σ, rated matches and wins, those against established
+// opponents, provisional said in words), with a chart of the rating over the player's rated
+// matches and the same figures in a table.
 import { api, el, matchId, showError } from "/assets/common.js";
 import { FORMATS, formatName, figure, PROVISIONAL, ratingChart, historyTable } from "/assets/ratings.js";
 import { me } from "/assets/player.js";
@@ -38,7 +39,8 @@ function figures(f, r) {
     ...row("μ (mean)", figure(r.mu), "mu"),
     ...row("σ (uncertainty)", figure(r.sigma), "sigma"),
     ...row("Rated matches", String(r.matches), "matches"),
-    ...row("Wins", String(r.wins), "wins"));
+    ...row("Wins", String(r.wins), "wins"),
+    ...row("Against established opponents", String(r.established_matches ?? 0), "established"));
 }
 
 async function section(f, r) {

@@ -20,7 +20,7 @@ export function formatName(f) {
 }
 
 // PROVISIONAL says when a rating is provisional, as the API documents it.
-export const PROVISIONAL = "fewer than 10 rated matches of the format, or σ above 6";
+export const PROVISIONAL = "fewer than 10 rated matches of the format, σ above 6, or fewer than 10 rated matches against established opponents (bots, or players not provisional then)";
 
 // figure writes a rating figure with two decimals and a true minus sign ("−1.25").
 export function figure(x) {

@@ -1,0 +1,57 @@
+package postgres
+
+import (
+	"context"
+	"testing"
+
+	"gorm.io/gorm"
+
+	"github.com/allfives/allfives/repository/postgres/pgtest"
+	"github.com/allfives/allfives/repository/storetest"
+)
+
+// TestMigrateStandingAndSkeletons: migration 00012 on a database a server before it left
+// (storetest.RunStandingMigration): two players whose names now look alike, ratings rated by
+// the rules before standing.
+func TestMigrateStandingAndSkeletons(t *testing.T) {
+	ctx := context.Background()
+	url := pgtest.URL(t)
+	s, err := Open(ctx, url, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	storetest.RunStandingMigration(t, storetest.StandingMigration{
+		Store: s,
+		Down: func(t *testing.T, version int64) {
+			p, err := s.migrator()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := p.DownTo(ctx, version); err != nil {
+				t.Fatalf("down to %d: %v", version, err)
+			}
+			var left int
+			s.db.Raw(`SELECT count(*) FROM information_schema.columns WHERE table_schema = 'public'
+				AND (table_name = 'player_skeletons' OR column_name IN ('established_matches', 'against_established'))`).Scan(&left)
+			if left != 0 {
+				t.Fatalf("after the down, %d columns of 00012 are left", left)
+			}
+		},
+		Up: func(t *testing.T) {
+			if _, err := s.Migrate(ctx); err != nil {
+				t.Fatal(err)
+			}
+		},
+		DB: func() *gorm.DB { return s.db },
+		Reopen: func(t *testing.T) storetest.RatingsStore {
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if s, err = Open(ctx, url, Options{}); err != nil {
+				t.Fatalf("open after the migration: %v", err)
+			}
+			return s
+		},
+	})
+}
