@@ -25,9 +25,9 @@ func (r Reservation) admits(seat int, name, player string) error {
 	case r.IsZero():
 		return nil
 	case r.ID != "" && player != r.ID:
-		return fmt.Errorf("%w: seat %d is reserved for another player: only that player's key takes it", ErrUnauthorized, seat)
+		return Detailf(ErrUnauthorized, "seat %d is reserved for a player: only that player's key joins it", seat)
 	case r.ID == "" && (player != "" || name != r.Name):
-		return fmt.Errorf("%w: seat %d is kept for its holder in the match this rematch follows: accept with POST /api/v1/matches/{id}/rematch on that match", ErrUnauthorized, seat)
+		return Detailf(ErrUnauthorized, "seat %d is kept for its holder in the match this rematch follows: accept with POST /api/v1/matches/{id}/rematch on that match", seat)
 	}
 	return nil
 }
