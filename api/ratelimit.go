@@ -17,7 +17,7 @@ const idleAfter = 3 * time.Minute
 
 // rateLimiter is a token bucket per key: a client address (bucketOf), or a player. Echo's own
 // limiter cannot say how long to wait, and a 429 without Retry-After leaves clients guessing,
-// hence this small one. The --rate-limit middleware and each limit of limits.go are one each.
+// hence this small one. The --rate-limit middleware and each limit of server_limits.go are one each.
 type rateLimiter struct {
 	mu        sync.Mutex
 	limit     rate.Limit

@@ -71,7 +71,7 @@ type Config struct {
 	// debug; every error (status 400 and up) and every slow request is logged at info or
 	// above. 0 and 1 log every request at info.
 	AccessSample int
-	// Limits are the limits on what one client may ask for (limits.go; docs/operations.md,
+	// Limits are the limits on what one client may ask for (server_limits.go; docs/operations.md,
 	// "Limits"); the zero value limits nothing.
 	Limits Limits
 	// TrustedProxies are the proxies (load balancers) whose X-Forwarded-For names the client:
@@ -96,7 +96,7 @@ type server struct {
 	access  accessLog
 	// bodiless are the POST routes that take no body (bodyless.go).
 	bodiless map[string]bool
-	limits   limits // limits.go
+	limits   limits // server_limits.go
 }
 
 // New returns the HTTP handler with every route of routes.go.
