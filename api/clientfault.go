@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/allfives/allfives/api/problem"
 	"github.com/allfives/allfives/domain"
 )
 
@@ -29,7 +30,7 @@ func bodyReadError(err error) error {
 	case errors.As(err, &mbe):
 		return err
 	case errors.As(err, &ne) && ne.Timeout():
-		return &apiError{code: CodeRequestTimeout, detail: "the request body did not arrive before the server's read timeout"}
+		return &problem.Error{Code: problem.CodeRequestTimeout, Detail: "the request body did not arrive before the server's read timeout"}
 	}
 	return domain.Invalidf("the request body could not be read to its end: the client closed it early")
 }
@@ -47,7 +48,7 @@ func headerLimit(limit int) echo.MiddlewareFunc {
 				}
 			}
 			if n > limit {
-				return &apiError{code: CodeHeaderTooLarge, detail: "the request's headers and URL are larger than " + itoa(int64(limit)) + " bytes"}
+				return &problem.Error{Code: problem.CodeHeaderTooLarge, Detail: "the request's headers and URL are larger than " + itoa(int64(limit)) + " bytes"}
 			}
 			return next(c)
 		}

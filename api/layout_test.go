@@ -20,7 +20,7 @@ var fixedFiles = map[string]bool{
 var toMove = map[string]bool{
 	"bodyless.go": true, "clientfault.go": true, "cors.go": true, "headcheck.go": true, "keyurl.go": true,
 	"metrics.go": true, "middleware.go": true, "pathtext.go": true, "ratelimit.go": true, "sse.go": true,
-	"streamcap.go": true, "strictjson.go": true, "swaggercsp.go": true, "problem.go": true,
+	"streamcap.go": true, "strictjson.go": true, "swaggercsp.go": true,
 	"openapi.go": true, "openapi_contract.go": true, "openapi_examples.go": true, "openapi_failures.go": true,
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/allfives/allfives/api/problem"
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/referee"
 )
@@ -75,7 +76,7 @@ func (s *server) createMatch(c echo.Context) error {
 	}
 	created, err := s.svc.Create(c.Request().Context(), req)
 	if errors.Is(err, referee.ErrBotsBusy) {
-		return &apiError{code: CodeUnavailable, detail: referee.ErrBotsBusy.Error(), retryAfter: referee.BotsRetryAfter}
+		return &problem.Error{Code: problem.CodeUnavailable, Detail: referee.ErrBotsBusy.Error(), RetryAfter: referee.BotsRetryAfter}
 	}
 	if err != nil {
 		return err

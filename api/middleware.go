@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/allfives/allfives/api/problem"
 )
 
 // requestIDHeader is X-Request-ID as net/http keeps it (canonical), so that setting and reading
@@ -124,7 +126,7 @@ func recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
 				if r == http.ErrAbortHandler {
 					panic(r) // net/http's own signal to abort the response; let it through
 				}
-				err = &panicError{value: r, stack: debug.Stack()}
+				err = &problem.Panic{Value: r, Stack: debug.Stack()}
 			}
 		}()
 		return next(c)
@@ -143,7 +145,7 @@ func (s *server) bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
 			return next(c)
 		}
 		if req.ContentLength > s.limit {
-			return &apiError{code: CodePayloadTooLarge, detail: "the request body is larger than " + itoa(s.limit) + " bytes"}
+			return &problem.Error{Code: problem.CodePayloadTooLarge, Detail: "the request body is larger than " + itoa(s.limit) + " bytes"}
 		}
 		req.Body = http.MaxBytesReader(c.Response(), req.Body, s.limit)
 		if s.bodiless[c.Path()] {

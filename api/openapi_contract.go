@@ -10,6 +10,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/allfives/allfives/api/problem"
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/referee"
 	"github.com/allfives/allfives/domain/reviewer"
@@ -70,41 +71,41 @@ var invalidDetails = map[string]string{
 
 // problemDetails is the detail of an example problem for every other code.
 var problemDetails = map[domain.Code]string{
-	domain.CodeUnauthorized:     domain.ErrUnauthorized.Error(),
-	CodeNotFound:                "no route matches this path; /openapi.yaml lists the API's routes",
-	CodeMethodNotAllowed:        "this route does not take this method; the Allow header lists those it takes",
-	domain.CodeMatchNotFound:    fmt.Sprintf("no match has the id %q", exampleID),
-	domain.CodeNotYourTurn:      domain.ErrNotYourTurn.Error(),
-	domain.CodeMatchFinished:    domain.ErrMatchFinished.Error(),
-	domain.CodeVersionConflict:  (&domain.VersionConflictError{Expected: 11, Current: 12}).Error(),
-	CodePayloadTooLarge:         "the request body is larger than " + strconv.Itoa(DefaultBodyLimit) + " bytes",
-	CodeUnsupportedMediaType:    "send the body as Content-Type: application/json",
-	domain.CodeTileNotInHand:    domain.ErrTileNotInHand.Error(),
-	domain.CodeTileDoesNotFit:   domain.ErrTileDoesNotFit.Error(),
-	domain.CodeEndRequired:      domain.ErrEndRequired.Error(),
-	domain.CodeMustLeadDouble:   domain.ErrMustLeadDouble.Error(),
-	domain.CodeMustPlay:         domain.ErrMustPlay.Error(),
-	domain.CodeMustDraw:         domain.ErrMustDraw.Error(),
-	domain.CodeMustPass:         domain.ErrMustPass.Error(),
-	domain.CodeIdempotencyReuse: domain.ErrIdempotencyReuse.Error(),
-	domain.CodeSeatTaken:        domain.ErrSeatTaken.Error(),
-	domain.CodeInvalidInvite:    domain.ErrInvalidInvite.Error(),
-	domain.CodeMatchNotStarted:  domain.ErrMatchNotStarted.Error(),
-	domain.CodeMatchStarted:     domain.ErrMatchStarted.Error(),
-	CodeRateLimited:             "too many requests from this address; retry after 1 s",
-	domain.CodeInternal:         "the server failed to answer; quote the request_id when reporting it",
-	CodeNotReady:                "the database does not answer",
-	domain.CodeRecordCorrupt:    (&referee.CorruptError{MatchID: exampleID}).Error(),
-	domain.CodeStoreBusy:        domain.ErrStoreBusy.Error(),
-	domain.CodeStoreFull:        domain.ErrStoreFull.Error(),
-	domain.CodeStoreUnavailable: domain.ErrStoreUnavailable.Error(),
-	CodeUnavailable:             "the server has as many live streams open as it may; try again later",
-	CodeRequestTimeout:          "the request body did not arrive before the server's read timeout",
-	CodeHeaderTooLarge:          "the request's headers and URL are larger than " + strconv.Itoa(DefaultHeaderLimit) + " bytes",
+	domain.CodeUnauthorized:          domain.ErrUnauthorized.Error(),
+	problem.CodeNotFound:             "no route matches this path; /openapi.yaml lists the API's routes",
+	problem.CodeMethodNotAllowed:     "this route does not take this method; the Allow header lists those it takes",
+	domain.CodeMatchNotFound:         fmt.Sprintf("no match has the id %q", exampleID),
+	domain.CodeNotYourTurn:           domain.ErrNotYourTurn.Error(),
+	domain.CodeMatchFinished:         domain.ErrMatchFinished.Error(),
+	domain.CodeVersionConflict:       (&domain.VersionConflictError{Expected: 11, Current: 12}).Error(),
+	problem.CodePayloadTooLarge:      "the request body is larger than " + strconv.Itoa(DefaultBodyLimit) + " bytes",
+	problem.CodeUnsupportedMediaType: "send the body as Content-Type: application/json",
+	domain.CodeTileNotInHand:         domain.ErrTileNotInHand.Error(),
+	domain.CodeTileDoesNotFit:        domain.ErrTileDoesNotFit.Error(),
+	domain.CodeEndRequired:           domain.ErrEndRequired.Error(),
+	domain.CodeMustLeadDouble:        domain.ErrMustLeadDouble.Error(),
+	domain.CodeMustPlay:              domain.ErrMustPlay.Error(),
+	domain.CodeMustDraw:              domain.ErrMustDraw.Error(),
+	domain.CodeMustPass:              domain.ErrMustPass.Error(),
+	domain.CodeIdempotencyReuse:      domain.ErrIdempotencyReuse.Error(),
+	domain.CodeSeatTaken:             domain.ErrSeatTaken.Error(),
+	domain.CodeInvalidInvite:         domain.ErrInvalidInvite.Error(),
+	domain.CodeMatchNotStarted:       domain.ErrMatchNotStarted.Error(),
+	domain.CodeMatchStarted:          domain.ErrMatchStarted.Error(),
+	problem.CodeRateLimited:          "too many requests from this address; retry after 1 s",
+	domain.CodeInternal:              "the server failed to answer; quote the request_id when reporting it",
+	problem.CodeNotReady:             "the database does not answer",
+	domain.CodeRecordCorrupt:         (&referee.CorruptError{MatchID: exampleID}).Error(),
+	domain.CodeStoreBusy:             domain.ErrStoreBusy.Error(),
+	domain.CodeStoreFull:             domain.ErrStoreFull.Error(),
+	domain.CodeStoreUnavailable:      domain.ErrStoreUnavailable.Error(),
+	problem.CodeUnavailable:          "the server has as many live streams open as it may; try again later",
+	problem.CodeRequestTimeout:       "the request body did not arrive before the server's read timeout",
+	problem.CodeHeaderTooLarge:       "the request's headers and URL are larger than " + strconv.Itoa(DefaultHeaderLimit) + " bytes",
 	// The sentinel's own words: the referee returns it as it is.
 	domain.CodeSeedWithOpenSeats: domain.ErrSeedWithOpenSeats.Error(),
 	domain.CodeMatchNotFinished:  domain.ErrMatchNotFinished.Error(),
-	CodeReviewNotFound:           reviewer.ErrNotRequested.Error(),
+	problem.CodeReviewNotFound:   reviewer.ErrNotRequested.Error(),
 	domain.CodeNameTaken:         `name "Ada": ` + domain.ErrNameTaken.Error(),
 	domain.CodePlayerNotFound:    fmt.Sprintf("player %q: %s", exampleID, domain.ErrPlayerNotFound),
 	domain.CodeAlreadySeated:     "join: " + domain.ErrAlreadySeated.Error() + ": the player holds seat 0",
@@ -225,8 +226,8 @@ func problemExamples(opID, path string, status int, desc string) (openapi3.Examp
 	out := openapi3.Examples{}
 	for _, c := range codes {
 		code := domain.Code(c)
-		kind, ok := problemKinds[code]
-		if !ok || kind.status != status {
+		kStatus, title, ok := problem.KindOf(code)
+		if !ok || kStatus != status {
 			return nil, fmt.Errorf("code %s is not answered with status %d", c, status)
 		}
 		detail, ok := problemDetails[code]
@@ -237,7 +238,7 @@ func problemExamples(opID, path string, status int, desc string) (openapi3.Examp
 			return nil, fmt.Errorf("no example detail for %s in operation %q", c, opID)
 		}
 		p := Problem{
-			Type: "urn:allfives:problem:" + c, Title: kind.title, Status: status, Detail: detail,
+			Type: "urn:allfives:problem:" + c, Title: title, Status: status, Detail: detail,
 			Instance: strings.ReplaceAll(path, "{id}", exampleID), Code: c, RequestID: exampleRequestID,
 		}
 		if code == domain.CodeVersionConflict {

@@ -7,11 +7,12 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/allfives/allfives/api/problem"
 	"github.com/allfives/allfives/domain"
 )
 
 // TestProblemCodesDocumented: Problem.code's enum in openapi.yaml is exactly the codes of
-// problemKinds, the one table from code to status, and every code has an example detail.
+// problem.Rows, the one table from code to status, and every code has an example detail.
 func TestProblemCodesDocumented(t *testing.T) {
 	doc, err := openapi3.NewLoader().LoadFromFile("../openapi.yaml")
 	if err != nil {
@@ -21,7 +22,8 @@ func TestProblemCodesDocumented(t *testing.T) {
 	for _, v := range doc.Components.Schemas["api.Problem"].Value.Properties["code"].Value.Enum {
 		documented = append(documented, v.(string))
 	}
-	for code := range problemKinds {
+	for _, row := range problem.Rows() {
+		code := row.Code
 		known = append(known, string(code))
 		if _, ok := problemDetails[code]; !ok && code != domain.CodeInvalidRequest {
 			t.Errorf("no example detail for %s", code)
@@ -30,6 +32,6 @@ func TestProblemCodesDocumented(t *testing.T) {
 	sort.Strings(documented)
 	sort.Strings(known)
 	if !slices.Equal(documented, known) {
-		t.Fatalf("Problem.code enum %v, problemKinds %v", documented, known)
+		t.Fatalf("Problem.code enum %v, the table %v", documented, known)
 	}
 }

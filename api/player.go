@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/allfives/allfives/api/problem"
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/players"
 )
@@ -182,12 +183,12 @@ func playerKey(c echo.Context) (string, error) {
 		return "", players.ErrNoKey
 	case 1:
 	default:
-		return "", &apiError{code: domain.CodeUnauthorized, detail: "send one Authorization header: Bearer <player key>"}
+		return "", &problem.Error{Code: domain.CodeUnauthorized, Detail: "send one Authorization header: Bearer <player key>"}
 	}
 	scheme, key, ok := strings.Cut(vals[0], " ")
 	key = strings.TrimSpace(key)
 	if !ok || !strings.EqualFold(scheme, "Bearer") || key == "" {
-		return "", &apiError{code: domain.CodeUnauthorized, detail: "send Authorization: Bearer <player key>"}
+		return "", &problem.Error{Code: domain.CodeUnauthorized, Detail: "send Authorization: Bearer <player key>"}
 	}
 	return key, nil
 }

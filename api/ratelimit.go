@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/allfives/allfives/api/problem"
 	"golang.org/x/time/rate"
 )
 
@@ -103,10 +105,10 @@ func (l *rateLimiter) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		if d := l.wait(bucketOf(c.RealIP())); d > 0 {
 			secs := int(math.Ceil(d.Seconds()))
-			return &apiError{
-				code:       CodeRateLimited,
-				detail:     "too many requests from this address; retry after " + itoa(int64(secs)) + " s",
-				retryAfter: secs,
+			return &problem.Error{
+				Code:       problem.CodeRateLimited,
+				Detail:     "too many requests from this address; retry after " + itoa(int64(secs)) + " s",
+				RetryAfter: secs,
 			}
 		}
 		return next(c)

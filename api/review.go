@@ -6,6 +6,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/allfives/allfives/api/problem"
+
 	"github.com/allfives/allfives/domain/players"
 	"github.com/allfives/allfives/domain/reviewer"
 )
@@ -111,17 +113,17 @@ func answerReview(c echo.Context, ans reviewer.Answer) error {
 }
 
 // errNoReviews answers a server wired without a reviewer (tools that serve no reviews).
-var errNoReviews = &apiError{code: CodeUnavailable, detail: "this server computes no reviews"}
+var errNoReviews = &problem.Error{Code: problem.CodeUnavailable, Detail: "this server computes no reviews"}
 
 // reviewProblem words the reviewer's own refusals; the domain's errors pass as they are.
 func reviewProblem(err error) error {
 	switch {
 	case errors.Is(err, reviewer.ErrNotRequested):
-		return &apiError{code: CodeReviewNotFound, detail: err.Error()}
+		return &problem.Error{Code: problem.CodeReviewNotFound, Detail: err.Error()}
 	case errors.Is(err, reviewer.ErrQueueFull):
-		return &apiError{code: CodeUnavailable, detail: err.Error(), retryAfter: reviewer.RetryAfter}
+		return &problem.Error{Code: problem.CodeUnavailable, Detail: err.Error(), RetryAfter: reviewer.RetryAfter}
 	case errors.Is(err, reviewer.ErrTooManyRunning):
-		return &apiError{code: CodeRateLimited, detail: err.Error(), retryAfter: reviewer.RetryAfter}
+		return &problem.Error{Code: problem.CodeRateLimited, Detail: err.Error(), RetryAfter: reviewer.RetryAfter}
 	}
 	return err
 }

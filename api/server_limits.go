@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"golang.org/x/time/rate"
 
+	"github.com/allfives/allfives/api/problem"
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/players"
 	"github.com/allfives/allfives/domain/referee"
@@ -135,10 +136,10 @@ func (l *limit) admit(c echo.Context, player string) error {
 		who = "this player"
 	}
 	secs := int(math.Ceil(d.Seconds()))
-	return &apiError{
-		code:       CodeRateLimited,
-		retryAfter: secs,
-		detail: fmt.Sprintf("%s has reached its limit of %s (%d every %s); retry after %d s",
+	return &problem.Error{
+		Code:       problem.CodeRateLimited,
+		RetryAfter: secs,
+		Detail: fmt.Sprintf("%s has reached its limit of %s (%d every %s); retry after %d s",
 			who, l.what, l.rate.N, shortDuration(l.rate.Per), secs),
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/allfives/allfives/api/problem"
 	echoSwagger "github.com/swaggo/echo-swagger"
 	swaggerFiles "github.com/swaggo/files/v2"
 )
@@ -40,14 +42,14 @@ func (s *server) healthz(c echo.Context) error {
 //	@Router		/readyz [get]
 func (s *server) readyz(c echo.Context) error {
 	if s.drain != nil && s.drain() {
-		return &apiError{code: CodeNotReady, detail: "the server is shutting down", retryAfter: 5}
+		return &problem.Error{Code: problem.CodeNotReady, Detail: "the server is shutting down", RetryAfter: 5}
 	}
 	if s.ready != nil {
 		ctx, cancel := context.WithTimeout(c.Request().Context(), readyTimeout)
 		defer cancel()
 		if err := s.ready.Ping(ctx); err != nil {
 			s.logger(c).Warn("not ready", "err", err)
-			return &apiError{code: CodeNotReady, detail: "the database does not answer, or cannot take writes", retryAfter: 5}
+			return &problem.Error{Code: problem.CodeNotReady, Detail: "the database does not answer, or cannot take writes", RetryAfter: 5}
 		}
 	}
 	return c.JSON(http.StatusOK, Status{Status: "ready"})

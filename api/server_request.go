@@ -16,6 +16,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/allfives/allfives/api/problem"
 	"github.com/allfives/allfives/domain"
 )
 
@@ -38,7 +39,7 @@ func jsonBody(c echo.Context) ([]byte, error) {
 	if ct := req.Header.Get(echo.HeaderContentType); ct != "" && ct != echo.MIMEApplicationJSON {
 		mt, _, err := mime.ParseMediaType(ct)
 		if err != nil || (mt != echo.MIMEApplicationJSON && !strings.HasSuffix(mt, "+json")) {
-			return nil, &apiError{code: CodeUnsupportedMediaType, detail: "send the body as Content-Type: application/json"}
+			return nil, &problem.Error{Code: problem.CodeUnsupportedMediaType, Detail: "send the body as Content-Type: application/json"}
 		}
 	}
 	body, err := io.ReadAll(req.Body)

@@ -4,6 +4,8 @@ import (
 	"sync"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/allfives/allfives/api/problem"
 )
 
 // The default caps on live streams. A stream holds a goroutine, a connection and its buffers
@@ -43,11 +45,11 @@ func (sc *streamCaps) take(ip string) (release func(), err error) {
 	defer sc.mu.Unlock()
 	switch {
 	case sc.byClient[client] >= sc.perClient:
-		return nil, &apiError{code: CodeRateLimited, retryAfter: streamRetryAfter,
-			detail: "this client address has as many live streams open as it may; close one, or try again later"}
+		return nil, &problem.Error{Code: problem.CodeRateLimited, RetryAfter: streamRetryAfter,
+			Detail: "this client address has as many live streams open as it may; close one, or try again later"}
 	case sc.open >= sc.max:
-		return nil, &apiError{code: CodeUnavailable, retryAfter: streamRetryAfter,
-			detail: "the server has as many live streams open as it may; try again later"}
+		return nil, &problem.Error{Code: problem.CodeUnavailable, RetryAfter: streamRetryAfter,
+			Detail: "the server has as many live streams open as it may; try again later"}
 	}
 	sc.open++
 	sc.byClient[client]++

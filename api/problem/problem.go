@@ -1,14 +1,15 @@
-package api
+// Package problem is the one mapping from an error to what a client is told of it: the codes
+// only HTTP can get wrong, the table from code to status and title (docs/api.md, "Errors"),
+// the Retry-After of the codes that say "not now", and the errors the HTTP layer raises.
+// The problem+json body itself is a wire type of package api (api.Problem).
+package problem
 
 import (
 	"cmp"
-	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -44,19 +45,19 @@ var retryAfterOf = map[domain.Code]int{
 	domain.CodeRateLimited: 60,
 }
 
-// statusClientClosed is the status logged, never sent, for a request whose client hung up
+// StatusClientClosed is the status logged, never sent, for a request whose client hung up
 // before the answer was ready (nginx's 499).
-const statusClientClosed = 499
+const StatusClientClosed = 499
 
-// problemKind is the status and the fixed title of one code.
-type problemKind struct {
+// kind is the status and the fixed title of one code.
+type kind struct {
 	status int
 	title  string
 }
 
-// problemKinds is the one table from error code to HTTP status. Every error a client can see
+// kinds is the one table from error code to HTTP status. Every error a client can see
 // goes through it; a code missing here is a 500, so a new domain code cannot leak unmapped.
-var problemKinds = map[domain.Code]problemKind{
+var kinds = map[domain.Code]kind{
 	domain.CodeInvalidRequest:   {http.StatusBadRequest, "Invalid request"},
 	domain.CodeUnauthorized:     {http.StatusUnauthorized, "Unauthorized"},
 	domain.CodeMatchNotFound:    {http.StatusNotFound, "Match not found"},
@@ -104,23 +105,23 @@ var problemKinds = map[domain.Code]problemKind{
 	domain.CodeRematchCancelled: {http.StatusConflict, "Rematch cancelled"},
 }
 
-// ProblemCode is one row of the error table (docs/api.md, "Errors"): a code, the status it is
+// Row is one row of the error table (docs/api.md, "Errors"): a code, the status it is
 // answered with, its title, and the Retry-After in seconds sent with it (0: none).
-type ProblemCode struct {
+type Row struct {
 	Code       domain.Code
 	Status     int
 	Title      string
 	RetryAfter int
 }
 
-// ProblemCodes is every code a client can see, read from problemKinds, the one table, so that
-// the docs can be tested against it. Sorted by status, then code.
-func ProblemCodes() []ProblemCode {
-	out := make([]ProblemCode, 0, len(problemKinds))
-	for code, k := range problemKinds {
-		out = append(out, ProblemCode{Code: code, Status: k.status, Title: k.title, RetryAfter: retryAfterOf[code]})
+// Rows is every code a client can see, read from kinds, the one table, so that the docs can
+// be tested against it. Sorted by status, then code.
+func Rows() []Row {
+	out := make([]Row, 0, len(kinds))
+	for code, k := range kinds {
+		out = append(out, Row{Code: code, Status: k.status, Title: k.title, RetryAfter: retryAfterOf[code]})
 	}
-	slices.SortFunc(out, func(a, b ProblemCode) int {
+	slices.SortFunc(out, func(a, b Row) int {
 		return cmp.Or(cmp.Compare(a.Status, b.Status), cmp.Compare(a.Code, b.Code))
 	})
 	return out
@@ -137,45 +138,45 @@ var codeByStatus = map[int]domain.Code{
 	http.StatusTooManyRequests:       CodeRateLimited,
 }
 
-// Problem is an RFC 9457 problem detail with a stable code (docs/design.md, "Errors").
-type Problem struct {
-	// Type is a URI naming the kind of problem: urn:allfives:problem: followed by the code.
-	Type   string `json:"type" example:"urn:allfives:problem:NOT_YOUR_TURN"`
-	Title  string `json:"title" example:"Not your turn"`
-	Status int    `json:"status" example:"409"`
-	Detail string `json:"detail" example:"it is not your turn: seat 1 is to move"`
-	// Instance is the path of the request that failed.
-	Instance string `json:"instance" example:"/api/v1/matches/0f3c/moves"`
-	Code     string `json:"code" enums:"INVALID_REQUEST,SEED_WITH_OPEN_SEATS,UNAUTHORIZED,MATCH_NOT_FOUND,PLAYER_NOT_FOUND,REVIEW_NOT_FOUND,NOT_FOUND,METHOD_NOT_ALLOWED,NOT_YOUR_TURN,MATCH_FINISHED,VERSION_CONFLICT,SEAT_TAKEN,ALREADY_SEATED,NAME_TAKEN,MATCH_NOT_FINISHED,MATCH_NOT_STARTED,MATCH_STARTED,SEAT_NOT_RESERVED,SEAT_RESIGNED,REMATCH_CANCELLED,INVALID_INVITE,PAYLOAD_TOO_LARGE,UNSUPPORTED_MEDIA_TYPE,TILE_NOT_IN_HAND,TILE_DOES_NOT_FIT,END_REQUIRED,MUST_LEAD_DOUBLE,MUST_PLAY,MUST_DRAW,MUST_PASS,IDEMPOTENCY_KEY_REUSED,RATE_LIMITED,INTERNAL,NOT_READY,RECORD_CORRUPT,STORE_UNAVAILABLE,STORE_BUSY,STORE_FULL,UNAVAILABLE,REQUEST_TIMEOUT,HEADER_TOO_LARGE"`
-	// RequestID is the X-Request-ID of the request; quote it when reporting a problem.
-	RequestID string `json:"request_id"`
+// Error is an error found by the HTTP layer itself: a bad header, query or body.
+type Error struct {
+	Code   domain.Code
+	Detail string
+	// RetryAfter is in seconds; sent as Retry-After when positive.
+	RetryAfter int
+}
+
+func (e *Error) Error() string { return e.Detail }
+
+// New is the Error of code with detail, sent without Retry-After.
+func New(code domain.Code, detail string) *Error { return &Error{Code: code, Detail: detail} }
+
+// Panic is a recovered panic; its value and stack go to the log, never to the client.
+type Panic struct {
+	Value any
+	Stack []byte
+}
+
+func (e *Panic) Error() string { return fmt.Sprintf("panic: %v", e.Value) }
+
+// Answer is what a client is told of an error: the fields of the problem+json body the error
+// decides, and the Retry-After in seconds (0: none).
+type Answer struct {
+	Code   domain.Code
+	Status int
+	Title  string
+	Detail string
 	// CurrentVersion is the match's version, with VERSION_CONFLICT only.
-	CurrentVersion *int `json:"current_version,omitempty"`
+	CurrentVersion *int
+	RetryAfter     int
 }
 
-// apiError is an error found by the HTTP layer itself: a bad header, query or body.
-type apiError struct {
-	code       domain.Code
-	detail     string
-	retryAfter int // seconds; sent as Retry-After when positive
-}
-
-func (e *apiError) Error() string { return e.detail }
-
-// panicError is a recovered panic; its value and stack go to the log, never to the client.
-type panicError struct {
-	value any
-	stack []byte
-}
-
-func (e *panicError) Error() string { return fmt.Sprintf("panic: %v", e.value) }
-
-// problemFor turns any error into the problem the client sees. ok is false when the error is
-// not one the client caused or may know about: it is then logged and shown only as INTERNAL.
-func problemFor(err error) (p Problem, retryAfter int, ok bool) {
+// For turns any error into the answer the client sees. ok is false when the error is not one
+// the client caused or may know about: it is then logged and shown only as INTERNAL.
+func For(err error) (p Answer, ok bool) {
 	code, detail := domain.CodeInternal, ""
 	var (
-		ae  *apiError
+		ae  *Error
 		vc  *domain.VersionConflictError
 		de  *domain.Error
 		he  *echo.HTTPError
@@ -183,13 +184,13 @@ func problemFor(err error) (p Problem, retryAfter int, ok bool) {
 	)
 	switch {
 	case errors.As(err, &ae):
-		code, detail, retryAfter = ae.code, ae.detail, ae.retryAfter
+		code, detail, p.RetryAfter = ae.Code, ae.Detail, ae.RetryAfter
 	case errors.As(err, &vc):
 		code, detail = domain.CodeVersionConflict, vc.Error()
 		current := vc.Current
 		p.CurrentVersion = &current
 	case errors.As(err, &de):
-		code, detail, retryAfter = de.Code(), err.Error(), retryAfterOf[de.Code()]
+		code, detail, p.RetryAfter = de.Code(), err.Error(), retryAfterOf[de.Code()]
 	case errors.As(err, &mbe):
 		code, detail = CodePayloadTooLarge, fmt.Sprintf("the request body is larger than %d bytes", mbe.Limit)
 	case errors.As(err, &he):
@@ -197,17 +198,17 @@ func problemFor(err error) (p Problem, retryAfter int, ok bool) {
 			code, detail = c, echoMessage(he)
 		}
 	}
-	kind, known := problemKinds[code]
+	k, known := kinds[code]
 	if !known || code == domain.CodeInternal {
-		code, kind = domain.CodeInternal, problemKinds[domain.CodeInternal]
+		code, k = domain.CodeInternal, kinds[domain.CodeInternal]
 		detail = "the server failed to answer; quote the request_id when reporting it"
 		p.CurrentVersion = nil
 		ok = false
 	} else {
 		ok = true
 	}
-	p.Type, p.Title, p.Status, p.Code, p.Detail = "urn:allfives:problem:"+string(code), kind.title, kind.status, string(code), detail
-	return p, retryAfter, ok
+	p.Title, p.Status, p.Code, p.Detail = k.title, k.status, code, detail
+	return p, ok
 }
 
 // echoMessage words an error Echo raised itself. Its own messages are bare status texts
@@ -225,48 +226,9 @@ func echoMessage(he *echo.HTTPError) string {
 	return strings.ToLower(http.StatusText(he.Code))
 }
 
-// handleError is Echo's HTTPErrorHandler: every error, ours or Echo's, leaves as
-// application/problem+json through here.
-func (s *server) handleError(err error, c echo.Context) {
-	p, retryAfter, ok := problemFor(err)
-	p.RequestID = requestID(c)
-	p.Instance = c.Request().URL.Path
-	log := s.logger(c)
-	switch {
-	case !ok && errors.Is(err, context.Canceled) && c.Request().Context().Err() != nil:
-		log.Info("request abandoned by the client", "err", err)
-		if !c.Response().Committed {
-			// Nobody is left to read an answer. The status is only for the access log and the
-			// metrics, which must not count a client hanging up as a server error.
-			c.Response().Status = statusClientClosed
-		}
-		return
-	case !ok:
-		attrs := []any{"err", err}
-		var pe *panicError
-		if errors.As(err, &pe) {
-			attrs = append(attrs, "stack", string(pe.stack))
-		}
-		log.Error("internal error", attrs...)
-	case p.Status >= 500:
-		// A known fault of the server's (a damaged record, a store that cannot write): not the
-		// client's doing, so logged for the operator. The detail names no hidden information.
-		log.Error("request failed", "code", p.Code, "detail", p.Detail)
-	default:
-		log.Debug("request refused", "code", p.Code, "detail", p.Detail)
-	}
-	if c.Response().Committed {
-		return // the status is on the wire already; all that is left is the log line above
-	}
-	body, mErr := json.Marshal(p)
-	if mErr != nil {
-		log.Error("encode problem", "err", mErr)
-		return
-	}
-	if retryAfter > 0 {
-		c.Response().Header().Set("Retry-After", strconv.Itoa(retryAfter))
-	}
-	if wErr := c.Blob(p.Status, "application/problem+json", body); wErr != nil {
-		log.Debug("write problem", "err", wErr)
-	}
+// KindOf is the status and the title code is answered with; ok is false for a code outside
+// the table, which a client never sees.
+func KindOf(code domain.Code) (status int, title string, ok bool) {
+	k, ok := kinds[code]
+	return k.status, k.title, ok
 }

@@ -1,4 +1,4 @@
-package api
+package problem
 
 import (
 	"os"
@@ -10,11 +10,11 @@ import (
 	"github.com/allfives/allfives/domain"
 )
 
-// TestErrorTableIsTheProblemTable: docs/api.md's "Errors" table and problemKinds list the same
+// TestErrorTableIsTheProblemTable: docs/api.md's "Errors" table and kinds list the same
 // codes with the same statuses, so a new code cannot reach clients undocumented, nor the docs
 // promise one the server never sends.
 func TestErrorTableIsTheProblemTable(t *testing.T) {
-	doc, err := os.ReadFile("../docs/api.md")
+	doc, err := os.ReadFile("../../docs/api.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,18 +26,18 @@ func TestErrorTableIsTheProblemTable(t *testing.T) {
 		section = section[:next]
 	}
 	documented := documentedCodes(t, section)
-	for code, kind := range problemKinds {
+	for code, kind := range kinds {
 		status, ok := documented[code]
 		switch {
 		case !ok:
 			t.Errorf("%s (%d) is not in docs/api.md's Errors table", code, kind.status)
 		case status != kind.status:
-			t.Errorf("%s is %d in docs/api.md, %d in problemKinds", code, status, kind.status)
+			t.Errorf("%s is %d in docs/api.md, %d in kinds", code, status, kind.status)
 		}
 	}
 	for code := range documented {
-		if _, ok := problemKinds[code]; !ok {
-			t.Errorf("docs/api.md lists %s, which problemKinds does not", code)
+		if _, ok := kinds[code]; !ok {
+			t.Errorf("docs/api.md lists %s, which kinds does not", code)
 		}
 	}
 }
