@@ -70,7 +70,7 @@ func (s *server) move(c echo.Context) error {
 	if res.Replayed {
 		h.Set("Idempotent-Replayed", "true")
 	} else {
-		s.metrics.moved(mv.Action.String())
+		s.metrics.Moved(mv.Action.String())
 	}
 	answer, err := encodeMoveResponse(res)
 	if err != nil {

@@ -12,6 +12,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/allfives/allfives/api/ratelimit"
+	"github.com/allfives/allfives/api/sse"
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/referee"
 )
@@ -198,25 +200,41 @@ func streamToken(c echo.Context, q url.Values) (string, error) {
 	return token, nil
 }
 
-// startSSE sends the 200 and the stream's headers at once rather than with the first event,
-// which on a quiet match may be a long time coming.
-func (s *server) startSSE(c echo.Context) (*sseWriter, error) {
-	res := c.Response()
-	// The server's ReadTimeout needs nothing: net/http lifts the read deadline once the
-	// request's body is read. Its WriteTimeout does: see sseWriter.arm.
-	h := res.Header()
-	h.Set(echo.HeaderContentType, "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("X-Accel-Buffering", "no") // nginx would otherwise hold the events back
-	h.Set("Vary", "Authorization")
-	sw := &sseWriter{rc: http.NewResponseController(res), w: res, window: s.streams.heartbeat + streamWriteGrace}
-	res.WriteHeader(http.StatusOK)
-	return sw, sw.flush()
+// startSSE starts the stream: its 200 and headers, at once.
+func (s *server) startSSE(c echo.Context) (*sse.Writer, error) {
+	return sse.Start(c.Response(), s.streams.heartbeat+streamWriteGrace)
+}
+
+// sendEvent writes one event as the caller may see it.
+func sendEvent(sw *sse.Writer, se sseEvent) error {
+	e := se.Event
+	out := StreamEvent{Event: ToEvents([]domain.Event{e})[0]}
+	if se.view != nil {
+		v := ToMatchView(*se.view)
+		out.Match = &v
+	}
+	return sw.Event(e.Seq, string(e.Type), out)
+}
+
+// send writes events and flushes them. done says the stream is over: match.ended (or
+// match.expired, or match.cancelled) is sent, or the client is gone.
+func send(sw *sse.Writer, events []sseEvent) (last int, done bool) {
+	for _, e := range events {
+		if err := sendEvent(sw, e); err != nil {
+			return last, true
+		}
+		last = e.Seq
+		if e.Type == domain.TypeMatchEnded || e.Type == domain.TypeMatchExpired || e.Type == domain.TypeMatchCancelled {
+			_ = sw.Flush()
+			return last, true
+		}
+	}
+	return last, sw.Flush() != nil
 }
 
 // follow sends events, which come after seq last, then every new one, until match.ended has
 // been sent, the client leaves or the server shuts down. An idle stream sends heartbeats.
-func (s *server) follow(c echo.Context, sw *sseWriter, f *feed, events []sseEvent, last int) error {
+func (s *server) follow(c echo.Context, sw *sse.Writer, f *feed, events []sseEvent, last int) error {
 	ctx := c.Request().Context()
 	heartbeat := time.NewTicker(s.streams.heartbeat)
 	defer heartbeat.Stop()
@@ -225,7 +243,7 @@ func (s *server) follow(c echo.Context, sw *sseWriter, f *feed, events []sseEven
 	for {
 		for len(events) > 0 {
 			var done bool
-			if last, done = sw.send(events); done || f.lost {
+			if last, done = send(sw, events); done || f.lost {
 				return nil
 			}
 			if events, err = f.after(ctx, last); err != nil {
@@ -242,7 +260,7 @@ func (s *server) follow(c echo.Context, sw *sseWriter, f *feed, events []sseEven
 			if f.held(ctx) != nil {
 				return nil
 			}
-			if err := sw.comment("ping"); err != nil {
+			if err := sw.Comment("ping"); err != nil {
 				return nil
 			}
 		case <-f.wake:
@@ -272,4 +290,9 @@ func (s *server) streamFailed(c echo.Context, err error) error {
 		return nil
 	}
 	return err // handleError logs it and, the response being committed, writes nothing
+}
+
+// takeStream counts the request's stream against the caps, by the bucket of its address.
+func (s *server) takeStream(c echo.Context) (func(), error) {
+	return s.caps.Take(ratelimit.Bucket(c.RealIP()))
 }

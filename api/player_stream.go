@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"time"
@@ -131,7 +130,7 @@ func (s *server) playerStream(c echo.Context) error {
 	if err != nil {
 		return nil
 	}
-	if sw.named(playerEventSnapshot, snap) != nil || sw.flush() != nil {
+	if sw.Named(playerEventSnapshot, snap) != nil || sw.Flush() != nil {
 		return nil
 	}
 	heartbeat := time.NewTicker(s.streams.heartbeat)
@@ -144,7 +143,7 @@ func (s *server) playerStream(c echo.Context) error {
 		case <-shutdown:
 			return nil
 		case <-heartbeat.C:
-			if pf.held(ctx) != nil || sw.comment("ping") != nil {
+			if pf.held(ctx) != nil || sw.Comment("ping") != nil {
 				return nil
 			}
 		case <-sub.wake:
@@ -159,26 +158,15 @@ func (s *server) playerStream(c echo.Context) error {
 				return s.streamFailed(c, err)
 			}
 			for _, e := range events {
-				if sw.named(e.name, e.data) != nil {
+				if sw.Named(e.name, e.data) != nil {
 					return nil
 				}
 			}
-			if len(events) > 0 && sw.flush() != nil {
+			if len(events) > 0 && sw.Flush() != nil {
 				return nil
 			}
 		}
 	}
-}
-
-// named writes one event of the player's stream: a name and its data, no id.
-func (sw *sseWriter) named(name string, data any) error {
-	js, err := json.Marshal(data)
-	if err != nil {
-		return err
-	}
-	sw.arm()
-	_, err = fmt.Fprintf(sw.w, "event: %s\ndata: %s\n\n", name, js)
-	return err
 }
 
 // playerFeed is what a player's stream knows of the player's matches, to tell what changed.

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/allfives/allfives/api/problem"
+	"github.com/allfives/allfives/api/ratelimit"
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/players"
 	"github.com/allfives/allfives/domain/referee"
@@ -67,7 +68,7 @@ func ParseRate(s string) (Rate, error) {
 }
 
 // Limits are the limits on what one client may ask of the server (docs/operations.md,
-// "Limits"): each its own bucket, counted per client address (bucketOf) and, where the request
+// "Limits"): each its own bucket, counted per client address (ratelimit.Bucket) and, where the request
 // carries a player key, per player too. A zero Rate limits nothing, and so the zero Limits
 // (tests and benchmarks: serve --limits off).
 type Limits struct {
@@ -94,7 +95,7 @@ func DefaultLimits() Limits {
 type limit struct {
 	what    string // what it counts, as the refusal says it: "players created"
 	rate    Rate
-	buckets *rateLimiter
+	buckets *ratelimit.Limiter
 }
 
 // limits are the server's limits at work; a nil *limit limits nothing.
@@ -117,7 +118,7 @@ func newLimit(what string, r Rate) *limit {
 		return nil
 	}
 	per := rate.Limit(float64(r.N) / r.Per.Seconds())
-	return &limit{what: what, rate: r, buckets: newBuckets(per, r.N)}
+	return &limit{what: what, rate: r, buckets: ratelimit.NewBuckets(per, r.N)}
 }
 
 // admit counts one request of the client of c, and of player when it is not "", against l:
@@ -127,7 +128,7 @@ func (l *limit) admit(c echo.Context, player string) error {
 	if l == nil {
 		return nil
 	}
-	d, which := l.buckets.take(clientKeys(c, player)...)
+	d, which := l.buckets.Take(clientKeys(c, player)...)
 	if d <= 0 {
 		return nil
 	}
@@ -144,10 +145,10 @@ func (l *limit) admit(c echo.Context, player string) error {
 	}
 }
 
-// clientKeys name the client of c in every limit: its address (bucketOf), and its player when
+// clientKeys name the client of c in every limit: its address (ratelimit.Bucket), and its player when
 // player is not "".
 func clientKeys(c echo.Context, player string) []string {
-	keys := []string{"a/" + bucketOf(c.RealIP())}
+	keys := []string{"a/" + ratelimit.Bucket(c.RealIP())}
 	if player != "" {
 		keys = append(keys, "p/"+player)
 	}

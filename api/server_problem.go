@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/allfives/allfives/api/middleware"
 	"github.com/allfives/allfives/api/problem"
 )
 
@@ -31,7 +32,7 @@ type Problem struct {
 // application/problem+json through here.
 func (s *server) handleError(err error, c echo.Context) {
 	p, retryAfter, ok := problemOf(err)
-	p.RequestID = requestID(c)
+	p.RequestID = middleware.RequestIDOf(c)
 	p.Instance = c.Request().URL.Path
 	log := s.logger(c)
 	switch {

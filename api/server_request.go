@@ -16,6 +16,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/allfives/allfives/api/jsonbody"
 	"github.com/allfives/allfives/api/problem"
 	"github.com/allfives/allfives/domain"
 )
@@ -44,7 +45,7 @@ func jsonBody(c echo.Context) ([]byte, error) {
 	}
 	body, err := io.ReadAll(req.Body)
 	if err != nil {
-		return nil, bodyReadError(err)
+		return nil, jsonbody.ReadError(err)
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil, domain.Invalidf("the request needs a JSON body")
@@ -287,5 +288,3 @@ func clip(s string) string {
 	}
 	return s
 }
-
-func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -1,9 +1,7 @@
-package api
+package sse
 
 import (
 	"sync"
-
-	"github.com/labstack/echo/v4"
 
 	"github.com/allfives/allfives/api/problem"
 )
@@ -18,29 +16,29 @@ const (
 	streamRetryAfter = 5
 )
 
-// streamCaps counts the open streams against the caps.
-type streamCaps struct {
+// Caps counts the open streams against the caps.
+type Caps struct {
 	max, perClient int
 	mu             sync.Mutex
 	open           int
 	byClient       map[string]int
 }
 
-func newStreamCaps(max, perClient int) *streamCaps {
+// NewCaps caps the streams at max in all and perClient per client (0: the defaults).
+func NewCaps(max, perClient int) *Caps {
 	if max <= 0 {
 		max = DefaultMaxStreams
 	}
 	if perClient <= 0 {
 		perClient = DefaultMaxStreamsPerClient
 	}
-	return &streamCaps{max: max, perClient: perClient, byClient: map[string]int{}}
+	return &Caps{max: max, perClient: perClient, byClient: map[string]int{}}
 }
 
-// take counts a stream for the client at ip, or refuses it: 429 RATE_LIMITED when the
-// client has its share open, 503 UNAVAILABLE when the server has. The release func must be
-// called when the stream ends.
-func (sc *streamCaps) take(ip string) (release func(), err error) {
-	client := bucketOf(ip)
+// Take counts a stream for client (a client address's bucket, ratelimit.Bucket), or refuses
+// it: 429 RATE_LIMITED when the client has its share open, 503 UNAVAILABLE when the server
+// has. The release func must be called when the stream ends.
+func (sc *Caps) Take(client string) (release func(), err error) {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	switch {
@@ -64,9 +62,4 @@ func (sc *streamCaps) take(ip string) (release func(), err error) {
 			}
 		})
 	}, nil
-}
-
-// takeStream counts the request's stream against the caps.
-func (s *server) takeStream(c echo.Context) (func(), error) {
-	return s.caps.take(c.RealIP())
 }

@@ -1,4 +1,4 @@
-package api
+package middleware
 
 import (
 	"net/url"
@@ -15,11 +15,11 @@ var errKeyInURL = domain.Invalidf("a player key never goes in a URL, where proxi
 	"send it as Authorization: Bearer <key>; a browser's EventSource, which cannot, opens a stream with " +
 	"?ticket= and a single-use ticket from POST /api/v1/players/me/tickets (or POST /api/v1/matches/{id}/tickets for a match's stream)")
 
-// noKeyInURL refuses a request with a player key in its path or query, whatever the route: a
+// NoKeyInURL refuses a request with a player key in its path or query, whatever the route: a
 // key is good until rotated, and a URL is written down by every proxy it passes. The path the
 // access log and the problem show is cut to the key's prefix, so the key is not written down
 // here either.
-func noKeyInURL(next echo.HandlerFunc) echo.HandlerFunc {
+func NoKeyInURL(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		u := c.Request().URL
 		if keyInPath(u) || keyInQuery(u.RawQuery) {

@@ -1,17 +1,17 @@
-package api
+package middleware
 
 import (
 	"net/http"
 
 	"github.com/labstack/echo/v4"
-	"github.com/labstack/echo/v4/middleware"
+	echomw "github.com/labstack/echo/v4/middleware"
 )
 
-// cors lets browser clients on the given origins call the API (docs/api.md, "Playing with
+// CORS lets browser clients on the given origins call the API (docs/api.md, "Playing with
 // others"): the request headers the API reads and the response headers it sets are allowed and
 // exposed. Seat tokens travel in Authorization, not cookies, so credentials stay off.
-func cors(origins []string) echo.MiddlewareFunc {
-	return middleware.CORSWithConfig(middleware.CORSConfig{
+func CORS(origins []string) echo.MiddlewareFunc {
+	return echomw.CORSWithConfig(echomw.CORSConfig{
 		AllowOrigins: origins,
 		AllowMethods: []string{http.MethodGet, http.MethodPost, http.MethodOptions},
 		AllowHeaders: []string{

@@ -1,4 +1,6 @@
-package api
+// Package metrics is the server's Prometheus series: requests by route template and status,
+// their latency, the moves accepted, and the matches live in memory.
+package metrics
 
 import (
 	"net/http"
@@ -12,9 +14,9 @@ import (
 	"github.com/allfives/allfives/domain/referee"
 )
 
-// metrics are the server's Prometheus series. Routes are labelled by their template
+// Metrics are the server's Prometheus series. Routes are labelled by their template
 // (/api/v1/matches/:id), never by the raw path, to keep the series few.
-type metrics struct {
+type Metrics struct {
 	requests *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
 	moves    *prometheus.CounterVec
@@ -36,8 +38,9 @@ type series struct {
 	latency  prometheus.Observer
 }
 
-func newMetrics(reg *prometheus.Registry, svc *referee.MatchService) *metrics {
-	m := &metrics{
+// New registers the series into reg; svc (nil: none) tells the matches live.
+func New(reg *prometheus.Registry, svc *referee.MatchService) *Metrics {
+	m := &Metrics{
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "allfives_http_requests_total",
 			Help: "HTTP requests answered, by method, route template and status.",
@@ -68,7 +71,8 @@ func newMetrics(reg *prometheus.Registry, svc *referee.MatchService) *metrics {
 	return m
 }
 
-func (m *metrics) observe(method, route string, status int, took time.Duration) {
+// Observe counts one request answered and its latency.
+func (m *Metrics) Observe(method, route string, status int, took time.Duration) {
 	method = methodLabel(method)
 	k := seriesKey{method: method, route: route, status: status}
 	v, ok := m.series.Load(k)
@@ -83,8 +87,8 @@ func (m *metrics) observe(method, route string, status int, took time.Duration) 
 	s.latency.Observe(took.Seconds())
 }
 
-// moved counts one accepted move of the given action.
-func (m *metrics) moved(action string) {
+// Moved counts one accepted move of the given action.
+func (m *Metrics) Moved(action string) {
 	v, ok := m.byAction.Load(action)
 	if !ok {
 		v, _ = m.byAction.LoadOrStore(action, m.moves.WithLabelValues(action))

@@ -1,4 +1,4 @@
-package api
+package middleware
 
 import (
 	"bytes"
@@ -27,9 +27,9 @@ import (
 // no request, so the policy matches every copy served, and an update of echo-swagger cannot
 // leave a stale hash behind.
 
-// swaggerSecurity sets the policy and the framing and sniffing headers on every answer under
+// SwaggerSecurity sets the policy and the framing and sniffing headers on every answer under
 // /swagger/, the page, its assets and its errors alike.
-func swaggerSecurity(ui echo.HandlerFunc) echo.MiddlewareFunc {
+func SwaggerSecurity(ui echo.HandlerFunc) echo.MiddlewareFunc {
 	policy := swaggerPolicy(swaggerIndex(ui))
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {

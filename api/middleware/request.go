@@ -1,4 +1,8 @@
-package api
+// Package middleware is the HTTP layer every request passes before its handler: the request's
+// ID, the access log and metrics, panics, CORS, the header and body limits, path text, player
+// keys in URLs, the head check of shared stores, the client's address, and the policy of the
+// Swagger UI pages.
+package middleware
 
 import (
 	"crypto/rand"
@@ -6,11 +10,14 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"strconv"
 	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/allfives/allfives/api/jsonbody"
+	"github.com/allfives/allfives/api/metrics"
 	"github.com/allfives/allfives/api/problem"
 )
 
@@ -18,10 +25,10 @@ import (
 // it index the header map directly instead of canonicalizing the name again on each request.
 const requestIDHeader = "X-Request-Id"
 
-// requestID gives every request an ID, echoed in X-Request-ID and in every log line and
+// RequestID gives every request an ID, echoed in X-Request-ID and in every log line and
 // problem. A client's own ID is kept when it is short and plain, so it cannot smuggle
 // anything into the logs.
-func (s *server) requestID(next echo.HandlerFunc) echo.HandlerFunc {
+func RequestID(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		id := c.Request().Header.Get(echo.HeaderXRequestID)
 		if !plainID(id) {
@@ -29,7 +36,7 @@ func (s *server) requestID(next echo.HandlerFunc) echo.HandlerFunc {
 			_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24+)
 			id = hex.EncodeToString(b[:])
 		}
-		// The response header is where the ID is kept for the logs and problems (requestID):
+		// The response header is where the ID is kept for the logs and problems (RequestIDOf):
 		// Echo's context store would make a map for every request.
 		c.Response().Header()[requestIDHeader] = []string{id}
 		return next(c)
@@ -49,17 +56,29 @@ func plainID(id string) bool {
 	return true
 }
 
-// requestID is the ID the requestID middleware gave the request ("" outside it).
-func requestID(c echo.Context) string {
+// RequestIDOf is the ID the RequestID middleware gave the request ("" outside it).
+func RequestIDOf(c echo.Context) string {
 	if v := c.Response().Header()[requestIDHeader]; len(v) > 0 {
 		return v[0]
 	}
 	return ""
 }
 
-// observe writes the error (if any) through the error handler, then logs the request and
+// Access logs each request and records its metrics.
+type Access struct {
+	log     *slog.Logger
+	metrics *metrics.Metrics
+	sample  accessLog
+}
+
+// NewAccess logs requests to log and records them in m; sample is as api.Config.AccessSample.
+func NewAccess(log *slog.Logger, m *metrics.Metrics, sample int) *Access {
+	return &Access{log: log, metrics: m, sample: accessLog{sample: uint64(max(1, sample))}}
+}
+
+// Observe writes the error (if any) through the error handler, then logs the request and
 // records its metrics, so both see the status the client really got.
-func (s *server) observe(next echo.HandlerFunc) echo.HandlerFunc {
+func (s *Access) Observe(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		start := time.Now()
 		if err := next(c); err != nil {
@@ -71,12 +90,12 @@ func (s *server) observe(next echo.HandlerFunc) echo.HandlerFunc {
 		if route == "" {
 			route = "unmatched" // unknown paths share one label, so they cannot explode the series
 		}
-		s.metrics.observe(req.Method, route, res.Status, took)
-		level := s.access.level(accessLevel(route, res.Status), res.Status, took)
+		s.metrics.Observe(req.Method, route, res.Status, took)
+		level := s.sample.level(accessLevel(route, res.Status), res.Status, took)
 		if !s.log.Enabled(req.Context(), level) {
 			return nil // nothing to format: the common case for sampled-out requests
 		}
-		s.log.LogAttrs(req.Context(), level, "request", slog.String("request_id", requestID(c)),
+		s.log.LogAttrs(req.Context(), level, "request", slog.String("request_id", RequestIDOf(c)),
 			slog.String("method", req.Method), slog.String("path", req.URL.Path), slog.String("route", route),
 			slog.Int("status", res.Status), slog.Int64("bytes", res.Size),
 			slog.Float64("duration_ms", float64(took.Microseconds())/1000), slog.String("remote", c.RealIP()))
@@ -118,8 +137,8 @@ func accessLevel(route string, status int) slog.Level {
 	return slog.LevelInfo
 }
 
-// recoverPanics turns a panic into a 500 whose details reach only the log.
-func recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
+// RecoverPanics turns a panic into a 500 whose details reach only the log.
+func RecoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) (err error) {
 		defer func() {
 			if r := recover(); r != nil {
@@ -133,26 +152,29 @@ func recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// bodyLimit refuses a declared oversize body at once and caps what a handler can read of an
-// undeclared (chunked) one; a route that takes no body gets none or {} (noBody). Only POST routes read a body: another method's body is ignored
+// BodyLimit refuses a declared oversize body at once and caps what a handler can read of an
+// undeclared (chunked) one to limit bytes; a route bodiless names takes no body and gets none
+// or {} (jsonbody.None). Only POST routes read a body: another method's body is ignored
 // (net/http drops the connection rather than drain a large one), so a GET with a stray body
 // gets its documented answer, not a 413 its route never promised.
-func (s *server) bodyLimit(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		req := c.Request()
-		if req.Method != http.MethodPost {
-			req.Body = http.NoBody
+func BodyLimit(limit int64, bodiless func(route string) bool) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			req := c.Request()
+			if req.Method != http.MethodPost {
+				req.Body = http.NoBody
+				return next(c)
+			}
+			if req.ContentLength > limit {
+				return &problem.Error{Code: problem.CodePayloadTooLarge, Detail: "the request body is larger than " + strconv.FormatInt(limit, 10) + " bytes"}
+			}
+			req.Body = http.MaxBytesReader(c.Response(), req.Body, limit)
+			if bodiless(c.Path()) {
+				if err := jsonbody.None(c); err != nil {
+					return err
+				}
+			}
 			return next(c)
 		}
-		if req.ContentLength > s.limit {
-			return &problem.Error{Code: problem.CodePayloadTooLarge, Detail: "the request body is larger than " + itoa(s.limit) + " bytes"}
-		}
-		req.Body = http.MaxBytesReader(c.Response(), req.Body, s.limit)
-		if s.bodiless[c.Path()] {
-			if err := noBody(c); err != nil {
-				return err
-			}
-		}
-		return next(c)
 	}
 }

@@ -1,4 +1,4 @@
-package api
+package middleware
 
 import (
 	"fmt"
@@ -10,13 +10,13 @@ import (
 	"github.com/allfives/allfives/domain"
 )
 
-// textParams refuses a path whose parameters (a match id, a seat, a player id, a format) are
+// TextParams refuses a path whose parameters (a match id, a seat, a player id, a format) are
 // not text: bytes that are not UTF-8, or a NUL, which `%FF` and `%00` put there. No id has
 // them, so no lookup could find one (a match's or a player's id is their usual 404, anything
 // else a 400); and PostgreSQL refuses such a parameter for the whole
 // statement, which the head checks of concurrent reads share (repository/postgres/headbatch.go),
 // so one request of them must never reach the store.
-func textParams(next echo.HandlerFunc) echo.HandlerFunc {
+func TextParams(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		for i, v := range c.ParamValues() {
 			if isText(v) {

@@ -1,8 +1,12 @@
-package api
+// Package ratelimit is a token bucket per key (a client address's bucket, or a player) that
+// says how long a refused request must wait: the --rate-limit middleware, and each limit of
+// the API's Limits.
+package ratelimit
 
 import (
 	"math"
 	"net/netip"
+	"strconv"
 	"sync"
 	"time"
 
@@ -14,13 +18,13 @@ import (
 
 // idleAfter is how long a client's bucket is kept after its last request, at the least. A
 // bucket idle for as long as it takes to refill completely changes nothing for its client
-// when it is forgotten: the limiter keeps each one that long (rateLimiter.idle).
+// when it is forgotten: the limiter keeps each one that long (Limiter.idle).
 const idleAfter = 3 * time.Minute
 
-// rateLimiter is a token bucket per key: a client address (bucketOf), or a player. Echo's own
+// Limiter is a token bucket per key: a client address (Bucket), or a player. Echo's own
 // limiter cannot say how long to wait, and a 429 without Retry-After leaves clients guessing,
-// hence this small one. The --rate-limit middleware and each limit of server_limits.go are one each.
-type rateLimiter struct {
+// hence this small one. The --rate-limit middleware and each limit of the API's Limits are one each.
+type Limiter struct {
 	mu        sync.Mutex
 	limit     rate.Limit
 	burst     int
@@ -35,16 +39,16 @@ type client struct {
 	lastSeen time.Time
 }
 
-// newRateLimiter allows perSecond requests per second per address, with bursts of as many
+// New allows perSecond requests per second per address, with bursts of as many
 // requests as one second allows (at least one).
-func newRateLimiter(perSecond float64) *rateLimiter {
-	return newBuckets(rate.Limit(perSecond), max(1, int(math.Ceil(perSecond))))
+func New(perSecond float64) *Limiter {
+	return NewBuckets(rate.Limit(perSecond), max(1, int(math.Ceil(perSecond))))
 }
 
-// newBuckets allows limit requests per second per key, in bursts of burst.
-func newBuckets(limit rate.Limit, burst int) *rateLimiter {
+// NewBuckets allows limit requests per second per key, in bursts of burst.
+func NewBuckets(limit rate.Limit, burst int) *Limiter {
 	full := time.Duration(float64(burst) / float64(limit) * float64(time.Second))
-	return &rateLimiter{
+	return &Limiter{
 		limit: limit, burst: burst, idle: max(idleAfter, full),
 		clients: make(map[string]*client), now: time.Now, lastSweep: time.Now(),
 	}
@@ -52,15 +56,15 @@ func newBuckets(limit rate.Limit, burst int) *rateLimiter {
 
 // wait reports how long the client at addr must wait before its request is allowed; zero
 // means it is allowed now (and counted).
-func (l *rateLimiter) wait(addr string) time.Duration {
-	d, _ := l.take(addr)
+func (l *Limiter) wait(addr string) time.Duration {
+	d, _ := l.Take(addr)
 	return d
 }
 
-// take counts one request against the bucket of each key, all or none: zero when every bucket
+// Take counts one request against the bucket of each key, all or none: zero when every bucket
 // allows it, else the longest wait and the index of the key that must wait it, and no bucket
 // counts the refused request.
-func (l *rateLimiter) take(keys ...string) (time.Duration, int) {
+func (l *Limiter) Take(keys ...string) (time.Duration, int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now()
@@ -96,18 +100,18 @@ func (l *rateLimiter) take(keys ...string) (time.Duration, int) {
 	return longest, which
 }
 
-// middleware answers 429 RATE_LIMITED with Retry-After (whole seconds, rounded up).
-func (l *rateLimiter) middleware(next echo.HandlerFunc) echo.HandlerFunc {
+// Middleware answers 429 RATE_LIMITED with Retry-After (whole seconds, rounded up).
+func (l *Limiter) Middleware(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		switch c.Path() {
 		case "/healthz", "/readyz", "/metrics":
 			return next(c) // probes and scrapes must never be throttled into a false alarm
 		}
-		if d := l.wait(bucketOf(c.RealIP())); d > 0 {
+		if d := l.wait(Bucket(c.RealIP())); d > 0 {
 			secs := int(math.Ceil(d.Seconds()))
 			return &problem.Error{
 				Code:       problem.CodeRateLimited,
-				Detail:     "too many requests from this address; retry after " + itoa(int64(secs)) + " s",
+				Detail:     "too many requests from this address; retry after " + strconv.Itoa(secs) + " s",
 				RetryAfter: secs,
 			}
 		}
@@ -115,11 +119,11 @@ func (l *rateLimiter) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// bucketOf names the bucket of a client address: an IPv4 address (IPv4-mapped IPv6 included)
+// Bucket names the bucket of a client address: an IPv4 address (IPv4-mapped IPv6 included)
 // is its own, an IPv6 address shares one with its /64. A single IPv6 host is usually given a
 // whole /64 and can pick any address in it, so a bucket per address would not limit it at all,
 // and would let it fill the table with buckets.
-func bucketOf(ip string) string {
+func Bucket(ip string) string {
 	addr, err := netip.ParseAddr(ip)
 	if err != nil {
 		return ip
