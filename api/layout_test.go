@@ -17,10 +17,7 @@ var fixedFiles = map[string]bool{
 
 // toMove are the files of the HTTP infrastructure still in package api; they move into
 // packages of their own.
-var toMove = map[string]bool{
-	"strictjson.go": true,
-	"openapi.go":    true, "openapi_contract.go": true, "openapi_examples.go": true, "openapi_failures.go": true,
-}
+var toMove = map[string]bool{"strictjson.go": true}
 
 // TestFilesFollowTheNamingRule holds every non-test Go file of package api to the rule of
 // doc.go, so that a newcomer finds a route's handler by its path.

@@ -5,9 +5,7 @@ import (
 	"encoding/hex"
 	"net/http"
 	"strconv"
-	"strings"
 
-	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/labstack/echo/v4"
 
 	"github.com/allfives/allfives/domain"
@@ -234,24 +232,4 @@ func recordHeaders(c echo.Context) {
 	h := c.Response().Header()
 	h.Set("Cache-Control", "private, no-cache")
 	h.Set("Vary", "Authorization")
-}
-
-// textBodies makes every text/* body of a success a string in the OpenAPI 3 document (called
-// by sharpen). Swagger 2.0 has one schema per response for all of an operation's media types,
-// so GET /export's 200 would otherwise promise the JSON object as text/plain too.
-func textBodies(doc *openapi3.T) {
-	for _, item := range doc.Paths.Map() {
-		for _, op := range item.Operations() {
-			for code, resp := range op.Responses.Map() {
-				if status, err := strconv.Atoi(code); err != nil || status >= 400 || resp.Value == nil {
-					continue
-				}
-				for mt, media := range resp.Value.Content {
-					if strings.HasPrefix(mt, "text/") && media != nil {
-						media.Schema = openapi3.NewSchemaRef("", openapi3.NewStringSchema())
-					}
-				}
-			}
-		}
-	}
 }

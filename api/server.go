@@ -29,9 +29,8 @@ const (
 	DefaultHeaderLimit         = middleware.DefaultHeaderLimit
 )
 
-// DefaultBodyLimit is the largest request body accepted: a create request for four players
-// with long names is under 1 KiB, so 64 KiB leaves room without inviting abuse.
-const DefaultBodyLimit = 64 << 10
+// DefaultBodyLimit is the largest request body accepted (middleware.DefaultBodyLimit).
+const DefaultBodyLimit = middleware.DefaultBodyLimit
 
 // Pinger reports whether a dependency (the database) is reachable, for /readyz.
 type Pinger interface {

@@ -21,6 +21,10 @@ import (
 	"github.com/allfives/allfives/api/problem"
 )
 
+// DefaultBodyLimit is the largest request body accepted: a create request for four players
+// with long names is under 1 KiB, so 64 KiB leaves room without inviting abuse.
+const DefaultBodyLimit = 64 << 10
+
 // requestIDHeader is X-Request-ID as net/http keeps it (canonical), so that setting and reading
 // it index the header map directly instead of canonicalizing the name again on each request.
 const requestIDHeader = "X-Request-Id"

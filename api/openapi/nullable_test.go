@@ -1,4 +1,4 @@
-package api
+package openapi
 
 import (
 	"encoding/json"
@@ -11,7 +11,7 @@ import (
 // schema that accepts null itself, as OpenAPI 3.0.3 reads it (nullable beside allOf does not
 // widen the $ref'd schema), so hand.left, hand.right and match.hand validate when null.
 func TestNullableRefsAcceptNull(t *testing.T) {
-	doc, err := openapi3.NewLoader().LoadFromFile("../openapi.yaml")
+	doc, err := openapi3.NewLoader().LoadFromFile("../../openapi.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package api
+package openapi
 
 import (
 	"encoding/json"
@@ -12,7 +12,7 @@ import (
 // 431, every POST 413, every operation under /api/v1/ answers 500, 503 and 507, and 429, 503
 // and 507 carry Retry-After, though the annotations no longer say so operation by operation.
 func TestCommonFailuresEverywhere(t *testing.T) {
-	doc, err := openapi3.NewLoader().LoadFromFile("../openapi.yaml")
+	doc, err := openapi3.NewLoader().LoadFromFile("../../openapi.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package api
+package openapi
 
 import (
 	"slices"
@@ -14,7 +14,7 @@ import (
 // TestProblemCodesDocumented: Problem.code's enum in openapi.yaml is exactly the codes of
 // problem.Rows, the one table from code to status, and every code has an example detail.
 func TestProblemCodesDocumented(t *testing.T) {
-	doc, err := openapi3.NewLoader().LoadFromFile("../openapi.yaml")
+	doc, err := openapi3.NewLoader().LoadFromFile("../../openapi.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

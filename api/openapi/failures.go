@@ -1,4 +1,4 @@
-package api
+package openapi
 
 import (
 	"net/http"
@@ -6,10 +6,12 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/allfives/allfives/api/middleware"
 )
 
 // commonFailure is an error answer many operations share: the middleware's, and the store's.
-// ToOpenAPI3 adds it to every operation it applies to, so the annotations need not repeat it.
+// Convert adds it to every operation it applies to, so the annotations need not repeat it.
 type commonFailure struct {
 	status      int
 	description string // the codes it may carry, as an annotation would name them
@@ -24,11 +26,11 @@ type commonFailure struct {
 // operation under /api/v1/). Retry-After goes with the codes problem.go sends it with.
 var commonFailures = []commonFailure{
 	{status: 429, description: "RATE_LIMITED: too many requests from this address; Retry-After says when to retry", retryAfter: true},
-	{status: 413, description: "PAYLOAD_TOO_LARGE: the body is larger than " + strconv.Itoa(DefaultBodyLimit>>10) + " KiB", post: true},
+	{status: 413, description: "PAYLOAD_TOO_LARGE: the body is larger than " + strconv.Itoa(middleware.DefaultBodyLimit>>10) + " KiB", post: true},
 	// Every POST reads its body, one that takes none too (noBody), so a body that never ends
 	// meets the server's read timeout.
 	{status: 408, description: "REQUEST_TIMEOUT: the body did not arrive before the server's read timeout", post: true},
-	{status: 431, description: "HEADER_TOO_LARGE: the headers and URL exceed " + strconv.Itoa(DefaultHeaderLimit>>10) + " KiB"},
+	{status: 431, description: "HEADER_TOO_LARGE: the headers and URL exceed " + strconv.Itoa(middleware.DefaultHeaderLimit>>10) + " KiB"},
 	{status: 500, description: "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)", store: true},
 	{status: 503, description: "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry", retryAfter: true, store: true},
 	{status: 507, description: "STORE_FULL: the store's disk is full; writes fail until space is freed; Retry-After says when to retry", retryAfter: true, store: true},

@@ -1,35 +1,54 @@
-package api
+// Package openapi builds the OpenAPI 3 document (openapi.yaml, served at /openapi.yaml) from
+// the Swagger 2.0 document swag writes from the annotations of package api, and says in it
+// what Swagger 2.0 cannot. What it needs of the API's wire types (the request examples and
+// the shape of a problem) it is given, in Inputs.
+package openapi
 
 import (
 	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/getkin/kin-openapi/openapi2"
 	"github.com/getkin/kin-openapi/openapi2conv"
 	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/swaggo/swag"
 	"sigs.k8s.io/yaml"
 )
 
-// Swagger 2.0 (what swag writes) cannot say a few things the contract needs. ToOpenAPI3 says
+// Swagger 2.0 (what swag writes) cannot say a few things the contract needs. Convert says
 // them after converting, so the OpenAPI 3 document is the precise one:
 //   - a response's media type: Swagger 2.0 lists "produces" per operation, so every status
 //     would accept both JSON and problem+json. Here successes are application/json only and
 //     errors application/problem+json only.
 //   - a null inside an array: a hand.started event seen by one seat has null for each hand it
 //     may not see, and swag has no tag for nullable items.
-//   - security, nullable objects, error examples (openapi_contract.go), request examples
-//     that succeed (openapi_examples.go), and the failures every operation shares
-//     (openapi_failures.go), so the annotations need not repeat them.
+//   - security, nullable objects, error examples (contract.go), request examples
+//     that succeed (requests.go), and the failures every operation shares
+//     (failures.go), so the annotations need not repeat them.
 
 const mimeProblem = "application/problem+json"
 
-// ToOpenAPI3 converts a Swagger 2.0 document (docs/swagger.json) to the OpenAPI 3 YAML served
-// at /openapi.yaml and kept in openapi.yaml. The output is deterministic: keys sorted.
-func ToOpenAPI3(swaggerJSON []byte) ([]byte, error) {
+// Inputs are what the document needs of the API's wire types.
+type Inputs struct {
+	// Requests are the request examples of each operation, by operation ID: each a request
+	// that succeeds.
+	Requests map[string][]Example
+	// Problem is the problem+json body of an example error, as the API's wire type writes it.
+	Problem func(p Problem) any
+}
+
+// Problem is what an example error says; Inputs.Problem makes the body of it.
+type Problem struct {
+	Code, Title, Detail, Instance, RequestID string
+	Status                                   int
+	// CurrentVersion is set with VERSION_CONFLICT only.
+	CurrentVersion *int
+}
+
+// Convert converts a Swagger 2.0 document (docs/swagger.json) to the OpenAPI 3 YAML served at
+// /openapi.yaml and kept in openapi.yaml. The output is deterministic: keys sorted.
+func Convert(swaggerJSON []byte, in Inputs) ([]byte, error) {
 	var doc2 openapi2.T
 	if err := json.Unmarshal(swaggerJSON, &doc2); err != nil {
 		return nil, fmt.Errorf("read swagger 2.0: %w", err)
@@ -38,7 +57,7 @@ func ToOpenAPI3(swaggerJSON []byte) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("convert to openapi 3: %w", err)
 	}
-	if err := sharpen(doc3); err != nil {
+	if err := sharpen(doc3, in); err != nil {
 		return nil, err
 	}
 	js, err := json.Marshal(doc3)
@@ -53,7 +72,7 @@ func ToOpenAPI3(swaggerJSON []byte) ([]byte, error) {
 }
 
 // sharpen says what Swagger 2.0 could not (see the top of this file).
-func sharpen(doc *openapi3.T) error {
+func sharpen(doc *openapi3.T, in Inputs) error {
 	addCommonFailures(doc)
 	for path, item := range doc.Paths.Map() {
 		for method, op := range item.Operations() {
@@ -82,10 +101,10 @@ func sharpen(doc *openapi3.T) error {
 	if err := sharpenSecurity(doc); err != nil {
 		return err
 	}
-	if err := sharpenProblems(doc); err != nil {
+	if err := sharpenProblems(doc, in.Problem); err != nil {
 		return err
 	}
-	if err := sharpenRequests(doc); err != nil {
+	if err := sharpenRequests(doc, in.Requests); err != nil {
 		return err
 	}
 	data := doc.Components.Schemas["api.EventData"]
@@ -119,13 +138,22 @@ func yamlBodies(doc *openapi3.T) {
 	}
 }
 
-// openAPIDoc is the OpenAPI 3 document of the running server: converted once, from the
-// Swagger document compiled into the binary (package docs), by the same function that wrote
-// openapi.yaml, so the two cannot differ (a test holds them equal).
-var openAPIDoc = sync.OnceValues(func() ([]byte, error) {
-	doc, err := swag.ReadDoc()
-	if err != nil {
-		return nil, fmt.Errorf("read swagger doc: %w", err)
+// textBodies makes every text/* body of a success a string in the OpenAPI 3 document (called
+// by sharpen). Swagger 2.0 has one schema per response for all of an operation's media types,
+// so GET /export's 200 would otherwise promise the JSON object as text/plain too.
+func textBodies(doc *openapi3.T) {
+	for _, item := range doc.Paths.Map() {
+		for _, op := range item.Operations() {
+			for code, resp := range op.Responses.Map() {
+				if status, err := strconv.Atoi(code); err != nil || status >= 400 || resp.Value == nil {
+					continue
+				}
+				for mt, media := range resp.Value.Content {
+					if strings.HasPrefix(mt, "text/") && media != nil {
+						media.Schema = openapi3.NewSchemaRef("", openapi3.NewStringSchema())
+					}
+				}
+			}
+		}
 	}
-	return ToOpenAPI3([]byte(doc))
-})
+}

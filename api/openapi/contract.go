@@ -1,4 +1,4 @@
-package api
+package openapi
 
 import (
 	"encoding/json"
@@ -10,13 +10,14 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/allfives/allfives/api/middleware"
 	"github.com/allfives/allfives/api/problem"
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/referee"
 	"github.com/allfives/allfives/domain/reviewer"
 )
 
-// More that Swagger 2.0 cannot say, said by ToOpenAPI3 (see openapi.go) for clients and for
+// More that Swagger 2.0 cannot say, said by Convert (see convert.go) for clients and for
 // linters such as Redocly's:
 //   - who may call: an operation with no @Security is public (security: []); one marked
 //     x-token-optional answers a spectator too (a seat token or none); the seat token is an
@@ -24,7 +25,7 @@ import (
 //   - a nullable object: Swagger 2.0 puts x-nullable beside a $ref, which OpenAPI 3.0.3 does not
 //     let widen the $ref'd schema to null (see sharpenNullables).
 //   - one true example per error: each error response lists the codes it may carry in its
-//     description, and gets one example problem per code, checked against problemKinds.
+//     description, and gets one example problem per code, checked against the one table (problem.KindOf).
 
 // exampleID and exampleRequestID fill the examples' paths and request ids.
 const (
@@ -78,7 +79,7 @@ var problemDetails = map[domain.Code]string{
 	domain.CodeNotYourTurn:           domain.ErrNotYourTurn.Error(),
 	domain.CodeMatchFinished:         domain.ErrMatchFinished.Error(),
 	domain.CodeVersionConflict:       (&domain.VersionConflictError{Expected: 11, Current: 12}).Error(),
-	problem.CodePayloadTooLarge:      "the request body is larger than " + strconv.Itoa(DefaultBodyLimit) + " bytes",
+	problem.CodePayloadTooLarge:      "the request body is larger than " + strconv.Itoa(middleware.DefaultBodyLimit) + " bytes",
 	problem.CodeUnsupportedMediaType: "send the body as Content-Type: application/json",
 	domain.CodeTileNotInHand:         domain.ErrTileNotInHand.Error(),
 	domain.CodeTileDoesNotFit:        domain.ErrTileDoesNotFit.Error(),
@@ -101,7 +102,7 @@ var problemDetails = map[domain.Code]string{
 	domain.CodeStoreUnavailable:      domain.ErrStoreUnavailable.Error(),
 	problem.CodeUnavailable:          "the server has as many live streams open as it may; try again later",
 	problem.CodeRequestTimeout:       "the request body did not arrive before the server's read timeout",
-	problem.CodeHeaderTooLarge:       "the request's headers and URL are larger than " + strconv.Itoa(DefaultHeaderLimit) + " bytes",
+	problem.CodeHeaderTooLarge:       "the request's headers and URL are larger than " + strconv.Itoa(middleware.DefaultHeaderLimit) + " bytes",
 	// The sentinel's own words: the referee returns it as it is.
 	domain.CodeSeedWithOpenSeats: domain.ErrSeedWithOpenSeats.Error(),
 	domain.CodeMatchNotFinished:  domain.ErrMatchNotFinished.Error(),
@@ -193,7 +194,7 @@ var codePattern = regexp.MustCompile(`\b[A-Z][A-Z_]+[A-Z]\b`)
 
 // sharpenProblems gives each error response one example per code its description names, and
 // fails when a code is unknown or problemKinds maps it to another status.
-func sharpenProblems(doc *openapi3.T) error {
+func sharpenProblems(doc *openapi3.T, problemBody func(Problem) any) error {
 	for path, item := range doc.Paths.Map() {
 		for method, op := range item.Operations() {
 			for code, resp := range op.Responses.Map() {
@@ -205,7 +206,7 @@ func sharpenProblems(doc *openapi3.T) error {
 				if media == nil {
 					return fmt.Errorf("%s %s: response %d has no %s content", method, path, status, mimeProblem)
 				}
-				examples, err := problemExamples(op.OperationID, path, status, *resp.Value.Description)
+				examples, err := problemExamples(op.OperationID, path, status, *resp.Value.Description, problemBody)
 				if err != nil {
 					return fmt.Errorf("%s %s: response %d: %w", method, path, status, err)
 				}
@@ -217,7 +218,7 @@ func sharpenProblems(doc *openapi3.T) error {
 }
 
 // problemExamples is one example problem per code named in desc (before any colon).
-func problemExamples(opID, path string, status int, desc string) (openapi3.Examples, error) {
+func problemExamples(opID, path string, status int, desc string, problemBody func(Problem) any) (openapi3.Examples, error) {
 	names, _, _ := strings.Cut(desc, ":")
 	codes := codePattern.FindAllString(names, -1)
 	if len(codes) == 0 {
@@ -238,14 +239,14 @@ func problemExamples(opID, path string, status int, desc string) (openapi3.Examp
 			return nil, fmt.Errorf("no example detail for %s in operation %q", c, opID)
 		}
 		p := Problem{
-			Type: "urn:allfives:problem:" + c, Title: title, Status: status, Detail: detail,
+			Title: title, Status: status, Detail: detail,
 			Instance: strings.ReplaceAll(path, "{id}", exampleID), Code: c, RequestID: exampleRequestID,
 		}
 		if code == domain.CodeVersionConflict {
 			current := 12
 			p.CurrentVersion = &current
 		}
-		ex := openapi3.NewExample(p)
+		ex := openapi3.NewExample(problemBody(p))
 		ex.Summary = c + ": " + http.StatusText(status)
 		out[c] = &openapi3.ExampleRef{Value: ex}
 	}
