@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/allfives/allfives/api/jsonbody"
 )
 
 // BenchmarkMoveDecode measures the reading of a move's body alone, the part of BenchmarkMove
@@ -24,7 +26,7 @@ func BenchmarkMoveDecode(b *testing.B) {
 				req.Header.Set("Content-Type", "application/json")
 				c := e.NewContext(req, httptest.NewRecorder())
 				var m MoveRequest
-				if err := decodeMove(c, &m); err != nil {
+				if err := jsonbody.Decode(c, &m); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -15,10 +15,6 @@ var fixedFiles = map[string]bool{
 	"doc.go": true, "generate.go": true, "gen_openapi.go": true, "routes.go": true, "server.go": true,
 }
 
-// toMove are the files of the HTTP infrastructure still in package api; they move into
-// packages of their own.
-var toMove = map[string]bool{"strictjson.go": true}
-
 // TestFilesFollowTheNamingRule holds every non-test Go file of package api to the rule of
 // doc.go, so that a newcomer finds a route's handler by its path.
 func TestFilesFollowTheNamingRule(t *testing.T) {
@@ -33,7 +29,7 @@ func TestFilesFollowTheNamingRule(t *testing.T) {
 			continue
 		}
 		checked++
-		if !fixedFiles[name] && !toMove[name] && !fileRule.MatchString(name) {
+		if !fixedFiles[name] && !fileRule.MatchString(name) {
 			t.Errorf("%s does not follow the naming rule of doc.go: name it after its resource (match_moves.go)", name)
 		}
 	}

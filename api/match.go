@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/allfives/allfives/api/jsonbody"
 	"github.com/allfives/allfives/api/problem"
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/referee"
@@ -45,7 +46,7 @@ func (s *server) createMatch(c echo.Context) error {
 		return err
 	}
 	var body CreateMatchRequest
-	if err := decodeJSON(c, &body); err != nil {
+	if err := jsonbody.Decode(c, &body); err != nil {
 		return err
 	}
 	target, err := targetOf(body.Target)

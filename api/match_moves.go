@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/allfives/allfives/api/jsonbody"
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/referee"
 )
@@ -52,7 +53,7 @@ func (s *server) move(c echo.Context) error {
 		return err
 	}
 	var body MoveRequest
-	if err := decodeMove(c, &body); err != nil {
+	if err := jsonbody.Decode(c, &body); err != nil {
 		return err
 	}
 	mv, err := body.move()

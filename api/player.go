@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/allfives/allfives/api/jsonbody"
 	"github.com/allfives/allfives/api/problem"
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/players"
@@ -36,7 +37,7 @@ func (s *server) createPlayer(c echo.Context) error {
 		return err
 	}
 	var body CreatePlayerRequest
-	if err := decodeJSON(c, &body); err != nil {
+	if err := jsonbody.Decode(c, &body); err != nil {
 		return err
 	}
 	if err := s.limits.players.admit(c, ""); err != nil {

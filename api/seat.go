@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/allfives/allfives/api/jsonbody"
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/players"
 	"github.com/allfives/allfives/domain/referee"
@@ -45,7 +46,7 @@ func (s *server) joinSeat(c echo.Context) error {
 		return err
 	}
 	var body JoinRequest
-	if err := decodeJSON(c, &body); err != nil {
+	if err := jsonbody.Decode(c, &body); err != nil {
 		return err
 	}
 	key, err := bearer(c) // a player key binds the seat to its player (docs/api.md, "Players")

@@ -1,110 +1,17 @@
 package api
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"mime"
 	"net/http"
 	"net/url"
-	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/allfives/allfives/api/jsonbody"
-	"github.com/allfives/allfives/api/problem"
 	"github.com/allfives/allfives/domain"
 )
-
-// decodeJSON reads the body into dst strictly: JSON only, no unknown fields, names spelt
-// exactly and given once, one value and nothing after it. A typo in a field name is an error
-// the client hears about, not a default.
-func decodeJSON(c echo.Context, dst any) error {
-	body, err := jsonBody(c)
-	if err != nil {
-		return err
-	}
-	return decodeStrict(body, dst)
-}
-
-// jsonBody reads a request body that is to be JSON: refused when its Content-Type is another,
-// or when it is empty.
-func jsonBody(c echo.Context) ([]byte, error) {
-	req := c.Request()
-	// The exact media type that clients send needs no parsing (which makes a map of parameters).
-	if ct := req.Header.Get(echo.HeaderContentType); ct != "" && ct != echo.MIMEApplicationJSON {
-		mt, _, err := mime.ParseMediaType(ct)
-		if err != nil || (mt != echo.MIMEApplicationJSON && !strings.HasSuffix(mt, "+json")) {
-			return nil, &problem.Error{Code: problem.CodeUnsupportedMediaType, Detail: "send the body as Content-Type: application/json"}
-		}
-	}
-	body, err := io.ReadAll(req.Body)
-	if err != nil {
-		return nil, jsonbody.ReadError(err)
-	}
-	if len(bytes.TrimSpace(body)) == 0 {
-		return nil, domain.Invalidf("the request needs a JSON body")
-	}
-	return body, nil
-}
-
-// decodeStrict is decodeJSON's decoding of a body already read.
-func decodeStrict(body []byte, dst any) error {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(dst); err != nil {
-		return domain.Invalidf("malformed JSON body: %s", jsonProblem(err))
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return domain.Invalidf("malformed JSON body: data after the JSON value")
-	}
-	if err := strictKeys(body, reflect.TypeOf(dst)); err != nil {
-		return domain.Invalidf("malformed JSON body: %s", err)
-	}
-	if msg := notText(body); msg != "" {
-		return domain.Invalidf("malformed JSON body: %s", msg)
-	}
-	return nil
-}
-
-// jsonProblem words a decoding error for the client without Go type names.
-func jsonProblem(err error) string {
-	var (
-		se *json.SyntaxError
-		te *json.UnmarshalTypeError
-	)
-	switch {
-	case errors.As(err, &se):
-		return fmt.Sprintf("syntax error at byte %d", se.Offset)
-	case errors.As(err, &te) && te.Field != "":
-		return fmt.Sprintf("field %q must be a JSON %s", te.Field, jsonKind(te.Type.Kind().String()))
-	case errors.As(err, &te):
-		return "the body must be a JSON object"
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return "the JSON ends early"
-	}
-	// encoding/json words unknown fields as: json: unknown field "x".
-	return strings.TrimPrefix(err.Error(), "json: ")
-}
-
-func jsonKind(goKind string) string {
-	switch goKind {
-	case "int", "int64", "float64":
-		return "number"
-	case "bool":
-		return "boolean"
-	case "slice":
-		return "array"
-	case "struct", "map":
-		return "object"
-	}
-	return goKind
-}
 
 // bearer returns the token of an "Authorization: Bearer <token>" header, or "" without one.
 // Any other Authorization is refused rather than ignored: a client sending one meant to be
