@@ -28,6 +28,10 @@ import (
 // never wrote. Refusing such bodies keeps one meaning.
 var strict = json.RejectUnknownMembers(true)
 
+// The library reads every body, the moves clients send by the thousand included: a reading of
+// its own for plain move bodies saves under 2% of a move's CPU (BenchmarkBodyDecode against
+// BenchmarkMove/sync=off), too little to keep a second parser in step with the first.
+
 // Decode reads the body into dst strictly: JSON only, no unknown members, names spelt exactly
 // and given once, text that is UTF-8, one value and nothing after it. A typo in a name is an
 // error the client hears about, not a default.
