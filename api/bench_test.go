@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/allfives/allfives/api/apitest"
 	"github.com/allfives/allfives/domain"
 )
 
@@ -20,7 +21,7 @@ import (
 func BenchmarkMove(b *testing.B) {
 	for _, sync := range []string{"full", "normal", "off"} {
 		b.Run("sync="+sync, func(b *testing.B) {
-			h := newHarness(b, options{sync: sync})
+			h := newHarness(b, apitest.Sync(sync))
 			tb := h.create("", false, "human", "human")
 			ctx := context.Background()
 			b.ResetTimer()
@@ -65,7 +66,7 @@ func moveBody(m domain.LegalMove) string {
 // BenchmarkStateRead measures GET /api/v1/matches/{id} with a seat token: the match comes
 // from the service's memory, so no read touches the disk.
 func BenchmarkStateRead(b *testing.B) {
-	h := newHarness(b, options{})
+	h := newHarness(b)
 	tb := h.create(seed1, false, "human", "human")
 	read := func() {
 		req := httptest.NewRequest(http.MethodGet, tb.path(""), nil)

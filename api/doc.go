@@ -13,4 +13,11 @@
 // wire types only. The only other files are doc.go, generate.go, gen_openapi.go (the generator
 // go generate runs), routes.go (every route) and server.go (New and its Config).
 // TestFilesFollowTheNamingRule checks every non-test file against this rule.
+//
+// What is not a handler nor a wire type has a package of its own under api/: middleware (what
+// every request passes before its handler), ratelimit (token buckets), metrics (Prometheus),
+// sse (the live streams' writer and caps), jsonbody (strict reading of request bodies),
+// problem (the error table and the mapping of an error to its answer; the problem+json wire
+// type stays here), openapi (the OpenAPI 3 document built from swag's Swagger 2.0), and
+// apitest (the server as tests build it).
 package api

@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/domain/players"
 	"github.com/allfives/allfives/domain/referee"
 	"github.com/allfives/allfives/domain/reviewer"
 )
@@ -33,23 +33,16 @@ type limitsSetup struct {
 // newLimitsHarness is the real router over store with the limits of setup.
 func newLimitsHarness(t testing.TB, store limitsStore, setup limitsSetup) (*harness, *reviewer.Service) {
 	t.Helper()
-	people := players.NewService(players.Config{Store: store})
-	sc := referee.ServiceConfig{Store: store, Bots: bot.Strategies(7), Players: people}
+	opts := []apitest.Option{apitest.WithStore(store), apitest.Limits(setup.limits),
+		apitest.ServerConfig(func(c *api.Config) { c.TrustedProxies = setup.trusted })}
 	if setup.service != nil {
-		setup.service(&sc)
+		opts = append(opts, apitest.ServiceConfig(setup.service))
 	}
-	svc := referee.NewMatchService(sc)
-	t.Cleanup(svc.Close)
-	cfg := api.Config{Service: svc, Players: people, Ready: store, Limits: setup.limits, TrustedProxies: setup.trusted}
-	var rev *reviewer.Service
 	if setup.review != nil {
-		rc := reviewer.Config{Store: store, Matches: svc, Options: reviewOptions}
-		setup.review(&rc)
-		rev = reviewer.New(rc)
-		t.Cleanup(rev.Close)
-		cfg.Reviews = rev
+		opts = append(opts, apitest.Reviews(setup.review))
 	}
-	return &harness{t: t, e: api.New(cfg), svc: svc}, rev
+	h := newHarness(t, opts...)
+	return h, h.Reviews
 }
 
 // from sends a request as do does, from the client at addr (an IP address).

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/allfives/allfives/api/apitest"
 	"github.com/allfives/allfives/repository/sqlite"
 	"github.com/allfives/allfives/repository/storetest"
 )
@@ -21,7 +22,7 @@ func TestPlayerSnapshotTurnsFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	ls := newLiveServer(t, store, nil, nil)
+	ls := newHarness(t, apitest.WithStore(store), apitest.WithPlayersClock(&apitest.Clock{}), apitest.ServerConfig(shortHeartbeat), apitest.Live(nil))
 	ada := ls.newPlayer("Ada")
 	at := storetest.Base
 	made := func(turn bool) string {
@@ -41,7 +42,7 @@ func TestPlayerSnapshotTurnsFirst(t *testing.T) {
 	for range 1000 {
 		made(false)
 	}
-	ps, snap := openPlayerStream(t, ls.srv.URL, ada.Key, "")
+	ps, snap := openPlayerStream(t, ls.Server.URL, ada.Key, "")
 	defer ps.close()
 	if len(snap.Turns) != 1 || snap.Turns[0].ID != mine {
 		t.Fatalf("the snapshot's turns %v, want only %s", snap.Turns, mine)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/allfives/allfives/api/apitest"
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/review"
 	"github.com/allfives/allfives/domain/reviewer"
@@ -20,7 +21,8 @@ import (
 // to a POST), and the refusals every match route makes (no match, a stray parameter, a
 // token not this match's).
 func TestReviewRoutes(t *testing.T) {
-	h, rev := newReviewHarness(t, sqliteReviewStore(t), nil)
+	h := newHarness(t, apitest.WithStore(sqliteReviewStore(t)), apitest.WithoutPlayers(), apitest.Reviews(nil))
+	rev := h.Reviews
 	for _, m := range []string{http.MethodGet, http.MethodPost} {
 		h.do(m, "/api/v1/matches/nosuchmatch/review", nil).problem(t, 404, "MATCH_NOT_FOUND")
 	}
@@ -39,7 +41,7 @@ func TestReviewRoutes(t *testing.T) {
 		t.Fatalf("review Content-Type %q", ct)
 	}
 	rv := strictReview(t, done.body)
-	if rv.Status != "done" || rv.Method != rev.Method() || rv.Method != reviewOptions.Method() || len(rv.Seats) != 2 {
+	if rv.Status != "done" || rv.Method != rev.Method() || rv.Method != apitest.SmallReview.Method() || len(rv.Seats) != 2 {
 		t.Fatalf("review: status %s, method %q, %d seats", rv.Status, rv.Method, len(rv.Seats))
 	}
 	for _, s := range rv.Seats {
@@ -62,7 +64,8 @@ func TestReviewRoutes(t *testing.T) {
 // and the export answer the same bytes after the review as before.
 func TestReviewOfLiveMatchRefused(t *testing.T) {
 	store := sqliteReviewStore(t)
-	h, rev := newReviewHarness(t, store, nil)
+	h := newHarness(t, apitest.WithStore(store), apitest.WithoutPlayers(), apitest.Reviews(nil))
+	rev := h.Reviews
 	live := h.create(seed1, false, "human", "greedy")
 	live.askReview(409).problem(t, 409, "MATCH_NOT_FINISHED")
 	live.getReview(409).problem(t, 409, "MATCH_NOT_FINISHED")
@@ -99,7 +102,8 @@ func (tb *table) getRaw(suffix string) string {
 func TestReviewOneJobForTwoAsks(t *testing.T) {
 	store := sqliteReviewStore(t)
 	g := newGatedEngine()
-	h, rev := newReviewHarness(t, store, func(c *reviewer.Config) { c.Engine = g.review })
+	h := newHarness(t, apitest.WithStore(store), apitest.WithoutPlayers(), apitest.Reviews(func(c *reviewer.Config) { c.Engine = g.review }))
+	rev := h.Reviews
 	tb := h.finishedMatch(seed1)
 	tb.askReview(http.StatusAccepted)
 	<-g.started
@@ -114,7 +118,7 @@ func TestReviewOneJobForTwoAsks(t *testing.T) {
 	}
 
 	g2 := newGatedEngine()
-	h2, _ := newReviewHarness(t, store, func(c *reviewer.Config) { c.Engine = g2.review })
+	h2 := newHarness(t, apitest.WithStore(store), apitest.WithoutPlayers(), apitest.Reviews(func(c *reviewer.Config) { c.Engine = g2.review }))
 	tb2 := tb.on(h2)
 	if got := tb2.getReview(http.StatusOK).body; string(got) != string(body) {
 		t.Fatal("another reviewer on the store answered other bytes")
@@ -131,7 +135,8 @@ func TestReviewOneJobForTwoAsks(t *testing.T) {
 func TestReviewQueueFull(t *testing.T) {
 	store := sqliteReviewStore(t)
 	g := newGatedEngine()
-	h, rev := newReviewHarness(t, store, func(c *reviewer.Config) { c.Engine, c.Workers, c.Queue = g.review, 1, 1 })
+	h := newHarness(t, apitest.WithStore(store), apitest.WithoutPlayers(), apitest.Reviews(func(c *reviewer.Config) { c.Engine, c.Workers, c.Queue = g.review, 1, 1 }))
+	rev := h.Reviews
 	a, b, c := h.finishedMatch(seed1), h.finishedMatch(""), h.finishedMatch("")
 	a.askReview(http.StatusAccepted)
 	<-g.started // a's review holds the worker
@@ -163,7 +168,8 @@ func TestReviewQueueFull(t *testing.T) {
 // running, no worker on it) is queued again by the next GET, and done.
 func TestReviewLeftRunningIsComputedWhenAsked(t *testing.T) {
 	store := sqliteReviewStore(t)
-	h, rev := newReviewHarness(t, store, nil)
+	h := newHarness(t, apitest.WithStore(store), apitest.WithoutPlayers(), apitest.Reviews(nil))
+	rev := h.Reviews
 	tb := h.finishedMatch(seed1)
 	if _, started, err := store.StartReview(context.Background(), tb.id, rev.Method(), time.Now()); err != nil || !started {
 		t.Fatalf("start: %v %v", started, err)
@@ -191,7 +197,8 @@ func TestReviewOfBadLogIsRecordCorrupt(t *testing.T) {
 		last.Data = ended
 		return review.Review(ctx, events, opts)
 	}
-	h, rev := newReviewHarness(t, store, func(c *reviewer.Config) { c.Engine = tamper })
+	h := newHarness(t, apitest.WithStore(store), apitest.WithoutPlayers(), apitest.Reviews(func(c *reviewer.Config) { c.Engine = tamper }))
+	rev := h.Reviews
 	tb := h.finishedMatch(seed1)
 	tb.askReview(http.StatusAccepted)
 	waitReviews(t, rev)
@@ -211,7 +218,8 @@ func TestReviewOfBadLogIsRecordCorrupt(t *testing.T) {
 // PostgreSQL database, is reviewed to the same bytes by each, and those are the engine's own.
 func TestReviewIsTheSameBytesEverywhere(t *testing.T) {
 	first := sqliteReviewStore(t)
-	h, rev := newReviewHarness(t, first, nil)
+	h := newHarness(t, apitest.WithStore(first), apitest.WithoutPlayers(), apitest.Reviews(nil))
+	rev := h.Reviews
 	tb := h.finishedMatch("")
 	tb.askReview(http.StatusAccepted)
 	waitReviews(t, rev)
@@ -220,7 +228,8 @@ func TestReviewIsTheSameBytesEverywhere(t *testing.T) {
 	events := copyMatch(t, first, tb.id)
 	same := func(t *testing.T, s reviewStore) {
 		copyMatch(t, first, tb.id, s)
-		h2, rev2 := newReviewHarness(t, s, nil)
+		h2 := newHarness(t, apitest.WithStore(s), apitest.WithoutPlayers(), apitest.Reviews(nil))
+		rev2 := h2.Reviews
 		tb2 := tb.on(h2)
 		tb2.askReview(http.StatusAccepted)
 		waitReviews(t, rev2)
@@ -237,7 +246,7 @@ func TestReviewIsTheSameBytesEverywhere(t *testing.T) {
 		t.Cleanup(func() { pg.Close() })
 		same(t, pg)
 	})
-	res, err := review.Review(context.Background(), events, reviewOptions)
+	res, err := review.Review(context.Background(), events, apitest.SmallReview)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,22 +1,17 @@
-// Package apitest starts the real server for the tests of the packages that talk to it over
-// HTTP: the web client, the generated Go client and the load tool. It is the API, the match
-// service with every bot strategy, the lasting players, and the SQLite store on a file in the
-// test's own temporary directory, as `allfives serve` wires them.
+// Package apitest is the one way tests build the real server: Harness (New, with options: the
+// store, SQLite on a file in the test's own temporary directory by default, or PostgreSQL;
+// players, reviews, clock, limits, a live HTTP server), used by the tests of package api, and
+// Server, the live server the web client's, the generated client's and the load tool's tests
+// talk to. It holds the one hand-moved Clock and the one SyncBuffer of the tests.
 package apitest
 
 import (
-	"context"
 	"net/http/httptest"
-	"path/filepath"
 	"testing"
 
-	"github.com/allfives/allfives/api"
 	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/domain/players"
 	"github.com/allfives/allfives/domain/referee"
 	"github.com/allfives/allfives/domain/review"
-	"github.com/allfives/allfives/domain/reviewer"
-	"github.com/allfives/allfives/repository/sqlite"
 )
 
 // SmallReview is the review engine's budget in these tests: a review takes a fraction of a
@@ -24,21 +19,14 @@ import (
 var SmallReview = review.Options{Rollouts: 40, HindsightNodes: 300, ParRuns: 1, ParRollouts: 20}
 
 // Server starts the API over a fresh SQLite file (sync=normal: these tests do not cut the
-// power) on a loopback port, its bots seeded with seed. The server and the store close when
-// the test ends.
+// power) on a loopback port, with reviews on SmallReview's budget, its bots seeded with seed.
+// The server and the store close when the test ends.
 func Server(t testing.TB, seed uint64) *httptest.Server {
 	t.Helper()
-	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "allfives.db"), sqlite.Options{Sync: "normal"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	people := players.NewService(players.Config{Store: store})
-	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(seed), Players: people})
-	// Reviews on small budgets: the tests look at what a review shows, not at its strength.
-	reviews := reviewer.New(reviewer.Config{Store: store, Matches: svc, Options: SmallReview})
-	t.Cleanup(reviews.Close)
-	srv := httptest.NewServer(api.New(api.Config{Service: svc, Ready: store, Reviews: reviews, Players: people}))
-	t.Cleanup(srv.Close)
-	return srv
+	return New(t, Bots(seed), Reviews(nil), Live(nil)).Server
+}
+
+// Bots seeds every bot strategy with seed (7 without).
+func Bots(seed uint64) Option {
+	return ServiceConfig(func(sc *referee.ServiceConfig) { sc.Bots = bot.Strategies(seed) })
 }

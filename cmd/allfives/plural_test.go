@@ -56,7 +56,7 @@ func TestOutputSaysOneInTheSingular(t *testing.T) {
 // (TestServePostgres checks that PostgreSQL's does not).
 func TestStartUpLineOnSQLite(t *testing.T) {
 	srv := startServe(t, "--sync", "normal")
-	if line := srv.out.logged("listening"); line == nil || line["sync"] != "normal" || line["bot_workers"] == nil {
+	if line := srv.out.Logged("listening"); line == nil || line["sync"] != "normal" || line["bot_workers"] == nil {
 		t.Errorf("the start-up line on SQLite: %v", line)
 	}
 }
