@@ -1,3 +1,5 @@
+// Package jsonbody reads request bodies: strictly as JSON where a route takes one, and as
+// nothing (or {}) where a route takes none.
 package jsonbody
 
 import (
@@ -6,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
+	"net/http"
 	"reflect"
 	"strings"
 	"unicode/utf8"
@@ -17,6 +21,24 @@ import (
 	"github.com/allfives/allfives/api/problem"
 	"github.com/allfives/allfives/domain"
 )
+
+// ReadError classifies a failure to read a request's body: too large is 413 (through
+// *http.MaxBytesError), a body that did not arrive before the server's read timeout is 408
+// REQUEST_TIMEOUT, and one cut short by the client is INVALID_REQUEST. All are the client's
+// doing: none is logged as a server error or counted as a 5xx.
+func ReadError(err error) error {
+	var (
+		mbe *http.MaxBytesError
+		ne  net.Error
+	)
+	switch {
+	case errors.As(err, &mbe):
+		return err
+	case errors.As(err, &ne) && ne.Timeout():
+		return &problem.Error{Code: problem.CodeRequestTimeout, Detail: "the request body did not arrive before the server's read timeout"}
+	}
+	return domain.Invalidf("the request body could not be read to its end: the client closed it early")
+}
 
 // strict are the options of every body read: an unknown member is refused. The other rules
 // are go-json-experiment's defaults, and strict relies on them: names are matched exactly
@@ -168,4 +190,36 @@ func hex4(b []byte) rune {
 		r = r<<4 | rune(d)
 	}
 	return r
+}
+
+// Bodiless lists the POST routes of e that take no body: every POST route not in bodyRoutes,
+// so that a route added later takes none until it is listed there.
+func Bodiless(e *echo.Echo, bodyRoutes map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	for _, r := range e.Routes() {
+		if r.Method == http.MethodPost && !bodyRoutes[r.Path] {
+			out[r.Path] = true
+		}
+	}
+	return out
+}
+
+// errBodyGiven refuses a body on a route that takes none.
+var errBodyGiven = domain.Invalidf("this request takes no body: send none, or {}")
+
+// None reads the body of a request to a route that takes none (the body limit caps it): none,
+// or an empty JSON object with white space around it, is accepted; anything else is 400.
+func None(c echo.Context) error {
+	body, err := io.ReadAll(c.Request().Body)
+	if err != nil {
+		return ReadError(err)
+	}
+	body = bytes.TrimSpace(body)
+	if len(body) == 0 {
+		return nil
+	}
+	if body[0] == '{' && body[len(body)-1] == '}' && len(bytes.TrimSpace(body[1:len(body)-1])) == 0 {
+		return nil
+	}
+	return errBodyGiven
 }

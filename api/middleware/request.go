@@ -10,20 +10,14 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
-	"strconv"
 	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/allfives/allfives/api/jsonbody"
 	"github.com/allfives/allfives/api/metrics"
 	"github.com/allfives/allfives/api/problem"
 )
-
-// DefaultBodyLimit is the largest request body accepted: a create request for four players
-// with long names is under 1 KiB, so 64 KiB leaves room without inviting abuse.
-const DefaultBodyLimit = 64 << 10
 
 // requestIDHeader is X-Request-ID as net/http keeps it (canonical), so that setting and reading
 // it index the header map directly instead of canonicalizing the name again on each request.
@@ -153,32 +147,5 @@ func RecoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
 			}
 		}()
 		return next(c)
-	}
-}
-
-// BodyLimit refuses a declared oversize body at once and caps what a handler can read of an
-// undeclared (chunked) one to limit bytes; a route bodiless names takes no body and gets none
-// or {} (jsonbody.None). Only POST routes read a body: another method's body is ignored
-// (net/http drops the connection rather than drain a large one), so a GET with a stray body
-// gets its documented answer, not a 413 its route never promised.
-func BodyLimit(limit int64, bodiless func(route string) bool) echo.MiddlewareFunc {
-	return func(next echo.HandlerFunc) echo.HandlerFunc {
-		return func(c echo.Context) error {
-			req := c.Request()
-			if req.Method != http.MethodPost {
-				req.Body = http.NoBody
-				return next(c)
-			}
-			if req.ContentLength > limit {
-				return &problem.Error{Code: problem.CodePayloadTooLarge, Detail: "the request body is larger than " + strconv.FormatInt(limit, 10) + " bytes"}
-			}
-			req.Body = http.MaxBytesReader(c.Response(), req.Body, limit)
-			if bodiless(c.Path()) {
-				if err := jsonbody.None(c); err != nil {
-					return err
-				}
-			}
-			return next(c)
-		}
 	}
 }

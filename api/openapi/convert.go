@@ -24,7 +24,7 @@ import (
 //   - a null inside an array: a hand.started event seen by one seat has null for each hand it
 //     may not see, and swag has no tag for nullable items.
 //   - security, nullable objects, error examples (contract.go), request examples
-//     that succeed (requests.go), and the failures every operation shares
+//     that succeed (sharpenRequests), and the failures every operation shares
 //     (failures.go), so the annotations need not repeat them.
 
 const mimeProblem = "application/problem+json"
@@ -156,4 +156,38 @@ func textBodies(doc *openapi3.T) {
 			}
 		}
 	}
+}
+
+// Example is one request example of an operation: a request that succeeds.
+type Example struct {
+	Name, Summary string
+	Value         any
+}
+
+// sharpenRequests puts the request examples on their operations, replacing the one swag
+// composes from field examples, which is no valid request.
+func sharpenRequests(doc *openapi3.T, requests map[string][]Example) error {
+	byID := map[string]*openapi3.Operation{}
+	for _, item := range doc.Paths.Map() {
+		for _, op := range item.Operations() {
+			byID[op.OperationID] = op
+		}
+	}
+	for id, examples := range requests {
+		op := byID[id]
+		if op == nil || op.RequestBody == nil || op.RequestBody.Value == nil {
+			return fmt.Errorf("openapi: operation %s has no request body for its examples", id)
+		}
+		media := op.RequestBody.Value.Content.Get("application/json")
+		if media == nil {
+			return fmt.Errorf("openapi: operation %s takes no application/json body", id)
+		}
+		media.Example, media.Examples = nil, openapi3.Examples{}
+		for _, ex := range examples {
+			v := openapi3.NewExample(ex.Value)
+			v.Summary = ex.Summary
+			media.Examples[ex.Name] = &openapi3.ExampleRef{Value: v}
+		}
+	}
+	return nil
 }

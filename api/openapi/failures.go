@@ -17,17 +17,17 @@ type commonFailure struct {
 	description string // the codes it may carry, as an annotation would name them
 	retryAfter  bool   // sent with a Retry-After header
 	store       bool   // only operations that read or write the match store
-	post        bool   // only POST operations, the ones whose body is read (bodyLimit)
+	post        bool   // only POST operations, the ones whose body is read (middleware.BodyLimit)
 }
 
 // commonFailures are the answers of the rate limit and the header limit (every operation but
-// the probes, which neither applies to: api/ratelimit.go), of the body limit (every POST, body
+// the probes, which neither applies to: ratelimit.Limiter.Middleware), of the body limit (every POST, body
 // or not: a declared length over it is refused before the handler), and of the store (every
-// operation under /api/v1/). Retry-After goes with the codes problem.go sends it with.
+// operation under /api/v1/). Retry-After goes with the codes package problem sends it with.
 var commonFailures = []commonFailure{
 	{status: 429, description: "RATE_LIMITED: too many requests from this address; Retry-After says when to retry", retryAfter: true},
 	{status: 413, description: "PAYLOAD_TOO_LARGE: the body is larger than " + strconv.Itoa(middleware.DefaultBodyLimit>>10) + " KiB", post: true},
-	// Every POST reads its body, one that takes none too (noBody), so a body that never ends
+	// Every POST reads its body, one that takes none too (jsonbody.None), so a body that never ends
 	// meets the server's read timeout.
 	{status: 408, description: "REQUEST_TIMEOUT: the body did not arrive before the server's read timeout", post: true},
 	{status: 431, description: "HEADER_TOO_LARGE: the headers and URL exceed " + strconv.Itoa(middleware.DefaultHeaderLimit>>10) + " KiB"},
