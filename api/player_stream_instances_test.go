@@ -1,7 +1,6 @@
 package api_test
 
 import (
-	"context"
 	"net/http"
 	"net/url"
 	"testing"
@@ -18,13 +17,8 @@ func playerCluster(t *testing.T) [2]*harness {
 	u := pgtest.URL(t)
 	var out [2]*harness
 	for i := range out {
-		store, err := postgres.Open(context.Background(), u, postgres.Options{MaxConns: 8})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { store.Close() })
-		out[i] = newHarness(t, apitest.WithStore(store), apitest.WithPlayersClock(&apitest.Clock{}), apitest.ServerConfig(shortHeartbeat), apitest.Live(nil))
-		followStore(t, store, out[i].svc)
+		out[i] = newHarness(t, apitest.PostgresAt(u), apitest.WithPlayersClock(&apitest.Clock{}), apitest.ServerConfig(shortHeartbeat), apitest.Live(nil))
+		followStore(t, out[i].Store.(*postgres.Store), out[i].svc)
 	}
 	return out
 }

@@ -3,7 +3,6 @@ package api_test
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"runtime"
 	"slices"
 	"sync"
@@ -21,8 +20,8 @@ import (
 // go test -bench StreamsAtCap -run '^$' -benchtime 1x ./api
 func BenchmarkStreamsAtCap(b *testing.B) {
 	for range b.N {
-		h := newHarness(b, apitest.WithoutPlayers(), apitest.ServerConfig(func(c *api.Config) { c.MaxStreams, c.MaxStreamsPerClient = 1000, 5000 }))
-		srv := httptest.NewServer(h.e)
+		h := newHarness(b, apitest.WithoutPlayers(), apitest.ServerConfig(func(c *api.Config) { c.MaxStreams, c.MaxStreamsPerClient = 1000, 5000 }), apitest.Live(nil))
+		srv := h.Server
 		tb := h.create(seed1, false, "human", "human")
 		runtime.GC()
 		var before runtime.MemStats

@@ -14,13 +14,10 @@ import (
 // client address.
 func capServer(t *testing.T, max, perClient int) (*harness, *httptest.Server) {
 	t.Helper()
-	h := newHarness(t, apitest.WithoutPlayers(), apitest.ServerConfig(func(c *api.Config) {
-		c.StreamHeartbeat = 50 * time.Millisecond
+	h := newHarness(t, apitest.WithoutPlayers(), apitest.ServerConfig(shortHeartbeat), apitest.ServerConfig(func(c *api.Config) {
 		c.MaxStreams, c.MaxStreamsPerClient = max, perClient
-	}))
-	srv := httptest.NewServer(h.e)
-	t.Cleanup(srv.Close)
-	return h, srv
+	}), apitest.Live(nil))
+	return h, h.Server
 }
 
 // refused checks a refused stream: its status, code and Retry-After.
