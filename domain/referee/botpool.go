@@ -12,9 +12,9 @@ import (
 )
 
 // DefaultBotWorkers is the bot pool's size unless configured: one fewer than the CPUs, at least
-// one. Bot turns are pure computation; with every CPU busy on them, requests waited for a CPU
-// (a /healthz p99 of 233 ms against 12-17 ms with one CPU left free, in BenchmarkBotOnlyCreate on
-// two cores), so one CPU is kept for answering requests.
+// one. Bot turns are pure computation; with every CPU busy on them, requests wait for a CPU
+// behind them (BenchmarkBotOnlyCreate shows it in /healthz's tail), so one CPU is kept for
+// answering requests.
 func DefaultBotWorkers() int { return max(1, runtime.NumCPU()-1) }
 
 // botChunkSteps bounds the bot turns of one append off the request path: the match's lock is
