@@ -18,6 +18,7 @@ import (
 
 	"github.com/allfives/allfives/api"
 	"github.com/allfives/allfives/api/apitest"
+	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/bot"
 	"github.com/allfives/allfives/domain/players"
 	"github.com/allfives/allfives/domain/ratings"
@@ -28,8 +29,8 @@ import (
 
 // quickBots plays every strategy's name with random or greedy, so that rated matches of
 // distinct bots end in milliseconds; the bots are still the players bot-random...bot-expert.
-func quickBots() map[string]referee.Strategy {
-	return map[string]referee.Strategy{
+func quickBots() map[string]domain.Strategy {
+	return map[string]domain.Strategy{
 		bot.NameRandom: bot.NewRandom(3), bot.NameGreedy: bot.NewGreedy(),
 		bot.NamePIMC: bot.NewGreedy(), bot.NameExpert: bot.NewRandom(4),
 	}

@@ -198,7 +198,7 @@ func simulateFormat(ctx context.Context, o ratedOptions, f ratings.Format, stdou
 
 // playRated plays job j of format f to its end on the aggregate and reads its result from
 // its log, as the projection does.
-func playRated(ctx context.Context, o ratedOptions, f ratings.Format, j ratedJob, strategies map[string]referee.Strategy) (ratings.Result, error) {
+func playRated(ctx context.Context, o ratedOptions, f ratings.Format, j ratedJob, strategies map[string]domain.Strategy) (ratings.Result, error) {
 	spec := domain.MatchSpec{Partnerships: f == ratings.Format2v2, Rated: true}
 	for s, name := range j.seating {
 		spec.Players = append(spec.Players, domain.PlayerInfo{Seat: s, Name: fmt.Sprintf("%s-%d", name, s), Kind: domain.Bot, Bot: name})

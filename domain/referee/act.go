@@ -231,7 +231,7 @@ func hasHuman(m *domain.Match) bool {
 func (s *MatchService) botTurn(ctx context.Context, g *game, seat int, name string, now time.Time, pace bool) ([]domain.Event, error) {
 	strategy, ok := s.bots[name]
 	var floor time.Duration
-	if p, paced := strategy.(Paced); ok && pace && paced {
+	if p, paced := strategy.(domain.Paced); ok && pace && paced {
 		floor = p.MinDecision()
 	}
 	start := time.Now()
@@ -247,7 +247,7 @@ func (s *MatchService) botTurn(ctx context.Context, g *game, seat int, name stri
 
 // decideBot is botTurn's move: the strategy's when it has one that is legal, else the seat's
 // first legal move.
-func (s *MatchService) decideBot(ctx context.Context, g *game, seat int, strategy Strategy, ok bool, now time.Time) ([]domain.Event, error) {
+func (s *MatchService) decideBot(ctx context.Context, g *game, seat int, strategy domain.Strategy, ok bool, now time.Time) ([]domain.Event, error) {
 	if ok {
 		if mv, err := strategy.Choose(ctx, g.match.SeatView(seat, g.hands)); err == nil {
 			if events, err := g.play(seat, mv, now); err == nil {

@@ -16,7 +16,7 @@ import (
 // noting wraps a strategy and notes, for every decision, whether the view left exactly one
 // legal move and whether the boneyard still hid tiles. It is not Paced itself.
 type noting struct {
-	s  referee.Strategy
+	s  domain.Strategy
 	mu sync.Mutex
 	// decisions since the last take: forced (one legal move) and hidden (boneyard > 0).
 	decisions []struct{ forced, hidden bool }
@@ -41,7 +41,7 @@ func (n *noting) take() []struct{ forced, hidden bool } {
 // pacedNoting is noting that passes on its strategy's floor: it is Paced when the strategy is.
 type pacedNoting struct {
 	*noting
-	p referee.Paced
+	p domain.Paced
 }
 
 func (n pacedNoting) MinDecision() time.Duration { return n.p.MinDecision() }
@@ -59,12 +59,12 @@ func BenchmarkExpertActForcedVsChoice(b *testing.B) {
 			ctx := context.Background()
 			x := bot.NewExpert(1, bot.DefaultRollouts)
 			rec := &noting{s: x}
-			var strategy referee.Strategy = rec
+			var strategy domain.Strategy = rec
 			if pace {
 				strategy = pacedNoting{noting: rec, p: x}
 			}
 			svc := referee.NewMatchService(referee.ServiceConfig{
-				Store: memstore.New(), Bots: map[string]referee.Strategy{"expert": strategy},
+				Store: memstore.New(), Bots: map[string]domain.Strategy{"expert": strategy},
 			})
 			var id string
 			var human domain.Viewer

@@ -166,7 +166,7 @@ func TestPacedBotsAreHeldToTheirFloor(t *testing.T) {
 			clock := &manualClock{now: time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)}
 			cfg := referee.ServiceConfig{
 				Store: memstore.New(), Clock: clock, CacheSize: 16, BotWorkers: c.workers, Pause: rec.pause,
-				Bots: map[string]referee.Strategy{"paced": pacedBot, domain.AutoplayBot: greedy, "counting": plain},
+				Bots: map[string]domain.Strategy{"paced": pacedBot, domain.AutoplayBot: greedy, "counting": plain},
 			}
 			svc := referee.NewMatchService(cfg)
 			t.Cleanup(svc.Close)
@@ -238,7 +238,7 @@ func TestACancelledPauseStoresNothing(t *testing.T) {
 			robo := newPaced(0) // no floor while the match is created
 			svc := referee.NewMatchService(referee.ServiceConfig{
 				Store: store, Clock: fixedClock{time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)}, CacheSize: 16,
-				Bots: map[string]referee.Strategy{"paced": robo}, Pause: pause,
+				Bots: map[string]domain.Strategy{"paced": robo}, Pause: pause,
 			})
 			c := create(t, svc, referee.CreateRequest{Players: []domain.PlayerInfo{
 				{Name: "ann", Kind: domain.Human}, {Name: "robo", Kind: domain.Bot, Bot: "paced"},

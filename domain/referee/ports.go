@@ -171,22 +171,6 @@ type HistoryPage struct {
 	NextCursor string
 }
 
-// Strategy is the port for computer players. It sees only its seat's view.
-type Strategy interface {
-	Choose(ctx context.Context, view domain.SeatView) (domain.Move, error)
-}
-
-// Paced is what a Strategy also implements when how long it takes to decide depends on the
-// position: its time would tell a human timing their own requests something of the bot's
-// hidden hand (whether it had a choice, how many tiles it holds). MinDecision is a floor the
-// strategy declares: while a human sits at the match, the referee holds each of its decisions
-// to at least that long, so decisions faster than the floor all take the same time
-// (docs/api.md, "Timing"). A floor of 0 or less asks for nothing. Strategies that decide in
-// microseconds whatever they hold need not implement it.
-type Paced interface {
-	MinDecision() time.Duration
-}
-
 // Clock is the port for time, so tests can fix it.
 type Clock interface {
 	Now() time.Time

@@ -32,7 +32,7 @@ type MatchService struct {
 	store  EventStore
 	clock  Clock
 	random io.Reader
-	bots   map[string]Strategy
+	bots   map[string]domain.Strategy
 	cache  *matchCache
 	watch  watchers
 	// waitingTTL is how long a waiting match lasts without a join or leave; 0: for ever.
@@ -51,11 +51,11 @@ type MatchService struct {
 // ServiceConfig wires a MatchService. Zero fields take the production defaults.
 type ServiceConfig struct {
 	Store      EventStore
-	Clock      Clock               // default SystemClock
-	Random     io.Reader           // default crypto/rand.Reader: seeds, ids and tokens
-	Bots       map[string]Strategy // strategies by name
-	CacheSize  int                 // most matches kept in memory; 0: bounded by CacheBytes only
-	CacheBytes int64               // estimated memory the cached matches may take; default 256 MiB
+	Clock      Clock                      // default SystemClock
+	Random     io.Reader                  // default crypto/rand.Reader: seeds, ids and tokens
+	Bots       map[string]domain.Strategy // strategies by name
+	CacheSize  int                        // most matches kept in memory; 0: bounded by CacheBytes only
+	CacheBytes int64                      // estimated memory the cached matches may take; default 256 MiB
 	// WaitingTTL is how long a waiting match's open seats may stay empty before Sweep expires
 	// it; 0 means DefaultWaitingTTL, a negative value never.
 	WaitingTTL time.Duration

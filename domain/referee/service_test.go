@@ -31,7 +31,7 @@ func newService(t *testing.T, store referee.EventStore, cacheSize int) *referee.
 	t.Helper()
 	return referee.NewMatchService(referee.ServiceConfig{
 		Store: store, Clock: fixedClock{time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)},
-		Bots: map[string]referee.Strategy{"first": firstLegal{}}, CacheSize: cacheSize,
+		Bots: map[string]domain.Strategy{"first": firstLegal{}}, CacheSize: cacheSize,
 	})
 }
 

@@ -35,14 +35,14 @@ type result struct {
 // tournament would notice: the service quietly replaces an illegal move.
 type player struct {
 	c       Config
-	probes  map[string]referee.Strategy
+	probes  map[string]domain.Strategy
 	timings map[string][]uint32 // choice durations in ns, per strategy
 	fault   error               // first strategy failure seen through a probe
 	service *referee.MatchService
 }
 
 func newPlayer(c Config) *player {
-	p := &player{c: c, probes: map[string]referee.Strategy{}, timings: map[string][]uint32{}}
+	p := &player{c: c, probes: map[string]domain.Strategy{}, timings: map[string][]uint32{}}
 	for name, s := range c.Strategies {
 		p.probes[name] = &probe{name: name, inner: s, p: p}
 	}
@@ -143,7 +143,7 @@ func (p *player) viaService(ctx context.Context, spec domain.MatchSpec, seed dom
 // probe times a strategy's real choices (more than one legal move) and checks its answers.
 type probe struct {
 	name  string
-	inner referee.Strategy
+	inner domain.Strategy
 	p     *player
 }
 

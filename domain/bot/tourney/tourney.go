@@ -24,7 +24,7 @@ type Config struct {
 	Duplicate    bool     // play each deal sequence once per distinct rotation of the seats
 	Workers      int      // matches played at once; 0 means 1
 	Target       int      // 0 means the table's default
-	Strategies   map[string]referee.Strategy
+	Strategies   map[string]domain.Strategy
 	// Store, when set, receives every match through a referee.MatchService, so the matches can
 	// be replayed through the API; when nil, matches run on the aggregate and are discarded.
 	Store referee.EventStore
@@ -104,7 +104,7 @@ func (c Config) Check() error {
 	return nil
 }
 
-func names(m map[string]referee.Strategy) []string {
+func names(m map[string]domain.Strategy) []string {
 	out := make([]string, 0, len(m))
 	for n := range m {
 		out = append(out, n)

@@ -17,7 +17,7 @@ import (
 )
 
 // strategies are the three bots by name.
-func strategies() map[string]referee.Strategy {
+func strategies() map[string]domain.Strategy {
 	s := bot.Strategies(1)
 	s[bot.NameExpert] = bot.NewExpert(1, 40) // cheap: these tests are about the engine
 	return s
@@ -111,7 +111,7 @@ func TestIllegalMovesStopTheTournament(t *testing.T) {
 	for _, store := range []referee.EventStore{nil, memstore.New()} {
 		c := tourney.Config{
 			Matches: 4, Players: 2, Bots: []string{"cheat", "greedy"}, Seed: []byte("x"),
-			Strategies: map[string]referee.Strategy{"cheat": illegal{}, "greedy": bot.NewGreedy()}, Store: store,
+			Strategies: map[string]domain.Strategy{"cheat": illegal{}, "greedy": bot.NewGreedy()}, Store: store,
 		}
 		if _, err := tourney.Run(context.Background(), c); err == nil || !strings.Contains(err.Error(), "illegal move") {
 			t.Errorf("store %T: got %v, want an illegal move error", store, err)

@@ -122,7 +122,7 @@ func Service(store referee.EventStore, seed uint64) *referee.MatchService {
 		Store:  store,
 		Clock:  &clock{now: Start},
 		Random: &lockedReader{r: rand.NewChaCha8(key)},
-		Bots:   map[string]referee.Strategy{"random": &randomBot{rng: rand.New(rand.NewPCG(seed, 1))}},
+		Bots:   map[string]domain.Strategy{"random": &randomBot{rng: rand.New(rand.NewPCG(seed, 1))}},
 	})
 }
 
