@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/referee"
 )
 
 // hubLookupTimeout bounds the hub's read of one announced match's players.

@@ -8,10 +8,10 @@ import (
 
 	"github.com/allfives/allfives/api"
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/ratings"
+	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/domain/players"
-	"github.com/allfives/allfives/domain/ratings"
-	"github.com/allfives/allfives/domain/referee"
 )
 
 // ratedStore is what a server with ratings needs of its store.

@@ -13,7 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/referee"
 )
 
 // DefaultHeartbeat is how often an idle stream sends a comment, so that proxies and clients

@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/simulate"
 	"github.com/allfives/allfives/domain/bot"
 	"github.com/allfives/allfives/domain/bot/internal/bottest"
-	"github.com/allfives/allfives/domain/bot/tourney"
 )
 
 // quick is the strategies with small Monte Carlo budgets, so the tests can afford thousands
@@ -34,7 +34,7 @@ func TestBotsOnlyChooseLegalMoves(t *testing.T) {
 	for _, c := range bottest.Shapes() {
 		for i, bots := range lineups {
 			t.Run(fmt.Sprintf("%s/%d", c, i), func(t *testing.T) {
-				rep, err := tourney.Run(context.Background(), tourney.Config{
+				rep, err := simulate.Run(context.Background(), simulate.Config{
 					Matches: matches, Players: c.Players, Partnerships: c.Partnerships,
 					Bots: bots, Seed: []byte(fmt.Sprintf("legal/%s/%d", c, i)),
 					Duplicate: true, Workers: 2, Strategies: quick(11),
@@ -66,7 +66,7 @@ func TestExpertBeatsGreedy(t *testing.T) {
 
 func assertBeats(t *testing.T, a, b string, matches int, rate float64, s map[string]domain.Strategy) {
 	t.Helper()
-	rep, err := tourney.Run(context.Background(), tourney.Config{
+	rep, err := simulate.Run(context.Background(), simulate.Config{
 		Matches: matches, Players: 2, Bots: []string{a, b}, Seed: []byte("strength"),
 		Duplicate: true, Workers: 2, Strategies: s,
 	})

@@ -13,8 +13,8 @@ import (
 	"gorm.io/gorm/clause"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/rating"
-	"github.com/allfives/allfives/domain/ratings"
+	"github.com/allfives/allfives/domain/app/ratings"
+	"github.com/allfives/allfives/domain/openskill"
 	"github.com/allfives/allfives/repository/sqlrow"
 )
 
@@ -90,7 +90,7 @@ func (r ChangeRow) change() (ratings.Change, error) {
 	return ratings.Change{
 		Key: ratings.Key{EndedAt: at, MatchID: r.MatchID}, Player: r.PlayerID, Format: ratings.Format(r.Format),
 		Seat: r.Seat, Won: r.Won,
-		Before: rating.Rating{Mu: r.MuBefore, Sigma: r.SigmaBefore}, After: rating.Rating{Mu: r.MuAfter, Sigma: r.SigmaAfter},
+		Before: openskill.Rating{Mu: r.MuBefore, Sigma: r.SigmaBefore}, After: openskill.Rating{Mu: r.MuAfter, Sigma: r.SigmaAfter},
 		AgainstEstablished: r.AgainstEstablished,
 	}, nil
 }
@@ -104,7 +104,7 @@ func standingRowOf(s ratings.Standing) StandingRow {
 
 func (r StandingRow) standing() ratings.Standing {
 	return ratings.Standing{
-		Player: r.PlayerID, Format: ratings.Format(r.Format), Rating: rating.Rating{Mu: r.Mu, Sigma: r.Sigma},
+		Player: r.PlayerID, Format: ratings.Format(r.Format), Rating: openskill.Rating{Mu: r.Mu, Sigma: r.Sigma},
 		Matches: r.Matches, Wins: r.Wins, Established: r.EstablishedMatches,
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/ratings"
+	"github.com/allfives/allfives/domain/app/ratings"
 	"github.com/allfives/allfives/repository/ratingsql"
 )
 

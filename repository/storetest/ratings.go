@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/ratings"
+	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/domain/players"
-	"github.com/allfives/allfives/domain/ratings"
-	"github.com/allfives/allfives/domain/referee"
 )
 
 // RatingsStore is what the ratings' projection needs of a store: the logs, the players and

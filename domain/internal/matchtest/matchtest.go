@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/referee"
 )
 
 // Shape is one shape a match's seats may take (domain.Table; docs/rules.md, "Players and
