@@ -1,4 +1,4 @@
-package api
+package referee
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/app/referee"
 )
 
 // hubLookupTimeout bounds the hub's read of one announced match's players.
@@ -21,20 +20,20 @@ const hubCacheSize = 4096
 // memory stays bounded and every stream still reads again what it follows.
 const hubQueueSize = 8192
 
-// playerHub carries the announcement of every match created or appended to, on this instance
-// or another (referee.MatchService.WatchAll), to the streams of the players seated in it
+// PlayerHub carries the announcement of every match created or appended to, on this instance
+// or another (MatchService.WatchAll), to the streams of the players seated in it
 // (GET /api/v1/players/me/stream). An announcement carries only the match id: each stream
 // reads the match itself. The hub listens only while a player's stream is open.
-type playerHub struct {
-	svc *referee.MatchService
+type PlayerHub struct {
+	svc *MatchService
 
 	mu     sync.Mutex
-	subs   map[string]map[*playerSub]struct{} // by player id
+	subs   map[string]map[*PlayerSubscription]struct{} // by player id
 	open   int
 	cancel func()        // WatchAll's, while a stream is open
 	stop   chan struct{} // closed when the last stream leaves
 	// known are the players of matches that have started, which no longer change.
-	known map[string]referee.MatchPlayers
+	known map[string]MatchPlayers
 
 	// The announcements not yet routed, under qmu alone: WatchAll calls announce with the
 	// referee's watchers' lock held, so it must never wait for mu.
@@ -43,22 +42,23 @@ type playerHub struct {
 	signal chan struct{}
 }
 
-// playerSub is one player's stream as the hub knows it: the matches announced for it since it
-// last looked.
-type playerSub struct {
+// PlayerSubscription is one player's stream as the hub knows it: the matches announced for it
+// since it last looked.
+type PlayerSubscription struct {
 	mu      sync.Mutex
-	pending map[string]referee.MatchPlayers
+	pending map[string]MatchPlayers
 	resync  bool // any match may have moved: announcements were lost
 	wake    chan struct{}
 }
 
-func newPlayerHub(svc *referee.MatchService) *playerHub {
-	return &playerHub{svc: svc, subs: map[string]map[*playerSub]struct{}{}, known: map[string]referee.MatchPlayers{}}
+// NewPlayerHub returns a hub over svc; it listens to svc only while a subscription is open.
+func NewPlayerHub(svc *MatchService) *PlayerHub {
+	return &PlayerHub{svc: svc, subs: map[string]map[*PlayerSubscription]struct{}{}, known: map[string]MatchPlayers{}}
 }
 
-// subscribe follows the matches of player; the func it returns leaves.
-func (h *playerHub) subscribe(player string) (*playerSub, func()) {
-	sub := &playerSub{pending: map[string]referee.MatchPlayers{}, wake: make(chan struct{}, 1)}
+// Subscribe follows the matches of player; the func it returns leaves.
+func (h *PlayerHub) Subscribe(player string) (*PlayerSubscription, func()) {
+	sub := &PlayerSubscription{pending: map[string]MatchPlayers{}, wake: make(chan struct{}, 1)}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.open == 0 {
@@ -72,7 +72,7 @@ func (h *playerHub) subscribe(player string) (*playerSub, func()) {
 	}
 	h.open++
 	if h.subs[player] == nil {
-		h.subs[player] = map[*playerSub]struct{}{}
+		h.subs[player] = map[*PlayerSubscription]struct{}{}
 	}
 	h.subs[player][sub] = struct{}{}
 	var once sync.Once
@@ -87,14 +87,14 @@ func (h *playerHub) subscribe(player string) (*playerSub, func()) {
 			if h.open--; h.open == 0 {
 				h.cancel()
 				close(h.stop)
-				h.known = map[string]referee.MatchPlayers{}
+				h.known = map[string]MatchPlayers{}
 			}
 		})
 	}
 }
 
 // announce queues match id ("" for any match) for run; it never blocks.
-func (h *playerHub) announce(id string) {
+func (h *PlayerHub) announce(id string) {
 	h.qmu.Lock()
 	if len(h.queue) >= hubQueueSize {
 		h.queue = append(h.queue[:0], "")
@@ -109,7 +109,7 @@ func (h *playerHub) announce(id string) {
 }
 
 // run routes the announcements until stop closes.
-func (h *playerHub) run(stop <-chan struct{}, signal <-chan struct{}) {
+func (h *PlayerHub) run(stop <-chan struct{}, signal <-chan struct{}) {
 	for {
 		select {
 		case <-stop:
@@ -136,7 +136,7 @@ func (h *playerHub) run(stop <-chan struct{}, signal <-chan struct{}) {
 }
 
 // route hands match id to the streams of the players seated in it.
-func (h *playerHub) route(id string) {
+func (h *PlayerHub) route(id string) {
 	h.mu.Lock()
 	mp, ok := h.known[id]
 	h.mu.Unlock()
@@ -169,7 +169,7 @@ func (h *playerHub) route(id string) {
 }
 
 // resyncAll tells every stream that any match may have moved.
-func (h *playerHub) resyncAll() {
+func (h *PlayerHub) resyncAll() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for _, subs := range h.subs {
@@ -182,25 +182,28 @@ func (h *playerHub) resyncAll() {
 	}
 }
 
-func (s *playerSub) add(id string, mp referee.MatchPlayers) {
+func (s *PlayerSubscription) add(id string, mp MatchPlayers) {
 	s.mu.Lock()
 	s.pending[id] = mp
 	s.mu.Unlock()
 	s.signal()
 }
 
-func (s *playerSub) signal() {
+func (s *PlayerSubscription) signal() {
 	select {
 	case s.wake <- struct{}{}:
 	default:
 	}
 }
 
-// take returns the matches announced since the last take, and whether to resync.
-func (s *playerSub) take() (map[string]referee.MatchPlayers, bool) {
+// Wake receives when an announcement or a resync waits for Take.
+func (s *PlayerSubscription) Wake() <-chan struct{} { return s.wake }
+
+// Take returns the matches announced since the last Take, and whether to resync.
+func (s *PlayerSubscription) Take() (map[string]MatchPlayers, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out, resync := s.pending, s.resync
-	s.pending, s.resync = map[string]referee.MatchPlayers{}, false
+	s.pending, s.resync = map[string]MatchPlayers{}, false
 	return out, resync
 }

@@ -1,4 +1,4 @@
-package api
+package referee
 
 import "testing"
 
@@ -6,7 +6,7 @@ import "testing"
 // more than hubQueueSize ids; the ones dropped become one "" (any match may have moved), so
 // no stream misses a change.
 func TestHubQueueStaysBounded(t *testing.T) {
-	h := &playerHub{signal: make(chan struct{}, 1)}
+	h := &PlayerHub{signal: make(chan struct{}, 1)}
 	for i := range 3*hubQueueSize + 5 {
 		h.announce(string(rune('a' + i%26)))
 		if len(h.queue) > hubQueueSize {
