@@ -46,7 +46,7 @@ func (s *MatchService) Act(ctx context.Context, id string, v domain.Viewer, req 
 	}
 	res, err := s.act(ctx, id, v, seat, req)
 	// Up to two more tries: one after a refusal found the cached copy stale, one after an
-	// append lost a race (shared.go says when a conflict is worth another try). A keyed move
+	// append lost a race (stalecopy.go says when a conflict is worth another try). A keyed move
 	// is tried again too: its copy of the match may not know a key another process recorded
 	// (cache.go), and the next try reads the key from the store.
 	for try := 0; try < 2 && tryAgain(err, req); try++ {
