@@ -1,9 +1,10 @@
-// Package ratingsql is the SQL of the ratings (migrations/*/00008_ratings.sql, and the standing
-// of 00012_standing_and_skeletons.sql), shared by
-// repository/sqlite and repository/postgres through GORM, which writes each dialect's
-// placeholders. Where the dialects differ (a boolean literal, reading match.created's JSON)
-// the Dialect says how; the transaction and the projection's lock are each store's own.
-package ratingsql
+package sqlrow
+
+// The SQL of the ratings (migrations/*/00008_ratings.sql, and the standing of
+// 00012_standing_and_skeletons.sql), shared by repository/sqlite and repository/postgres
+// through GORM, which writes each dialect's placeholders. Where the dialects differ (a boolean
+// literal, reading match.created's JSON) the Dialect says how; the transaction and the
+// projection's lock are each store's own.
 
 import (
 	"context"
@@ -15,7 +16,6 @@ import (
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/app/ratings"
 	"github.com/allfives/allfives/domain/openskill"
-	"github.com/allfives/allfives/repository/sqlrow"
 )
 
 // Dialect is what differs between the stores' SQL.
@@ -76,14 +76,14 @@ func (QueueRow) TableName() string { return "rating_queue" }
 
 func changeRowOf(c ratings.Change) ChangeRow {
 	return ChangeRow{
-		MatchID: c.MatchID, PlayerID: c.Player, Format: string(c.Format), EndedAt: sqlrow.FormatTime(c.EndedAt),
+		MatchID: c.MatchID, PlayerID: c.Player, Format: string(c.Format), EndedAt: FormatTime(c.EndedAt),
 		Seat: c.Seat, Won: c.Won, MuBefore: c.Before.Mu, SigmaBefore: c.Before.Sigma, MuAfter: c.After.Mu, SigmaAfter: c.After.Sigma,
 		AgainstEstablished: c.AgainstEstablished,
 	}
 }
 
 func (r ChangeRow) change() (ratings.Change, error) {
-	at, err := sqlrow.ParseTime(r.EndedAt)
+	at, err := ParseTime(r.EndedAt)
 	if err != nil {
 		return ratings.Change{}, err
 	}
@@ -110,7 +110,7 @@ func (r StandingRow) standing() ratings.Standing {
 }
 
 func (r QueueRow) queued() (ratings.Queued, error) {
-	at, err := sqlrow.ParseTime(r.EndedAt)
+	at, err := ParseTime(r.EndedAt)
 	if err != nil {
 		return ratings.Queued{}, err
 	}
@@ -196,7 +196,7 @@ func (t Tx) Last(ctx context.Context) (ratings.Key, bool, error) {
 	if err := t.db.WithContext(ctx).Select("match_id, ended_at").Order("ended_at DESC, match_id DESC").Limit(1).Find(&rows).Error; err != nil || len(rows) == 0 {
 		return ratings.Key{}, false, err
 	}
-	at, err := sqlrow.ParseTime(rows[0].EndedAt)
+	at, err := ParseTime(rows[0].EndedAt)
 	return ratings.Key{EndedAt: at, MatchID: rows[0].MatchID}, err == nil, err
 }
 
@@ -215,7 +215,7 @@ func (t Tx) Standings(ctx context.Context, format ratings.Format, players []stri
 
 // after is the condition "rated after k" on rating_changes' (ended_at, match_id).
 func after(k ratings.Key) (string, []any) {
-	return "(ended_at, match_id) > (?, ?)", []any{sqlrow.FormatTime(k.EndedAt), k.MatchID}
+	return "(ended_at, match_id) > (?, ?)", []any{FormatTime(k.EndedAt), k.MatchID}
 }
 
 // ChangesAfter lists the changes of the matches rated after k, latest first.
@@ -231,7 +231,7 @@ func (t Tx) ChangesAfter(ctx context.Context, k ratings.Key) ([]ratings.Change, 
 // Rewind queues the matches rated after k again and takes back their changes and standings.
 func (t Tx) Rewind(ctx context.Context, k ratings.Key, restore, drop []ratings.Standing) error {
 	db := t.db.WithContext(ctx)
-	at := sqlrow.FormatTime(k.EndedAt)
+	at := FormatTime(k.EndedAt)
 	if err := db.Exec(`INSERT INTO rating_queue (match_id, ended_at, end_seq)
 		SELECT DISTINCT c.match_id, c.ended_at, m.version FROM rating_changes c JOIN matches m ON m.id = c.match_id
 		WHERE (c.ended_at, c.match_id) > (?, ?)`, at, k.MatchID).Error; err != nil {
@@ -348,7 +348,7 @@ func PlayerChanges(db *gorm.DB, player string, format ratings.Format, before *ra
 		q = q.Where("format = ?", string(format))
 	}
 	if before != nil {
-		q = q.Where("(ended_at, match_id) < (?, ?)", sqlrow.FormatTime(before.EndedAt), before.MatchID)
+		q = q.Where("(ended_at, match_id) < (?, ?)", FormatTime(before.EndedAt), before.MatchID)
 	}
 	var rows []ChangeRow
 	if err := q.Order("ended_at DESC, match_id DESC").Limit(limit).Find(&rows).Error; err != nil {
@@ -400,10 +400,10 @@ func MatchChanges(db *gorm.DB, id string) ([]ratings.Change, error) {
 // OpeningAndEnd reads match id's first head events and its event endSeq, in seq order, in
 // one query on the events' primary key.
 func OpeningAndEnd(db *gorm.DB, id string, head, endSeq int) ([]domain.Event, error) {
-	var rows []sqlrow.EventRow
+	var rows []EventRow
 	if err := db.Select("match_id", "seq", "type", "data", "at").
 		Where("match_id = ? AND (seq <= ? OR seq = ?)", id, head, endSeq).Order("seq").Find(&rows).Error; err != nil {
 		return nil, err
 	}
-	return sqlrow.DecodeEvents(rows)
+	return DecodeEvents(rows)
 }
