@@ -9,6 +9,7 @@ import (
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/app/referee"
+	"github.com/allfives/allfives/domain/app/referee/refereetest"
 	"github.com/allfives/allfives/domain/audit"
 	"github.com/allfives/allfives/domain/internal/matchtest"
 	"github.com/allfives/allfives/repository/memstore"
@@ -16,8 +17,8 @@ import (
 
 func TestReplayServiceSteps(t *testing.T) {
 	ctx := context.Background()
-	svc := matchtest.Service(memstore.New(), 1)
-	live := matchtest.Create(t, svc, matchtest.Shapes[0], 1, 0) // seat 0 human: the match waits for it
+	svc := refereetest.Service(memstore.New(), 1)
+	live := refereetest.Create(t, svc, matchtest.Shapes[0], 1, 0) // seat 0 human: the match waits for it
 	version := live.Match.Version
 	tests := []struct {
 		name    string
@@ -53,8 +54,8 @@ func TestReplayServiceSteps(t *testing.T) {
 
 func TestReplayServiceRedactsALiveMatch(t *testing.T) {
 	ctx := context.Background()
-	svc := matchtest.Service(memstore.New(), 2)
-	live := matchtest.Create(t, svc, matchtest.Shapes[0], 1, 0)
+	svc := refereetest.Service(memstore.New(), 2)
+	live := refereetest.Create(t, svc, matchtest.Shapes[0], 1, 0)
 	tests := []struct {
 		name   string
 		viewer domain.Viewer
@@ -92,8 +93,8 @@ func TestExportRefoldsToTheFinalState(t *testing.T) {
 	for i, shape := range matchtest.Shapes {
 		t.Run(shape.Name, func(t *testing.T) {
 			// given a finished match of bots
-			svc := matchtest.Service(memstore.New(), uint64(10+i))
-			c := matchtest.Create(t, svc, shape, 0, 100)
+			svc := refereetest.Service(memstore.New(), uint64(10+i))
+			c := refereetest.Create(t, svc, shape, 0, 100)
 			// when it is exported as JSON and decoded
 			rec, err := svc.Export(ctx, c.Match.ID, domain.Spectator())
 			if err != nil {
@@ -141,8 +142,8 @@ func TestExportRefoldsToTheFinalState(t *testing.T) {
 func TestExportRedactsALiveMatch(t *testing.T) {
 	// given a live two-seat match with a human at seat 0
 	ctx := context.Background()
-	svc := matchtest.Service(memstore.New(), 3)
-	live := matchtest.Create(t, svc, matchtest.Shapes[0], 1, 0)
+	svc := refereetest.Service(memstore.New(), 3)
+	live := refereetest.Create(t, svc, matchtest.Shapes[0], 1, 0)
 	// when a spectator exports it
 	rec, err := svc.Export(ctx, live.Match.ID, domain.Spectator())
 	if err != nil {
