@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/referee"
 )
 
 // BenchmarkBotOnlyCreate measures, over loopback HTTP, 40 matches of four expert bots to 1000

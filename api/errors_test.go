@@ -12,7 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/referee"
 )
 
 const twoHumans = `{"players":[{"name":"Ada","kind":"human"},{"name":"Bo","kind":"human"}]`

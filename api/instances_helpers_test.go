@@ -10,8 +10,8 @@ import (
 
 	"github.com/allfives/allfives/api"
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/domain/referee"
 	"github.com/allfives/allfives/repository/postgres"
 	"github.com/allfives/allfives/repository/postgres/pgtest"
 )

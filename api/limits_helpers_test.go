@@ -9,16 +9,16 @@ import (
 
 	"github.com/allfives/allfives/api"
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/referee"
+	"github.com/allfives/allfives/domain/app/reviews"
 	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/domain/players"
-	"github.com/allfives/allfives/domain/referee"
-	"github.com/allfives/allfives/domain/reviewer"
 )
 
 // limitsStore is what a server with players and reviews needs of its store.
 type limitsStore interface {
 	playerStore
-	reviewer.Store
+	reviews.Store
 }
 
 // limitsSetup is a server's limits for a test: the API's, the referee's (service), and the
@@ -27,11 +27,11 @@ type limitsSetup struct {
 	limits  api.Limits
 	trusted []*net.IPNet
 	service func(*referee.ServiceConfig)
-	review  func(*reviewer.Config)
+	review  func(*reviews.Config)
 }
 
 // newLimitsHarness is the real router over store with the limits of setup.
-func newLimitsHarness(t testing.TB, store limitsStore, setup limitsSetup) (*harness, *reviewer.Service) {
+func newLimitsHarness(t testing.TB, store limitsStore, setup limitsSetup) (*harness, *reviews.Service) {
 	t.Helper()
 	people := players.NewService(players.Config{Store: store})
 	sc := referee.ServiceConfig{Store: store, Bots: bot.Strategies(7), Players: people}
@@ -41,11 +41,11 @@ func newLimitsHarness(t testing.TB, store limitsStore, setup limitsSetup) (*harn
 	svc := referee.NewMatchService(sc)
 	t.Cleanup(svc.Close)
 	cfg := api.Config{Service: svc, Players: people, Ready: store, Limits: setup.limits, TrustedProxies: setup.trusted}
-	var rev *reviewer.Service
+	var rev *reviews.Service
 	if setup.review != nil {
-		rc := reviewer.Config{Store: store, Matches: svc, Options: reviewOptions}
+		rc := reviews.Config{Store: store, Matches: svc, Options: reviewOptions}
 		setup.review(&rc)
-		rev = reviewer.New(rc)
+		rev = reviews.New(rc)
 		t.Cleanup(rev.Close)
 		cfg.Reviews = rev
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/referee"
 )
 
 // move plays one action for the caller's seat.

@@ -11,8 +11,8 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/referee"
-	"github.com/allfives/allfives/domain/reviewer"
+	"github.com/allfives/allfives/domain/app/referee"
+	"github.com/allfives/allfives/domain/app/reviews"
 )
 
 // More that Swagger 2.0 cannot say, said by ToOpenAPI3 (see openapi.go) for clients and for
@@ -104,7 +104,7 @@ var problemDetails = map[domain.Code]string{
 	// The sentinel's own words: the referee returns it as it is.
 	domain.CodeSeedWithOpenSeats: domain.ErrSeedWithOpenSeats.Error(),
 	domain.CodeMatchNotFinished:  domain.ErrMatchNotFinished.Error(),
-	CodeReviewNotFound:           reviewer.ErrNotRequested.Error(),
+	CodeReviewNotFound:           reviews.ErrNotRequested.Error(),
 	domain.CodeNameTaken:         `name "Ada": ` + domain.ErrNameTaken.Error(),
 	domain.CodePlayerNotFound:    fmt.Sprintf("player %q: %s", exampleID, domain.ErrPlayerNotFound),
 	domain.CodeAlreadySeated:     "join: " + domain.ErrAlreadySeated.Error() + ": the player holds seat 0",

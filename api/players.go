@@ -7,7 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/players"
+	"github.com/allfives/allfives/domain/app/players"
 )
 
 // createPlayer makes a lasting player.

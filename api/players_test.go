@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/api"
-	"github.com/allfives/allfives/domain/players"
+	"github.com/allfives/allfives/domain/app/players"
 	"github.com/allfives/allfives/repository/postgres/pgtest"
 )
 

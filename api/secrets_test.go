@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/api"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/repository/memstore"
 )
 

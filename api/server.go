@@ -10,10 +10,10 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/allfives/allfives/domain/players"
-	"github.com/allfives/allfives/domain/ratings"
-	"github.com/allfives/allfives/domain/referee"
-	"github.com/allfives/allfives/domain/reviewer"
+	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/ratings"
+	"github.com/allfives/allfives/domain/app/referee"
+	"github.com/allfives/allfives/domain/app/reviews"
 )
 
 // DefaultBodyLimit is the largest request body accepted: a create request for four players
@@ -30,7 +30,7 @@ type Config struct {
 	Service *referee.MatchService
 	// Reviews computes and answers the reviews of finished matches (docs/review.md, "API");
 	// nil answers the review routes 503 UNAVAILABLE.
-	Reviews *reviewer.Service
+	Reviews *reviews.Service
 	// Players serves the lasting players (/api/v1/players...); nil leaves those routes out.
 	Players *players.Service
 	// Ratings serves the ratings and leaderboards (docs/ratings.md); nil leaves their routes
@@ -83,7 +83,7 @@ type Config struct {
 // server holds what handlers share.
 type server struct {
 	svc     *referee.MatchService
-	reviews *reviewer.Service
+	reviews *reviews.Service
 	players *players.Service
 	ratings *ratings.Service
 	ready   Pinger

@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/api"
-	"github.com/allfives/allfives/domain/players"
-	"github.com/allfives/allfives/domain/ratings"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/ratings"
+	"github.com/allfives/allfives/domain/app/referee"
 )
 
 // newStandingHarness is newRatingsHarness with every random choice seeded (ids, keys, the

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/domain/players"
-	"github.com/allfives/allfives/domain/referee"
 )
 
 // skewClock is time.Now moved on by what a test adds: the players' clock, so that a ticket

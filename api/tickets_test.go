@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/api"
-	"github.com/allfives/allfives/domain/players"
+	"github.com/allfives/allfives/domain/app/players"
 )
 
 // TestTickets runs the single-use stream tickets through the real router, on SQLite and on

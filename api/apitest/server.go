@@ -11,17 +11,17 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/domain/analysis"
+	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/referee"
+	"github.com/allfives/allfives/domain/app/reviews"
 	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/domain/players"
-	"github.com/allfives/allfives/domain/referee"
-	"github.com/allfives/allfives/domain/review"
-	"github.com/allfives/allfives/domain/reviewer"
 	"github.com/allfives/allfives/repository/sqlite"
 )
 
 // SmallReview is the review engine's budget in these tests: a review takes a fraction of a
 // second instead of seconds.
-var SmallReview = review.Options{Rollouts: 40, HindsightNodes: 300, ParRuns: 1, ParRollouts: 20}
+var SmallReview = analysis.Options{Rollouts: 40, HindsightNodes: 300, ParRuns: 1, ParRollouts: 20}
 
 // Server starts the API over a fresh SQLite file (sync=normal: these tests do not cut the
 // power) on a loopback port, its bots seeded with seed. The server and the store close when
@@ -36,7 +36,7 @@ func Server(t testing.TB, seed uint64) *httptest.Server {
 	people := players.NewService(players.Config{Store: store})
 	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(seed), Players: people})
 	// Reviews on small budgets: the tests look at what a review shows, not at its strength.
-	reviews := reviewer.New(reviewer.Config{Store: store, Matches: svc, Options: SmallReview})
+	reviews := reviews.New(reviews.Config{Store: store, Matches: svc, Options: SmallReview})
 	t.Cleanup(reviews.Close)
 	srv := httptest.NewServer(api.New(api.Config{Service: svc, Ready: store, Reviews: reviews, Players: people}))
 	t.Cleanup(srv.Close)
