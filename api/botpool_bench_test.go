@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/api/apitest"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/referee"
 )
 
 // BenchmarkBotOnlyCreate measures, over loopback HTTP, 40 matches of four expert bots to 1000

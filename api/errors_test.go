@@ -13,7 +13,7 @@ import (
 
 	"github.com/allfives/allfives/api/apitest"
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/referee"
 )
 
 const twoHumans = `{"players":[{"name":"Ada","kind":"human"},{"name":"Bo","kind":"human"}]`

@@ -15,7 +15,7 @@ import (
 	"github.com/allfives/allfives/api"
 	"github.com/allfives/allfives/api/apitest"
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/referee"
 )
 
 // BenchmarkMoveRoundTrip is the hot path of docs/performance.md ("Under load"): one op is what

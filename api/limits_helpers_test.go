@@ -10,15 +10,15 @@ import (
 	"github.com/allfives/allfives/api"
 	"github.com/allfives/allfives/api/apitest"
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/referee"
+	"github.com/allfives/allfives/domain/app/reviews"
 	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/domain/referee"
-	"github.com/allfives/allfives/domain/reviewer"
 )
 
 // limitsStore is what a server with players and reviews needs of its store.
 type limitsStore interface {
 	playerStore
-	reviewer.Store
+	reviews.Store
 }
 
 // limitsSetup is a server's limits for a test: the API's, the referee's (service), and the
@@ -27,11 +27,11 @@ type limitsSetup struct {
 	limits  api.Limits
 	trusted []*net.IPNet
 	service func(*referee.ServiceConfig)
-	review  func(*reviewer.Config)
+	review  func(*reviews.Config)
 }
 
 // newLimitsHarness is the real router over store with the limits of setup.
-func newLimitsHarness(t testing.TB, store limitsStore, setup limitsSetup) (*harness, *reviewer.Service) {
+func newLimitsHarness(t testing.TB, store limitsStore, setup limitsSetup) (*harness, *reviews.Service) {
 	t.Helper()
 	opts := []apitest.Option{apitest.WithStore(store), apitest.Limits(setup.limits),
 		apitest.ServerConfig(func(c *api.Config) { c.TrustedProxies = setup.trusted })}

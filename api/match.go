@@ -12,7 +12,7 @@ import (
 	"github.com/allfives/allfives/api/jsonbody"
 	"github.com/allfives/allfives/api/problem"
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/referee"
 )
 
 // createMatch starts a match.

@@ -9,7 +9,7 @@ import (
 
 	"github.com/allfives/allfives/api/jsonbody"
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/referee"
 )
 
 // move plays one action for the caller's seat.

@@ -15,7 +15,7 @@ import (
 	"github.com/allfives/allfives/api/ratelimit"
 	"github.com/allfives/allfives/api/sse"
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/referee"
 )
 
 // DefaultHeartbeat is how often an idle stream sends a comment, so that proxies and clients
@@ -41,15 +41,15 @@ type streams struct {
 	heartbeat time.Duration
 	mu        sync.Mutex
 	closing   map[*http.Server]chan struct{}
-	players   *playerHub // the players' streams' (player_hub.go), made by the first
+	players   *referee.PlayerHub // the players' streams' hub, made on first use
 }
 
 // hub is the hub of the players' streams, made on first use.
-func (st *streams) hub(svc *referee.MatchService) *playerHub {
+func (st *streams) hub(svc *referee.MatchService) *referee.PlayerHub {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.players == nil {
-		st.players = newPlayerHub(svc)
+		st.players = referee.NewPlayerHub(svc)
 	}
 	return st.players
 }

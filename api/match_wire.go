@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/referee"
 )
 
 // The wire types of the API (docs/api.md). They are separate from the domain's types so that what

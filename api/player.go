@@ -9,7 +9,7 @@ import (
 	"github.com/allfives/allfives/api/jsonbody"
 	"github.com/allfives/allfives/api/problem"
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/players"
+	"github.com/allfives/allfives/domain/app/players"
 )
 
 // createPlayer makes a lasting player.

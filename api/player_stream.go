@@ -9,8 +9,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/players"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/referee"
 )
 
 // playerStreamMatches bounds the live matches (in progress or waiting) a player's stream
@@ -120,7 +120,7 @@ func (s *server) playerStream(c echo.Context) error {
 		return err
 	}
 	// Subscribe before the first read: an announcement landing between the two is kept.
-	sub, leave := s.streams.hub(s.svc).subscribe(who)
+	sub, leave := s.streams.hub(s.svc).Subscribe(who)
 	defer leave()
 	snap, err := pf.load(ctx)
 	if err != nil {
@@ -146,11 +146,11 @@ func (s *server) playerStream(c echo.Context) error {
 			if pf.held(ctx) != nil || sw.Comment("ping") != nil {
 				return nil
 			}
-		case <-sub.wake:
+		case <-sub.Wake():
 			if pf.held(ctx) != nil {
 				return nil
 			}
-			pending, resync := sub.take()
+			pending, resync := sub.Take()
 			// A head check of its own for each look: the request's would let a later read trust
 			// a check made before the announcement, and serve a copy the store has passed.
 			events, err := pf.seen(referee.OneHeadCheck(ctx), pending, resync)

@@ -3,7 +3,7 @@ package api
 import (
 	"time"
 
-	"github.com/allfives/allfives/domain/players"
+	"github.com/allfives/allfives/domain/app/players"
 )
 
 // CreatePlayerRequest is the body of POST /api/v1/players.

@@ -3,8 +3,8 @@ package api
 import (
 	"time"
 
-	"github.com/allfives/allfives/domain/rating"
-	"github.com/allfives/allfives/domain/ratings"
+	"github.com/allfives/allfives/domain/app/ratings"
+	"github.com/allfives/allfives/domain/openskill"
 )
 
 // RatingValue is a rating at one moment: the model's mean and standard deviation, and the
@@ -93,7 +93,7 @@ type SeatRatingChange struct {
 	After  RatingValue `json:"after"`
 }
 
-func toRatingValue(r rating.Rating) RatingValue {
+func toRatingValue(r openskill.Rating) RatingValue {
 	return RatingValue{Mu: r.Mu, Sigma: r.Sigma, Rating: r.Ordinal()}
 }
 

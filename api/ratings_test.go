@@ -8,9 +8,10 @@ import (
 
 	"github.com/allfives/allfives/api"
 	"github.com/allfives/allfives/api/apitest"
+	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/ratings"
+	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/domain/ratings"
-	"github.com/allfives/allfives/domain/referee"
 )
 
 // ratedStore is what a server with ratings needs of its store.
@@ -21,8 +22,8 @@ type ratedStore interface {
 
 // quickBots plays every strategy name with random or greedy, so that rated matches of
 // distinct bots end in milliseconds.
-func quickBots() map[string]referee.Strategy {
-	return map[string]referee.Strategy{
+func quickBots() map[string]domain.Strategy {
+	return map[string]domain.Strategy{
 		bot.NameRandom: bot.NewRandom(3), bot.NameGreedy: bot.NewGreedy(),
 		bot.NamePIMC: bot.NewGreedy(), bot.NameExpert: bot.NewRandom(4),
 	}

@@ -11,8 +11,8 @@ import (
 
 	"github.com/allfives/allfives/api"
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/review"
-	"github.com/allfives/allfives/domain/reviewer"
+	"github.com/allfives/allfives/domain/analysis"
+	"github.com/allfives/allfives/domain/app/reviews"
 	"github.com/allfives/allfives/repository/sqlite"
 	"github.com/allfives/allfives/repository/storetest"
 )
@@ -85,7 +85,7 @@ func running(t testing.TB, r *reply) {
 }
 
 // waitReviews returns once rev has nothing in flight.
-func waitReviews(t testing.TB, rev *reviewer.Service) {
+func waitReviews(t testing.TB, rev *reviews.Service) {
 	t.Helper()
 	if err := rev.Wait(context.Background()); err != nil {
 		t.Fatal(err)
@@ -122,7 +122,7 @@ func newGatedEngine() *gatedEngine {
 	return &gatedEngine{started: make(chan string, 16), open: make(chan struct{})}
 }
 
-func (g *gatedEngine) review(ctx context.Context, events []domain.Event, opts review.Options) (*review.Result, error) {
+func (g *gatedEngine) review(ctx context.Context, events []domain.Event, opts analysis.Options) (*analysis.Result, error) {
 	g.calls.Add(1)
 	g.started <- events[0].Data.(domain.MatchCreated).Commitment
 	select {
@@ -130,5 +130,5 @@ func (g *gatedEngine) review(ctx context.Context, events []domain.Event, opts re
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	return review.Review(ctx, events, opts)
+	return analysis.Review(ctx, events, opts)
 }

@@ -10,8 +10,8 @@ import (
 
 	"github.com/allfives/allfives/api/apitest"
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/review"
-	"github.com/allfives/allfives/domain/reviewer"
+	"github.com/allfives/allfives/domain/analysis"
+	"github.com/allfives/allfives/domain/app/reviews"
 	"github.com/allfives/allfives/repository/postgres"
 	"github.com/allfives/allfives/repository/postgres/pgtest"
 )
@@ -28,7 +28,7 @@ func TestReviewRoutes(t *testing.T) {
 	}
 	tb := h.finishedMatch(seed1)
 	p := tb.getReview(404).problem(t, 404, "REVIEW_NOT_FOUND")
-	if p.Detail != reviewer.ErrNotRequested.Error() {
+	if p.Detail != reviews.ErrNotRequested.Error() {
 		t.Fatalf("REVIEW_NOT_FOUND detail %q", p.Detail)
 	}
 	h.do(http.MethodPost, tb.path("/review?method=x"), nil).problem(t, 400, "INVALID_REQUEST")
@@ -102,7 +102,7 @@ func (tb *table) getRaw(suffix string) string {
 func TestReviewOneJobForTwoAsks(t *testing.T) {
 	store := sqliteReviewStore(t)
 	g := newGatedEngine()
-	h := newHarness(t, apitest.WithStore(store), apitest.WithoutPlayers(), apitest.Reviews(func(c *reviewer.Config) { c.Engine = g.review }))
+	h := newHarness(t, apitest.WithStore(store), apitest.WithoutPlayers(), apitest.Reviews(func(c *reviews.Config) { c.Engine = g.review }))
 	rev := h.Reviews
 	tb := h.finishedMatch(seed1)
 	tb.askReview(http.StatusAccepted)
@@ -118,7 +118,7 @@ func TestReviewOneJobForTwoAsks(t *testing.T) {
 	}
 
 	g2 := newGatedEngine()
-	h2 := newHarness(t, apitest.WithStore(store), apitest.WithoutPlayers(), apitest.Reviews(func(c *reviewer.Config) { c.Engine = g2.review }))
+	h2 := newHarness(t, apitest.WithStore(store), apitest.WithoutPlayers(), apitest.Reviews(func(c *reviews.Config) { c.Engine = g2.review }))
 	tb2 := tb.on(h2)
 	if got := tb2.getReview(http.StatusOK).body; string(got) != string(body) {
 		t.Fatal("another reviewer on the store answered other bytes")
@@ -135,7 +135,7 @@ func TestReviewOneJobForTwoAsks(t *testing.T) {
 func TestReviewQueueFull(t *testing.T) {
 	store := sqliteReviewStore(t)
 	g := newGatedEngine()
-	h := newHarness(t, apitest.WithStore(store), apitest.WithoutPlayers(), apitest.Reviews(func(c *reviewer.Config) { c.Engine, c.Workers, c.Queue = g.review, 1, 1 }))
+	h := newHarness(t, apitest.WithStore(store), apitest.WithoutPlayers(), apitest.Reviews(func(c *reviews.Config) { c.Engine, c.Workers, c.Queue = g.review, 1, 1 }))
 	rev := h.Reviews
 	a, b, c := h.finishedMatch(seed1), h.finishedMatch(""), h.finishedMatch("")
 	a.askReview(http.StatusAccepted)
@@ -143,7 +143,7 @@ func TestReviewQueueFull(t *testing.T) {
 	b.askReview(http.StatusAccepted)
 	full := c.askReview(http.StatusServiceUnavailable)
 	full.problem(t, 503, "UNAVAILABLE")
-	if ra := full.header.Get("Retry-After"); ra != strconv.Itoa(reviewer.RetryAfter) {
+	if ra := full.header.Get("Retry-After"); ra != strconv.Itoa(reviews.RetryAfter) {
 		t.Fatalf("Retry-After %q", ra)
 	}
 	if _, ok, err := store.Review(context.Background(), c.id, rev.Method()); err != nil || ok {
@@ -185,7 +185,7 @@ func TestReviewLeftRunningIsComputedWhenAsked(t *testing.T) {
 func TestReviewOfBadLogIsRecordCorrupt(t *testing.T) {
 	store := sqliteReviewStore(t)
 	var calls int
-	tamper := func(ctx context.Context, events []domain.Event, opts review.Options) (*review.Result, error) {
+	tamper := func(ctx context.Context, events []domain.Event, opts analysis.Options) (*analysis.Result, error) {
 		calls++
 		events = slices.Clone(events)
 		last := &events[len(events)-1]
@@ -195,16 +195,16 @@ func TestReviewOfBadLogIsRecordCorrupt(t *testing.T) {
 			ended.Seed = "11" + ended.Seed[2:]
 		}
 		last.Data = ended
-		return review.Review(ctx, events, opts)
+		return analysis.Review(ctx, events, opts)
 	}
-	h := newHarness(t, apitest.WithStore(store), apitest.WithoutPlayers(), apitest.Reviews(func(c *reviewer.Config) { c.Engine = tamper }))
+	h := newHarness(t, apitest.WithStore(store), apitest.WithoutPlayers(), apitest.Reviews(func(c *reviews.Config) { c.Engine = tamper }))
 	rev := h.Reviews
 	tb := h.finishedMatch(seed1)
 	tb.askReview(http.StatusAccepted)
 	waitReviews(t, rev)
 	tb.getReview(500).problem(t, 500, "RECORD_CORRUPT")
 	rec, ok, err := store.Review(context.Background(), tb.id, rev.Method())
-	if err != nil || !ok || rec.Status != reviewer.StatusFailed || rec.Code != domain.CodeRecordCorrupt {
+	if err != nil || !ok || rec.Status != reviews.StatusFailed || rec.Code != domain.CodeRecordCorrupt {
 		t.Fatalf("stored %+v %v %v", rec, ok, err)
 	}
 	tb.askReview(http.StatusAccepted)
@@ -246,11 +246,11 @@ func TestReviewIsTheSameBytesEverywhere(t *testing.T) {
 		t.Cleanup(func() { pg.Close() })
 		same(t, pg)
 	})
-	res, err := review.Review(context.Background(), events, apitest.SmallReview)
+	res, err := analysis.Review(context.Background(), events, apitest.SmallReview)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b, err := reviewer.Encode(res); err != nil || string(b) != string(want) {
+	if b, err := reviews.Encode(res); err != nil || string(b) != string(want) {
 		t.Fatalf("the engine's own encoding differs (%v):\n%s", err, b)
 	}
 }

@@ -9,8 +9,8 @@ import (
 
 	"github.com/allfives/allfives/api/jsonbody"
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/players"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/referee"
 )
 
 // joinSeat takes an open seat.

@@ -15,10 +15,10 @@ import (
 	"github.com/allfives/allfives/api/middleware"
 	"github.com/allfives/allfives/api/ratelimit"
 	"github.com/allfives/allfives/api/sse"
-	"github.com/allfives/allfives/domain/players"
-	"github.com/allfives/allfives/domain/ratings"
-	"github.com/allfives/allfives/domain/referee"
-	"github.com/allfives/allfives/domain/reviewer"
+	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/ratings"
+	"github.com/allfives/allfives/domain/app/referee"
+	"github.com/allfives/allfives/domain/app/reviews"
 )
 
 // The default caps on live streams (sse.NewCaps) and on the bytes of a request's headers
@@ -42,7 +42,7 @@ type Config struct {
 	Service *referee.MatchService
 	// Reviews computes and answers the reviews of finished matches (docs/review.md, "API");
 	// nil answers the review routes 503 UNAVAILABLE.
-	Reviews *reviewer.Service
+	Reviews *reviews.Service
 	// Players serves the lasting players (/api/v1/players...); nil leaves those routes out.
 	Players *players.Service
 	// Ratings serves the ratings and leaderboards (docs/ratings.md); nil leaves their routes
@@ -95,7 +95,7 @@ type Config struct {
 // server holds what handlers share.
 type server struct {
 	svc     *referee.MatchService
-	reviews *reviewer.Service
+	reviews *reviews.Service
 	players *players.Service
 	ratings *ratings.Service
 	ready   Pinger

@@ -14,8 +14,8 @@ import (
 	"github.com/allfives/allfives/api/problem"
 	"github.com/allfives/allfives/api/ratelimit"
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/players"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/referee"
 )
 
 // Rate is a limit of N requests per Per for one client, in bursts of N: the bucket holds N

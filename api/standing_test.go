@@ -10,9 +10,9 @@ import (
 
 	"github.com/allfives/allfives/api"
 	"github.com/allfives/allfives/api/apitest"
-	"github.com/allfives/allfives/domain/players"
-	"github.com/allfives/allfives/domain/ratings"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/ratings"
+	"github.com/allfives/allfives/domain/app/referee"
 )
 
 // newStandingHarness is newRatingsHarness with every random choice seeded (ids, keys, the

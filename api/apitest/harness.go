@@ -17,11 +17,11 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/domain/analysis"
+	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/referee"
+	"github.com/allfives/allfives/domain/app/reviews"
 	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/domain/players"
-	"github.com/allfives/allfives/domain/referee"
-	"github.com/allfives/allfives/domain/review"
-	"github.com/allfives/allfives/domain/reviewer"
 	"github.com/allfives/allfives/repository/postgres"
 	"github.com/allfives/allfives/repository/postgres/pgtest"
 	"github.com/allfives/allfives/repository/sqlite"
@@ -29,7 +29,7 @@ import (
 
 // SmallReview is the review engine's budget in these tests: a review takes a fraction of a
 // second instead of seconds.
-var SmallReview = review.Options{Rollouts: 40, HindsightNodes: 300, ParRuns: 1, ParRollouts: 20}
+var SmallReview = analysis.Options{Rollouts: 40, HindsightNodes: 300, ParRuns: 1, ParRollouts: 20}
 
 // Server starts the API over a fresh SQLite file (sync=normal: these tests do not cut the
 // power) on a loopback port, with reviews on SmallReview's budget, its bots seeded with seed.
@@ -45,7 +45,7 @@ func Bots(seed uint64) Option {
 }
 
 // Store is what every harness needs of its store: the log of matches, and a ping for /readyz.
-// Players need players.Store of it too, reviews reviewer.Store: the SQLite and PostgreSQL
+// Players need players.Store of it too, reviews reviews.Store: the SQLite and PostgreSQL
 // stores are all of them.
 type Store interface {
 	referee.EventStore
@@ -62,7 +62,7 @@ type Harness struct {
 	// Players is the players' service (nil with WithoutPlayers).
 	Players *players.Service
 	// Reviews is the reviewer (nil without Reviews).
-	Reviews *reviewer.Service
+	Reviews *reviews.Service
 	// Store is the store, SQLite unless Postgres or WithStore chose another.
 	Store Store
 	// SQLite is the store when it is the default SQLite file, else nil; Path is its file.
@@ -84,7 +84,7 @@ type config struct {
 	wrap     func(referee.EventStore) referee.EventStore
 	noPeople bool
 	people   func(*players.Config)
-	reviews  func(*reviewer.Config)
+	reviews  func(*reviews.Config)
 	hasRev   bool
 	service  []func(*referee.ServiceConfig)
 	server   []func(*api.Config)
@@ -131,7 +131,7 @@ func WithoutPlayers() Option { return func(c *config) { c.noPeople = true } }
 func PlayersConfig(fn func(*players.Config)) Option { return func(c *config) { c.people = fn } }
 
 // Reviews adds a reviewer of SmallReview's budget; fn, if not nil, changes its config.
-func Reviews(fn func(*reviewer.Config)) Option {
+func Reviews(fn func(*reviews.Config)) Option {
 	return func(c *config) { c.hasRev, c.reviews = true, fn }
 }
 
@@ -242,11 +242,11 @@ func New(t testing.TB, opts ...Option) *Harness {
 	t.Cleanup(h.Service.Close)
 	ac := api.Config{Service: h.Service, Players: h.Players, Ready: h.Store}
 	if c.hasRev {
-		rc := reviewer.Config{Store: h.Store.(reviewer.Store), Matches: h.Service, Options: SmallReview}
+		rc := reviews.Config{Store: h.Store.(reviews.Store), Matches: h.Service, Options: SmallReview}
 		if c.reviews != nil {
 			c.reviews(&rc)
 		}
-		h.Reviews = reviewer.New(rc)
+		h.Reviews = reviews.New(rc)
 		t.Cleanup(h.Reviews.Close)
 		ac.Reviews = h.Reviews
 	}

@@ -13,8 +13,8 @@ import (
 	"github.com/allfives/allfives/api/middleware"
 	"github.com/allfives/allfives/api/problem"
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/referee"
-	"github.com/allfives/allfives/domain/reviewer"
+	"github.com/allfives/allfives/domain/app/referee"
+	"github.com/allfives/allfives/domain/app/reviews"
 )
 
 // More that Swagger 2.0 cannot say, said by Convert (see convert.go) for clients and for
@@ -106,7 +106,7 @@ var problemDetails = map[domain.Code]string{
 	// The sentinel's own words: the referee returns it as it is.
 	domain.CodeSeedWithOpenSeats: domain.ErrSeedWithOpenSeats.Error(),
 	domain.CodeMatchNotFinished:  domain.ErrMatchNotFinished.Error(),
-	problem.CodeReviewNotFound:   reviewer.ErrNotRequested.Error(),
+	problem.CodeReviewNotFound:   reviews.ErrNotRequested.Error(),
 	domain.CodeNameTaken:         `name "Ada": ` + domain.ErrNameTaken.Error(),
 	domain.CodePlayerNotFound:    fmt.Sprintf("player %q: %s", exampleID, domain.ErrPlayerNotFound),
 	domain.CodeAlreadySeated:     "join: " + domain.ErrAlreadySeated.Error() + ": the player holds seat 0",
