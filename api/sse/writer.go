@@ -1,5 +1,5 @@
-// Package sse writes server-sent events (the live streams of docs/api.md, "Following a match live"), and
-// counts the streams open against their caps.
+// Package sse writes server-sent events (the live streams of docs/api.md, "Following a match
+// live"), and counts the streams open against their caps.
 package sse
 
 import (
