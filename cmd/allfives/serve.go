@@ -93,12 +93,12 @@ func parseServe(args []string, getenv func(string) string, out io.Writer) (c ser
 	if err := f.parse(args); err != nil {
 		return c, err
 	}
-	if c.rematchTTL, c.ratedTurnSeconds, err = parseConsent(*rematchTTL, *ratedTurn); err != nil {
-		return c, err
-	}
 	c = serveConfig{addr: *addr, db: *db, sync: strings.ToLower(*sync), logLevel: *level, rateLimit: *limit,
 		botWorkers: *workers, reviewWorkers: *reviewWorkers, maxStreams: *streams, perClient: *perClient, cacheMiB: *cache, accessSample: *sample,
 		listenDB: *listenDB, pprofAddr: *pprofAddr}
+	if c.rematchTTL, c.ratedTurnSeconds, err = parseConsent(*rematchTTL, *ratedTurn); err != nil {
+		return c, err
+	}
 	if c.limits, err = limits(); err != nil {
 		return c, err
 	}
