@@ -83,6 +83,16 @@ func BenchmarkExpertChoose(b *testing.B) {
 	choose(b, func() referee.Strategy { return bot.NewExpert(1, bot.DefaultRollouts) })
 }
 
+// BenchmarkLevelChoose is BenchmarkExpertChoose for each level: -bench 'LevelChoose/level-3/'
+// times one.
+func BenchmarkLevelChoose(b *testing.B) {
+	for n := 1; n <= bot.Levels; n++ {
+		b.Run(bot.LevelName(n), func(b *testing.B) {
+			choose(b, func() referee.Strategy { return bot.NewLevel(1, n, bot.DefaultRollouts) })
+		})
+	}
+}
+
 // BenchmarkPIMCChoose is BenchmarkExpertChoose for pimc.
 func BenchmarkPIMCChoose(b *testing.B) {
 	choose(b, func() referee.Strategy { return bot.NewPIMC(1, bot.DefaultPlayouts) })

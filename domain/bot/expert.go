@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"math/bits"
 	"time"
 
 	"github.com/allfives/allfives/domain"
@@ -30,11 +31,14 @@ type Expert struct {
 // expertOpts are the expert's switches, kept so the experiments behind (docs/bots.md, "What paid") can
 // be rerun; NewExpert sets the ones that paid.
 type expertOpts struct {
-	uniform bool    // sample like PIMC, ignoring what the history says
-	look    bool    // play out with lookaheadPick rather than greedily
-	exact   int     // node cap of the exact endgame search (0: none)
-	beta    float64 // weight deals by past choices with choiceModel(beta) (0: none)
-	noMatch bool    // value only the hand's margin, as PIMC does, not the match
+	uniform   bool    // sample like PIMC, ignoring what the history says
+	look      bool    // play out with lookaheadPick rather than greedily
+	exact     int     // node cap of the exact endgame search (0: none)
+	beta      float64 // weight deals by past choices with choiceModel(beta) (0: none)
+	noMatch   bool    // value only the hand's margin, as PIMC does, not the match
+	deep      int     // sampled deals solved exactly late in a two-player hand (0: none)
+	deepMax   int     // the most hidden tiles the late search takes on
+	deepNodes int     // node cap of each of those solves
 }
 
 // exactNodes caps the positions the exact endgame search of one decision visits, which bounds
@@ -57,15 +61,14 @@ func NewExpert(seed uint64, rollouts int) *Expert {
 // ExpertMinDecision is the floor the referee holds each of the expert's decisions to while a
 // human sits at the match (referee.Paced). The playouts are a fixed count, but what one costs
 // depends on the position (how long the hands left are, how many moves are candidates), so an
-// unpaced decision's time still says something of the expert's hand: on an idle 2-core VM
-// forced moves took a median of about 3 ms against 4-4.7 ms for real choices
-// (BenchmarkExpertForcedVsChoice), and real decisions a median of 2.9-3.2 ms and a 99th
-// percentile of 5.4-6.0 ms (BenchmarkExpertChoose, (docs/performance.md, "Benchmarks")). 10 ms is above that
-// 99th percentile with margin, so on such a machine nearly every decision takes exactly the
-// floor; a decision slower than the floor (a loaded machine: medians of 7-10.5 ms were
-// measured at a load average of 20-25) still shows its own time, only blurred by the others.
-// Two-player endgames with the boneyard empty, where the exact search may run long, hide
-// nothing: each side can tell the other's hand from its own.
+// unpaced decision's time still says something of the expert's hand: a forced move is a
+// little faster than a real choice (BenchmarkExpertForcedVsChoice). The floor is chosen above
+// the 99th percentile of real decisions on an idle machine with margin (BenchmarkExpertChoose;
+// the figures are in docs/bots.md, "Cost"), so that nearly every decision takes exactly the
+// floor and a forced move looks like a choice. A decision slower than the floor (a loaded
+// machine) still shows its own time, only blurred by the others. Two-player endgames with the
+// boneyard empty, where the exact search may run long, hide nothing: each side can tell the
+// other's hand from its own.
 const ExpertMinDecision = 10 * time.Millisecond
 
 // MinDecision is ExpertMinDecision: the expert is referee.Paced.
@@ -125,6 +128,9 @@ func (x *Expert) evaluate(ctx context.Context, v domain.SeatView) (order []int, 
 	values, n, err = s.run(ctx, &r)
 	if err == nil && x.opts.exact > 0 && v.Table.Players() == 2 && v.Boneyard == 0 {
 		x.solveKnown(&s, k, side, values)
+	}
+	if err == nil && x.opts.deep > 0 && v.Table.Players() == 2 && v.Boneyard > 0 && bits.OnesCount32(k.unseen) <= x.opts.deepMax {
+		x.solveSampled(&s, &r, side, values)
 	}
 	return order, values, n, err
 }
