@@ -30,6 +30,8 @@ var variants = map[string]struct {
 	"l-all":     {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes}},
 	"l-b80":     {2400, expertOpts{look: true, beta: 0.8, exact: exactNodes}},
 	"l-b20":     {2400, expertOpts{look: true, beta: 0.2, exact: exactNodes}},
+	"l-blk8":    {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, block: 5}},
+	"l-2ply":    {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, twoPly: true}},
 	"d-12":      {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, deep: deepSolves, deepMax: deepUnseen, deepNodes: deepNodes}},
 }
 

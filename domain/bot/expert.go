@@ -39,6 +39,8 @@ type expertOpts struct {
 	deep      int     // sampled deals solved exactly late in a two-player hand (0: none)
 	deepMax   int     // the most hidden tiles the late search takes on
 	deepNodes int     // node cap of each of those solves
+	block     int     // points the lookahead policy adds to blockBonus
+	twoPly    bool    // the lookahead policy looks two plies ahead (two players)
 }
 
 // exactNodes caps the positions the exact endgame search of one decision visits, which bounds
@@ -124,6 +126,8 @@ func (x *Expert) evaluate(ctx context.Context, v domain.SeatView) (order []int, 
 		s.deal = smp.deal
 	}
 	s.base.look = x.opts.look
+	s.base.blockAdd = int8(x.opts.block)
+	s.base.twoPly = x.opts.twoPly
 	r := viewRNG(x.seed, v)
 	values, n, err = s.run(ctx, &r)
 	if err == nil && x.opts.exact > 0 && v.Table.Players() == 2 && v.Boneyard == 0 {
