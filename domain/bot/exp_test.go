@@ -32,6 +32,8 @@ var variants = map[string]struct {
 	"l-b20":     {2400, expertOpts{look: true, beta: 0.2, exact: exactNodes}},
 	"l-blk8":    {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, block: 5}},
 	"l-2ply":    {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, twoPly: true}},
+	"e-all":     {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true}},
+	"e-d12":     {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: deepUnseen, deepNodes: deepNodes}},
 	"d-12":      {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, deep: deepSolves, deepMax: deepUnseen, deepNodes: deepNodes}},
 }
 

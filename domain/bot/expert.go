@@ -41,6 +41,7 @@ type expertOpts struct {
 	deepNodes int     // node cap of each of those solves
 	block     int     // points the lookahead policy adds to blockBonus
 	twoPly    bool    // the lookahead policy looks two plies ahead (two players)
+	equity    bool    // value a playout by the chance of winning the match (equityValue)
 }
 
 // exactNodes caps the positions the exact endgame search of one decision visits, which bounds
@@ -128,6 +129,7 @@ func (x *Expert) evaluate(ctx context.Context, v domain.SeatView) (order []int, 
 	s.base.look = x.opts.look
 	s.base.blockAdd = int8(x.opts.block)
 	s.base.twoPly = x.opts.twoPly
+	s.base.equity = x.opts.equity && !x.opts.noMatch
 	r := viewRNG(x.seed, v)
 	values, n, err = s.run(ctx, &r)
 	if err == nil && x.opts.exact > 0 && v.Table.Players() == 2 && v.Boneyard == 0 {
@@ -161,6 +163,9 @@ func (x *Expert) solveKnown(s *study, k *knowledge, side int, values []float64) 
 // outcome scores a finished rollout for side: the point margin over the best opposing side,
 // plus the match or next-lead bonus.
 func outcome(g *sim, side int) int {
+	if g.equity {
+		return equityValue(g, side)
+	}
 	v := margin(g, side)
 	w := 0
 	switch g.state {

@@ -33,6 +33,7 @@ type sim struct {
 	look     bool     // rollouts use lookaheadPick instead of greedyPick
 	blockAdd int8     // points lookaheadPick adds to blockBonus (an experiment's knob)
 	twoPly   bool     // lookaheadPick weighs the opponent's reply net of the seat's answer
+	equity   bool     // outcome values a finished hand by the match's chances (equityValue)
 }
 
 type simState uint8
