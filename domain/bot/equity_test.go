@@ -26,7 +26,7 @@ func TestEquityOrdersOutcomes(t *testing.T) {
 	if !(hand(230, 210, blockedOut) > hand(30, 10, blockedOut)) {
 		t.Error("a lead near the target is not worth more than far from it")
 	}
-	if !(hand(250, 0, matchOver) > hand(245, 0, blockedOut)) || hand(250, 0, matchOver) < equityScale {
+	if !(hand(250, 240, matchOver) > hand(245, 240, blockedOut)) || hand(250, 0, matchOver) < equityScale {
 		t.Error("a match won is not worth the most")
 	}
 	if v := hand(40, 40, blockedOut); v != 0 {
