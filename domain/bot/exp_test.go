@@ -34,6 +34,8 @@ var variants = map[string]struct {
 	"l-2ply":    {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, twoPly: true}},
 	"e-all":     {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true}},
 	"e-d12":     {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: deepUnseen, deepNodes: deepNodes}},
+	"c-all":     {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: deepUnseen, deepNodes: deepNodes, block: 5}},
+	"c-2ply":    {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: deepUnseen, deepNodes: deepNodes, block: 5, twoPly: true}},
 	"d-12":      {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, deep: deepSolves, deepMax: deepUnseen, deepNodes: deepNodes}},
 }
 
