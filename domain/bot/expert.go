@@ -58,8 +58,12 @@ const (
 // NewExpert returns an expert that plays out rollouts hands per decision in total. Its
 // sampling derives from seed and the view, so it is repeatable.
 func NewExpert(seed uint64, rollouts int) *Expert {
-	return &Expert{seed: seed, rollouts: max(rollouts, 1), opts: expertOpts{look: true, beta: 0.4, exact: exactNodes}}
+	return &Expert{seed: seed, rollouts: max(rollouts, 1), opts: released}
 }
+
+// released is the expert's options as NewExpert sets them: the ones that paid
+// (docs/bots.md, "Against a plain Monte Carlo player"). level-8 plays with them too.
+var released = expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: deepUnseen, deepNodes: deepNodes, block: 5}
 
 // ExpertMinDecision is the floor the referee holds each of the expert's decisions to while a
 // human sits at the match (referee.Paced). The playouts are a fixed count, but what one costs

@@ -44,7 +44,7 @@ var levels = [Levels]levelSpec{
 	{share: 1.0 / 6, noise: 5, opts: expertOpts{look: true, beta: 0.4}},
 	{share: 1.0 / 4, noise: 3, opts: expertOpts{look: true, beta: 0.4, exact: exactNodes}},
 	{share: 1.0 / 2, noise: 1.5, opts: expertOpts{look: true, beta: 0.4, exact: exactNodes}},
-	{share: 1, noise: 0, opts: expertOpts{look: true, beta: 0.4, exact: exactNodes}},
+	{share: 1, noise: 0, opts: released},
 }
 
 // Level plays one of the graded strengths. It values every legal move as the expert does, with
