@@ -18,10 +18,9 @@ const DefaultRollouts = 2400
 // weighting each deal by how likely it made the other players' past plays (choiceModel);
 // plays every candidate in each sampled deal and finishes the hand with every seat playing the
 // lookahead policy (lookaheadPick); and takes the candidate with the best weighted mean
-// outcome: its side's points minus the best opposing side's, with a large bonus or penalty
-// when the match is won or lost on the way and a small one for winning the lead of the next
-// hand. With two players and the boneyard empty nothing is hidden, and it searches the rest of
-// the hand exactly instead.
+// outcome: the side's chance of winning the match after the playout (equityValue). With two
+// players and few tiles hidden it also solves sampled deals exactly (solveSampled), and once
+// the boneyard is empty nothing is hidden and it searches the rest of the hand exactly.
 type Expert struct {
 	seed     uint64
 	rollouts int
