@@ -1,27 +1,28 @@
 package bot_test
 
 import (
-	"bytes"
-	"os"
 	"runtime"
-	"strconv"
+	"syscall"
 	"time"
+	"unsafe"
 )
 
-// threadCPU is the CPU time the calling OS thread has run, and whether it could be read: the
-// first field of /proc/thread-self/schedstat, in nanoseconds (getrusage's figures move in
-// scheduler ticks, too coarse for a decision). The benchmarks lock their goroutine to its
-// thread (lockThread) so that a decision's CPU time is the difference of two readings: on a
-// machine shared with other work it shows what a decision costs, where wall-clock time also
-// shows the waits for a core.
+// clockThreadCPUTime is Linux's CLOCK_THREAD_CPUTIME_ID, which the syscall package does not name.
+const clockThreadCPUTime = 3
+
+// threadCPU is the CPU time the calling OS thread has run, and whether it could be read
+// (clock_gettime of the thread's CPU clock, exact to the nanosecond; getrusage and
+// /proc/thread-self/schedstat move in scheduler ticks, too coarse for a decision). The
+// benchmarks lock their goroutine to its thread (lockThread) so that a decision's CPU time is
+// the difference of two readings: on a machine shared with other work it shows what a
+// decision costs, where wall-clock time also shows the waits for a core.
 func threadCPU() (time.Duration, bool) {
-	b, err := os.ReadFile("/proc/thread-self/schedstat")
-	if err != nil {
+	var ts syscall.Timespec
+	_, _, errno := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTime, uintptr(unsafe.Pointer(&ts)), 0)
+	if errno != 0 {
 		return 0, false
 	}
-	field, _, _ := bytes.Cut(b, []byte(" "))
-	ns, err := strconv.ParseInt(string(field), 10, 64)
-	return time.Duration(ns), err == nil
+	return time.Duration(ts.Nano()), true
 }
 
 // lockThread keeps the benchmark's goroutine on one OS thread, for threadCPU.
