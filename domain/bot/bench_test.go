@@ -76,10 +76,22 @@ func forcedVsChoice(b *testing.B, s domain.Strategy) {
 // op per decision, on positions from real matches at each table size. Each position is decided
 // three times in a row; the expert is deterministic, so each time does the same work. Besides
 // the mean it reports the median, 99th percentile and slowest of each position's fastest time,
-// which leaves out most of the time other processes steal on a shared machine. The figures in
+// which leaves out most of the time other processes steal on a shared machine, and the median
+// and 99th percentile of the CPU time of each position's first try (cpu-p50-ms, cpu-p99-ms;
+// Linux only), which leaves out all of it. The figures in
 // (docs/bots.md, "Cost") come from -benchtime 8000x -cpu 1 (about 2,700 positions per table size).
 func BenchmarkExpertChoose(b *testing.B) {
 	choose(b, func() domain.Strategy { return bot.NewExpert(1, bot.DefaultRollouts) })
+}
+
+// BenchmarkLevelChoose is BenchmarkExpertChoose for each level: -bench 'LevelChoose/level-3/'
+// times one.
+func BenchmarkLevelChoose(b *testing.B) {
+	for n := 1; n <= bot.Levels; n++ {
+		b.Run(bot.LevelName(n), func(b *testing.B) {
+			choose(b, func() domain.Strategy { return bot.NewLevel(1, n, bot.DefaultRollouts) })
+		})
+	}
 }
 
 // BenchmarkPIMCChoose is BenchmarkExpertChoose for pimc.
@@ -95,15 +107,21 @@ func choose(b *testing.B, newStrategy func() domain.Strategy) {
 		b.Run(c.String(), func(b *testing.B) {
 			views := positions(b, c, (b.N+tries-1)/tries)
 			x := newStrategy()
+			defer lockThread()()
 			fastest := make([]time.Duration, 0, len(views))
+			var cpu []time.Duration
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				start := time.Now()
+				c0, ok := threadCPU()
 				if _, err := x.Choose(context.Background(), views[i/tries]); err != nil {
 					b.Fatal(err)
 				}
 				d := time.Since(start)
+				if c1, ok1 := threadCPU(); ok && ok1 && i%tries == 0 {
+					cpu = append(cpu, c1-c0)
+				}
 				if i%tries == 0 {
 					fastest = append(fastest, d)
 				} else {
@@ -112,6 +130,11 @@ func choose(b *testing.B, newStrategy func() domain.Strategy) {
 			}
 			b.StopTimer()
 			reportQuantiles(b, fastest)
+			if len(cpu) > 0 {
+				slices.Sort(cpu)
+				b.ReportMetric(float64(cpu[len(cpu)/2])/float64(time.Millisecond), "cpu-p50-ms")
+				b.ReportMetric(float64(cpu[len(cpu)*99/100])/float64(time.Millisecond), "cpu-p99-ms")
+			}
 		})
 	}
 }

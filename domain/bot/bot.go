@@ -20,14 +20,18 @@ const (
 var errNoMoves = errors.New("bot: the view has no legal moves; it is not this seat's turn")
 
 // Strategies returns the strategies by name, each seeded from seed, for
-// the referee's ServiceConfig.Bots.
+// the referee's ServiceConfig.Bots: the four of Names and the levels of LevelNames.
 func Strategies(seed uint64) map[string]domain.Strategy {
-	return map[string]domain.Strategy{
+	s := map[string]domain.Strategy{
 		NameRandom: NewRandom(seed),
 		NameGreedy: NewGreedy(),
 		NameExpert: NewExpert(seed, DefaultRollouts),
 		NamePIMC:   NewPIMC(seed, DefaultPlayouts),
 	}
+	for n := 1; n <= Levels; n++ {
+		s[LevelName(n)] = NewLevel(seed, n, DefaultRollouts)
+	}
+	return s
 }
 
 // Names lists the strategy names in order of strength.

@@ -18,11 +18,17 @@ func quick(seed uint64) map[string]domain.Strategy {
 	s := bot.Strategies(seed)
 	s[bot.NameExpert] = bot.NewExpert(seed, 60)
 	s[bot.NamePIMC] = bot.NewPIMC(seed, 60)
+	for n := 1; n <= bot.Levels; n++ {
+		s[bot.LevelName(n)] = bot.NewLevel(seed, n, 60)
+	}
 	return s
 }
 
+// allNames is every strategy a seat may name: the four of bot.Names, then the levels.
+func allNames() []string { return append(bot.Names(), bot.LevelNames()...) }
+
 // TestBotsOnlyChooseLegalMoves plays every table size with every strategy, in two lineups so
-// that each one sits at the two-player table too. The tournament fails on the first error or
+// that each one sits at the two-player table too, and the levels in two more. The tournament fails on the first error or
 // move not among the view's legal moves, so passing means every decision of every match was
 // legal. ALLFIVES_BIG=1 plays 8,000 (1,000 per table and lineup).
 func TestBotsOnlyChooseLegalMoves(t *testing.T) {
@@ -30,6 +36,8 @@ func TestBotsOnlyChooseLegalMoves(t *testing.T) {
 	lineups := [][]string{
 		{bot.NameExpert, bot.NamePIMC, bot.NameGreedy, bot.NameRandom},
 		{bot.NameRandom, bot.NameGreedy, bot.NamePIMC, bot.NameExpert},
+		{bot.LevelName(1), bot.LevelName(4), bot.LevelName(6), bot.LevelName(8)},
+		{bot.LevelName(7), bot.LevelName(5), bot.LevelName(3), bot.LevelName(2)},
 	}
 	for _, c := range bottest.Shapes() {
 		for i, bots := range lineups {
@@ -106,7 +114,7 @@ func TestStrategiesAreRepeatable(t *testing.T) {
 	steps := 0
 	bottest.Play(t, bottest.Spec(bottest.Shape{Players: 2}, 0), bottest.Seed("repeat"), []domain.Strategy{a[bot.NameRandom]}, func(m *domain.Match, hands domain.HandLog) bool {
 		v := m.SeatView(m.Turn(), hands)
-		for _, name := range bot.Names() {
+		for _, name := range allNames() {
 			x, _ := a[name].Choose(context.Background(), v)
 			y, _ := b[name].Choose(context.Background(), v)
 			if x != y {

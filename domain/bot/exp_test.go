@@ -2,16 +2,19 @@ package bot
 
 import (
 	"context"
-	"os"
-	"strconv"
-	"strings"
+	"fmt"
+	"maps"
+	"slices"
 	"testing"
+	"time"
 
-	"github.com/allfives/allfives/domain/app/simulate"
+	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/bot/internal/bottest"
 )
 
-// variants are the expert configurations measured against pimc while building it; the
-// (docs/bots.md, "What paid") gives their results. The last one is NewExpert's.
+// variants are the expert configurations measured while building it (docs/bots.md, "What
+// paid" and "Against a plain Monte Carlo player"); BenchmarkVariantVsReference plays any of
+// them against the reference. NewExpert's options are among them.
 var variants = map[string]struct {
 	budget int
 	opts   expertOpts
@@ -24,44 +27,62 @@ var variants = map[string]struct {
 	"l-unif":    {2400, expertOpts{look: true, uniform: true}},
 	"l-nomatch": {2400, expertOpts{look: true, noMatch: true}},
 	"l-all":     {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes}},
+	"l-b80":     {2400, expertOpts{look: true, beta: 0.8, exact: exactNodes}},
+	"l-b20":     {2400, expertOpts{look: true, beta: 0.2, exact: exactNodes}},
+	"l-blk8":    {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, block: 5}},
+	"l-2ply":    {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, twoPly: true}},
+	"e-all":     {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true}},
+	"e-d12":     {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: deepUnseen, deepNodes: deepNodes}},
+	"c-all":     {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: deepUnseen, deepNodes: deepNodes, block: 5}},
+	"c-2ply":    {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: deepUnseen, deepNodes: deepNodes, block: 5, twoPly: true}},
+	"d-12":      {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, deep: deepSolves, deepMax: deepUnseen, deepNodes: deepNodes}},
 }
 
-// TestExperiment plays two strategies or variants against each other in duplicate and logs
-// the table: ALLFIVES_EXP="x-look,pimc" ALLFIVES_N=400 go test ./domain/bot -run Experiment -v.
-// ALLFIVES_P sets the players (2), ALLFIVES_PART=1 partnerships. Without ALLFIVES_EXP it plays
-// one deal sequence of the released expert against the first variant at a small budget, so
-// the harness stays working.
-func TestExperiment(t *testing.T) {
-	a, b, ok := strings.Cut(os.Getenv("ALLFIVES_EXP"), ",")
-	budget := 0 // each variant's own
-	if !ok {
-		a, b, budget = "l-all", "x-base", 120 // a small budget: the code paths are the same
+// BenchmarkVariantVsReference plays each variant against the reference (duel_test.go) on the
+// deals of BenchmarkExpertVsReference, one op a deal sequence played from both seats:
+// go test ./domain/bot -run '^$' -bench 'VariantVsReference/d-12$' -benchtime 200x -cpu 1.
+func BenchmarkVariantVsReference(b *testing.B) {
+	for _, name := range slices.Sorted(maps.Keys(variants)) {
+		v := variants[name]
+		b.Run(name, func(b *testing.B) {
+			x := &Expert{seed: 1, rollouts: v.budget, opts: v.opts}
+			ref := &reference{seed: 2, playouts: v.budget}
+			duel(b, "expert-vs-reference", x, ref, b.N).report(b, name+" against the reference")
+		})
 	}
-	n, _ := strconv.Atoi(os.Getenv("ALLFIVES_N"))
-	players, _ := strconv.Atoi(os.Getenv("ALLFIVES_P"))
-	s := Strategies(1)
-	for name, v := range variants {
-		if budget > 0 {
-			v.budget = budget
-		}
-		s[name] = &Expert{seed: 1, rollouts: v.budget, opts: v.opts}
+}
+
+// BenchmarkVariantChoose times each variant's two-player decisions with a choice to make, on
+// positions from matches of pimc against greedy, and reports the median and 99th percentile:
+// go test ./domain/bot -run '^$' -bench 'VariantChoose/d-12$' -benchtime 1000x -cpu 1.
+func BenchmarkVariantChoose(b *testing.B) {
+	for _, name := range slices.Sorted(maps.Keys(variants)) {
+		v := variants[name]
+		b.Run(name, func(b *testing.B) {
+			var views []domain.SeatView
+			players := []domain.Strategy{NewPIMC(2, 240), NewGreedy()}
+			for i := 0; len(views) < b.N; i++ {
+				bottest.Play(b, bottest.Spec(bottest.Shape{Players: 2}, 0), bottest.Seed(fmt.Sprint("variant-positions/", i)), players, func(m *domain.Match, hands domain.HandLog) bool {
+					if sv := m.SeatView(m.Turn(), hands); len(sv.LegalMoves) > 1 {
+						views = append(views, sv)
+					}
+					return true
+				})
+			}
+			x := &Expert{seed: 1, rollouts: v.budget, opts: v.opts}
+			times := make([]time.Duration, 0, b.N)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				start := time.Now()
+				if _, err := x.Choose(context.Background(), views[i]); err != nil {
+					b.Fatal(err)
+				}
+				times = append(times, time.Since(start))
+			}
+			b.StopTimer()
+			slices.Sort(times)
+			b.ReportMetric(float64(times[len(times)/2])/1e6, "p50-ms")
+			b.ReportMetric(float64(times[len(times)*99/100])/1e6, "p99-ms")
+		})
 	}
-	rep, err := simulate.Run(context.Background(), simulate.Config{
-		Matches: max(n, 2), Players: max(players, 2), Partnerships: os.Getenv("ALLFIVES_PART") != "",
-		Bots: []string{a, b}, Seed: []byte("exp"), Duplicate: true, Workers: 1, Strategies: s,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rep.Rows) != 2 {
-		t.Fatalf("%d rows for two strategies", len(rep.Rows))
-	}
-	for _, r := range rep.Rows {
-		if r.Matches < 2 || r.Wins > r.Matches {
-			t.Fatalf("%s: %d wins of %d matches", r.Strategy, r.Wins, r.Matches)
-		}
-		lo, hi := r.Interval()
-		t.Logf("%-10s %5d %5d %.1f%% [%.1f, %.1f] margin %.1f", r.Strategy, r.Matches, r.Wins, 100*r.WinRate(), 100*lo, 100*hi, r.MeanMargin())
-	}
-	t.Logf("elapsed %v", rep.Elapsed)
 }

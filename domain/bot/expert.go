@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"math/bits"
 	"time"
 
 	"github.com/allfives/allfives/domain"
@@ -17,10 +18,9 @@ const DefaultRollouts = 2400
 // weighting each deal by how likely it made the other players' past plays (choiceModel);
 // plays every candidate in each sampled deal and finishes the hand with every seat playing the
 // lookahead policy (lookaheadPick); and takes the candidate with the best weighted mean
-// outcome: its side's points minus the best opposing side's, with a large bonus or penalty
-// when the match is won or lost on the way and a small one for winning the lead of the next
-// hand. With two players and the boneyard empty nothing is hidden, and it searches the rest of
-// the hand exactly instead.
+// outcome: the side's chance of winning the match after the playout (equityValue). With two
+// players and few tiles hidden it also solves sampled deals exactly (solveSampled), and once
+// the boneyard is empty nothing is hidden and it searches the rest of the hand exactly.
 type Expert struct {
 	seed     uint64
 	rollouts int
@@ -30,11 +30,17 @@ type Expert struct {
 // expertOpts are the expert's switches, kept so the experiments behind (docs/bots.md, "What paid") can
 // be rerun; NewExpert sets the ones that paid.
 type expertOpts struct {
-	uniform bool    // sample like PIMC, ignoring what the history says
-	look    bool    // play out with lookaheadPick rather than greedily
-	exact   int     // node cap of the exact endgame search (0: none)
-	beta    float64 // weight deals by past choices with choiceModel(beta) (0: none)
-	noMatch bool    // value only the hand's margin, as PIMC does, not the match
+	uniform   bool    // sample like PIMC, ignoring what the history says
+	look      bool    // play out with lookaheadPick rather than greedily
+	exact     int     // node cap of the exact endgame search (0: none)
+	beta      float64 // weight deals by past choices with choiceModel(beta) (0: none)
+	noMatch   bool    // value only the hand's margin, as PIMC does, not the match
+	deep      int     // sampled deals solved exactly late in a two-player hand (0: none)
+	deepMax   int     // the most hidden tiles the late search takes on
+	deepNodes int     // node cap of each of those solves
+	block     int     // points the lookahead policy adds to blockBonus
+	twoPly    bool    // the lookahead policy looks two plies ahead (two players)
+	equity    bool    // value a playout by the chance of winning the match (equityValue)
 }
 
 // exactNodes caps the positions the exact endgame search of one decision visits, which bounds
@@ -51,24 +57,27 @@ const (
 // NewExpert returns an expert that plays out rollouts hands per decision in total. Its
 // sampling derives from seed and the view, so it is repeatable.
 func NewExpert(seed uint64, rollouts int) *Expert {
-	return &Expert{seed: seed, rollouts: max(rollouts, 1), opts: expertOpts{look: true, beta: 0.4, exact: exactNodes}}
+	return &Expert{seed: seed, rollouts: max(rollouts, 1), opts: released}
 }
 
+// released is the expert's options as NewExpert sets them: the ones that paid
+// (docs/bots.md, "Against a plain Monte Carlo player"). level-8 plays with them too.
+var released = expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: deepUnseen, deepNodes: deepNodes, block: 5}
+
 // ExpertMinDecision is the floor the referee holds each of the expert's decisions to while a
-// human sits at the match (referee.Paced). The playouts are a fixed count, but what one costs
+// human sits at the match (domain.Paced). The playouts are a fixed count, but what one costs
 // depends on the position (how long the hands left are, how many moves are candidates), so an
-// unpaced decision's time still says something of the expert's hand: on an idle 2-core VM
-// forced moves took a median of about 3 ms against 4-4.7 ms for real choices
-// (BenchmarkExpertForcedVsChoice), and real decisions a median of 2.9-3.2 ms and a 99th
-// percentile of 5.4-6.0 ms (BenchmarkExpertChoose, (docs/performance.md, "Benchmarks")). 10 ms is above that
-// 99th percentile with margin, so on such a machine nearly every decision takes exactly the
-// floor; a decision slower than the floor (a loaded machine: medians of 7-10.5 ms were
-// measured at a load average of 20-25) still shows its own time, only blurred by the others.
-// Two-player endgames with the boneyard empty, where the exact search may run long, hide
-// nothing: each side can tell the other's hand from its own.
+// unpaced decision's time still says something of the expert's hand: a forced move is a
+// little faster than a real choice (BenchmarkExpertForcedVsChoice). The floor is chosen above
+// the 99th percentile of real decisions on an idle machine with margin (BenchmarkExpertChoose;
+// the figures are in docs/bots.md, "Cost"), so that nearly every decision takes exactly the
+// floor and a forced move looks like a choice. A decision slower than the floor (a loaded
+// machine) still shows its own time, only blurred by the others. Two-player endgames with the
+// boneyard empty, where the exact search may run long, hide nothing: each side can tell the
+// other's hand from its own.
 const ExpertMinDecision = 10 * time.Millisecond
 
-// MinDecision is ExpertMinDecision: the expert is referee.Paced.
+// MinDecision is ExpertMinDecision: the expert is domain.Paced.
 func (x *Expert) MinDecision() time.Duration { return ExpertMinDecision }
 
 // Choose spends the whole budget on every decision, a forced one included, so its time does
@@ -121,10 +130,16 @@ func (x *Expert) evaluate(ctx context.Context, v domain.SeatView) (order []int, 
 		s.deal = smp.deal
 	}
 	s.base.look = x.opts.look
+	s.base.blockAdd = int8(x.opts.block)
+	s.base.twoPly = x.opts.twoPly
+	s.base.equity = x.opts.equity && !x.opts.noMatch
 	r := viewRNG(x.seed, v)
 	values, n, err = s.run(ctx, &r)
 	if err == nil && x.opts.exact > 0 && v.Table.Players() == 2 && v.Boneyard == 0 {
 		x.solveKnown(&s, k, side, values)
+	}
+	if err == nil && x.opts.deep > 0 && v.Table.Players() == 2 && v.Boneyard > 0 && bits.OnesCount32(k.unseen) <= x.opts.deepMax {
+		x.solveSampled(&s, &r, side, values)
 	}
 	return order, values, n, err
 }
@@ -151,6 +166,9 @@ func (x *Expert) solveKnown(s *study, k *knowledge, side int, values []float64) 
 // outcome scores a finished rollout for side: the point margin over the best opposing side,
 // plus the match or next-lead bonus.
 func outcome(g *sim, side int) int {
+	if g.equity {
+		return equityValue(g, side)
+	}
 	v := margin(g, side)
 	w := 0
 	switch g.state {

@@ -35,7 +35,8 @@ func (x *Expert) Values(ctx context.Context, v domain.SeatView) (values []float6
 		return values, exact, nil
 	}
 	y := *x
-	y.opts.exact = 0 // the exact pass above replaces it, in a full window
+	y.opts.exact = 0      // the exact pass above replaces it, in a full window
+	y.opts.equity = false // a review's values are in points, as the exact pass's are
 	order, vals, _, err := y.evaluate(ctx, v)
 	if err != nil {
 		return nil, false, err

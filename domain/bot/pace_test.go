@@ -19,6 +19,9 @@ func TestMonteCarloPlayersArePaced(t *testing.T) {
 		bot.NamePIMC:   bot.PIMCMinDecision,
 		bot.NameExpert: bot.ExpertMinDecision,
 	}
+	for _, name := range bot.LevelNames() {
+		want[name] = bot.ExpertMinDecision
+	}
 	strategies := bot.Strategies(1)
 	if len(strategies) != len(want) {
 		t.Fatalf("%d strategies, this test knows %d: say whether the new one is paced", len(strategies), len(want))

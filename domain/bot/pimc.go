@@ -36,11 +36,10 @@ func NewPIMC(seed uint64, playouts int) *PIMC {
 }
 
 // PIMCMinDecision is the floor the referee holds each of pimc's decisions to while a human
-// sits at the match (referee.Paced), for the expert's reason (ExpertMinDecision): a playout's
-// cost depends on the position. On an idle 2-core VM pimc's real decisions took a median of
-// 1.8-2.1 ms and a 99th percentile of 2.9-4.0 ms at every table size (BenchmarkPIMCChoose),
-// and forced moves at two players a 99th percentile of 4.7 ms (BenchmarkPIMCForcedVsChoice);
-// 8 ms is above those with margin. A decision slower than the floor (a loaded machine) still
+// sits at the match (domain.Paced), for the expert's reason (ExpertMinDecision): a playout's
+// cost depends on the position. It is chosen above the 99th percentile of pimc's decisions,
+// forced and real, on an idle machine with margin (BenchmarkPIMCChoose,
+// BenchmarkPIMCForcedVsChoice). A decision slower than the floor (a loaded machine) still
 // shows its own time, only blurred.
 const PIMCMinDecision = 8 * time.Millisecond
 

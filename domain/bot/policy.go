@@ -104,12 +104,18 @@ func (g *sim) lookaheadPick(m uint32) (tile, end int) {
 			after := l.after(t, e)
 			v := scoreOf(after.total())
 			if g.hands[seat] != 1<<t { // going out ends the hand: no reply
-				reply, ok := after.bestScore(g.hands[next])
+				var reply int
+				var ok bool
+				if g.twoPly && !partner {
+					reply, ok = after.replyNet(g.hands[next], g.hands[seat]&^(1<<t))
+				} else {
+					reply, ok = after.bestScore(g.hands[next])
+				}
 				switch {
 				case partner:
 					v += reply
 				case !ok:
-					v += blockBonus
+					v += blockBonus + int(g.blockAdd)
 				default:
 					v -= reply
 				}
@@ -129,3 +135,28 @@ func (g *sim) lookaheadPick(m uint32) (tile, end int) {
 // blockBonus is what leaving the next opponent without a play is worth to the lookahead
 // policy, in points: it must draw (more pips in hand) or pass.
 const blockBonus = 3
+
+// replyNet is the two-ply policy's view of the opponent's reply on l: the most it can make of
+// a play of its hand opp, its points less the best the seat (holding mine) can score back, or
+// its points and the seat's pips rounded when the play takes it out; and whether it has a play.
+func (l openEnds) replyNet(opp, mine uint32) (int, bool) {
+	best, ok := -1<<30, false
+	for e := 0; e < 2; e++ {
+		for m := opp & pipTiles[l.pip[e]]; m != 0; m &= m - 1 {
+			u := bits.TrailingZeros32(m)
+			after := l.after(u, e)
+			v := scoreOf(after.total())
+			if opp == 1<<u {
+				v += domain.Round5(maskPips(mine))
+			} else {
+				back, _ := after.bestScore(mine)
+				v -= back
+			}
+			best, ok = max(best, v), true
+		}
+	}
+	if !ok {
+		return 0, false
+	}
+	return best, true
+}

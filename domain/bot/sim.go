@@ -12,25 +12,28 @@ import (
 // the target, even mid-hand); dealing the next hand is left to the domain. sim_test.go plays
 // it against domain.Match move for move.
 type sim struct {
-	hands   [4]uint32
-	bone    [nTiles]uint8 // boneyard in draw order; bone[boneAt:boneEnd] is left
-	boneAt  int8
-	boneEnd int8
-	end     [2]uint8 // pips of the left and right ends
-	dbl     [2]bool  // whether the tile at each end is a double
-	lineLen uint8
-	players uint8
-	turn    uint8
-	sideOf  [4]uint8
-	sides   uint8
-	passes  uint8    // passes in a row, a guard against a state that is blocked but not marked
-	score   [4]int32 // match score per side, updated as the sim scores
-	gained  [4]int32 // points per side since the sim started
-	target  int32    // the match target
-	state   simState // whether the hand (or the match) is over
-	winner  int8     // side that won the hand or match, -1 for a blocked tie
-	outSeat int8     // seat that went out, -1 otherwise
-	look    bool     // rollouts use lookaheadPick instead of greedyPick
+	hands    [4]uint32
+	bone     [nTiles]uint8 // boneyard in draw order; bone[boneAt:boneEnd] is left
+	boneAt   int8
+	boneEnd  int8
+	end      [2]uint8 // pips of the left and right ends
+	dbl      [2]bool  // whether the tile at each end is a double
+	lineLen  uint8
+	players  uint8
+	turn     uint8
+	sideOf   [4]uint8
+	sides    uint8
+	passes   uint8    // passes in a row, a guard against a state that is blocked but not marked
+	score    [4]int32 // match score per side, updated as the sim scores
+	gained   [4]int32 // points per side since the sim started
+	target   int32    // the match target
+	state    simState // whether the hand (or the match) is over
+	winner   int8     // side that won the hand or match, -1 for a blocked tie
+	outSeat  int8     // seat that went out, -1 otherwise
+	look     bool     // rollouts use lookaheadPick instead of greedyPick
+	blockAdd int8     // points lookaheadPick adds to blockBonus (an experiment's knob)
+	twoPly   bool     // lookaheadPick weighs the opponent's reply net of the seat's answer
+	equity   bool     // outcome values a finished hand by the match's chances (equityValue)
 }
 
 type simState uint8

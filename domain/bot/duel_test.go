@@ -1,0 +1,203 @@
+package bot
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/allfives/allfives/domain"
+)
+
+// This file is the duplicate-match harness of the strength benchmarks: two players meet on the
+// same two-player deal sequences twice, once from each seat, so the luck of the deal cancels
+// and what is left is skill. It plays on the aggregate (domain.Match), the rules the referee
+// enforces, and asks each player only for its own seat's view.
+
+// chooser is what the harness asks for a move: any strategy, or the reference.
+type chooser interface {
+	Choose(ctx context.Context, v domain.SeatView) (domain.Move, error)
+}
+
+// duelResult is what a duel found for its first player, a.
+type duelResult struct {
+	matches int
+	wins    int
+	margin  int // a's final score minus b's, summed over the matches
+}
+
+// rate is a's share of the matches won.
+func (r duelResult) rate() float64 { return float64(r.wins) / float64(max(r.matches, 1)) }
+
+// interval is the 95% Wilson score interval of a's win rate.
+func (r duelResult) interval() (lo, hi float64) { return wilson(r.wins, r.matches, 1.959964) }
+
+// String is the line the benchmarks log: wins of matches, the rate and its interval.
+func (r duelResult) String() string {
+	lo, hi := r.interval()
+	return fmt.Sprintf("%d of %d matches, %.1f%% [%.1f, %.1f], mean margin %+.1f",
+		r.wins, r.matches, 100*r.rate(), 100*lo, 100*hi, float64(r.margin)/float64(max(r.matches, 1)))
+}
+
+// report puts the result on the benchmark's line and in its log.
+func (r duelResult) report(b *testing.B, label string) {
+	lo, hi := r.interval()
+	b.ReportMetric(100*r.rate(), "win%")
+	b.ReportMetric(100*lo, "lo95%")
+	b.ReportMetric(100*hi, "hi95%")
+	b.ReportMetric(float64(r.matches), "matches")
+	b.Logf("%s: %s", label, r)
+}
+
+// wilson is the Wilson score interval for k successes in n trials at normal quantile z.
+func wilson(k, n int, z float64) (lo, hi float64) {
+	if n == 0 {
+		return 0, 1
+	}
+	p, nf := float64(k)/float64(n), float64(n)
+	den := 1 + z*z/nf
+	mid := (p + z*z/(2*nf)) / den
+	half := z * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf)) / den
+	return max(mid-half, 0), min(mid+half, 1)
+}
+
+// duelSeed is the seed of deal sequence d of the duel named name.
+func duelSeed(name string, d int) domain.Seed {
+	h := sha256.New()
+	fmt.Fprintf(h, "allfives/duel/v1/%s/", name)
+	binary.Write(h, binary.BigEndian, uint64(d))
+	var s domain.Seed
+	h.Sum(s[:0])
+	return s
+}
+
+// duel plays deals two-player deal sequences of a against b, each twice with the seats
+// swapped, on as many goroutines as GOMAXPROCS allows (the result does not depend on it).
+// The deals are named by name, so two duels of the same name play the same deals.
+func duel(tb testing.TB, name string, a, b chooser, deals int) duelResult {
+	tb.Helper()
+	var (
+		mu   sync.Mutex
+		res  duelResult
+		fail error
+		wg   sync.WaitGroup
+	)
+	next := make(chan int)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for d := range next {
+				for swap := 0; swap < 2; swap++ {
+					seats := [2]chooser{a, b}
+					if swap == 1 {
+						seats = [2]chooser{b, a}
+					}
+					scores, winner, err := playDuel(duelSeed(name, d), seats)
+					mu.Lock()
+					if err != nil && fail == nil {
+						fail = fmt.Errorf("deal %d, swap %d: %w", d, swap, err)
+					}
+					res.matches++
+					if winner == swap { // a sits at seat swap
+						res.wins++
+					}
+					res.margin += scores[swap] - scores[1-swap]
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for d := range deals {
+		next <- d
+	}
+	close(next)
+	wg.Wait()
+	if fail != nil {
+		tb.Fatal(fail)
+	}
+	return res
+}
+
+// maxDuelSteps bounds a match's moves: far above any real match, it turns a bug into a failure
+// rather than a hang.
+const maxDuelSteps = 100000
+
+// playDuel plays one two-player match of seats[0] against seats[1] on seed's deals, and
+// returns the final scores and the winning seat.
+func playDuel(seed domain.Seed, seats [2]chooser) ([]int, int, error) {
+	at := time.Unix(0, 0).UTC()
+	spec := domain.MatchSpec{Seeded: true}
+	for s := range seats {
+		spec.Players = append(spec.Players, domain.PlayerInfo{Seat: s, Name: fmt.Sprint("p", s), Kind: domain.Bot, Bot: NameRandom})
+	}
+	events, err := domain.Start(spec, seed, at)
+	if err != nil {
+		return nil, 0, err
+	}
+	m, err := domain.Resume("duel", seed, events)
+	if err != nil {
+		return nil, 0, err
+	}
+	var hands domain.HandLog
+	hands.Record(events...)
+	for step := 0; !m.Finished(); step++ {
+		if step > maxDuelSteps {
+			return nil, 0, fmt.Errorf("no end after %d moves", step)
+		}
+		seat := m.Turn()
+		mv, err := seats[seat].Choose(context.Background(), m.SeatView(seat, hands))
+		if err != nil {
+			return nil, 0, err
+		}
+		evs, err := m.Act(seat, mv, at)
+		if err != nil {
+			return nil, 0, fmt.Errorf("seat %d: %w", seat, err)
+		}
+		hands.Record(evs...)
+	}
+	w, _ := m.WinnerSide()
+	return m.Scores(), w, nil
+}
+
+// BenchmarkExpertVsReference is the expert's strength against the reference player with the
+// same budget of playouts (docs/bots.md, "Against a plain Monte Carlo player"). One op is one
+// deal sequence played twice, seats swapped, so -benchtime 200x plays 400 matches:
+//
+//	go test ./domain/bot -run '^$' -bench ExpertVsReference -benchtime 200x -cpu 1
+//
+// It reports the expert's win rate and its 95% Wilson interval (the benchmark's own first run
+// of one op is not counted in the line of the run that follows).
+func BenchmarkExpertVsReference(b *testing.B) {
+	x := NewExpert(1, DefaultRollouts)
+	ref := &reference{seed: 2, playouts: DefaultRollouts}
+	duel(b, "expert-vs-reference", x, ref, b.N).report(b, "expert against the reference")
+}
+
+// TestDuelIsFair checks the harness on players that cannot differ: a strategy against itself
+// wins exactly half, since every deal is played from both seats by the same deterministic
+// player.
+func TestDuelIsFair(t *testing.T) {
+	g := NewGreedy()
+	r := duel(t, "fair", g, g, 8)
+	if r.matches != 16 || r.wins != 8 || r.margin != 0 {
+		t.Fatalf("greedy against itself: %s, want 8 of 16 and no margin", r)
+	}
+	if lo, hi := r.interval(); lo > 0.5 || hi < 0.5 {
+		t.Fatalf("interval [%v, %v] leaves out one half", lo, hi)
+	}
+}
+
+// TestReferenceBeatsGreedy checks the reference is the Monte Carlo player it says it is: even
+// at a small budget it clearly beats greedy play, which is what its playouts use.
+func TestReferenceBeatsGreedy(t *testing.T) {
+	r := duel(t, "reference-vs-greedy", &reference{seed: 3, playouts: 200}, NewGreedy(), 20)
+	if r.rate() < 0.6 {
+		t.Fatalf("reference against greedy: %s, want at least 60%%", r)
+	}
+}
