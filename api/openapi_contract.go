@@ -111,6 +111,14 @@ var problemDetails = map[domain.Code]string{
 	domain.CodeSeatNotReserved:   domain.ErrSeatNotReserved.Error() + ": seat 1 is kept for no one now",
 	domain.CodeSeatResigned:      domain.ErrSeatResigned.Error() + ": seat 1",
 	domain.CodeRematchCancelled:  "rematch " + exampleID + ": " + domain.ErrRematchCancelled.Error() + " (declined)",
+	// Tournaments (docs/tournaments.md, "Errors").
+	domain.CodeMatchSealed:        domain.ErrMatchSealed.Error(),
+	domain.CodeTournamentNotFound: fmt.Sprintf("no tournament has the id %q", exampleID),
+	domain.CodeTournamentClosed:   domain.ErrTournamentClosed.Error() + ": it is running",
+	domain.CodeTournamentFull:     domain.ErrTournamentFull.Error() + " (16)",
+	domain.CodeAlreadyEntered:     domain.ErrAlreadyEntered.Error(),
+	domain.CodeNotOrganiser:       domain.ErrNotOrganiser.Error(),
+	domain.CodeTooFewEntries:      domain.ErrTooFewEntries.Error() + ": 1 of 2",
 }
 
 // sharpenSecurity makes every operation say who may call it, and the seat token and the

@@ -18,6 +18,9 @@ func (s *MatchService) View(ctx context.Context, id string, v domain.Viewer) (do
 	if err != nil {
 		return domain.MatchView{}, err
 	}
+	if v, err = s.sealFor(ctx, snap.match, v, false); err != nil {
+		return domain.MatchView{}, err
+	}
 	return snap.match.View(v), nil
 }
 
@@ -30,6 +33,9 @@ func (s *MatchService) EncodedView(ctx context.Context, id string, v domain.View
 		return nil, 0, err
 	}
 	v = snap.match.Holder(v)
+	if v, err = s.sealFor(ctx, snap.match, v, false); err != nil {
+		return nil, 0, err
+	}
 	slot := viewSlot(v)
 	if slot >= 0 {
 		if b := snap.views[slot].Load(); b != nil {
@@ -91,6 +97,10 @@ func (s *MatchService) Events(ctx context.Context, id string, v domain.Viewer, a
 		return nil, 0, err
 	}
 	if v, err = s.holdsUpTo(ctx, id, v, after); err != nil {
+		return nil, 0, err
+	}
+	// match.created alone deals nothing: the player stream reads it of every match.
+	if v, err = s.sealForID(ctx, id, v, after > 0 || limit > 1); err != nil {
 		return nil, 0, err
 	}
 	events, err := s.store.Events(ctx, id, after, limit)
