@@ -58,3 +58,7 @@ var (
 	// ErrTooFewEntries: a tournament starts with at least min_entries entries.
 	ErrTooFewEntries = newError(CodeTooFewEntries, "the tournament has fewer entries than it needs to start")
 )
+
+// ErrTooManyTournaments: a player creating a tournament beyond those it may have upcoming or
+// running at once (docs/tournaments.md, "Limits").
+var ErrTooManyTournaments = newError(CodeRateLimited, "too many tournaments of yours are upcoming or running")
