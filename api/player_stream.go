@@ -64,6 +64,10 @@ type PlayerEvent struct {
 	// expired); Reason why the match was cancelled (cancelled).
 	BySeat *int   `json:"by_seat,omitempty"`
 	Reason string `json:"reason,omitempty" enums:"declined,withdrawn,offer_expired"`
+	// Tournament and Round say which tournament's round (round, tournament_ended); Seat is -1
+	// and Match empty for a bye.
+	Tournament string `json:"tournament,omitempty"`
+	Round      int    `json:"round,omitempty"`
 }
 
 // playerStream follows the caller's matches live.
@@ -123,6 +127,8 @@ func (s *server) playerStream(c echo.Context) error {
 	// Subscribe before the first read: an announcement landing between the two is kept.
 	sub, leave := s.streams.hub(s.svc).subscribe(who)
 	defer leave()
+	notes, unnote := s.notices.subscribe(who) // tournament_stream.go
+	defer unnote()
 	snap, err := pf.load(ctx)
 	if err != nil {
 		return err
@@ -145,6 +151,10 @@ func (s *server) playerStream(c echo.Context) error {
 			return nil
 		case <-heartbeat.C:
 			if pf.held(ctx) != nil || sw.comment("ping") != nil {
+				return nil
+			}
+		case e := <-notes:
+			if sw.named(e.name, e.data) != nil || sw.flush() != nil {
 				return nil
 			}
 		case <-sub.wake:

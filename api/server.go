@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/allfives/allfives/domain/app/tournaments"
 	"github.com/allfives/allfives/domain/players"
 	"github.com/allfives/allfives/domain/ratings"
 	"github.com/allfives/allfives/domain/referee"
@@ -36,6 +37,8 @@ type Config struct {
 	// Ratings serves the ratings and leaderboards (docs/ratings.md); nil leaves their routes
 	// out, and a match's view without rating_changes.
 	Ratings *ratings.Service
+	// Tournaments serves the tournaments (docs/tournaments.md); nil leaves their routes out.
+	Tournaments *tournaments.Service
 	// Ready is pinged by /readyz; nil means always ready.
 	Ready Pinger
 	// Draining, once it returns true, makes /readyz answer 503 whatever Ready says: the
@@ -86,14 +89,17 @@ type server struct {
 	reviews *reviewer.Service
 	players *players.Service
 	ratings *ratings.Service
-	ready   Pinger
-	drain   func() bool
-	log     *slog.Logger
-	metrics *metrics
-	limit   int64
-	streams *streams
-	caps    *streamCaps
-	access  accessLog
+	// tournaments serves /api/v1/tournaments (tournament_*.go); nil without players.
+	tournaments *tournaments.Service
+	notices     *tournamentNotices // nil without tournaments
+	ready       Pinger
+	drain       func() bool
+	log         *slog.Logger
+	metrics     *metrics
+	limit       int64
+	streams     *streams
+	caps        *streamCaps
+	access      accessLog
 	// bodiless are the POST routes that take no body (bodyless.go).
 	bodiless map[string]bool
 	limits   limits // limits.go
@@ -111,11 +117,15 @@ func New(cfg Config) *echo.Echo {
 		cfg.Registry = prometheus.NewRegistry()
 	}
 	s := &server{
-		svc: cfg.Service, reviews: cfg.Reviews, players: cfg.Players, ratings: cfg.Ratings, ready: cfg.Ready, drain: cfg.Draining, log: cfg.Logger, limit: cfg.BodyLimit,
+		svc: cfg.Service, reviews: cfg.Reviews, players: cfg.Players, ratings: cfg.Ratings, tournaments: cfg.Tournaments, ready: cfg.Ready, drain: cfg.Draining, log: cfg.Logger, limit: cfg.BodyLimit,
 		metrics: newMetrics(cfg.Registry, cfg.Service), streams: newStreams(cfg.StreamHeartbeat),
 		caps:   newStreamCaps(cfg.MaxStreams, cfg.MaxStreamsPerClient),
 		access: accessLog{sample: uint64(max(1, cfg.AccessSample))},
 		limits: newLimits(cfg.Limits),
+	}
+	if cfg.Tournaments != nil {
+		s.notices = &tournamentNotices{}
+		cfg.Tournaments.SetNotify(s.notices.tell)
 	}
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true

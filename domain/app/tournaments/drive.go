@@ -246,7 +246,10 @@ func (s *Service) tell(t *loaded, typ tournament.EventType) {
 }
 
 func (s *Service) tellPlayer(player string, n Notice) {
-	if s.notify != nil && !referee.IsBotPlayer(player) {
-		s.notify(player, n)
+	s.mu.Lock()
+	notify := s.notify
+	s.mu.Unlock()
+	if notify != nil && !referee.IsBotPlayer(player) {
+		notify(player, n)
 	}
 }

@@ -58,6 +58,7 @@ type Notice struct {
 	Tournament string
 	Round      int
 	Match      string // the player's match this round; "" for a bye
+	Seat       int    // the player's seat in Match; -1 for a bye
 }
 
 // Service runs tournaments. It is safe for concurrent use; commands on one tournament are
@@ -216,4 +217,12 @@ func (s *Service) newID() (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(b), nil
+}
+
+// SetNotify makes the service tell fn of each notice for a player (Config.Notify): the API's
+// player streams subscribe through it.
+func (s *Service) SetNotify(fn func(player string, n Notice)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.notify = fn
 }
