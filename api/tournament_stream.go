@@ -23,7 +23,7 @@ type tournamentNotices struct {
 
 // tell hands n to every stream of player, dropping it for a stream too far behind.
 func (tn *tournamentNotices) tell(player string, n tournaments.Notice) {
-	e := namedEvent{name: playerEventRound, data: PlayerEvent{Match: n.Match, Tournament: n.Tournament, Round: n.Round, Seat: -1}}
+	e := namedEvent{name: playerEventRound, data: PlayerEvent{Match: n.Match, Tournament: n.Tournament, Round: n.Round, Seat: n.Seat}}
 	if n.Kind == "tournament_ended" {
 		e.name = playerEventTournamentEnded
 	}

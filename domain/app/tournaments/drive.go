@@ -187,12 +187,12 @@ func (s *Service) startTable(ctx context.Context, t *loaded, r *tournament.Round
 	if err := s.commit(ctx, t, c); err != nil {
 		return err
 	}
-	for _, who := range r.Pairing.Tables[i].Seats {
-		s.tellPlayer(who, Notice{Kind: "round", Tournament: t.row.ID, Round: r.Number, Match: created.Match.ID})
+	for seat, who := range r.Pairing.Tables[i].Seats {
+		s.tellPlayer(who, Notice{Kind: "round", Tournament: t.row.ID, Round: r.Number, Match: created.Match.ID, Seat: seat})
 	}
 	if i == 0 {
 		for _, who := range r.Pairing.Byes {
-			s.tellPlayer(who, Notice{Kind: "round", Tournament: t.row.ID, Round: r.Number})
+			s.tellPlayer(who, Notice{Kind: "round", Tournament: t.row.ID, Round: r.Number, Seat: -1})
 		}
 	}
 	return nil
@@ -241,7 +241,7 @@ func (s *Service) tell(t *loaded, typ tournament.EventType) {
 		return
 	}
 	for _, p := range t.st.Playing {
-		s.tellPlayer(p, Notice{Kind: "tournament_ended", Tournament: t.row.ID})
+		s.tellPlayer(p, Notice{Kind: "tournament_ended", Tournament: t.row.ID, Seat: -1})
 	}
 }
 
