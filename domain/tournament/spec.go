@@ -92,7 +92,7 @@ type Spec struct {
 }
 
 // Check refuses a spec the engine cannot run, saying why; it fills the defaults of
-// MinEntries (the table size) and MaxEntries (MaxEntries).
+// MinEntries (the table size) and MaxEntries (MaxEntries; 32 for a round robin).
 func (s *Spec) Check() error {
 	n := s.Format.TableSize()
 	switch {
@@ -118,6 +118,9 @@ func (s *Spec) Check() error {
 	}
 	if s.MaxEntries == 0 {
 		s.MaxEntries = MaxEntries
+		if s.System == RoundRobin {
+			s.MaxEntries = 32
+		}
 	}
 	switch {
 	case s.MinEntries < n || s.MinEntries > MaxEntries:
