@@ -16,10 +16,12 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
 	"github.com/allfives/allfives/domain/app/tournaments"
 	"github.com/allfives/allfives/domain/bot"
 	"github.com/allfives/allfives/domain/players"
 	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/reviewer"
 	"github.com/allfives/allfives/domain/tournament"
 	"github.com/allfives/allfives/repository/sqlite"
 )
@@ -53,14 +55,16 @@ func openCup(t *testing.T, path string) *cup {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); tours.Run(ctx, 20*time.Millisecond) }()
+	reviews := reviewer.New(reviewer.Config{Store: store, Matches: svc, Options: apitest.SmallReview})
 	c := &cup{t: t, svc: svc, tours: tours, path: path,
-		e: api.New(api.Config{Service: svc, Players: people, Tournaments: tours})}
+		e: api.New(api.Config{Service: svc, Players: people, Tournaments: tours, Reviews: reviews})}
 	var once bool
 	c.stop = func() {
 		if !once {
 			once = true
 			cancel()
 			<-done
+			reviews.Close()
 			store.Close()
 		}
 	}
