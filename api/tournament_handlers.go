@@ -23,9 +23,9 @@ import (
 //	@Param			body	body		CreateTournamentRequest	true	"the tournament"
 //	@Success		201		{object}	TournamentView
 //	@Header			201		{string}	Location	"/api/v1/tournaments/{id}"
-//	@Failure		400		{object}	Problem	"INVALID_REQUEST"
-//	@Failure		401		{object}	Problem	"UNAUTHORIZED"
-//	@Failure		429		{object}	Problem	"RATE_LIMITED: the player organises as many tournaments as it may"
+//	@Failure		400		{object}	Problem		"INVALID_REQUEST"
+//	@Failure		401		{object}	Problem		"UNAUTHORIZED"
+//	@Failure		429		{object}	Problem		"RATE_LIMITED: the player organises as many tournaments as it may"
 //	@Router			/api/v1/tournaments [post]
 func (s *server) createTournament(c echo.Context) error {
 	if _, err := query(c); err != nil {
