@@ -19,6 +19,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/domain/app/tournaments"
 	"github.com/allfives/allfives/domain/bot"
 	"github.com/allfives/allfives/domain/players"
 	"github.com/allfives/allfives/domain/referee"
@@ -67,7 +68,8 @@ func newHarness(t testing.TB, opts options) *harness {
 	if ready == nil {
 		ready = store
 	}
-	e := api.New(api.Config{Service: svc, Players: people, Ready: ready, RateLimit: opts.rateLimit})
+	tours := tournaments.New(tournaments.Config{Store: store, Matches: svc, Players: people})
+	e := api.New(api.Config{Service: svc, Players: people, Tournaments: tours, Ready: ready, RateLimit: opts.rateLimit})
 	return &harness{t: t, e: e, svc: svc, store: store}
 }
 

@@ -67,15 +67,15 @@ var invalidDetails = map[string]string{
 	"cancelMatch":        `this endpoint takes no query parameters, got "reason"`,
 	"resignMatch":        `this endpoint takes no query parameters, got "seat"`,
 	// Tournaments (tournament_handlers.go).
-	"createTournament":   "rounds: a swiss plays 1 to 20 rounds",
-	"listTournaments":    `status must be upcoming, running, finished or cancelled, got "over"`,
-	"getTournament":      `this endpoint takes no query parameters, got "round"`,
-	"enterTournament":    `bot "chess" is not a strategy; choose one of expert, greedy, pimc, random`,
-	"withdrawTournament": `this endpoint takes no query parameters, got "reason"`,
-	"startTournament":    `this endpoint takes no query parameters, got "at"`,
-	"cancelTournament":   `this endpoint takes no query parameters, got "reason"`,
-	"auditTournament":    `this endpoint takes no query parameters, got "round"`,
-	"exportTournament":   `this endpoint takes no query parameters, got "format"`,
+	"createTournament": "rounds: a swiss plays 1 to 20 rounds",
+	"listTournaments":  `status must be upcoming, running, finished or cancelled, got "over"`,
+	"getTournament":    `this endpoint takes no query parameters, got "round"`,
+	"joinTournament":   `bot "chess" is not a strategy; choose one of expert, greedy, pimc, random`,
+	"leaveTournament":  `this endpoint takes no query parameters, got "reason"`,
+	"startTournament":  `this endpoint takes no query parameters, got "at"`,
+	"cancelTournament": `this endpoint takes no query parameters, got "reason"`,
+	"auditTournament":  `this endpoint takes no query parameters, got "round"`,
+	"exportTournament": `this endpoint takes no query parameters, got "format"`,
 }
 
 // problemDetails is the detail of an example problem for every other code.

@@ -44,6 +44,13 @@ func requestExamples() map[string][]namedExample {
 		"createPlayer": {
 			{"ada", "A player named Ada: the answer holds its key, shown only there", CreatePlayerRequest{Name: "Ada"}},
 		},
+		"createTournament": {
+			{"swiss", "A Swiss of four rounds for two-player tables, first to 150", CreateTournamentRequest{Name: "Friday club", Format: "2p", System: "swiss", Rounds: 4, Target: 150}},
+			{"duplicate", "A duplicate round robin: every table of a round holds the same cards", CreateTournamentRequest{Name: "Duplicate night", Format: "2p", System: "round_robin", Duplicate: true}},
+		},
+		"joinTournament": {
+			{"bot", "The organiser enters the greedy bot", EnterTournamentRequest{Bot: "greedy"}},
+		},
 		"makeMove": {
 			{"leadDouble", "Seat 0's first move in the humanVsBot match: lead the 5-5", MoveRequest{Action: "play", Tile: &five}},
 		},

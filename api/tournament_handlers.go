@@ -117,10 +117,10 @@ func (s *server) getTournament(c echo.Context) error {
 	return c.JSON(http.StatusOK, toTournamentView(t.State))
 }
 
-// enterTournament enters the caller, or a bot, in an upcoming tournament.
+// joinTournament enters the caller, or a bot, in an upcoming tournament.
 //
 //	@Summary		Enter a tournament
-//	@ID				enterTournament
+//	@ID				joinTournament
 //	@Description	Enters the key's player in the upcoming tournament; by entering, the player accepts a seat at each of its tables. With {"bot": strategy} from the organiser's key, enters that bot instead (a bot enters a rated tournament once).
 //	@Tags			tournaments
 //	@Accept			json
@@ -136,7 +136,7 @@ func (s *server) getTournament(c echo.Context) error {
 //	@Failure		404		{object}	Problem	"TOURNAMENT_NOT_FOUND"
 //	@Failure		409		{object}	Problem	"TOURNAMENT_CLOSED, TOURNAMENT_FULL or ALREADY_ENTERED"
 //	@Router			/api/v1/tournaments/{id}/entries [post]
-func (s *server) enterTournament(c echo.Context) error {
+func (s *server) joinTournament(c echo.Context) error {
 	if _, err := query(c); err != nil {
 		return err
 	}
@@ -157,10 +157,10 @@ func (s *server) enterTournament(c echo.Context) error {
 	return c.JSON(http.StatusCreated, TournamentEntry{Player: e.Player, Name: e.Name, Bot: e.Bot, Rating: e.Rating})
 }
 
-// withdrawTournament withdraws an entry before the start.
+// leaveTournament withdraws an entry before the start.
 //
 //	@Summary		Withdraw from a tournament
-//	@ID				withdrawTournament
+//	@ID				leaveTournament
 //	@Description	Withdraws the entry of player ("me": the key's player) before the tournament starts. A player withdraws itself; the organiser withdraws any entry.
 //	@Tags			tournaments
 //	@Produce		json
@@ -175,7 +175,7 @@ func (s *server) enterTournament(c echo.Context) error {
 //	@Failure		404		{object}	Problem	"TOURNAMENT_NOT_FOUND or PLAYER_NOT_FOUND (no such entry)"
 //	@Failure		409		{object}	Problem	"TOURNAMENT_CLOSED"
 //	@Router			/api/v1/tournaments/{id}/entries/{player} [delete]
-func (s *server) withdrawTournament(c echo.Context) error {
+func (s *server) leaveTournament(c echo.Context) error {
 	if _, err := query(c); err != nil {
 		return err
 	}

@@ -2445,7 +2445,7 @@ const docTemplate = `{
                     "tournaments"
                 ],
                 "summary": "Enter a tournament",
-                "operationId": "enterTournament",
+                "operationId": "joinTournament",
                 "parameters": [
                     {
                         "type": "string",
@@ -2519,7 +2519,7 @@ const docTemplate = `{
                     "tournaments"
                 ],
                 "summary": "Withdraw from a tournament",
-                "operationId": "withdrawTournament",
+                "operationId": "leaveTournament",
                 "parameters": [
                     {
                         "type": "string",
@@ -4317,6 +4317,7 @@ const docTemplate = `{
                         "UNAUTHORIZED",
                         "MATCH_NOT_FOUND",
                         "PLAYER_NOT_FOUND",
+                        "TOURNAMENT_NOT_FOUND",
                         "REVIEW_NOT_FOUND",
                         "NOT_FOUND",
                         "METHOD_NOT_ALLOWED",
@@ -4332,7 +4333,13 @@ const docTemplate = `{
                         "SEAT_NOT_RESERVED",
                         "SEAT_RESIGNED",
                         "REMATCH_CANCELLED",
+                        "MATCH_SEALED",
+                        "TOURNAMENT_CLOSED",
+                        "TOURNAMENT_FULL",
+                        "ALREADY_ENTERED",
+                        "TOO_FEW_ENTRIES",
                         "INVALID_INVITE",
+                        "NOT_ORGANISER",
                         "PAYLOAD_TOO_LARGE",
                         "UNSUPPORTED_MEDIA_TYPE",
                         "TILE_NOT_IN_HAND",

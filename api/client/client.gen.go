@@ -582,6 +582,7 @@ func (e ApiPlayerRequestKind) Valid() bool {
 
 // Defines values for ApiProblemCode.
 const (
+	ALREADYENTERED       ApiProblemCode = "ALREADY_ENTERED"
 	ALREADYSEATED        ApiProblemCode = "ALREADY_SEATED"
 	ENDREQUIRED          ApiProblemCode = "END_REQUIRED"
 	HEADERTOOLARGE       ApiProblemCode = "HEADER_TOO_LARGE"
@@ -593,6 +594,7 @@ const (
 	MATCHNOTFINISHED     ApiProblemCode = "MATCH_NOT_FINISHED"
 	MATCHNOTFOUND        ApiProblemCode = "MATCH_NOT_FOUND"
 	MATCHNOTSTARTED      ApiProblemCode = "MATCH_NOT_STARTED"
+	MATCHSEALED          ApiProblemCode = "MATCH_SEALED"
 	MATCHSTARTED         ApiProblemCode = "MATCH_STARTED"
 	METHODNOTALLOWED     ApiProblemCode = "METHOD_NOT_ALLOWED"
 	MUSTDRAW             ApiProblemCode = "MUST_DRAW"
@@ -601,6 +603,7 @@ const (
 	MUSTPLAY             ApiProblemCode = "MUST_PLAY"
 	NAMETAKEN            ApiProblemCode = "NAME_TAKEN"
 	NOTFOUND             ApiProblemCode = "NOT_FOUND"
+	NOTORGANISER         ApiProblemCode = "NOT_ORGANISER"
 	NOTREADY             ApiProblemCode = "NOT_READY"
 	NOTYOURTURN          ApiProblemCode = "NOT_YOUR_TURN"
 	PAYLOADTOOLARGE      ApiProblemCode = "PAYLOAD_TOO_LARGE"
@@ -619,6 +622,10 @@ const (
 	STOREUNAVAILABLE     ApiProblemCode = "STORE_UNAVAILABLE"
 	TILEDOESNOTFIT       ApiProblemCode = "TILE_DOES_NOT_FIT"
 	TILENOTINHAND        ApiProblemCode = "TILE_NOT_IN_HAND"
+	TOOFEWENTRIES        ApiProblemCode = "TOO_FEW_ENTRIES"
+	TOURNAMENTCLOSED     ApiProblemCode = "TOURNAMENT_CLOSED"
+	TOURNAMENTFULL       ApiProblemCode = "TOURNAMENT_FULL"
+	TOURNAMENTNOTFOUND   ApiProblemCode = "TOURNAMENT_NOT_FOUND"
 	UNAUTHORIZED         ApiProblemCode = "UNAUTHORIZED"
 	UNAVAILABLE          ApiProblemCode = "UNAVAILABLE"
 	UNSUPPORTEDMEDIATYPE ApiProblemCode = "UNSUPPORTED_MEDIA_TYPE"
@@ -628,6 +635,8 @@ const (
 // Valid indicates whether the value is a known member of the ApiProblemCode enum.
 func (e ApiProblemCode) Valid() bool {
 	switch e {
+	case ALREADYENTERED:
+		return true
 	case ALREADYSEATED:
 		return true
 	case ENDREQUIRED:
@@ -650,6 +659,8 @@ func (e ApiProblemCode) Valid() bool {
 		return true
 	case MATCHNOTSTARTED:
 		return true
+	case MATCHSEALED:
+		return true
 	case MATCHSTARTED:
 		return true
 	case METHODNOTALLOWED:
@@ -665,6 +676,8 @@ func (e ApiProblemCode) Valid() bool {
 	case NAMETAKEN:
 		return true
 	case NOTFOUND:
+		return true
+	case NOTORGANISER:
 		return true
 	case NOTREADY:
 		return true
@@ -701,6 +714,14 @@ func (e ApiProblemCode) Valid() bool {
 	case TILEDOESNOTFIT:
 		return true
 	case TILENOTINHAND:
+		return true
+	case TOOFEWENTRIES:
+		return true
+	case TOURNAMENTCLOSED:
+		return true
+	case TOURNAMENTFULL:
+		return true
+	case TOURNAMENTNOTFOUND:
 		return true
 	case UNAUTHORIZED:
 		return true
@@ -2729,8 +2750,8 @@ type CreatePlayerJSONRequestBody = ApiCreatePlayerRequest
 // CreateTournamentJSONRequestBody defines body for CreateTournament for application/json ContentType.
 type CreateTournamentJSONRequestBody = ApiCreateTournamentRequest
 
-// EnterTournamentJSONRequestBody defines body for EnterTournament for application/json ContentType.
-type EnterTournamentJSONRequestBody = ApiEnterTournamentRequest
+// JoinTournamentJSONRequestBody defines body for JoinTournament for application/json ContentType.
+type JoinTournamentJSONRequestBody = ApiEnterTournamentRequest
 
 // RequestEditorFn is the function signature for the RequestEditor callback function
 type RequestEditorFn func(ctx context.Context, req *http.Request) error
@@ -3106,30 +3127,30 @@ type ClientInterface interface {
 	// Corresponds with POST /api/v1/tournaments/{id}/cancel (the `CancelTournament` operationId).
 	CancelTournament(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// EnterTournamentWithBody Enter a tournament
+	// JoinTournamentWithBody Enter a tournament
 	//
 	// Enters the key's player in the upcoming tournament; by entering, the player accepts a seat at each of its tables. With {"bot": strategy} from the organiser's key, enters that bot instead (a bot enters a rated tournament once).
 	//
 	// Takes any type of body and a specified content type.
 	//
-	// Corresponds with POST /api/v1/tournaments/{id}/entries (the `EnterTournament` operationId).
-	EnterTournamentWithBody(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+	// Corresponds with POST /api/v1/tournaments/{id}/entries (the `JoinTournament` operationId).
+	JoinTournamentWithBody(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// EnterTournament Enter a tournament
+	// JoinTournament Enter a tournament
 	//
 	// Enters the key's player in the upcoming tournament; by entering, the player accepts a seat at each of its tables. With {"bot": strategy} from the organiser's key, enters that bot instead (a bot enters a rated tournament once).
 	//
 	// Takes a body of the `application/json` content type.
 	//
-	// Corresponds with POST /api/v1/tournaments/{id}/entries (the `EnterTournament` operationId).
-	EnterTournament(ctx context.Context, id string, body EnterTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+	// Corresponds with POST /api/v1/tournaments/{id}/entries (the `JoinTournament` operationId).
+	JoinTournament(ctx context.Context, id string, body JoinTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// WithdrawTournament Withdraw from a tournament
+	// LeaveTournament Withdraw from a tournament
 	//
 	// Withdraws the entry of player ("me": the key's player) before the tournament starts. A player withdraws itself; the organiser withdraws any entry.
 	//
-	// Corresponds with DELETE /api/v1/tournaments/{id}/entries/{player} (the `WithdrawTournament` operationId).
-	WithdrawTournament(ctx context.Context, id string, player string, reqEditors ...RequestEditorFn) (*http.Response, error)
+	// Corresponds with DELETE /api/v1/tournaments/{id}/entries/{player} (the `LeaveTournament` operationId).
+	LeaveTournament(ctx context.Context, id string, player string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ExportTournament Export a tournament
 	//
@@ -3868,15 +3889,15 @@ func (c *Client) CancelTournament(ctx context.Context, id string, reqEditors ...
 	return c.Client.Do(req)
 }
 
-// EnterTournamentWithBody Enter a tournament
+// JoinTournamentWithBody Enter a tournament
 //
 // Enters the key's player in the upcoming tournament; by entering, the player accepts a seat at each of its tables. With {"bot": strategy} from the organiser's key, enters that bot instead (a bot enters a rated tournament once).
 //
 // Takes any type of body and a specified content type.
 //
-// Corresponds with POST /api/v1/tournaments/{id}/entries (the `EnterTournament` operationId).
-func (c *Client) EnterTournamentWithBody(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewEnterTournamentRequestWithBody(c.Server, id, contentType, body)
+// Corresponds with POST /api/v1/tournaments/{id}/entries (the `JoinTournament` operationId).
+func (c *Client) JoinTournamentWithBody(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewJoinTournamentRequestWithBody(c.Server, id, contentType, body)
 	if err != nil {
 		return nil, err
 	}
@@ -3887,15 +3908,15 @@ func (c *Client) EnterTournamentWithBody(ctx context.Context, id string, content
 	return c.Client.Do(req)
 }
 
-// EnterTournament Enter a tournament
+// JoinTournament Enter a tournament
 //
 // Enters the key's player in the upcoming tournament; by entering, the player accepts a seat at each of its tables. With {"bot": strategy} from the organiser's key, enters that bot instead (a bot enters a rated tournament once).
 //
 // Takes a body of the `application/json` content type.
 //
-// Corresponds with POST /api/v1/tournaments/{id}/entries (the `EnterTournament` operationId).
-func (c *Client) EnterTournament(ctx context.Context, id string, body EnterTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewEnterTournamentRequest(c.Server, id, body)
+// Corresponds with POST /api/v1/tournaments/{id}/entries (the `JoinTournament` operationId).
+func (c *Client) JoinTournament(ctx context.Context, id string, body JoinTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewJoinTournamentRequest(c.Server, id, body)
 	if err != nil {
 		return nil, err
 	}
@@ -3906,13 +3927,13 @@ func (c *Client) EnterTournament(ctx context.Context, id string, body EnterTourn
 	return c.Client.Do(req)
 }
 
-// WithdrawTournament Withdraw from a tournament
+// LeaveTournament Withdraw from a tournament
 //
 // Withdraws the entry of player ("me": the key's player) before the tournament starts. A player withdraws itself; the organiser withdraws any entry.
 //
-// Corresponds with DELETE /api/v1/tournaments/{id}/entries/{player} (the `WithdrawTournament` operationId).
-func (c *Client) WithdrawTournament(ctx context.Context, id string, player string, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewWithdrawTournamentRequest(c.Server, id, player)
+// Corresponds with DELETE /api/v1/tournaments/{id}/entries/{player} (the `LeaveTournament` operationId).
+func (c *Client) LeaveTournament(ctx context.Context, id string, player string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewLeaveTournamentRequest(c.Server, id, player)
 	if err != nil {
 		return nil, err
 	}
@@ -5769,19 +5790,19 @@ func NewCancelTournamentRequest(server string, id string) (*http.Request, error)
 	return req, nil
 }
 
-// NewEnterTournamentRequest calls the generic EnterTournament builder with application/json body
-func NewEnterTournamentRequest(server string, id string, body EnterTournamentJSONRequestBody) (*http.Request, error) {
+// NewJoinTournamentRequest calls the generic JoinTournament builder with application/json body
+func NewJoinTournamentRequest(server string, id string, body JoinTournamentJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
 	buf, err := json.Marshal(body)
 	if err != nil {
 		return nil, err
 	}
 	bodyReader = bytes.NewReader(buf)
-	return NewEnterTournamentRequestWithBody(server, id, "application/json", bodyReader)
+	return NewJoinTournamentRequestWithBody(server, id, "application/json", bodyReader)
 }
 
-// NewEnterTournamentRequestWithBody constructs an http.Request for the EnterTournament method, with any body, and a specified content type
-func NewEnterTournamentRequestWithBody(server string, id string, contentType string, body io.Reader) (*http.Request, error) {
+// NewJoinTournamentRequestWithBody constructs an http.Request for the JoinTournament method, with any body, and a specified content type
+func NewJoinTournamentRequestWithBody(server string, id string, contentType string, body io.Reader) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -5816,8 +5837,8 @@ func NewEnterTournamentRequestWithBody(server string, id string, contentType str
 	return req, nil
 }
 
-// NewWithdrawTournamentRequest constructs an http.Request for the WithdrawTournament method
-func NewWithdrawTournamentRequest(server string, id string, player string) (*http.Request, error) {
+// NewLeaveTournamentRequest constructs an http.Request for the LeaveTournament method
+func NewLeaveTournamentRequest(server string, id string, player string) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -6437,32 +6458,32 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/v1/tournaments/{id}/cancel (the `CancelTournament` operationId).
 	CancelTournamentWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*CancelTournamentResponse, error)
 
-	// EnterTournamentWithBodyWithResponse Enter a tournament
+	// JoinTournamentWithBodyWithResponse Enter a tournament
 	//
 	// Enters the key's player in the upcoming tournament; by entering, the player accepts a seat at each of its tables. With {"bot": strategy} from the organiser's key, enters that bot instead (a bot enters a rated tournament once).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
-	// Corresponds with POST /api/v1/tournaments/{id}/entries (the `EnterTournament` operationId).
-	EnterTournamentWithBodyWithResponse(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*EnterTournamentResponse, error)
+	// Corresponds with POST /api/v1/tournaments/{id}/entries (the `JoinTournament` operationId).
+	JoinTournamentWithBodyWithResponse(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*JoinTournamentResponse, error)
 
-	// EnterTournamentWithResponse Enter a tournament
+	// JoinTournamentWithResponse Enter a tournament
 	//
 	// Enters the key's player in the upcoming tournament; by entering, the player accepts a seat at each of its tables. With {"bot": strategy} from the organiser's key, enters that bot instead (a bot enters a rated tournament once).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
-	// Corresponds with POST /api/v1/tournaments/{id}/entries (the `EnterTournament` operationId).
-	EnterTournamentWithResponse(ctx context.Context, id string, body EnterTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*EnterTournamentResponse, error)
+	// Corresponds with POST /api/v1/tournaments/{id}/entries (the `JoinTournament` operationId).
+	JoinTournamentWithResponse(ctx context.Context, id string, body JoinTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*JoinTournamentResponse, error)
 
-	// WithdrawTournamentWithResponse Withdraw from a tournament
+	// LeaveTournamentWithResponse Withdraw from a tournament
 	//
 	// Withdraws the entry of player ("me": the key's player) before the tournament starts. A player withdraws itself; the organiser withdraws any entry.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
-	// Corresponds with DELETE /api/v1/tournaments/{id}/entries/{player} (the `WithdrawTournament` operationId).
-	WithdrawTournamentWithResponse(ctx context.Context, id string, player string, reqEditors ...RequestEditorFn) (*WithdrawTournamentResponse, error)
+	// Corresponds with DELETE /api/v1/tournaments/{id}/entries/{player} (the `LeaveTournament` operationId).
+	LeaveTournamentWithResponse(ctx context.Context, id string, player string, reqEditors ...RequestEditorFn) (*LeaveTournamentResponse, error)
 
 	// ExportTournamentWithResponse Export a tournament
 	//
@@ -10938,22 +10959,22 @@ func (r CancelTournamentResponse) ContentType() string {
 	return ""
 }
 
-// EnterTournamentResponse429Headers the declared response headers of an HTTP 429 response for EnterTournament
-type EnterTournamentResponse429Headers struct {
+// JoinTournamentResponse429Headers the declared response headers of an HTTP 429 response for JoinTournament
+type JoinTournamentResponse429Headers struct {
 	RetryAfter *int
 }
 
-// EnterTournamentResponse503Headers the declared response headers of an HTTP 503 response for EnterTournament
-type EnterTournamentResponse503Headers struct {
+// JoinTournamentResponse503Headers the declared response headers of an HTTP 503 response for JoinTournament
+type JoinTournamentResponse503Headers struct {
 	RetryAfter *int
 }
 
-// EnterTournamentResponse507Headers the declared response headers of an HTTP 507 response for EnterTournament
-type EnterTournamentResponse507Headers struct {
+// JoinTournamentResponse507Headers the declared response headers of an HTTP 507 response for JoinTournament
+type JoinTournamentResponse507Headers struct {
 	RetryAfter *int
 }
 
-type EnterTournamentResponse struct {
+type JoinTournamentResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON201 the response for an HTTP 201 `application/json` response
@@ -10983,85 +11004,85 @@ type EnterTournamentResponse struct {
 	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
 	ApplicationproblemJSON507 *ApiProblem
 	// Headers429 the parsed response headers for an HTTP 429 response
-	Headers429 *EnterTournamentResponse429Headers
+	Headers429 *JoinTournamentResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
-	Headers503 *EnterTournamentResponse503Headers
+	Headers503 *JoinTournamentResponse503Headers
 	// Headers507 the parsed response headers for an HTTP 507 response
-	Headers507 *EnterTournamentResponse507Headers
+	Headers507 *JoinTournamentResponse507Headers
 }
 
 // GetJSON201 returns the response for an HTTP 201 `application/json` response
-func (r EnterTournamentResponse) GetJSON201() *ApiTournamentEntry {
+func (r JoinTournamentResponse) GetJSON201() *ApiTournamentEntry {
 	return r.JSON201
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
-func (r EnterTournamentResponse) GetApplicationproblemJSON400() *ApiProblem {
+func (r JoinTournamentResponse) GetApplicationproblemJSON400() *ApiProblem {
 	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
-func (r EnterTournamentResponse) GetApplicationproblemJSON401() *ApiProblem {
+func (r JoinTournamentResponse) GetApplicationproblemJSON401() *ApiProblem {
 	return r.ApplicationproblemJSON401
 }
 
 // GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
-func (r EnterTournamentResponse) GetApplicationproblemJSON403() *ApiProblem {
+func (r JoinTournamentResponse) GetApplicationproblemJSON403() *ApiProblem {
 	return r.ApplicationproblemJSON403
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
-func (r EnterTournamentResponse) GetApplicationproblemJSON404() *ApiProblem {
+func (r JoinTournamentResponse) GetApplicationproblemJSON404() *ApiProblem {
 	return r.ApplicationproblemJSON404
 }
 
 // GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
-func (r EnterTournamentResponse) GetApplicationproblemJSON408() *ApiProblem {
+func (r JoinTournamentResponse) GetApplicationproblemJSON408() *ApiProblem {
 	return r.ApplicationproblemJSON408
 }
 
 // GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
-func (r EnterTournamentResponse) GetApplicationproblemJSON409() *ApiProblem {
+func (r JoinTournamentResponse) GetApplicationproblemJSON409() *ApiProblem {
 	return r.ApplicationproblemJSON409
 }
 
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
-func (r EnterTournamentResponse) GetApplicationproblemJSON413() *ApiProblem {
+func (r JoinTournamentResponse) GetApplicationproblemJSON413() *ApiProblem {
 	return r.ApplicationproblemJSON413
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
-func (r EnterTournamentResponse) GetApplicationproblemJSON429() *ApiProblem {
+func (r JoinTournamentResponse) GetApplicationproblemJSON429() *ApiProblem {
 	return r.ApplicationproblemJSON429
 }
 
 // GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
-func (r EnterTournamentResponse) GetApplicationproblemJSON431() *ApiProblem {
+func (r JoinTournamentResponse) GetApplicationproblemJSON431() *ApiProblem {
 	return r.ApplicationproblemJSON431
 }
 
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
-func (r EnterTournamentResponse) GetApplicationproblemJSON500() *ApiProblem {
+func (r JoinTournamentResponse) GetApplicationproblemJSON500() *ApiProblem {
 	return r.ApplicationproblemJSON500
 }
 
 // GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
-func (r EnterTournamentResponse) GetApplicationproblemJSON503() *ApiProblem {
+func (r JoinTournamentResponse) GetApplicationproblemJSON503() *ApiProblem {
 	return r.ApplicationproblemJSON503
 }
 
 // GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
-func (r EnterTournamentResponse) GetApplicationproblemJSON507() *ApiProblem {
+func (r JoinTournamentResponse) GetApplicationproblemJSON507() *ApiProblem {
 	return r.ApplicationproblemJSON507
 }
 
 // GetBody returns the raw response body bytes
-func (r EnterTournamentResponse) GetBody() []byte {
+func (r JoinTournamentResponse) GetBody() []byte {
 	return r.Body
 }
 
 // Status returns HTTPResponse.Status
-func (r EnterTournamentResponse) Status() string {
+func (r JoinTournamentResponse) Status() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Status
 	}
@@ -11069,7 +11090,7 @@ func (r EnterTournamentResponse) Status() string {
 }
 
 // StatusCode returns HTTPResponse.StatusCode
-func (r EnterTournamentResponse) StatusCode() int {
+func (r JoinTournamentResponse) StatusCode() int {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.StatusCode
 	}
@@ -11077,29 +11098,29 @@ func (r EnterTournamentResponse) StatusCode() int {
 }
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
-func (r EnterTournamentResponse) ContentType() string {
+func (r JoinTournamentResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
 	return ""
 }
 
-// WithdrawTournamentResponse429Headers the declared response headers of an HTTP 429 response for WithdrawTournament
-type WithdrawTournamentResponse429Headers struct {
+// LeaveTournamentResponse429Headers the declared response headers of an HTTP 429 response for LeaveTournament
+type LeaveTournamentResponse429Headers struct {
 	RetryAfter *int
 }
 
-// WithdrawTournamentResponse503Headers the declared response headers of an HTTP 503 response for WithdrawTournament
-type WithdrawTournamentResponse503Headers struct {
+// LeaveTournamentResponse503Headers the declared response headers of an HTTP 503 response for LeaveTournament
+type LeaveTournamentResponse503Headers struct {
 	RetryAfter *int
 }
 
-// WithdrawTournamentResponse507Headers the declared response headers of an HTTP 507 response for WithdrawTournament
-type WithdrawTournamentResponse507Headers struct {
+// LeaveTournamentResponse507Headers the declared response headers of an HTTP 507 response for LeaveTournament
+type LeaveTournamentResponse507Headers struct {
 	RetryAfter *int
 }
 
-type WithdrawTournamentResponse struct {
+type LeaveTournamentResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
@@ -11125,75 +11146,75 @@ type WithdrawTournamentResponse struct {
 	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
 	ApplicationproblemJSON507 *ApiProblem
 	// Headers429 the parsed response headers for an HTTP 429 response
-	Headers429 *WithdrawTournamentResponse429Headers
+	Headers429 *LeaveTournamentResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
-	Headers503 *WithdrawTournamentResponse503Headers
+	Headers503 *LeaveTournamentResponse503Headers
 	// Headers507 the parsed response headers for an HTTP 507 response
-	Headers507 *WithdrawTournamentResponse507Headers
+	Headers507 *LeaveTournamentResponse507Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r WithdrawTournamentResponse) GetJSON200() *ApiTournamentView {
+func (r LeaveTournamentResponse) GetJSON200() *ApiTournamentView {
 	return r.JSON200
 }
 
 // GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
-func (r WithdrawTournamentResponse) GetApplicationproblemJSON400() *ApiProblem {
+func (r LeaveTournamentResponse) GetApplicationproblemJSON400() *ApiProblem {
 	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
-func (r WithdrawTournamentResponse) GetApplicationproblemJSON401() *ApiProblem {
+func (r LeaveTournamentResponse) GetApplicationproblemJSON401() *ApiProblem {
 	return r.ApplicationproblemJSON401
 }
 
 // GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
-func (r WithdrawTournamentResponse) GetApplicationproblemJSON403() *ApiProblem {
+func (r LeaveTournamentResponse) GetApplicationproblemJSON403() *ApiProblem {
 	return r.ApplicationproblemJSON403
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
-func (r WithdrawTournamentResponse) GetApplicationproblemJSON404() *ApiProblem {
+func (r LeaveTournamentResponse) GetApplicationproblemJSON404() *ApiProblem {
 	return r.ApplicationproblemJSON404
 }
 
 // GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
-func (r WithdrawTournamentResponse) GetApplicationproblemJSON409() *ApiProblem {
+func (r LeaveTournamentResponse) GetApplicationproblemJSON409() *ApiProblem {
 	return r.ApplicationproblemJSON409
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
-func (r WithdrawTournamentResponse) GetApplicationproblemJSON429() *ApiProblem {
+func (r LeaveTournamentResponse) GetApplicationproblemJSON429() *ApiProblem {
 	return r.ApplicationproblemJSON429
 }
 
 // GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
-func (r WithdrawTournamentResponse) GetApplicationproblemJSON431() *ApiProblem {
+func (r LeaveTournamentResponse) GetApplicationproblemJSON431() *ApiProblem {
 	return r.ApplicationproblemJSON431
 }
 
 // GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
-func (r WithdrawTournamentResponse) GetApplicationproblemJSON500() *ApiProblem {
+func (r LeaveTournamentResponse) GetApplicationproblemJSON500() *ApiProblem {
 	return r.ApplicationproblemJSON500
 }
 
 // GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
-func (r WithdrawTournamentResponse) GetApplicationproblemJSON503() *ApiProblem {
+func (r LeaveTournamentResponse) GetApplicationproblemJSON503() *ApiProblem {
 	return r.ApplicationproblemJSON503
 }
 
 // GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
-func (r WithdrawTournamentResponse) GetApplicationproblemJSON507() *ApiProblem {
+func (r LeaveTournamentResponse) GetApplicationproblemJSON507() *ApiProblem {
 	return r.ApplicationproblemJSON507
 }
 
 // GetBody returns the raw response body bytes
-func (r WithdrawTournamentResponse) GetBody() []byte {
+func (r LeaveTournamentResponse) GetBody() []byte {
 	return r.Body
 }
 
 // Status returns HTTPResponse.Status
-func (r WithdrawTournamentResponse) Status() string {
+func (r LeaveTournamentResponse) Status() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Status
 	}
@@ -11201,7 +11222,7 @@ func (r WithdrawTournamentResponse) Status() string {
 }
 
 // StatusCode returns HTTPResponse.StatusCode
-func (r WithdrawTournamentResponse) StatusCode() int {
+func (r LeaveTournamentResponse) StatusCode() int {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.StatusCode
 	}
@@ -11209,7 +11230,7 @@ func (r WithdrawTournamentResponse) StatusCode() int {
 }
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
-func (r WithdrawTournamentResponse) ContentType() string {
+func (r LeaveTournamentResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -12265,49 +12286,49 @@ func (c *ClientWithResponses) CancelTournamentWithResponse(ctx context.Context, 
 	return ParseCancelTournamentResponse(rsp)
 }
 
-// EnterTournamentWithBodyWithResponse Enter a tournament
+// JoinTournamentWithBodyWithResponse Enter a tournament
 //
 // Enters the key's player in the upcoming tournament; by entering, the player accepts a seat at each of its tables. With {"bot": strategy} from the organiser's key, enters that bot instead (a bot enters a rated tournament once).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
-// Corresponds with POST /api/v1/tournaments/{id}/entries (the `EnterTournament` operationId).
-func (c *ClientWithResponses) EnterTournamentWithBodyWithResponse(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*EnterTournamentResponse, error) {
-	rsp, err := c.EnterTournamentWithBody(ctx, id, contentType, body, reqEditors...)
+// Corresponds with POST /api/v1/tournaments/{id}/entries (the `JoinTournament` operationId).
+func (c *ClientWithResponses) JoinTournamentWithBodyWithResponse(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*JoinTournamentResponse, error) {
+	rsp, err := c.JoinTournamentWithBody(ctx, id, contentType, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
-	return ParseEnterTournamentResponse(rsp)
+	return ParseJoinTournamentResponse(rsp)
 }
 
-// EnterTournamentWithResponse Enter a tournament
+// JoinTournamentWithResponse Enter a tournament
 //
 // Enters the key's player in the upcoming tournament; by entering, the player accepts a seat at each of its tables. With {"bot": strategy} from the organiser's key, enters that bot instead (a bot enters a rated tournament once).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
-// Corresponds with POST /api/v1/tournaments/{id}/entries (the `EnterTournament` operationId).
-func (c *ClientWithResponses) EnterTournamentWithResponse(ctx context.Context, id string, body EnterTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*EnterTournamentResponse, error) {
-	rsp, err := c.EnterTournament(ctx, id, body, reqEditors...)
+// Corresponds with POST /api/v1/tournaments/{id}/entries (the `JoinTournament` operationId).
+func (c *ClientWithResponses) JoinTournamentWithResponse(ctx context.Context, id string, body JoinTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*JoinTournamentResponse, error) {
+	rsp, err := c.JoinTournament(ctx, id, body, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
-	return ParseEnterTournamentResponse(rsp)
+	return ParseJoinTournamentResponse(rsp)
 }
 
-// WithdrawTournamentWithResponse Withdraw from a tournament
+// LeaveTournamentWithResponse Withdraw from a tournament
 //
 // Withdraws the entry of player ("me": the key's player) before the tournament starts. A player withdraws itself; the organiser withdraws any entry.
 //
 // Returns a wrapper object for the known response body format(s).
 //
-// Corresponds with DELETE /api/v1/tournaments/{id}/entries/{player} (the `WithdrawTournament` operationId).
-func (c *ClientWithResponses) WithdrawTournamentWithResponse(ctx context.Context, id string, player string, reqEditors ...RequestEditorFn) (*WithdrawTournamentResponse, error) {
-	rsp, err := c.WithdrawTournament(ctx, id, player, reqEditors...)
+// Corresponds with DELETE /api/v1/tournaments/{id}/entries/{player} (the `LeaveTournament` operationId).
+func (c *ClientWithResponses) LeaveTournamentWithResponse(ctx context.Context, id string, player string, reqEditors ...RequestEditorFn) (*LeaveTournamentResponse, error) {
+	rsp, err := c.LeaveTournament(ctx, id, player, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
-	return ParseWithdrawTournamentResponse(rsp)
+	return ParseLeaveTournamentResponse(rsp)
 }
 
 // ExportTournamentWithResponse Export a tournament
@@ -16753,15 +16774,15 @@ func ParseCancelTournamentResponse(rsp *http.Response) (*CancelTournamentRespons
 	return response, nil
 }
 
-// ParseEnterTournamentResponse parses an HTTP response from a EnterTournamentWithResponse call
-func ParseEnterTournamentResponse(rsp *http.Response) (*EnterTournamentResponse, error) {
+// ParseJoinTournamentResponse parses an HTTP response from a JoinTournamentWithResponse call
+func ParseJoinTournamentResponse(rsp *http.Response) (*JoinTournamentResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
 	defer func() { _ = rsp.Body.Close() }()
 	if err != nil {
 		return nil, err
 	}
 
-	response := &EnterTournamentResponse{
+	response := &JoinTournamentResponse{
 		Body:         bodyBytes,
 		HTTPResponse: rsp,
 	}
@@ -16862,7 +16883,7 @@ func ParseEnterTournamentResponse(rsp *http.Response) (*EnterTournamentResponse,
 
 	switch {
 	case rsp.StatusCode == 429:
-		var headers EnterTournamentResponse429Headers
+		var headers JoinTournamentResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -16872,7 +16893,7 @@ func ParseEnterTournamentResponse(rsp *http.Response) (*EnterTournamentResponse,
 		}
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
-		var headers EnterTournamentResponse503Headers
+		var headers JoinTournamentResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -16882,7 +16903,7 @@ func ParseEnterTournamentResponse(rsp *http.Response) (*EnterTournamentResponse,
 		}
 		response.Headers503 = &headers
 	case rsp.StatusCode == 507:
-		var headers EnterTournamentResponse507Headers
+		var headers JoinTournamentResponse507Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -16896,15 +16917,15 @@ func ParseEnterTournamentResponse(rsp *http.Response) (*EnterTournamentResponse,
 	return response, nil
 }
 
-// ParseWithdrawTournamentResponse parses an HTTP response from a WithdrawTournamentWithResponse call
-func ParseWithdrawTournamentResponse(rsp *http.Response) (*WithdrawTournamentResponse, error) {
+// ParseLeaveTournamentResponse parses an HTTP response from a LeaveTournamentWithResponse call
+func ParseLeaveTournamentResponse(rsp *http.Response) (*LeaveTournamentResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
 	defer func() { _ = rsp.Body.Close() }()
 	if err != nil {
 		return nil, err
 	}
 
-	response := &WithdrawTournamentResponse{
+	response := &LeaveTournamentResponse{
 		Body:         bodyBytes,
 		HTTPResponse: rsp,
 	}
@@ -16991,7 +17012,7 @@ func ParseWithdrawTournamentResponse(rsp *http.Response) (*WithdrawTournamentRes
 
 	switch {
 	case rsp.StatusCode == 429:
-		var headers WithdrawTournamentResponse429Headers
+		var headers LeaveTournamentResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -17001,7 +17022,7 @@ func ParseWithdrawTournamentResponse(rsp *http.Response) (*WithdrawTournamentRes
 		}
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
-		var headers WithdrawTournamentResponse503Headers
+		var headers LeaveTournamentResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -17011,7 +17032,7 @@ func ParseWithdrawTournamentResponse(rsp *http.Response) (*WithdrawTournamentRes
 		}
 		response.Headers503 = &headers
 	case rsp.StatusCode == 507:
-		var headers WithdrawTournamentResponse507Headers
+		var headers LeaveTournamentResponse507Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
