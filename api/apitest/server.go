@@ -9,8 +9,10 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/domain/app/tournaments"
 	"github.com/allfives/allfives/domain/bot"
 	"github.com/allfives/allfives/domain/players"
 	"github.com/allfives/allfives/domain/referee"
@@ -38,7 +40,13 @@ func Server(t testing.TB, seed uint64) *httptest.Server {
 	// Reviews on small budgets: the tests look at what a review shows, not at its strength.
 	reviews := reviewer.New(reviewer.Config{Store: store, Matches: svc, Options: SmallReview})
 	t.Cleanup(reviews.Close)
-	srv := httptest.NewServer(api.New(api.Config{Service: svc, Ready: store, Reviews: reviews, Players: people}))
+	// Tournaments, driven as serve drives them (docs/tournaments.md).
+	tours := tournaments.New(tournaments.Config{Store: store, Matches: svc, Players: people})
+	drive, stop := context.WithCancel(context.Background())
+	driven := make(chan struct{})
+	go func() { defer close(driven); tours.Run(drive, 20*time.Millisecond) }()
+	t.Cleanup(func() { stop(); <-driven })
+	srv := httptest.NewServer(api.New(api.Config{Service: svc, Ready: store, Reviews: reviews, Players: people, Tournaments: tours}))
 	t.Cleanup(srv.Close)
 	return srv
 }
