@@ -169,3 +169,74 @@ func TestDuplicateRoundDealsTheSameHands(t *testing.T) {
 		t.Fatalf("offline audit %+v", off)
 	}
 }
+
+// TestTournamentSurvivesRestart: a round robin of two players and two bots is stopped mid-round
+// (its human match waiting for a move), the server restarts on the same database, and the
+// tournament goes on from its log to its end.
+func TestTournamentSurvivesRestart(t *testing.T) {
+	c := newCup(t)
+	ada, adaKey := c.player("Ada")
+	bob, bobKey := c.player("Bob")
+	keys := map[string]string{ada: adaKey, bob: bobKey}
+	id := c.createTournament(adaKey, api.CreateTournamentRequest{Name: "Restart", Format: "2p", System: "round_robin", TurnSeconds: 600}, "greedy", "random")
+	c.must(http.StatusCreated, "POST", "/api/v1/tournaments/"+id+"/entries", adaKey, nil, nil)
+	c.must(http.StatusCreated, "POST", "/api/v1/tournaments/"+id+"/entries", bobKey, nil, nil)
+	c.must(http.StatusOK, "POST", "/api/v1/tournaments/"+id+"/start", adaKey, nil, nil)
+	for round := 1; round <= 3; round++ {
+		v := c.waitFor(id, "in its round", func(v api.TournamentView) bool {
+			if len(v.Rounds) < round {
+				return false
+			}
+			for _, tb := range v.Rounds[round-1].Tables {
+				if tb.Match == "" {
+					return false
+				}
+			}
+			return true
+		})
+		// Restart before the humans of this round move.
+		c.stop()
+		c = openCup(t, c.path)
+		for _, tb := range v.Rounds[round-1].Tables {
+			for _, s := range tb.Seats {
+				if k := keys[s.Player]; k != "" {
+					if code, b := c.call("POST", "/api/v1/matches/"+tb.Match+"/resign", k, nil); code != http.StatusOK && code != http.StatusConflict {
+						t.Fatalf("resign %s: %d %s", tb.Match, code, b)
+					}
+				}
+			}
+		}
+	}
+	v := c.waitFor(id, "finished", func(v api.TournamentView) bool { return v.Status == "finished" })
+	var audit api.TournamentAudit
+	c.must(http.StatusOK, "GET", "/api/v1/tournaments/"+id+"/audit", "", nil, &audit)
+	if !audit.OK || len(v.Rounds) != 3 {
+		t.Fatalf("after restarts: %d rounds, audit %+v", len(v.Rounds), audit)
+	}
+}
+
+// TestTournamentOfPartners: a 2v2 Swiss of ten bots over three rounds: two tables and two byes
+// a round, partners in seats 0 and 2, the standings equal to the offline recomputation.
+func TestTournamentOfPartners(t *testing.T) {
+	c := newCup(t)
+	_, key := c.player("Organiser")
+	id := c.createTournament(key, api.CreateTournamentRequest{Name: "Pairs", Format: "2v2", System: "swiss", Rounds: 3, Target: 50},
+		repeatBots(10, "random", "greedy")...)
+	c.must(http.StatusOK, "POST", "/api/v1/tournaments/"+id+"/start", key, nil, nil)
+	v := c.waitFor(id, "finished", func(v api.TournamentView) bool { return v.Status == "finished" })
+	for _, r := range v.Rounds {
+		if len(r.Tables) != 2 || len(r.Byes) != 2 {
+			t.Fatalf("round %d: %d tables, byes %v", r.Round, len(r.Tables), r.Byes)
+		}
+		for _, tb := range r.Tables {
+			if tb.Scores[0] != tb.Scores[2] || tb.Scores[1] != tb.Scores[3] {
+				t.Fatalf("round %d table %d: partners' scores differ: %v", r.Round, tb.Table, tb.Scores)
+			}
+		}
+	}
+	off := c.offline(id)
+	if !off.OK {
+		t.Fatalf("offline audit %+v", off)
+	}
+	checkStandings(t, v.Standings, off.Standings)
+}
