@@ -163,7 +163,7 @@ type TournamentAudit struct {
 	OK          bool                   `json:"ok"`
 	Events      int                    `json:"events"`
 	HeadHash    string                 `json:"head_hash"`
-	FirstBadSeq *int                   `json:"first_bad_seq"`
+	FirstBadSeq *int                   `json:"first_bad_seq" extensions:"x-nullable"`
 	Checks      []TournamentAuditCheck `json:"checks"`
 	Standings   []TournamentStanding   `json:"standings"`
 }

@@ -5024,7 +5024,8 @@ const docTemplate = `{
                     "type": "integer"
                 },
                 "first_bad_seq": {
-                    "type": "integer"
+                    "type": "integer",
+                    "x-nullable": true
                 },
                 "head_hash": {
                     "type": "string"

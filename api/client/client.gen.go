@@ -2422,7 +2422,7 @@ type ApiTicketResponse struct {
 type ApiTournamentAudit struct {
 	Checks      []ApiTournamentAuditCheck `json:"checks"`
 	Events      int                       `json:"events"`
-	FirstBadSeq int                       `json:"first_bad_seq"`
+	FirstBadSeq *int                      `json:"first_bad_seq"`
 	HeadHash    string                    `json:"head_hash"`
 	Ok          bool                      `json:"ok"`
 	Standings   []ApiTournamentStanding   `json:"standings"`
