@@ -240,3 +240,29 @@ func TestTournamentOfPartners(t *testing.T) {
 	}
 	checkStandings(t, v.Standings, off.Standings)
 }
+
+// TestRatedDuplicateTournament: a rated duplicate round of four bots, each entered once: every
+// match is rated, dealt from the round's seed, and audits.
+func TestRatedDuplicateTournament(t *testing.T) {
+	c := newCup(t)
+	_, key := c.player("Organiser")
+	id := c.createTournament(key, api.CreateTournamentRequest{Name: "Rated", Format: "2p", System: "swiss", Rounds: 1, Duplicate: true, Rated: true, Target: 20},
+		"random", "greedy", "pimc", "expert")
+	c.must(http.StatusBadRequest, "POST", "/api/v1/tournaments/"+id+"/entries", key, map[string]string{"bot": "random"}, nil)
+	c.must(http.StatusOK, "POST", "/api/v1/tournaments/"+id+"/start", key, nil, nil)
+	v := c.waitFor(id, "finished", func(v api.TournamentView) bool { return v.Status == "finished" })
+	for _, tb := range v.Rounds[0].Tables {
+		var m struct {
+			Rated  bool `json:"rated"`
+			Seeded bool `json:"seeded"`
+		}
+		c.must(http.StatusOK, "GET", "/api/v1/matches/"+tb.Match, "", nil, &m)
+		var audit struct {
+			OK bool `json:"ok"`
+		}
+		b := c.must(http.StatusOK, "GET", "/api/v1/matches/"+tb.Match+"/audit", "", nil, &audit)
+		if !m.Rated || !m.Seeded || !audit.OK {
+			t.Fatalf("table %d: rated %v seeded %v, audit %s", tb.Table, m.Rated, m.Seeded, b)
+		}
+	}
+}
