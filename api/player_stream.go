@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -302,6 +303,10 @@ func (pf *playerFeed) seen(ctx context.Context, pending map[string]referee.Match
 			continue // the player left the match, or gave a challenge up
 		}
 		v, err := pf.s.svc.View(ctx, id, domain.Spectator())
+		if errors.Is(err, domain.ErrMatchSealed) {
+			// A sealed match (docs/tournaments.md) is read by its seats only: the player's own.
+			v, err = pf.s.svc.View(ctx, id, domain.SeatViewer(seat))
+		}
 		if err != nil {
 			continue // gone, or not readable now: the next announcement reads it again
 		}

@@ -1,7 +1,6 @@
 package api_test
 
 import (
-	"encoding/json"
 	"net/http"
 	"testing"
 
@@ -34,7 +33,13 @@ func TestSealedDuplicateMatchLeaksNothing(t *testing.T) {
 	})
 	one, two := v.Rounds[0].Tables[0], v.Rounds[0].Tables[1]
 	c.must(http.StatusOK, "POST", "/api/v1/matches/"+one.Match+"/resign", keys[one.Seats[0].Player], nil, nil)
-	c.waitFor(id, "past table 1", func(v api.TournamentView) bool { return len(v.Rounds[0].Tables[0].Scores) == 2 })
+	var ended struct {
+		Status string `json:"status"`
+	}
+	c.must(http.StatusOK, "GET", "/api/v1/matches/"+one.Match, keys[one.Seats[1].Player], nil, &ended)
+	if ended.Status != "finished" {
+		t.Fatalf("table 1 after the resignation: %s", ended.Status)
+	}
 
 	var seen [][]byte // every answer about table 1 while sealed
 	record := func(b []byte) { seen = append(seen, append([]byte(nil), b...)) }
@@ -48,19 +53,30 @@ func TestSealedDuplicateMatchLeaksNothing(t *testing.T) {
 			t.Fatalf("table 2's key GET %s: %d %s", path, code, b)
 		}
 	}
+	// Nor do lists show a sealed match, or the tournament a duplicate round's scores: a score
+	// tells something of the cards (a lead that scores 10 is the 5-5).
+	for _, path := range []string{"/api/v1/matches", "/api/v1/matches?status=finished", "/api/v1/matches?status=in_progress",
+		"/api/v1/players/" + one.Seats[0].Player + "/matches", "/api/v1/players/" + two.Seats[0].Player + "/matches"} {
+		b := c.must(http.StatusOK, "GET", path, "", nil, nil)
+		record(b)
+		if contains(b, one.Match) || contains(b, two.Match) {
+			t.Fatalf("GET %s lists a sealed match: %s", path, b)
+		}
+	}
+	if v := c.tournament(id); v.Rounds[0].Tables[0].Scores != nil {
+		t.Fatalf("the tournament shows a sealed table's scores: %v", v.Rounds[0].Tables[0].Scores)
+	}
 	outsiders := map[string]string{"spectator": ""}
 	for who, key := range outsiders {
-		var view struct {
-			Status string          `json:"status"`
-			Hand   json.RawMessage `json:"hand"`
-		}
-		record(c.must(http.StatusOK, "GET", m, key, nil, &view))
-		if view.Status != "finished" || string(view.Hand) != "null" {
-			t.Fatalf("%s: view %s with hand %s", who, view.Status, view.Hand)
-		}
-		for _, path := range []string{m + "/events", m + "/replay?step=2", m + "/export", m + "/export?format=text", m + "/audit", m + "/stream"} {
+		for _, path := range []string{m, m + "/legal-moves", m + "/events", m + "/replay?step=2", m + "/export", m + "/export?format=text", m + "/audit", m + "/stream"} {
 			code, b := c.call("GET", path, key, nil)
 			record(b)
+			if path == m+"/legal-moves" {
+				if code != http.StatusUnauthorized {
+					t.Fatalf("%s GET %s: %d %s", who, path, code, b)
+				}
+				continue
+			}
 			if code != http.StatusConflict || !contains(b, "MATCH_SEALED") {
 				t.Fatalf("%s GET %s: %d %s, want 409 MATCH_SEALED", who, path, code, b)
 			}

@@ -35,7 +35,9 @@ func toTournamentView(st *tournament.State) TournamentView {
 			for seat, p := range t.Seats {
 				tv.Seats = append(tv.Seats, TournamentSeat{Seat: seat, Player: p, Name: names[p]})
 			}
-			if res := r.Results[ti]; res != nil {
+			if res := r.Results[ti]; res != nil && (r.Ended || r.Commitment == "") {
+				// A duplicate round's scores wait for its end, as its matches do: a table's
+				// score tells the others something of the cards they hold.
 				tv.Scores = res.Scores
 			}
 			rv.Tables[ti] = tv

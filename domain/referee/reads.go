@@ -100,8 +100,10 @@ func (s *MatchService) Events(ctx context.Context, id string, v domain.Viewer, a
 		return nil, 0, err
 	}
 	// match.created alone deals nothing: the player stream reads it of every match.
-	if v, err = s.sealForID(ctx, id, v, after > 0 || limit > 1); err != nil {
-		return nil, 0, err
+	if after > 0 || limit > 1 {
+		if v, err = s.sealForID(ctx, id, v, true); err != nil {
+			return nil, 0, err
+		}
 	}
 	events, err := s.store.Events(ctx, id, after, limit)
 	if err != nil {
@@ -129,7 +131,12 @@ func (s *MatchService) History(ctx context.Context, q HistoryQuery) (HistoryPage
 	if !q.Since.IsZero() && !q.Until.IsZero() && q.Until.Before(q.Since) {
 		return HistoryPage{}, domain.Invalidf("until is before since")
 	}
-	return s.store.History(ctx, q)
+	page, err := s.store.History(ctx, q)
+	if err != nil {
+		return HistoryPage{}, err
+	}
+	page.Matches = unsealed(ctx, s, page.Matches, func(it HistoryItem) HistoryItem { return it })
+	return page, nil
 }
 
 // Progress returns the match's version and whether it has finished, without taking the match's

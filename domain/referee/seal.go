@@ -26,9 +26,11 @@ func (s *MatchService) isSealed(ctx context.Context, m *domain.Match) (bool, err
 	return (*f)(ctx, m.ID(), m.Commitment())
 }
 
-// sealFor is v as it may read m: sealed when m is (domain/seal.go). record says the read
-// shows the log (events, stream, replay, export, audit), which only a seat of a sealed
-// match reads: a spectator is refused with domain.ErrMatchSealed.
+// sealFor is v as it may read m: sealed when m is (domain/seal.go). Only a seat of a sealed
+// match reads it: even its score, turn and tile counts would tell another table of the same
+// cards something of its deal (a lead that scores 10 is the 5-5), so a spectator is refused
+// with domain.ErrMatchSealed. record says the read shows the log; a view that fails to learn
+// whether the match is sealed fails closed instead of failing.
 func (s *MatchService) sealFor(ctx context.Context, m *domain.Match, v domain.Viewer, record bool) (domain.Viewer, error) {
 	sealed, err := s.isSealed(ctx, m)
 	switch {
@@ -36,11 +38,14 @@ func (s *MatchService) sealFor(ctx context.Context, m *domain.Match, v domain.Vi
 		return v, err
 	case err != nil:
 		// A view fails closed: the answer to a move that committed must not become an error.
+		if _, seat := v.Seat(); !seat {
+			return v, fmt.Errorf("match %s: %w", m.ID(), domain.ErrMatchSealed)
+		}
 		return v.Sealed(), nil
 	case !sealed:
 		return v, nil
 	}
-	if _, seat := v.Seat(); record && !seat {
+	if _, seat := v.Seat(); !seat {
 		return v, fmt.Errorf("match %s: %w", m.ID(), domain.ErrMatchSealed)
 	}
 	return v.Sealed(), nil
@@ -71,4 +76,28 @@ func drawnSeed(req CreateRequest) string {
 		return ""
 	}
 	return req.Seed
+}
+
+// unsealed leaves out of a listing the matches that are sealed now: a history item's scores,
+// turn and hands tell as much as a view (docs/tournaments.md, "Sealed matches"). Only items
+// dealt from a chosen seed are asked about; one whose seal cannot be read is left out.
+func unsealed[T any](ctx context.Context, s *MatchService, items []T, item func(T) HistoryItem) []T {
+	if s.sealer.Load() == nil {
+		return items
+	}
+	out := items[:0:0]
+	for _, it := range items {
+		h := item(it)
+		if h.Summary.Seeded {
+			snap, err := s.snapshot(ctx, h.ID)
+			if err != nil {
+				continue
+			}
+			if sealed, err := s.isSealed(ctx, snap.match); err != nil || sealed {
+				continue
+			}
+		}
+		out = append(out, it)
+	}
+	return out
 }

@@ -9,11 +9,12 @@ import (
 	"github.com/allfives/allfives/domain/tournament"
 )
 
-// facts reads what the audit and the results need of match id, from the referee as anyone
-// may read it: a sealed match's view shows its seats, status and scores but no hand, and its
-// seed only once the round revealed it.
+// facts reads what the audit and the results need of match id, from the referee as seat 0
+// reads it: a sealed match refuses spectators, and seat 0's view shows the seats, status and
+// scores (what the service needs, and never passes on while sealed), and its seed only once
+// the round revealed it.
 func (s *Service) facts(ctx context.Context, st *tournament.State, id string) (tournament.MatchFacts, error) {
-	v, err := s.matches.View(ctx, id, domain.Spectator())
+	v, err := s.matches.View(ctx, id, domain.SeatViewer(0))
 	if err != nil {
 		return tournament.MatchFacts{}, err
 	}
@@ -34,9 +35,8 @@ func (s *Service) facts(ctx context.Context, st *tournament.State, id string) (t
 		}
 	}
 	if f.Finished {
-		events, _, err := s.matches.Events(ctx, id, domain.Spectator(), v.Version-1, 1)
+		events, _, err := s.matches.Events(ctx, id, domain.SeatViewer(0), v.Version-1, 1)
 		switch {
-		case errors.Is(err, domain.ErrMatchSealed):
 		case err != nil:
 			return tournament.MatchFacts{}, err
 		case len(events) == 1:
