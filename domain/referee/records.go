@@ -70,7 +70,8 @@ func (s *MatchService) Audit(ctx context.Context, id string, v domain.Viewer) (a
 	if err != nil {
 		return audit.Report{}, err
 	}
-	if v, err = s.sealForID(ctx, id, v, true); err != nil {
+	// The stored record, not the cache: a record that cannot be folded is audited all the same.
+	if v, err = s.sealForLog(ctx, id, log.Events, v); err != nil {
 		return audit.Report{}, err
 	}
 	rep := audit.Stored(id, chain, sideRows(stored, recs), log, v, s.chooser(ctx))

@@ -101,3 +101,26 @@ func unsealed[T any](ctx context.Context, s *MatchService, items []T, item func(
 	}
 	return out
 }
+
+// sealForLog is sealFor for the audit, judged from the stored log's match.created rather than
+// the folded match, which a damaged record may not give.
+func (s *MatchService) sealForLog(ctx context.Context, id string, events []domain.Event, v domain.Viewer) (domain.Viewer, error) {
+	f := s.sealer.Load()
+	if f == nil || len(events) == 0 {
+		return v, nil
+	}
+	mc, ok := events[0].Data.(domain.MatchCreated)
+	if !ok || !mc.Seeded {
+		return v, nil
+	}
+	sealed, err := (*f)(ctx, id, mc.Commitment)
+	switch _, seat := v.Seat(); {
+	case err != nil:
+		return v, err
+	case !sealed:
+		return v, nil
+	case !seat:
+		return v, fmt.Errorf("match %s: %w", id, domain.ErrMatchSealed)
+	}
+	return v.Sealed(), nil
+}
