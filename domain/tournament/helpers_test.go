@@ -11,13 +11,13 @@ import (
 
 // logger appends events to a log and folds them as it goes.
 type logger struct {
-	t      *testing.T
+	t      testing.TB
 	st     *State
 	events []Event
 	at     time.Time
 }
 
-func newLogger(t *testing.T, spec Spec) *logger {
+func newLogger(t testing.TB, spec Spec) *logger {
 	l := &logger{t: t, st: &State{ID: "t1"}, at: time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)}
 	if err := spec.Check(); err != nil {
 		t.Fatal(err)
