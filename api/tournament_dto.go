@@ -20,13 +20,18 @@ type CreateTournamentRequest struct {
 	Rounds int    `json:"rounds,omitempty" example:"4"`
 	// Duplicate deals every table of a round the same cards and scores each seat against the
 	// seats that held them at the other tables.
-	Duplicate   bool       `json:"duplicate,omitempty"`
-	Rated       bool       `json:"rated,omitempty"`
-	Target      int        `json:"target,omitempty" example:"150"`
-	TurnSeconds int        `json:"turn_seconds,omitempty" example:"60"`
-	StartsAt    *time.Time `json:"starts_at,omitempty" format:"date-time"`
-	MinEntries  int        `json:"min_entries,omitempty" example:"4"`
-	MaxEntries  int        `json:"max_entries,omitempty" example:"32"`
+	Duplicate bool `json:"duplicate,omitempty"`
+	// Rated rates every match as any rated match (docs/ratings.md).
+	Rated bool `json:"rated,omitempty"`
+	// Target is each match's (default: the rules').
+	Target int `json:"target,omitempty" example:"150"`
+	// TurnSeconds is each match's clock (default 60: every tournament match has one).
+	TurnSeconds int `json:"turn_seconds,omitempty" example:"60"`
+	// StartsAt starts the tournament by itself; without it the organiser starts it.
+	StartsAt *time.Time `json:"starts_at,omitempty" format:"date-time"`
+	// MinEntries (default: one table) and MaxEntries (default 256, a round robin's 32).
+	MinEntries int `json:"min_entries,omitempty" example:"4"`
+	MaxEntries int `json:"max_entries,omitempty" example:"32"`
 }
 
 // EnterTournamentRequest enters the caller, or, from the organiser, a bot of that strategy.

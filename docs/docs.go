@@ -3010,6 +3010,7 @@ const docTemplate = `{
                     "example": 32
                 },
                 "min_entries": {
+                    "description": "MinEntries (default: one table) and MaxEntries (default 256, a round robin's 32).",
                     "type": "integer",
                     "example": 4
                 },
@@ -3018,6 +3019,7 @@ const docTemplate = `{
                     "example": "Friday club"
                 },
                 "rated": {
+                    "description": "Rated rates every match as any rated match (docs/ratings.md).",
                     "type": "boolean"
                 },
                 "rounds": {
@@ -3025,6 +3027,7 @@ const docTemplate = `{
                     "example": 4
                 },
                 "starts_at": {
+                    "description": "StartsAt starts the tournament by itself; without it the organiser starts it.",
                     "type": "string",
                     "format": "date-time"
                 },
@@ -3038,10 +3041,12 @@ const docTemplate = `{
                     "example": "swiss"
                 },
                 "target": {
+                    "description": "Target is each match's (default: the rules').",
                     "type": "integer",
                     "example": 150
                 },
                 "turn_seconds": {
+                    "description": "TurnSeconds is each match's clock (default 60: every tournament match has one).",
                     "type": "integer",
                     "example": 60
                 }

@@ -1422,15 +1422,21 @@ type ApiCreateTournamentRequest struct {
 	// MaxEntries Example: 32
 	MaxEntries *int `json:"max_entries,omitempty"`
 
-	// MinEntries Example: 4
+	// MinEntries MinEntries (default: one table) and MaxEntries (default 256, a round robin's 32).
+	//
+	// Example: 4
 	MinEntries *int `json:"min_entries,omitempty"`
 
 	// Name Example: Friday club
-	Name  string `json:"name"`
-	Rated *bool  `json:"rated,omitempty"`
+	Name string `json:"name"`
+
+	// Rated Rated rates every match as any rated match (docs/ratings.md).
+	Rated *bool `json:"rated,omitempty"`
 
 	// Rounds Example: 4
-	Rounds   *int       `json:"rounds,omitempty"`
+	Rounds *int `json:"rounds,omitempty"`
+
+	// StartsAt StartsAt starts the tournament by itself; without it the organiser starts it.
 	StartsAt *time.Time `json:"starts_at,omitempty"`
 
 	// System System pairs the rounds: swiss (rounds needed) or round_robin (2p only; everyone meets
@@ -1439,10 +1445,14 @@ type ApiCreateTournamentRequest struct {
 	// Example: swiss
 	System ApiCreateTournamentRequestSystem `json:"system"`
 
-	// Target Example: 150
+	// Target Target is each match's (default: the rules').
+	//
+	// Example: 150
 	Target *int `json:"target,omitempty"`
 
-	// TurnSeconds Example: 60
+	// TurnSeconds TurnSeconds is each match's clock (default 60: every tournament match has one).
+	//
+	// Example: 60
 	TurnSeconds *int `json:"turn_seconds,omitempty"`
 }
 

@@ -20,6 +20,11 @@ func (s *Service) Create(ctx context.Context, key string, spec tournament.Spec) 
 		return nil, err
 	}
 	spec.Name = strings.TrimSpace(spec.Name)
+	if spec.TurnSeconds == 0 {
+		// Every match of a tournament has a clock, so that a player who walks away is played
+		// for and the round ends (docs/tournaments.md, "Life of a tournament").
+		spec.TurnSeconds = DefaultTurnSeconds
+	}
 	if err := spec.Check(); err != nil {
 		return nil, domain.Invalidf("%s", strings.TrimPrefix(err.Error(), tournament.ErrInvalid.Error()+": "))
 	}

@@ -27,6 +27,9 @@ type Keys interface {
 // between equal points; nil rates everyone 0.
 type Rater func(ctx context.Context, player string, format tournament.Format) float64
 
+// DefaultTurnSeconds is the clock of a tournament's matches created without one.
+const DefaultTurnSeconds = 60
+
 // DefaultMaxOrganising is how many tournaments one player may have upcoming or running.
 const DefaultMaxOrganising = 3
 
