@@ -144,10 +144,12 @@ type Ended struct {
 	Standings []Standing `json:"standings"`
 }
 
-// Cancelled is tournament.cancelled's payload: who cancelled and why.
+// Cancelled is tournament.cancelled's payload: who cancelled and why, and the seed of a
+// duplicate round it cut short, revealed since no round.ended will.
 type Cancelled struct {
 	By     string `json:"by"`
 	Reason string `json:"reason"`
+	Seed   string `json:"seed,omitempty"`
 }
 
 // NewEvent encodes data as the event of type t at seq.

@@ -146,6 +146,9 @@ func (st *State) apply(e Event) error {
 			return fmt.Errorf("only a tournament not over is cancelled")
 		}
 		st.Status, st.Cancel = StatusCancelled, &d
+		if r := st.current(); r != nil && !r.Ended && d.Seed != "" {
+			r.Seed = d.Seed
+		}
 	default:
 		return fmt.Errorf("unknown event type")
 	}

@@ -2,6 +2,7 @@ package tournaments
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"slices"
@@ -214,11 +215,16 @@ func (s *Service) Cancel(ctx context.Context, id, key string) (err error) {
 		return fmt.Errorf("%w: it is %s", domain.ErrTournamentClosed, t.st.Status)
 	}
 	var c change
+	cancelled := tournament.Cancelled{By: who.ID, Reason: "organiser"}
 	if r := t.st.Current(); r != nil && !r.Ended && r.Commitment != "" {
-		// No round follows to reveal the seed: the cancel does, and the matches open.
-		c.reveal = r.Commitment
+		// No round.ended follows to reveal the seed: the cancel does, and the matches open.
+		seed, err := s.store.RoundSeed(ctx, t.row.ID, r.Number)
+		if err != nil {
+			return err
+		}
+		c.reveal, cancelled.Seed = r.Commitment, hex.EncodeToString(seed)
 	}
-	c.add(tournament.TypeCancelled, tournament.Cancelled{By: who.ID, Reason: "organiser"})
+	c.add(tournament.TypeCancelled, cancelled)
 	return conflictIsBusy(s.commit(ctx, t, c))
 }
 
