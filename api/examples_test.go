@@ -53,7 +53,7 @@ func TestRequestExamplesSucceed(t *testing.T) {
 		t.Fatal("openapi.yaml has no createMatch examples")
 	}
 
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	var match, lobby api.CreateMatchResponse
 	var organiser api.CreatePlayerResponse // the tournaments' examples: its key, its tournament
 	var cup api.TournamentView

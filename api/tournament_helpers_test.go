@@ -2,7 +2,6 @@ package api_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -17,11 +16,8 @@ import (
 
 	"github.com/allfives/allfives/api"
 	"github.com/allfives/allfives/api/apitest"
+	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/app/tournaments"
-	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/domain/players"
-	"github.com/allfives/allfives/domain/referee"
-	"github.com/allfives/allfives/domain/reviewer"
 	"github.com/allfives/allfives/domain/tournament"
 	"github.com/allfives/allfives/repository/sqlite"
 )
@@ -45,31 +41,9 @@ func newCup(t *testing.T) *cup {
 // openCup starts the server over the database at path (a restart when it exists).
 func openCup(t *testing.T, path string) *cup {
 	t.Helper()
-	store, err := sqlite.Open(context.Background(), path, sqlite.Options{Sync: "normal"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	people := players.NewService(players.Config{Store: store})
-	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(7), Players: people})
-	tours := tournaments.New(tournaments.Config{Store: store, Matches: svc, Players: people, TableGrace: time.Millisecond})
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { defer close(done); tours.Run(ctx, 20*time.Millisecond) }()
-	reviews := reviewer.New(reviewer.Config{Store: store, Matches: svc, Options: apitest.SmallReview})
-	c := &cup{t: t, svc: svc, tours: tours, path: path,
-		e: api.New(api.Config{Service: svc, Players: people, Tournaments: tours, Reviews: reviews})}
-	var once bool
-	c.stop = func() {
-		if !once {
-			once = true
-			cancel()
-			<-done
-			reviews.Close()
-			store.Close()
-		}
-	}
-	t.Cleanup(c.stop)
-	return c
+	h := newHarness(t, apitest.SQLiteFile(path, sqlite.Options{Sync: "normal"}), apitest.Reviews(nil),
+		apitest.Tournaments(func(c *tournaments.Config) { c.TableGrace = time.Millisecond }))
+	return &cup{t: t, e: h.e, svc: h.svc, tours: h.Tournaments, path: path, stop: h.Stop}
 }
 
 // call sends a request and returns the status and body.

@@ -5,10 +5,10 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/ratings"
+	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/app/tournaments"
-	"github.com/allfives/allfives/domain/players"
-	"github.com/allfives/allfives/domain/ratings"
-	"github.com/allfives/allfives/domain/referee"
 	"github.com/allfives/allfives/domain/tournament"
 )
 

@@ -5,10 +5,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/app/tournaments"
 	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/domain/players"
-	"github.com/allfives/allfives/domain/referee"
 	"github.com/allfives/allfives/domain/tournament"
 	"github.com/allfives/allfives/repository/postgres"
 	"github.com/allfives/allfives/repository/postgres/pgtest"

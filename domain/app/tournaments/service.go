@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/players"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/tournament"
 )
 
