@@ -144,7 +144,7 @@ json=(-H "Content-Type: application/json")
 auth() { echo "Authorization: Bearer $1"; }
 field() { jq -r "$1" <<<"$body"; }
 missing="00000000000000000000000000000000"
-seed="$(sed -n 's/^const ExampleSeed = "\([0-9a-f]*\)"/\1/p' api/openapi_examples.go)"
+seed="$(sed -n 's/^const ExampleSeed = "\([0-9a-f]*\)"/\1/p' api/server_openapi.go)"
 two_humans='{"players":[{"name":"Ada","kind":"human"},{"name":"Bo","kind":"human"}]'
 
 echo "== the session, through Prism"

@@ -1,8 +1,8 @@
 // Package apitest is the one way tests build the real server: Harness (New, with options: the
 // store, SQLite on a file in the test's own temporary directory by default, or PostgreSQL;
-// players, reviews, tournaments, clock, limits, a live HTTP server), used by the tests of package api, and
-// Server, the live server the web client's, the generated client's and the load tool's tests
-// talk to. It holds the one hand-moved Clock and the one SyncBuffer of the tests.
+// players, reviews, tournaments, clock, limits, a live HTTP server), used by the tests of
+// package api, and Server, the live server the web client's, the generated client's and the
+// load tool's tests talk to. It holds the one hand-moved Clock and the one SyncBuffer of the tests.
 package apitest
 
 import (
@@ -35,8 +35,8 @@ import (
 var SmallReview = analysis.Options{Rollouts: 40, HindsightNodes: 300, ParRuns: 1, ParRollouts: 20}
 
 // Server starts the API over a fresh SQLite file (sync=normal: these tests do not cut the
-// power) on a loopback port, with reviews on SmallReview's budget, its bots seeded with seed.
-// The server and the store close when the test ends.
+// power) on a loopback port, with reviews on SmallReview's budget, tournaments driven, its bots
+// seeded with seed. The server and the store close when the test ends.
 func Server(t testing.TB, seed uint64) *httptest.Server {
 	t.Helper()
 	return New(t, Bots(seed), Reviews(nil), Tournaments(nil), Live(nil)).Server
@@ -144,12 +144,6 @@ func PlayersConfig(fn func(*players.Config)) Option { return func(c *config) { c
 // Reviews adds a reviewer of SmallReview's budget; fn, if not nil, changes its config.
 func Reviews(fn func(*reviews.Config)) Option {
 	return func(c *config) { c.hasRev, c.reviews = true, fn }
-}
-
-// Tournaments runs the tournament service's driver every 20 ms, as serve runs it, so that
-// rounds start and end on their own; fn, if not nil, changes the service's config.
-func Tournaments(fn func(*tournaments.Config)) Option {
-	return func(c *config) { c.drive, c.tours = true, fn }
 }
 
 // ServiceConfig changes the match service's config (bots, clock, TTLs).

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/allfives/allfives/domain/app/tournaments"
 )
 
 // Clock is the one clock tests move by hand, so that no test sleeps for a deadline. A Clock
@@ -92,4 +94,10 @@ func (h *Harness) Stop() {
 			h.stops[i]()
 		}
 	})
+}
+
+// Tournaments runs the tournament service's driver every 20 ms, as serve runs it, so that
+// rounds start and end on their own; fn, if not nil, changes the service's config.
+func Tournaments(fn func(*tournaments.Config)) Option {
+	return func(c *config) { c.drive, c.tours = true, fn }
 }
