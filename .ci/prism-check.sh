@@ -144,7 +144,7 @@ json=(-H "Content-Type: application/json")
 auth() { echo "Authorization: Bearer $1"; }
 field() { jq -r "$1" <<<"$body"; }
 missing="00000000000000000000000000000000"
-seed="$(sed -n 's/^const ExampleSeed = "\([0-9a-f]*\)"/\1/p' api/openapi_examples.go)"
+seed="$(sed -n 's/^const ExampleSeed = "\([0-9a-f]*\)"/\1/p' api/server_openapi.go)"
 two_humans='{"players":[{"name":"Ada","kind":"human"},{"name":"Bo","kind":"human"}]'
 
 echo "== the session, through Prism"
@@ -518,6 +518,49 @@ check 200 "/api/v1/matches?limit=2&cursor=$cursor"
 check 200 "/api/v1/matches?status=expired"
 check 400 "/api/v1/matches?status=done"
 check 400 "/api/v1/matches?cursor=not-a-cursor"
+
+# ---- tournaments: a Swiss of four bots, played to its end within the start; a round robin
+# to join, leave and cancel
+okey="$(curl -sS -X POST "$server/api/v1/players" "${json[@]}" -d '{"name":"Prism Organiser"}' | jq -r .key)"
+ekey="$(curl -sS -X POST "$server/api/v1/players" "${json[@]}" -d '{"name":"Prism Entrant"}' | jq -r .key)"
+route POST /api/v1/tournaments
+check 201 /api/v1/tournaments "${json[@]}" -H "$(auth "$okey")" -d '{"name":"Prism Swiss","format":"2p","system":"swiss","rounds":2,"target":50}'
+swiss="$(field .id)"
+check 400 /api/v1/tournaments "${json[@]}" -H "$(auth "$okey")" -d '{"name":"Prism","format":"5p","system":"swiss","rounds":2}'
+check 401 /api/v1/tournaments "${json[@]}" -d '{"name":"Prism","format":"2p","system":"swiss","rounds":2}'
+check 201 /api/v1/tournaments "${json[@]}" -H "$(auth "$okey")" -d '{"name":"Prism Robin","format":"2p","system":"round_robin","duplicate":true}'
+robin="$(field .id)"
+route POST '/api/v1/tournaments/{id}/entries'
+for b in random greedy random greedy; do
+	check 201 "/api/v1/tournaments/$swiss/entries" "${json[@]}" -H "$(auth "$okey")" -d "{\"bot\":\"$b\"}"
+done
+check 403 "/api/v1/tournaments/$swiss/entries" "${json[@]}" -H "$(auth "$ekey")" -d '{"bot":"random"}'
+check 201 "/api/v1/tournaments/$robin/entries" -H "$(auth "$ekey")"
+check 409 "/api/v1/tournaments/$robin/entries" -H "$(auth "$ekey")"
+check 404 "/api/v1/tournaments/$missing/entries" -H "$(auth "$ekey")"
+route DELETE '/api/v1/tournaments/{id}/entries/{player}'
+check 200 "/api/v1/tournaments/$robin/entries/me" -H "$(auth "$ekey")"
+check 404 "/api/v1/tournaments/$robin/entries/me" -H "$(auth "$ekey")"
+route POST '/api/v1/tournaments/{id}/start'
+check 409 "/api/v1/tournaments/$robin/start" -H "$(auth "$okey")"
+check 403 "/api/v1/tournaments/$swiss/start" -H "$(auth "$ekey")"
+check 200 "/api/v1/tournaments/$swiss/start" -H "$(auth "$okey")"
+route GET /api/v1/tournaments
+check 200 /api/v1/tournaments
+check 200 "/api/v1/tournaments?status=finished&limit=5"
+check 400 "/api/v1/tournaments?status=over"
+route GET '/api/v1/tournaments/{id}'
+check 200 "/api/v1/tournaments/$swiss"
+check 404 "/api/v1/tournaments/$missing"
+route GET '/api/v1/tournaments/{id}/audit'
+check 200 "/api/v1/tournaments/$swiss/audit"
+check 404 "/api/v1/tournaments/$missing/audit"
+route GET '/api/v1/tournaments/{id}/export'
+check 200 "/api/v1/tournaments/$swiss/export"
+check 404 "/api/v1/tournaments/$missing/export"
+route POST '/api/v1/tournaments/{id}/cancel'
+check 200 "/api/v1/tournaments/$robin/cancel" -H "$(auth "$okey")"
+check 409 "/api/v1/tournaments/$robin/cancel" -H "$(auth "$okey")"
 
 # ---- the probes and the document
 route GET /healthz

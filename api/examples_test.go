@@ -39,16 +39,24 @@ func TestRequestExamplesSucceed(t *testing.T) {
 			ops = append(ops, exampleOp{method, path, op})
 		}
 	}
-	// createMatch first: the others need its match.
-	sort.Slice(ops, func(i, j int) bool {
-		return ops[i].op.OperationID == "createMatch" && ops[j].op.OperationID != "createMatch"
-	})
+	// createMatch first: the others need its match; then a player, whose key creates the
+	// tournament the bot joins.
+	rank := map[string]int{"createMatch": 0, "createPlayer": 1, "createTournament": 2, "joinTournament": 3}
+	at := func(o exampleOp) int {
+		if r, ok := rank[o.op.OperationID]; ok {
+			return r
+		}
+		return len(rank)
+	}
+	sort.SliceStable(ops, func(i, j int) bool { return at(ops[i]) < at(ops[j]) })
 	if len(ops) == 0 || ops[0].op.OperationID != "createMatch" {
 		t.Fatal("openapi.yaml has no createMatch examples")
 	}
 
 	h := newHarness(t)
 	var match, lobby api.CreateMatchResponse
+	var organiser api.CreatePlayerResponse // the tournaments' examples: its key, its tournament
+	var cup api.TournamentView
 	sent := 0
 	for _, o := range ops {
 		want := successStatus(t, o.op)
@@ -66,7 +74,13 @@ func TestRequestExamplesSucceed(t *testing.T) {
 			path := strings.ReplaceAll(o.path, "{id}", match.Match.ID)
 			var hdr []string
 			switch o.op.OperationID {
-			case "createMatch", "createPlayer":
+			case "createMatch":
+			case "createPlayer":
+				path = "/api/v1/players" // each example a player of its own: the organiser
+				body = []byte(`{"name": "Organiser ` + name + `"}`)
+			case "createTournament", "joinTournament":
+				path = strings.ReplaceAll(o.path, "{id}", cup.ID)
+				hdr = auth(organiser.Key)
 			case "joinSeat": // the lobby example's open seat, which anyone may take
 				path = strings.ReplaceAll(strings.ReplaceAll(o.path, "{id}", lobby.Match.ID), "{seat}", "1")
 			default:
@@ -81,6 +95,12 @@ func TestRequestExamplesSucceed(t *testing.T) {
 			}
 			if o.op.OperationID == "createMatch" && name == "lobby" {
 				r.decode(t, &lobby)
+			}
+			if o.op.OperationID == "createPlayer" {
+				r.decode(t, &organiser)
+			}
+			if o.op.OperationID == "createTournament" {
+				r.decode(t, &cup)
 			}
 			sent++
 		}

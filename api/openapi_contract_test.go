@@ -16,10 +16,11 @@ import (
 // publicOps answer anyone with no token; tokenOptional answer a seat token or a spectator;
 // the rest need a seat token, or a player key (keyRequired).
 var (
-	publicOps     = []string{"checkLiveness", "checkReadiness", "createPlayer", "getLeaderboard", "getMetrics", "getOpenAPI", "getPlayer", "getPlayerByName", "getPlayerRatings", "listMatches"}
+	publicOps = []string{"auditTournament", "checkLiveness", "checkReadiness", "createPlayer", "exportTournament", "getLeaderboard", "getMetrics", "getOpenAPI", "getPlayer", "getPlayerByName", "getPlayerRatings", "getTournament", "listMatches", "listTournaments"}
+	// The tournaments' reads are public too (auditTournament, exportTournament, getTournament, listTournaments).
 	tokenOptional = []string{"auditMatch", "createReview", "exportMatch", "getMatch", "getReview", "listEvents", "replayMatch", "streamEvents"}
 	tokenRequired = []string{"cancelMatch", "createMatchTicket", "createRematch", "leaveSeat", "listLegalMoves", "makeMove", "resignMatch", "resumeSeat"}
-	keyRequired   = []string{"createPlayerTicket", "declineSeat", "getCurrentPlayer", "rotatePlayerKey"}
+	keyRequired   = []string{"cancelTournament", "createPlayerTicket", "createTournament", "declineSeat", "getCurrentPlayer", "joinTournament", "leaveTournament", "rotatePlayerKey", "startTournament"}
 	keyOptional   = []string{"createMatch", "joinSeat", "listPlayerMatches", "streamPlayer"} // a key binds the seat to its player
 )
 
@@ -36,7 +37,7 @@ func TestOpenAPIOperations(t *testing.T) {
 			t.Fatalf("%s is not a bearer scheme with plain text: %+v", name, s)
 		}
 	}
-	camel := regexp.MustCompile(`^(create|list|get|make|stream|replay|audit|export|check|join|leave|resume|rotate|decline|cancel|resign)[A-Z][A-Za-z]*$`)
+	camel := regexp.MustCompile(`^(create|list|get|make|stream|replay|audit|export|check|join|leave|resume|rotate|decline|cancel|resign|start)[A-Z][A-Za-z]*$`)
 	var public, optional, required, keyed, keyMaybe []string
 	for path, item := range doc.Paths.Map() {
 		for method, op := range item.Operations() {

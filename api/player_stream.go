@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -63,6 +64,10 @@ type PlayerEvent struct {
 	// expired); Reason why the match was cancelled (cancelled).
 	BySeat *int   `json:"by_seat,omitempty"`
 	Reason string `json:"reason,omitempty" enums:"declined,withdrawn,offer_expired"`
+	// Tournament and Round say which tournament's round (round, tournament_ended); Seat is -1
+	// and Match empty for a bye.
+	Tournament string `json:"tournament,omitempty"`
+	Round      int    `json:"round,omitempty"`
 }
 
 // playerStream follows the caller's matches live.
@@ -122,6 +127,8 @@ func (s *server) playerStream(c echo.Context) error {
 	// Subscribe before the first read: an announcement landing between the two is kept.
 	sub, leave := s.streams.hub(s.svc).Subscribe(who)
 	defer leave()
+	notes, unnote := s.notices.subscribe(who) // tournament_stream.go
+	defer unnote()
 	snap, err := pf.load(ctx)
 	if err != nil {
 		return err
@@ -144,6 +151,10 @@ func (s *server) playerStream(c echo.Context) error {
 			return nil
 		case <-heartbeat.C:
 			if pf.held(ctx) != nil || sw.Comment("ping") != nil {
+				return nil
+			}
+		case e := <-notes:
+			if sw.Named(e.name, e.data) != nil || sw.Flush() != nil {
 				return nil
 			}
 		case <-sub.Wake():
@@ -280,6 +291,10 @@ func (pf *playerFeed) seen(ctx context.Context, pending map[string]referee.Match
 			continue // the player left the match, or gave a challenge up
 		}
 		v, err := pf.s.svc.View(ctx, id, domain.Spectator())
+		if errors.Is(err, domain.ErrMatchSealed) {
+			// A sealed match (docs/tournaments.md) is read by its seats only: the player's own.
+			v, err = pf.s.svc.View(ctx, id, domain.SeatViewer(seat))
+		}
 		if err != nil {
 			continue // gone, or not readable now: the next announcement reads it again
 		}

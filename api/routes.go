@@ -62,6 +62,18 @@ func (s *server) routes(e *echo.Echo, reg *prometheus.Registry) {
 		v1.GET("/players/:id", s.getPlayer)
 		v1.GET("/players/:id/matches", s.listPlayerMatches)
 	}
+	if s.players != nil && s.tournaments != nil {
+		// Tournaments (docs/tournaments.md).
+		v1.POST("/tournaments", s.createTournament)
+		v1.GET("/tournaments", s.listTournaments)
+		v1.GET("/tournaments/:id", s.getTournament)
+		v1.POST("/tournaments/:id/entries", s.joinTournament)
+		v1.DELETE("/tournaments/:id/entries/:player", s.leaveTournament)
+		v1.POST("/tournaments/:id/start", s.startTournament)
+		v1.POST("/tournaments/:id/cancel", s.cancelTournament)
+		v1.GET("/tournaments/:id/audit", s.auditTournament)
+		v1.GET("/tournaments/:id/export", s.exportTournament)
+	}
 	if s.players != nil && s.ratings != nil {
 		v1.GET("/players/:id/ratings", s.getPlayerRatings)
 		v1.GET("/leaderboard/:format", s.getLeaderboard)
@@ -85,4 +97,6 @@ var bodyRoutes = map[string]bool{
 	"/api/v1/matches/:id/moves":            true,
 	"/api/v1/matches/:id/seats/:seat/join": true,
 	"/api/v1/players":                      true,
+	"/api/v1/tournaments":                  true,
+	"/api/v1/tournaments/:id/entries":      true,
 }

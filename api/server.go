@@ -19,6 +19,7 @@ import (
 	"github.com/allfives/allfives/domain/app/ratings"
 	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/app/reviews"
+	"github.com/allfives/allfives/domain/app/tournaments"
 )
 
 // The default caps on live streams (sse.NewCaps) and on the bytes of a request's headers
@@ -48,6 +49,8 @@ type Config struct {
 	// Ratings serves the ratings and leaderboards (docs/ratings.md); nil leaves their routes
 	// out, and a match's view without rating_changes.
 	Ratings *ratings.Service
+	// Tournaments serves the tournaments (docs/tournaments.md); nil leaves their routes out.
+	Tournaments *tournaments.Service
 	// Ready is pinged by /readyz; nil means always ready.
 	Ready Pinger
 	// Draining, once it returns true, makes /readyz answer 503 whatever Ready says: the
@@ -98,12 +101,15 @@ type server struct {
 	reviews *reviews.Service
 	players *players.Service
 	ratings *ratings.Service
-	ready   Pinger
-	drain   func() bool
-	log     *slog.Logger
-	metrics *metrics.Metrics
-	streams *streams
-	caps    *sse.Caps
+	// tournaments serves /api/v1/tournaments (tournament*.go); nil leaves their routes out.
+	tournaments *tournaments.Service
+	notices     *tournamentNotices // nil without tournaments
+	ready       Pinger
+	drain       func() bool
+	log         *slog.Logger
+	metrics     *metrics.Metrics
+	streams     *streams
+	caps        *sse.Caps
 	// bodiless are the POST routes that take no body (bodyRoutes, in routes.go).
 	bodiless map[string]bool
 	limits   limits // server_limits.go
@@ -121,10 +127,14 @@ func New(cfg Config) *echo.Echo {
 		cfg.Registry = prometheus.NewRegistry()
 	}
 	s := &server{
-		svc: cfg.Service, reviews: cfg.Reviews, players: cfg.Players, ratings: cfg.Ratings, ready: cfg.Ready, drain: cfg.Draining, log: cfg.Logger,
+		svc: cfg.Service, reviews: cfg.Reviews, players: cfg.Players, ratings: cfg.Ratings, tournaments: cfg.Tournaments, ready: cfg.Ready, drain: cfg.Draining, log: cfg.Logger,
 		metrics: metrics.New(cfg.Registry, cfg.Service), streams: newStreams(cfg.StreamHeartbeat),
 		caps:   sse.NewCaps(cfg.MaxStreams, cfg.MaxStreamsPerClient),
 		limits: newLimits(cfg.Limits),
+	}
+	if cfg.Tournaments != nil {
+		s.notices = &tournamentNotices{}
+		cfg.Tournaments.SetNotify(s.notices.tell)
 	}
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true

@@ -73,6 +73,13 @@ func requestExamples() map[string][]openapi.Example {
 		"createPlayer": {
 			{Name: "ada", Summary: "A player named Ada: the answer holds its key, shown only there", Value: CreatePlayerRequest{Name: "Ada"}},
 		},
+		"createTournament": {
+			{Name: "swiss", Summary: "A Swiss of four rounds for two-player tables, first to 150", Value: CreateTournamentRequest{Name: "Friday club", Format: "2p", System: "swiss", Rounds: 4, Target: 150}},
+			{Name: "duplicate", Summary: "A duplicate round robin: every table of a round holds the same cards", Value: CreateTournamentRequest{Name: "Duplicate night", Format: "2p", System: "round_robin", Duplicate: true}},
+		},
+		"joinTournament": {
+			{Name: "bot", Summary: "The organiser enters the greedy bot", Value: EnterTournamentRequest{Bot: "greedy"}},
+		},
 		"makeMove": {
 			{Name: "leadDouble", Summary: "Seat 0's first move in the humanVsBot match: lead the 5-5", Value: MoveRequest{Action: "play", Tile: &five}},
 		},

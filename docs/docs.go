@@ -2160,6 +2160,531 @@ const docTemplate = `{
                 }
             }
         },
+        "/api/v1/tournaments": {
+            "get": {
+                "description": "Tournaments newest first: all, or those of one status (upcoming, running, finished, cancelled). Anyone may read them.",
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "tournaments"
+                ],
+                "summary": "List tournaments",
+                "operationId": "listTournaments",
+                "parameters": [
+                    {
+                        "enum": [
+                            "upcoming",
+                            "running",
+                            "finished",
+                            "cancelled"
+                        ],
+                        "type": "string",
+                        "description": "only this status",
+                        "name": "status",
+                        "in": "query"
+                    },
+                    {
+                        "maximum": 100,
+                        "minimum": 1,
+                        "type": "integer",
+                        "default": 20,
+                        "description": "how many",
+                        "name": "limit",
+                        "in": "query"
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "OK",
+                        "schema": {
+                            "$ref": "#/definitions/api.TournamentList"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                }
+            },
+            "post": {
+                "security": [
+                    {
+                        "PlayerKey": []
+                    }
+                ],
+                "description": "Makes a tournament organised by the key's player (docs/tournaments.md): a Swiss of a number of rounds, or a round robin (2p), of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).",
+                "consumes": [
+                    "application/json"
+                ],
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "tournaments"
+                ],
+                "summary": "Create a tournament",
+                "operationId": "createTournament",
+                "parameters": [
+                    {
+                        "description": "the tournament",
+                        "name": "body",
+                        "in": "body",
+                        "required": true,
+                        "schema": {
+                            "$ref": "#/definitions/api.CreateTournamentRequest"
+                        }
+                    }
+                ],
+                "responses": {
+                    "201": {
+                        "description": "Created",
+                        "schema": {
+                            "$ref": "#/definitions/api.TournamentView"
+                        },
+                        "headers": {
+                            "Location": {
+                                "type": "string",
+                                "description": "/api/v1/tournaments/{id}"
+                            }
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "401": {
+                        "description": "UNAUTHORIZED",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "429": {
+                        "description": "RATE_LIMITED: the player organises as many tournaments as it may",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                }
+            }
+        },
+        "/api/v1/tournaments/{id}": {
+            "get": {
+                "description": "The tournament: its spec, entries, rounds with each table's seats and match, and the standings after the rounds that ended. A duplicate round shows its commitment while it runs and its seed once it ended. Anyone may read it.",
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "tournaments"
+                ],
+                "summary": "Get a tournament",
+                "operationId": "getTournament",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "tournament id",
+                        "name": "id",
+                        "in": "path",
+                        "required": true
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "OK",
+                        "schema": {
+                            "$ref": "#/definitions/api.TournamentView"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "TOURNAMENT_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                }
+            }
+        },
+        "/api/v1/tournaments/{id}/audit": {
+            "get": {
+                "description": "Re-verifies the tournament's hash chain and log, re-pairs every round from the rounds before it, checks every table's match against its own record (its seats, the round's committed seed in a duplicate round, its final score) and each revealed seed against its commitment, and recomputes the standings. Anyone may ask.",
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "tournaments"
+                ],
+                "summary": "Audit a tournament",
+                "operationId": "auditTournament",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "tournament id",
+                        "name": "id",
+                        "in": "path",
+                        "required": true
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "OK",
+                        "schema": {
+                            "$ref": "#/definitions/api.TournamentAudit"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "TOURNAMENT_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                }
+            }
+        },
+        "/api/v1/tournaments/{id}/cancel": {
+            "post": {
+                "security": [
+                    {
+                        "PlayerKey": []
+                    }
+                ],
+                "description": "The organiser cancels the tournament before it finished. Matches being played play on to their end; no round follows. A duplicate round cut short reveals its seed.",
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "tournaments"
+                ],
+                "summary": "Cancel a tournament",
+                "operationId": "cancelTournament",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "tournament id",
+                        "name": "id",
+                        "in": "path",
+                        "required": true
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "OK",
+                        "schema": {
+                            "$ref": "#/definitions/api.TournamentView"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "401": {
+                        "description": "UNAUTHORIZED",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "403": {
+                        "description": "NOT_ORGANISER",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "TOURNAMENT_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "409": {
+                        "description": "TOURNAMENT_CLOSED",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                }
+            }
+        },
+        "/api/v1/tournaments/{id}/entries": {
+            "post": {
+                "security": [
+                    {
+                        "PlayerKey": []
+                    }
+                ],
+                "description": "Enters the key's player in the upcoming tournament; by entering, the player accepts a seat at each of its tables. With {\"bot\": strategy} from the organiser's key, enters that bot instead (a bot enters a rated tournament once).",
+                "consumes": [
+                    "application/json"
+                ],
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "tournaments"
+                ],
+                "summary": "Enter a tournament",
+                "operationId": "joinTournament",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "tournament id",
+                        "name": "id",
+                        "in": "path",
+                        "required": true
+                    },
+                    {
+                        "description": "a bot to enter, or nothing",
+                        "name": "body",
+                        "in": "body",
+                        "schema": {
+                            "$ref": "#/definitions/api.EnterTournamentRequest"
+                        }
+                    }
+                ],
+                "responses": {
+                    "201": {
+                        "description": "Created",
+                        "schema": {
+                            "$ref": "#/definitions/api.TournamentEntry"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "401": {
+                        "description": "UNAUTHORIZED",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "403": {
+                        "description": "NOT_ORGANISER: a bot entered by someone else",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "TOURNAMENT_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "409": {
+                        "description": "TOURNAMENT_CLOSED, TOURNAMENT_FULL or ALREADY_ENTERED",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                }
+            }
+        },
+        "/api/v1/tournaments/{id}/entries/{player}": {
+            "delete": {
+                "security": [
+                    {
+                        "PlayerKey": []
+                    }
+                ],
+                "description": "Withdraws the entry of player (\"me\": the key's player) before the tournament starts. A player withdraws itself; the organiser withdraws any entry.",
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "tournaments"
+                ],
+                "summary": "Withdraw from a tournament",
+                "operationId": "leaveTournament",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "tournament id",
+                        "name": "id",
+                        "in": "path",
+                        "required": true
+                    },
+                    {
+                        "type": "string",
+                        "description": "me, or the entry's player id",
+                        "name": "player",
+                        "in": "path",
+                        "required": true
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "OK",
+                        "schema": {
+                            "$ref": "#/definitions/api.TournamentView"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "401": {
+                        "description": "UNAUTHORIZED",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "403": {
+                        "description": "NOT_ORGANISER",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "TOURNAMENT_NOT_FOUND or PLAYER_NOT_FOUND (no such entry)",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "409": {
+                        "description": "TOURNAMENT_CLOSED",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                }
+            }
+        },
+        "/api/v1/tournaments/{id}/export": {
+            "get": {
+                "description": "The tournament's view and its whole hash-chained log, each event's payload exactly as hashed: with its matches' exports, ` + "`" + `allfives tournament FILE...` + "`" + ` recomputes the standings offline.",
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "tournaments"
+                ],
+                "summary": "Export a tournament",
+                "operationId": "exportTournament",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "tournament id",
+                        "name": "id",
+                        "in": "path",
+                        "required": true
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "OK",
+                        "schema": {
+                            "$ref": "#/definitions/api.TournamentExport"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "TOURNAMENT_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                }
+            }
+        },
+        "/api/v1/tournaments/{id}/start": {
+            "post": {
+                "security": [
+                    {
+                        "PlayerKey": []
+                    }
+                ],
+                "description": "The organiser starts the upcoming tournament now, with the entries it has (at least min_entries): the first round is paired and its matches created at once.",
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "tournaments"
+                ],
+                "summary": "Start a tournament",
+                "operationId": "startTournament",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "tournament id",
+                        "name": "id",
+                        "in": "path",
+                        "required": true
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "OK",
+                        "schema": {
+                            "$ref": "#/definitions/api.TournamentView"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "401": {
+                        "description": "UNAUTHORIZED",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "403": {
+                        "description": "NOT_ORGANISER",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "TOURNAMENT_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "409": {
+                        "description": "TOURNAMENT_CLOSED or TOO_FEW_ENTRIES",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                }
+            }
+        },
         "/healthz": {
             "get": {
                 "produces": [
@@ -2454,6 +2979,85 @@ const docTemplate = `{
                 },
                 "player": {
                     "$ref": "#/definitions/api.PlayerView"
+                }
+            }
+        },
+        "api.CreateTournamentRequest": {
+            "type": "object",
+            "required": [
+                "format",
+                "name",
+                "system"
+            ],
+            "properties": {
+                "duplicate": {
+                    "description": "Duplicate deals every table of a round the same cards and scores each seat against the\nseats that held them at the other tables.",
+                    "type": "boolean"
+                },
+                "format": {
+                    "description": "Format is the tables' shape: 2p, 3p, 4p or 2v2 (partners in seats 0+2 and 1+3).",
+                    "type": "string",
+                    "enum": [
+                        "2p",
+                        "3p",
+                        "4p",
+                        "2v2"
+                    ],
+                    "example": "2p"
+                },
+                "max_entries": {
+                    "type": "integer",
+                    "example": 32
+                },
+                "min_entries": {
+                    "description": "MinEntries (default: one table) and MaxEntries (default 256, a round robin's 32).",
+                    "type": "integer",
+                    "example": 4
+                },
+                "name": {
+                    "type": "string",
+                    "example": "Friday club"
+                },
+                "rated": {
+                    "description": "Rated rates every match as any rated match (docs/ratings.md).",
+                    "type": "boolean"
+                },
+                "rounds": {
+                    "type": "integer",
+                    "example": 4
+                },
+                "starts_at": {
+                    "description": "StartsAt starts the tournament by itself; without it the organiser starts it.",
+                    "type": "string",
+                    "format": "date-time"
+                },
+                "system": {
+                    "description": "System pairs the rounds: swiss (rounds needed) or round_robin (2p only; everyone meets\neveryone once).",
+                    "type": "string",
+                    "enum": [
+                        "swiss",
+                        "round_robin"
+                    ],
+                    "example": "swiss"
+                },
+                "target": {
+                    "description": "Target is each match's (default: the rules').",
+                    "type": "integer",
+                    "example": 150
+                },
+                "turn_seconds": {
+                    "description": "TurnSeconds is each match's clock (default 60: every tournament match has one).",
+                    "type": "integer",
+                    "example": 60
+                }
+            }
+        },
+        "api.EnterTournamentRequest": {
+            "type": "object",
+            "properties": {
+                "bot": {
+                    "type": "string",
+                    "example": "greedy"
                 }
             }
         },
@@ -3617,6 +4221,21 @@ const docTemplate = `{
                 }
             }
         },
+        "api.PlayerRef": {
+            "type": "object",
+            "required": [
+                "id",
+                "name"
+            ],
+            "properties": {
+                "id": {
+                    "type": "string"
+                },
+                "name": {
+                    "type": "string"
+                }
+            }
+        },
         "api.PlayerRequest": {
             "type": "object",
             "required": [
@@ -3703,6 +4322,7 @@ const docTemplate = `{
                         "UNAUTHORIZED",
                         "MATCH_NOT_FOUND",
                         "PLAYER_NOT_FOUND",
+                        "TOURNAMENT_NOT_FOUND",
                         "REVIEW_NOT_FOUND",
                         "NOT_FOUND",
                         "METHOD_NOT_ALLOWED",
@@ -3718,7 +4338,13 @@ const docTemplate = `{
                         "SEAT_NOT_RESERVED",
                         "SEAT_RESIGNED",
                         "REMATCH_CANCELLED",
+                        "MATCH_SEALED",
+                        "TOURNAMENT_CLOSED",
+                        "TOURNAMENT_FULL",
+                        "ALREADY_ENTERED",
+                        "TOO_FEW_ENTRIES",
                         "INVALID_INVITE",
+                        "NOT_ORGANISER",
                         "PAYLOAD_TOO_LARGE",
                         "UNSUPPORTED_MEDIA_TYPE",
                         "TILE_NOT_IN_HAND",
@@ -4379,6 +5005,454 @@ const docTemplate = `{
                     "description": "Ticket opens one stream, once; it is shown only here and kept only as a hash.",
                     "type": "string",
                     "example": "aft_Zm9vYmFyYmF6cXV1eGZvb2JhcmJhenF1dXhmb29iYXI"
+                }
+            }
+        },
+        "api.TournamentAudit": {
+            "type": "object",
+            "required": [
+                "checks",
+                "events",
+                "first_bad_seq",
+                "head_hash",
+                "ok",
+                "standings"
+            ],
+            "properties": {
+                "checks": {
+                    "type": "array",
+                    "items": {
+                        "$ref": "#/definitions/api.TournamentAuditCheck"
+                    }
+                },
+                "events": {
+                    "type": "integer"
+                },
+                "first_bad_seq": {
+                    "type": "integer",
+                    "x-nullable": true
+                },
+                "head_hash": {
+                    "type": "string"
+                },
+                "ok": {
+                    "type": "boolean"
+                },
+                "standings": {
+                    "type": "array",
+                    "items": {
+                        "$ref": "#/definitions/api.TournamentStanding"
+                    }
+                }
+            }
+        },
+        "api.TournamentAuditCheck": {
+            "type": "object",
+            "required": [
+                "name",
+                "ok"
+            ],
+            "properties": {
+                "detail": {
+                    "type": "string"
+                },
+                "name": {
+                    "type": "string",
+                    "enum": [
+                        "chain",
+                        "log",
+                        "pairings",
+                        "matches",
+                        "standings"
+                    ]
+                },
+                "ok": {
+                    "type": "boolean"
+                }
+            }
+        },
+        "api.TournamentCancelled": {
+            "type": "object",
+            "required": [
+                "by",
+                "reason"
+            ],
+            "properties": {
+                "by": {
+                    "type": "string"
+                },
+                "reason": {
+                    "type": "string",
+                    "enum": [
+                        "organiser",
+                        "too_few_entries"
+                    ]
+                }
+            }
+        },
+        "api.TournamentEntry": {
+            "type": "object",
+            "required": [
+                "name",
+                "player",
+                "rating"
+            ],
+            "properties": {
+                "bot": {
+                    "type": "string",
+                    "example": "greedy"
+                },
+                "name": {
+                    "type": "string",
+                    "example": "Ada"
+                },
+                "player": {
+                    "description": "Player is the entrant's player id: a bot's player (bot-greedy, then bot-greedy-2 for a\nsecond entry of it) for a bot.",
+                    "type": "string",
+                    "example": "5f2b7c1e9a0d4e3f8b6a1c2d3e4f5a6b"
+                },
+                "rating": {
+                    "type": "number"
+                }
+            }
+        },
+        "api.TournamentEvent": {
+            "type": "object",
+            "required": [
+                "at",
+                "data",
+                "hash",
+                "prev_hash",
+                "seq",
+                "type"
+            ],
+            "properties": {
+                "at": {
+                    "type": "string",
+                    "format": "date-time"
+                },
+                "data": {
+                    "type": "object"
+                },
+                "hash": {
+                    "type": "string"
+                },
+                "prev_hash": {
+                    "type": "string"
+                },
+                "seq": {
+                    "type": "integer"
+                },
+                "type": {
+                    "type": "string",
+                    "enum": [
+                        "tournament.created",
+                        "entry.added",
+                        "entry.withdrawn",
+                        "tournament.started",
+                        "round.started",
+                        "table.started",
+                        "table.ended",
+                        "round.ended",
+                        "tournament.ended",
+                        "tournament.cancelled"
+                    ]
+                }
+            }
+        },
+        "api.TournamentExport": {
+            "type": "object",
+            "required": [
+                "events",
+                "tournament"
+            ],
+            "properties": {
+                "events": {
+                    "type": "array",
+                    "items": {
+                        "$ref": "#/definitions/api.TournamentEvent"
+                    }
+                },
+                "tournament": {
+                    "$ref": "#/definitions/api.TournamentView"
+                }
+            }
+        },
+        "api.TournamentList": {
+            "type": "object",
+            "required": [
+                "tournaments"
+            ],
+            "properties": {
+                "tournaments": {
+                    "type": "array",
+                    "items": {
+                        "$ref": "#/definitions/api.TournamentView"
+                    }
+                }
+            }
+        },
+        "api.TournamentRound": {
+            "type": "object",
+            "required": [
+                "byes",
+                "round",
+                "status",
+                "tables"
+            ],
+            "properties": {
+                "byes": {
+                    "type": "array",
+                    "items": {
+                        "type": "string"
+                    }
+                },
+                "commitment": {
+                    "type": "string"
+                },
+                "round": {
+                    "type": "integer"
+                },
+                "seed": {
+                    "type": "string"
+                },
+                "status": {
+                    "type": "string",
+                    "enum": [
+                        "running",
+                        "ended"
+                    ]
+                },
+                "tables": {
+                    "type": "array",
+                    "items": {
+                        "$ref": "#/definitions/api.TournamentTable"
+                    }
+                }
+            }
+        },
+        "api.TournamentSeat": {
+            "type": "object",
+            "required": [
+                "name",
+                "player",
+                "seat"
+            ],
+            "properties": {
+                "name": {
+                    "type": "string"
+                },
+                "player": {
+                    "type": "string"
+                },
+                "seat": {
+                    "type": "integer"
+                }
+            }
+        },
+        "api.TournamentSpec": {
+            "type": "object",
+            "required": [
+                "duplicate",
+                "format",
+                "max_entries",
+                "min_entries",
+                "name",
+                "rated",
+                "system"
+            ],
+            "properties": {
+                "duplicate": {
+                    "type": "boolean"
+                },
+                "format": {
+                    "type": "string",
+                    "enum": [
+                        "2p",
+                        "3p",
+                        "4p",
+                        "2v2"
+                    ]
+                },
+                "max_entries": {
+                    "type": "integer"
+                },
+                "min_entries": {
+                    "type": "integer"
+                },
+                "name": {
+                    "type": "string"
+                },
+                "rated": {
+                    "type": "boolean"
+                },
+                "starts_at": {
+                    "type": "string",
+                    "format": "date-time"
+                },
+                "system": {
+                    "type": "string",
+                    "enum": [
+                        "swiss",
+                        "round_robin"
+                    ]
+                },
+                "target": {
+                    "type": "integer"
+                },
+                "turn_seconds": {
+                    "type": "integer"
+                }
+            }
+        },
+        "api.TournamentStanding": {
+            "type": "object",
+            "required": [
+                "buchholz",
+                "byes",
+                "match_points",
+                "name",
+                "played",
+                "player",
+                "points",
+                "rank",
+                "sonneborn_berger",
+                "wins"
+            ],
+            "properties": {
+                "buchholz": {
+                    "type": "number"
+                },
+                "byes": {
+                    "type": "integer"
+                },
+                "match_points": {
+                    "type": "number"
+                },
+                "name": {
+                    "type": "string"
+                },
+                "played": {
+                    "type": "integer"
+                },
+                "player": {
+                    "type": "string"
+                },
+                "points": {
+                    "type": "number"
+                },
+                "rank": {
+                    "type": "integer"
+                },
+                "sonneborn_berger": {
+                    "type": "number"
+                },
+                "wins": {
+                    "type": "integer"
+                }
+            }
+        },
+        "api.TournamentTable": {
+            "type": "object",
+            "required": [
+                "seats",
+                "table"
+            ],
+            "properties": {
+                "match": {
+                    "type": "string"
+                },
+                "scores": {
+                    "type": "array",
+                    "items": {
+                        "type": "integer"
+                    }
+                },
+                "seats": {
+                    "type": "array",
+                    "items": {
+                        "$ref": "#/definitions/api.TournamentSeat"
+                    }
+                },
+                "table": {
+                    "type": "integer"
+                }
+            }
+        },
+        "api.TournamentView": {
+            "type": "object",
+            "required": [
+                "created_at",
+                "entries",
+                "id",
+                "organiser",
+                "planned_rounds",
+                "rounds",
+                "spec",
+                "standings",
+                "status",
+                "version"
+            ],
+            "properties": {
+                "cancelled": {
+                    "description": "Cancelled says who cancelled (a player id, or server) and why (organiser,\ntoo_few_entries).",
+                    "allOf": [
+                        {
+                            "$ref": "#/definitions/api.TournamentCancelled"
+                        }
+                    ]
+                },
+                "created_at": {
+                    "type": "string",
+                    "format": "date-time"
+                },
+                "entries": {
+                    "type": "array",
+                    "items": {
+                        "$ref": "#/definitions/api.TournamentEntry"
+                    }
+                },
+                "id": {
+                    "type": "string",
+                    "example": "4c1d9e0f2b3a4c5d6e7f8091a2b3c4d5"
+                },
+                "organiser": {
+                    "description": "Organiser is the player who created the tournament.",
+                    "allOf": [
+                        {
+                            "$ref": "#/definitions/api.PlayerRef"
+                        }
+                    ]
+                },
+                "planned_rounds": {
+                    "type": "integer"
+                },
+                "rounds": {
+                    "type": "array",
+                    "items": {
+                        "$ref": "#/definitions/api.TournamentRound"
+                    }
+                },
+                "spec": {
+                    "$ref": "#/definitions/api.TournamentSpec"
+                },
+                "standings": {
+                    "type": "array",
+                    "items": {
+                        "$ref": "#/definitions/api.TournamentStanding"
+                    }
+                },
+                "status": {
+                    "type": "string",
+                    "enum": [
+                        "upcoming",
+                        "running",
+                        "finished",
+                        "cancelled"
+                    ]
+                },
+                "version": {
+                    "type": "integer"
                 }
             }
         },

@@ -11,6 +11,8 @@ type Viewer struct {
 	seat   int
 	isSeat bool
 	open   bool
+	// sealed: the match belongs to a running duplicate round (seal.go).
+	sealed bool
 	// checked is the version at which the viewer's credential was found to hold its seat,
 	// 0 when the viewer is not bound to one (docs/api.md, "When a seat changes hands").
 	checked int
@@ -25,6 +27,9 @@ func SeatViewer(seat int) Viewer { return Viewer{seat: seat, isSeat: true} }
 // Opened is the same viewer looking at a finished match's record, where nothing is hidden:
 // replaying a finished match shows every hand and the boneyard at every step.
 func (v Viewer) Opened() Viewer {
+	if v.sealed {
+		return v // a sealed record opens when its round ends, not before (seal.go)
+	}
 	v.open = true
 	return v
 }
@@ -34,7 +39,7 @@ func (v Viewer) Seat() (int, bool) { return v.seat, v.isSeat }
 
 // Sees says whether the viewer may see seat's tiles, given whether the match has ended.
 func (v Viewer) Sees(seat int, finished bool) bool {
-	return finished || v.open || (v.isSeat && v.seat == seat)
+	return finished && !v.sealed || v.open || (v.isSeat && v.seat == seat)
 }
 
 // SeatState is a seat as everyone sees it. Kind is open for a seat waiting for a player.
@@ -143,10 +148,11 @@ func (m *Match) View(v Viewer) MatchView {
 	if m.finished {
 		w := m.winnerSide
 		mv.WinnerSide = &w
-		// A finished match keeps its last table, every hand open (docs/design.md, "Who sees what").
+		// A finished match keeps its last table, every hand open (docs/design.md, "Who sees
+		// what"), unless it is sealed (seal.go).
 		v = v.Opened()
 	}
-	if m.hand.hands != nil {
+	if m.hand.hands != nil && !v.sealedSpectator() {
 		mv.Hand = m.handView(v)
 	}
 	return mv
@@ -187,10 +193,15 @@ func (m *Match) handOf(seat int) []Tile {
 // boneyard order in hand.started, and the tile of another seat's draw; a finished match hides
 // nothing. The stored event is never changed.
 func (v Viewer) Redact(e Event, finished bool) Event {
-	if finished || v.open {
+	if finished && !v.sealed || v.open {
 		return e
 	}
 	switch d := e.Data.(type) {
+	case MatchEnded:
+		if v.sealed { // a sealed match's seed is revealed with its round (seal.go)
+			d.Seed = ""
+			e.Data = d
+		}
 	case HandStarted:
 		hands := make([][]Tile, len(d.Hands))
 		for s := range d.Hands {

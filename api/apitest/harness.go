@@ -1,8 +1,8 @@
 // Package apitest is the one way tests build the real server: Harness (New, with options: the
 // store, SQLite on a file in the test's own temporary directory by default, or PostgreSQL;
-// players, reviews, clock, limits, a live HTTP server), used by the tests of package api, and
-// Server, the live server the web client's, the generated client's and the load tool's tests
-// talk to. It holds the one hand-moved Clock and the one SyncBuffer of the tests.
+// players, reviews, tournaments, clock, limits, a live HTTP server), used by the tests of
+// package api, and Server, the live server the web client's, the generated client's and the
+// load tool's tests talk to. It holds the one hand-moved Clock and the one SyncBuffer of the tests.
 package apitest
 
 import (
@@ -12,7 +12,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -21,6 +23,7 @@ import (
 	"github.com/allfives/allfives/domain/app/players"
 	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/app/reviews"
+	"github.com/allfives/allfives/domain/app/tournaments"
 	"github.com/allfives/allfives/domain/bot"
 	"github.com/allfives/allfives/repository/postgres"
 	"github.com/allfives/allfives/repository/postgres/pgtest"
@@ -32,11 +35,11 @@ import (
 var SmallReview = analysis.Options{Rollouts: 40, HindsightNodes: 300, ParRuns: 1, ParRollouts: 20}
 
 // Server starts the API over a fresh SQLite file (sync=normal: these tests do not cut the
-// power) on a loopback port, with reviews on SmallReview's budget, its bots seeded with seed.
-// The server and the store close when the test ends.
+// power) on a loopback port, with reviews on SmallReview's budget, tournaments driven, its bots
+// seeded with seed. The server and the store close when the test ends.
 func Server(t testing.TB, seed uint64) *httptest.Server {
 	t.Helper()
-	return New(t, Bots(seed), Reviews(nil), Live(nil)).Server
+	return New(t, Bots(seed), Reviews(nil), Tournaments(nil), Live(nil)).Server
 }
 
 // Bots seeds every bot strategy with seed (7 without).
@@ -63,6 +66,9 @@ type Harness struct {
 	Players *players.Service
 	// Reviews is the reviewer (nil without Reviews).
 	Reviews *reviews.Service
+	// Tournaments is the tournament service, wired with the players (nil with
+	// WithoutPlayers); its driver runs only with Tournaments.
+	Tournaments *tournaments.Service
 	// Store is the store, SQLite unless Postgres or WithStore chose another.
 	Store Store
 	// SQLite is the store when it is the default SQLite file, else nil; Path is its file.
@@ -72,6 +78,9 @@ type Harness struct {
 	Server *httptest.Server
 	// Clock is the clock WithClock or WithPlayersClock gave, else nil.
 	Clock *Clock
+
+	stops []func() // what Stop undoes, in the order New did it
+	once  sync.Once
 }
 
 // config is what the options set.
@@ -86,6 +95,8 @@ type config struct {
 	people   func(*players.Config)
 	reviews  func(*reviews.Config)
 	hasRev   bool
+	tours    func(*tournaments.Config)
+	drive    bool
 	service  []func(*referee.ServiceConfig)
 	server   []func(*api.Config)
 	logs     io.Writer
@@ -194,6 +205,7 @@ func New(t testing.TB, opts ...Option) *Harness {
 		o(&c)
 	}
 	h := &Harness{Store: c.store, Clock: c.clock}
+	t.Cleanup(h.Stop)
 	switch {
 	case h.Store != nil:
 	case c.postgres != "":
@@ -205,7 +217,7 @@ func New(t testing.TB, opts ...Option) *Harness {
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { store.Close() })
+		h.onStop(func() { store.Close() })
 		h.Store = store
 	default:
 		h.Path = c.file
@@ -220,7 +232,7 @@ func New(t testing.TB, opts ...Option) *Harness {
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { store.Close() })
+		h.onStop(func() { store.Close() })
 		h.Store, h.SQLite = store, store
 	}
 	sc := referee.ServiceConfig{Store: h.Store, Bots: bot.Strategies(7)}
@@ -239,7 +251,7 @@ func New(t testing.TB, opts ...Option) *Harness {
 		fn(&sc)
 	}
 	h.Service = referee.NewMatchService(sc)
-	t.Cleanup(h.Service.Close)
+	h.onStop(h.Service.Close)
 	ac := api.Config{Service: h.Service, Players: h.Players, Ready: h.Store}
 	if c.hasRev {
 		rc := reviews.Config{Store: h.Store.(reviews.Store), Matches: h.Service, Options: SmallReview}
@@ -247,8 +259,22 @@ func New(t testing.TB, opts ...Option) *Harness {
 			c.reviews(&rc)
 		}
 		h.Reviews = reviews.New(rc)
-		t.Cleanup(h.Reviews.Close)
+		h.onStop(h.Reviews.Close)
 		ac.Reviews = h.Reviews
+	}
+	if h.Players != nil {
+		tc := tournaments.Config{Store: h.Store.(tournaments.Store), Matches: h.Service, Players: h.Players}
+		if c.tours != nil {
+			c.tours(&tc)
+		}
+		h.Tournaments = tournaments.New(tc)
+		ac.Tournaments = h.Tournaments
+		if c.drive {
+			drive, stop := context.WithCancel(context.Background())
+			driven := make(chan struct{})
+			go func() { defer close(driven); h.Tournaments.Run(drive, 20*time.Millisecond) }()
+			h.onStop(func() { stop(); <-driven })
+		}
 	}
 	if c.logs != nil {
 		ac.Logger = slog.New(slog.NewJSONHandler(c.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -263,7 +289,7 @@ func New(t testing.TB, opts ...Option) *Harness {
 			c.setup(h.Server.Config)
 		}
 		h.Server.Start()
-		t.Cleanup(h.Server.Close)
+		h.onStop(h.Server.Close)
 	}
 	return h
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/allfives/allfives/domain/app/tournaments"
 )
 
 // Clock is the one clock tests move by hand, so that no test sleeps for a deadline. A Clock
@@ -78,4 +80,24 @@ func (s *SyncBuffer) Logged(msg string) map[string]any {
 		}
 	}
 	return nil
+}
+
+// onStop makes Stop (and the end of the test) run fn, before whatever was added earlier.
+func (h *Harness) onStop(fn func()) { h.stops = append(h.stops, fn) }
+
+// Stop shuts the harness down now, as the end of the test would: the live server, the
+// tournaments' driver, the reviewer, the match service, then the store New opened. A test
+// stops one harness before it opens another on the same file: a restart.
+func (h *Harness) Stop() {
+	h.once.Do(func() {
+		for i := len(h.stops) - 1; i >= 0; i-- {
+			h.stops[i]()
+		}
+	})
+}
+
+// Tournaments runs the tournament service's driver every 20 ms, as serve runs it, so that
+// rounds start and end on their own; fn, if not nil, changes the service's config.
+func Tournaments(fn func(*tournaments.Config)) Option {
+	return func(c *config) { c.drive, c.tours = true, fn }
 }

@@ -76,6 +76,48 @@ func (e ApiCancellationReason) Valid() bool {
 	}
 }
 
+// Defines values for ApiCreateTournamentRequestFormat.
+const (
+	ApiCreateTournamentRequestFormatN2p  ApiCreateTournamentRequestFormat = "2p"
+	ApiCreateTournamentRequestFormatN2v2 ApiCreateTournamentRequestFormat = "2v2"
+	ApiCreateTournamentRequestFormatN3p  ApiCreateTournamentRequestFormat = "3p"
+	ApiCreateTournamentRequestFormatN4p  ApiCreateTournamentRequestFormat = "4p"
+)
+
+// Valid indicates whether the value is a known member of the ApiCreateTournamentRequestFormat enum.
+func (e ApiCreateTournamentRequestFormat) Valid() bool {
+	switch e {
+	case ApiCreateTournamentRequestFormatN2p:
+		return true
+	case ApiCreateTournamentRequestFormatN2v2:
+		return true
+	case ApiCreateTournamentRequestFormatN3p:
+		return true
+	case ApiCreateTournamentRequestFormatN4p:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ApiCreateTournamentRequestSystem.
+const (
+	ApiCreateTournamentRequestSystemRoundRobin ApiCreateTournamentRequestSystem = "round_robin"
+	ApiCreateTournamentRequestSystemSwiss      ApiCreateTournamentRequestSystem = "swiss"
+)
+
+// Valid indicates whether the value is a known member of the ApiCreateTournamentRequestSystem enum.
+func (e ApiCreateTournamentRequestSystem) Valid() bool {
+	switch e {
+	case ApiCreateTournamentRequestSystemRoundRobin:
+		return true
+	case ApiCreateTournamentRequestSystemSwiss:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ApiEventType.
 const (
 	ApiEventTypeHandEnded      ApiEventType = "hand.ended"
@@ -540,6 +582,7 @@ func (e ApiPlayerRequestKind) Valid() bool {
 
 // Defines values for ApiProblemCode.
 const (
+	ALREADYENTERED       ApiProblemCode = "ALREADY_ENTERED"
 	ALREADYSEATED        ApiProblemCode = "ALREADY_SEATED"
 	ENDREQUIRED          ApiProblemCode = "END_REQUIRED"
 	HEADERTOOLARGE       ApiProblemCode = "HEADER_TOO_LARGE"
@@ -551,6 +594,7 @@ const (
 	MATCHNOTFINISHED     ApiProblemCode = "MATCH_NOT_FINISHED"
 	MATCHNOTFOUND        ApiProblemCode = "MATCH_NOT_FOUND"
 	MATCHNOTSTARTED      ApiProblemCode = "MATCH_NOT_STARTED"
+	MATCHSEALED          ApiProblemCode = "MATCH_SEALED"
 	MATCHSTARTED         ApiProblemCode = "MATCH_STARTED"
 	METHODNOTALLOWED     ApiProblemCode = "METHOD_NOT_ALLOWED"
 	MUSTDRAW             ApiProblemCode = "MUST_DRAW"
@@ -559,6 +603,7 @@ const (
 	MUSTPLAY             ApiProblemCode = "MUST_PLAY"
 	NAMETAKEN            ApiProblemCode = "NAME_TAKEN"
 	NOTFOUND             ApiProblemCode = "NOT_FOUND"
+	NOTORGANISER         ApiProblemCode = "NOT_ORGANISER"
 	NOTREADY             ApiProblemCode = "NOT_READY"
 	NOTYOURTURN          ApiProblemCode = "NOT_YOUR_TURN"
 	PAYLOADTOOLARGE      ApiProblemCode = "PAYLOAD_TOO_LARGE"
@@ -577,6 +622,10 @@ const (
 	STOREUNAVAILABLE     ApiProblemCode = "STORE_UNAVAILABLE"
 	TILEDOESNOTFIT       ApiProblemCode = "TILE_DOES_NOT_FIT"
 	TILENOTINHAND        ApiProblemCode = "TILE_NOT_IN_HAND"
+	TOOFEWENTRIES        ApiProblemCode = "TOO_FEW_ENTRIES"
+	TOURNAMENTCLOSED     ApiProblemCode = "TOURNAMENT_CLOSED"
+	TOURNAMENTFULL       ApiProblemCode = "TOURNAMENT_FULL"
+	TOURNAMENTNOTFOUND   ApiProblemCode = "TOURNAMENT_NOT_FOUND"
 	UNAUTHORIZED         ApiProblemCode = "UNAUTHORIZED"
 	UNAVAILABLE          ApiProblemCode = "UNAVAILABLE"
 	UNSUPPORTEDMEDIATYPE ApiProblemCode = "UNSUPPORTED_MEDIA_TYPE"
@@ -586,6 +635,8 @@ const (
 // Valid indicates whether the value is a known member of the ApiProblemCode enum.
 func (e ApiProblemCode) Valid() bool {
 	switch e {
+	case ALREADYENTERED:
+		return true
 	case ALREADYSEATED:
 		return true
 	case ENDREQUIRED:
@@ -608,6 +659,8 @@ func (e ApiProblemCode) Valid() bool {
 		return true
 	case MATCHNOTSTARTED:
 		return true
+	case MATCHSEALED:
+		return true
 	case MATCHSTARTED:
 		return true
 	case METHODNOTALLOWED:
@@ -623,6 +676,8 @@ func (e ApiProblemCode) Valid() bool {
 	case NAMETAKEN:
 		return true
 	case NOTFOUND:
+		return true
+	case NOTORGANISER:
 		return true
 	case NOTREADY:
 		return true
@@ -659,6 +714,14 @@ func (e ApiProblemCode) Valid() bool {
 	case TILEDOESNOTFIT:
 		return true
 	case TILENOTINHAND:
+		return true
+	case TOOFEWENTRIES:
+		return true
+	case TOURNAMENTCLOSED:
+		return true
+	case TOURNAMENTFULL:
+		return true
+	case TOURNAMENTNOTFOUND:
 		return true
 	case UNAUTHORIZED:
 		return true
@@ -780,13 +843,13 @@ func (e ApiReviewMoveEnd) Valid() bool {
 
 // Defines values for ApiReviewRunningStatus.
 const (
-	Running ApiReviewRunningStatus = "running"
+	ApiReviewRunningStatusRunning ApiReviewRunningStatus = "running"
 )
 
 // Valid indicates whether the value is a known member of the ApiReviewRunningStatus enum.
 func (e ApiReviewRunningStatus) Valid() bool {
 	switch e {
-	case Running:
+	case ApiReviewRunningStatusRunning:
 		return true
 	default:
 		return false
@@ -874,6 +937,177 @@ func (e ApiStatusStatus) Valid() bool {
 	case Ok:
 		return true
 	case Ready:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ApiTournamentAuditCheckName.
+const (
+	Chain     ApiTournamentAuditCheckName = "chain"
+	Log       ApiTournamentAuditCheckName = "log"
+	Matches   ApiTournamentAuditCheckName = "matches"
+	Pairings  ApiTournamentAuditCheckName = "pairings"
+	Standings ApiTournamentAuditCheckName = "standings"
+)
+
+// Valid indicates whether the value is a known member of the ApiTournamentAuditCheckName enum.
+func (e ApiTournamentAuditCheckName) Valid() bool {
+	switch e {
+	case Chain:
+		return true
+	case Log:
+		return true
+	case Matches:
+		return true
+	case Pairings:
+		return true
+	case Standings:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ApiTournamentCancelledReason.
+const (
+	Organiser     ApiTournamentCancelledReason = "organiser"
+	TooFewEntries ApiTournamentCancelledReason = "too_few_entries"
+)
+
+// Valid indicates whether the value is a known member of the ApiTournamentCancelledReason enum.
+func (e ApiTournamentCancelledReason) Valid() bool {
+	switch e {
+	case Organiser:
+		return true
+	case TooFewEntries:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ApiTournamentEventType.
+const (
+	EntryAdded          ApiTournamentEventType = "entry.added"
+	EntryWithdrawn      ApiTournamentEventType = "entry.withdrawn"
+	RoundEnded          ApiTournamentEventType = "round.ended"
+	RoundStarted        ApiTournamentEventType = "round.started"
+	TableEnded          ApiTournamentEventType = "table.ended"
+	TableStarted        ApiTournamentEventType = "table.started"
+	TournamentCancelled ApiTournamentEventType = "tournament.cancelled"
+	TournamentCreated   ApiTournamentEventType = "tournament.created"
+	TournamentEnded     ApiTournamentEventType = "tournament.ended"
+	TournamentStarted   ApiTournamentEventType = "tournament.started"
+)
+
+// Valid indicates whether the value is a known member of the ApiTournamentEventType enum.
+func (e ApiTournamentEventType) Valid() bool {
+	switch e {
+	case EntryAdded:
+		return true
+	case EntryWithdrawn:
+		return true
+	case RoundEnded:
+		return true
+	case RoundStarted:
+		return true
+	case TableEnded:
+		return true
+	case TableStarted:
+		return true
+	case TournamentCancelled:
+		return true
+	case TournamentCreated:
+		return true
+	case TournamentEnded:
+		return true
+	case TournamentStarted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ApiTournamentRoundStatus.
+const (
+	ApiTournamentRoundStatusEnded   ApiTournamentRoundStatus = "ended"
+	ApiTournamentRoundStatusRunning ApiTournamentRoundStatus = "running"
+)
+
+// Valid indicates whether the value is a known member of the ApiTournamentRoundStatus enum.
+func (e ApiTournamentRoundStatus) Valid() bool {
+	switch e {
+	case ApiTournamentRoundStatusEnded:
+		return true
+	case ApiTournamentRoundStatusRunning:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ApiTournamentSpecFormat.
+const (
+	ApiTournamentSpecFormatN2p  ApiTournamentSpecFormat = "2p"
+	ApiTournamentSpecFormatN2v2 ApiTournamentSpecFormat = "2v2"
+	ApiTournamentSpecFormatN3p  ApiTournamentSpecFormat = "3p"
+	ApiTournamentSpecFormatN4p  ApiTournamentSpecFormat = "4p"
+)
+
+// Valid indicates whether the value is a known member of the ApiTournamentSpecFormat enum.
+func (e ApiTournamentSpecFormat) Valid() bool {
+	switch e {
+	case ApiTournamentSpecFormatN2p:
+		return true
+	case ApiTournamentSpecFormatN2v2:
+		return true
+	case ApiTournamentSpecFormatN3p:
+		return true
+	case ApiTournamentSpecFormatN4p:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ApiTournamentSpecSystem.
+const (
+	ApiTournamentSpecSystemRoundRobin ApiTournamentSpecSystem = "round_robin"
+	ApiTournamentSpecSystemSwiss      ApiTournamentSpecSystem = "swiss"
+)
+
+// Valid indicates whether the value is a known member of the ApiTournamentSpecSystem enum.
+func (e ApiTournamentSpecSystem) Valid() bool {
+	switch e {
+	case ApiTournamentSpecSystemRoundRobin:
+		return true
+	case ApiTournamentSpecSystemSwiss:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ApiTournamentViewStatus.
+const (
+	ApiTournamentViewStatusCancelled ApiTournamentViewStatus = "cancelled"
+	ApiTournamentViewStatusFinished  ApiTournamentViewStatus = "finished"
+	ApiTournamentViewStatusRunning   ApiTournamentViewStatus = "running"
+	ApiTournamentViewStatusUpcoming  ApiTournamentViewStatus = "upcoming"
+)
+
+// Valid indicates whether the value is a known member of the ApiTournamentViewStatus enum.
+func (e ApiTournamentViewStatus) Valid() bool {
+	switch e {
+	case ApiTournamentViewStatusCancelled:
+		return true
+	case ApiTournamentViewStatusFinished:
+		return true
+	case ApiTournamentViewStatusRunning:
+		return true
+	case ApiTournamentViewStatusUpcoming:
 		return true
 	default:
 		return false
@@ -1033,6 +1267,30 @@ func (e GetPlayerRatingsParamsFormat) Valid() bool {
 	}
 }
 
+// Defines values for ListTournamentsParamsStatus.
+const (
+	ListTournamentsParamsStatusCancelled ListTournamentsParamsStatus = "cancelled"
+	ListTournamentsParamsStatusFinished  ListTournamentsParamsStatus = "finished"
+	ListTournamentsParamsStatusRunning   ListTournamentsParamsStatus = "running"
+	ListTournamentsParamsStatusUpcoming  ListTournamentsParamsStatus = "upcoming"
+)
+
+// Valid indicates whether the value is a known member of the ListTournamentsParamsStatus enum.
+func (e ListTournamentsParamsStatus) Valid() bool {
+	switch e {
+	case ListTournamentsParamsStatusCancelled:
+		return true
+	case ListTournamentsParamsStatusFinished:
+		return true
+	case ListTournamentsParamsStatusRunning:
+		return true
+	case ListTournamentsParamsStatusUpcoming:
+		return true
+	default:
+		return false
+	}
+}
+
 // ApiAuditCheck defines model for api.AuditCheck.
 type ApiAuditCheck struct {
 	Detail string `json:"detail"`
@@ -1148,6 +1406,71 @@ type ApiCreatePlayerResponse struct {
 	// Example: afk_Jm1pQ2h4c0F2bDlWc3pKd2xQb3FzY2F1ZE5lT2hYTWk
 	Key    string        `json:"key"`
 	Player ApiPlayerView `json:"player"`
+}
+
+// ApiCreateTournamentRequest defines model for api.CreateTournamentRequest.
+type ApiCreateTournamentRequest struct {
+	// Duplicate Duplicate deals every table of a round the same cards and scores each seat against the
+	// seats that held them at the other tables.
+	Duplicate *bool `json:"duplicate,omitempty"`
+
+	// Format Format is the tables' shape: 2p, 3p, 4p or 2v2 (partners in seats 0+2 and 1+3).
+	//
+	// Example: 2p
+	Format ApiCreateTournamentRequestFormat `json:"format"`
+
+	// MaxEntries Example: 32
+	MaxEntries *int `json:"max_entries,omitempty"`
+
+	// MinEntries MinEntries (default: one table) and MaxEntries (default 256, a round robin's 32).
+	//
+	// Example: 4
+	MinEntries *int `json:"min_entries,omitempty"`
+
+	// Name Example: Friday club
+	Name string `json:"name"`
+
+	// Rated Rated rates every match as any rated match (docs/ratings.md).
+	Rated *bool `json:"rated,omitempty"`
+
+	// Rounds Example: 4
+	Rounds *int `json:"rounds,omitempty"`
+
+	// StartsAt StartsAt starts the tournament by itself; without it the organiser starts it.
+	StartsAt *time.Time `json:"starts_at,omitempty"`
+
+	// System System pairs the rounds: swiss (rounds needed) or round_robin (2p only; everyone meets
+	// everyone once).
+	//
+	// Example: swiss
+	System ApiCreateTournamentRequestSystem `json:"system"`
+
+	// Target Target is each match's (default: the rules').
+	//
+	// Example: 150
+	Target *int `json:"target,omitempty"`
+
+	// TurnSeconds TurnSeconds is each match's clock (default 60: every tournament match has one).
+	//
+	// Example: 60
+	TurnSeconds *int `json:"turn_seconds,omitempty"`
+}
+
+// ApiCreateTournamentRequestFormat Format is the tables' shape: 2p, 3p, 4p or 2v2 (partners in seats 0+2 and 1+3).
+//
+// Example: 2p
+type ApiCreateTournamentRequestFormat string
+
+// ApiCreateTournamentRequestSystem System pairs the rounds: swiss (rounds needed) or round_robin (2p only; everyone meets
+// everyone once).
+//
+// Example: swiss
+type ApiCreateTournamentRequestSystem string
+
+// ApiEnterTournamentRequest defines model for api.EnterTournamentRequest.
+type ApiEnterTournamentRequest struct {
+	// Bot Example: greedy
+	Bot *string `json:"bot,omitempty"`
 }
 
 // ApiEvent defines model for api.Event.
@@ -1716,6 +2039,12 @@ type ApiPlayerRatingsResponse struct {
 	Ratings    map[string]ApiFormatRating `json:"ratings"`
 }
 
+// ApiPlayerRef defines model for api.PlayerRef.
+type ApiPlayerRef struct {
+	Id   string `json:"id"`
+	Name string `json:"name"`
+}
+
 // ApiPlayerRequest defines model for api.PlayerRequest.
 type ApiPlayerRequest struct {
 	// Bot Bot names the strategy of a bot seat, weakest first; only with kind bot.
@@ -2099,6 +2428,161 @@ type ApiTicketResponse struct {
 	Ticket string `json:"ticket"`
 }
 
+// ApiTournamentAudit defines model for api.TournamentAudit.
+type ApiTournamentAudit struct {
+	Checks      []ApiTournamentAuditCheck `json:"checks"`
+	Events      int                       `json:"events"`
+	FirstBadSeq *int                      `json:"first_bad_seq"`
+	HeadHash    string                    `json:"head_hash"`
+	Ok          bool                      `json:"ok"`
+	Standings   []ApiTournamentStanding   `json:"standings"`
+}
+
+// ApiTournamentAuditCheck defines model for api.TournamentAuditCheck.
+type ApiTournamentAuditCheck struct {
+	Detail *string                     `json:"detail,omitempty"`
+	Name   ApiTournamentAuditCheckName `json:"name"`
+	Ok     bool                        `json:"ok"`
+}
+
+// ApiTournamentAuditCheckName defines model for ApiTournamentAuditCheck.Name.
+type ApiTournamentAuditCheckName string
+
+// ApiTournamentCancelled defines model for api.TournamentCancelled.
+type ApiTournamentCancelled struct {
+	By     string                       `json:"by"`
+	Reason ApiTournamentCancelledReason `json:"reason"`
+}
+
+// ApiTournamentCancelledReason defines model for ApiTournamentCancelled.Reason.
+type ApiTournamentCancelledReason string
+
+// ApiTournamentEntry defines model for api.TournamentEntry.
+type ApiTournamentEntry struct {
+	// Bot Example: greedy
+	Bot *string `json:"bot,omitempty"`
+
+	// Name Example: Ada
+	Name string `json:"name"`
+
+	// Player Player is the entrant's player id: a bot's player (bot-greedy, then bot-greedy-2 for a
+	// second entry of it) for a bot.
+	//
+	// Example: 5f2b7c1e9a0d4e3f8b6a1c2d3e4f5a6b
+	Player string  `json:"player"`
+	Rating float32 `json:"rating"`
+}
+
+// ApiTournamentEvent defines model for api.TournamentEvent.
+type ApiTournamentEvent struct {
+	At       time.Time              `json:"at"`
+	Data     map[string]interface{} `json:"data"`
+	Hash     string                 `json:"hash"`
+	PrevHash string                 `json:"prev_hash"`
+	Seq      int                    `json:"seq"`
+	Type     ApiTournamentEventType `json:"type"`
+}
+
+// ApiTournamentEventType defines model for ApiTournamentEvent.Type.
+type ApiTournamentEventType string
+
+// ApiTournamentExport defines model for api.TournamentExport.
+type ApiTournamentExport struct {
+	Events     []ApiTournamentEvent `json:"events"`
+	Tournament ApiTournamentView    `json:"tournament"`
+}
+
+// ApiTournamentList defines model for api.TournamentList.
+type ApiTournamentList struct {
+	Tournaments []ApiTournamentView `json:"tournaments"`
+}
+
+// ApiTournamentRound defines model for api.TournamentRound.
+type ApiTournamentRound struct {
+	Byes       []string                 `json:"byes"`
+	Commitment *string                  `json:"commitment,omitempty"`
+	Round      int                      `json:"round"`
+	Seed       *string                  `json:"seed,omitempty"`
+	Status     ApiTournamentRoundStatus `json:"status"`
+	Tables     []ApiTournamentTable     `json:"tables"`
+}
+
+// ApiTournamentRoundStatus defines model for ApiTournamentRound.Status.
+type ApiTournamentRoundStatus string
+
+// ApiTournamentSeat defines model for api.TournamentSeat.
+type ApiTournamentSeat struct {
+	Name   string `json:"name"`
+	Player string `json:"player"`
+	Seat   int    `json:"seat"`
+}
+
+// ApiTournamentSpec defines model for api.TournamentSpec.
+type ApiTournamentSpec struct {
+	Duplicate   bool                    `json:"duplicate"`
+	Format      ApiTournamentSpecFormat `json:"format"`
+	MaxEntries  int                     `json:"max_entries"`
+	MinEntries  int                     `json:"min_entries"`
+	Name        string                  `json:"name"`
+	Rated       bool                    `json:"rated"`
+	StartsAt    *time.Time              `json:"starts_at,omitempty"`
+	System      ApiTournamentSpecSystem `json:"system"`
+	Target      *int                    `json:"target,omitempty"`
+	TurnSeconds *int                    `json:"turn_seconds,omitempty"`
+}
+
+// ApiTournamentSpecFormat defines model for ApiTournamentSpec.Format.
+type ApiTournamentSpecFormat string
+
+// ApiTournamentSpecSystem defines model for ApiTournamentSpec.System.
+type ApiTournamentSpecSystem string
+
+// ApiTournamentStanding defines model for api.TournamentStanding.
+type ApiTournamentStanding struct {
+	Buchholz        float32 `json:"buchholz"`
+	Byes            int     `json:"byes"`
+	MatchPoints     float32 `json:"match_points"`
+	Name            string  `json:"name"`
+	Played          int     `json:"played"`
+	Player          string  `json:"player"`
+	Points          float32 `json:"points"`
+	Rank            int     `json:"rank"`
+	SonnebornBerger float32 `json:"sonneborn_berger"`
+	Wins            int     `json:"wins"`
+}
+
+// ApiTournamentTable defines model for api.TournamentTable.
+type ApiTournamentTable struct {
+	Match  *string             `json:"match,omitempty"`
+	Scores *[]int              `json:"scores,omitempty"`
+	Seats  []ApiTournamentSeat `json:"seats"`
+	Table  int                 `json:"table"`
+}
+
+// ApiTournamentView defines model for api.TournamentView.
+type ApiTournamentView struct {
+	// Cancelled Cancelled says who cancelled (a player id, or server) and why (organiser,
+	// too_few_entries).
+	Cancelled *ApiTournamentCancelled `json:"cancelled,omitempty"`
+	CreatedAt time.Time               `json:"created_at"`
+	Entries   []ApiTournamentEntry    `json:"entries"`
+
+	// Id Example: 4c1d9e0f2b3a4c5d6e7f8091a2b3c4d5
+	Id string `json:"id"`
+
+	// Organiser Organiser is the player who created the tournament.
+	Organiser     ApiPlayerRef            `json:"organiser"`
+	PlannedRounds int                     `json:"planned_rounds"`
+	Rounds        []ApiTournamentRound    `json:"rounds"`
+	Spec          ApiTournamentSpec       `json:"spec"`
+	Standings     []ApiTournamentStanding `json:"standings"`
+	Status        ApiTournamentViewStatus `json:"status"`
+	Version       int                     `json:"version"`
+}
+
+// ApiTournamentViewStatus defines model for ApiTournamentView.Status.
+type ApiTournamentViewStatus string
+
 // ApiYou defines model for api.You.
 type ApiYou struct {
 	Seat  int      `json:"seat"`
@@ -2249,6 +2733,18 @@ type GetPlayerRatingsParams struct {
 // GetPlayerRatingsParamsFormat defines parameters for GetPlayerRatings.
 type GetPlayerRatingsParamsFormat string
 
+// ListTournamentsParams defines parameters for ListTournaments.
+type ListTournamentsParams struct {
+	// Status only this status
+	Status *ListTournamentsParamsStatus `form:"status,omitempty" json:"status,omitempty"`
+
+	// Limit how many
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// ListTournamentsParamsStatus defines parameters for ListTournaments.
+type ListTournamentsParamsStatus string
+
 // CreateMatchJSONRequestBody defines body for CreateMatch for application/json ContentType.
 type CreateMatchJSONRequestBody = ApiCreateMatchRequest
 
@@ -2260,6 +2756,12 @@ type JoinSeatJSONRequestBody = ApiJoinRequest
 
 // CreatePlayerJSONRequestBody defines body for CreatePlayer for application/json ContentType.
 type CreatePlayerJSONRequestBody = ApiCreatePlayerRequest
+
+// CreateTournamentJSONRequestBody defines body for CreateTournament for application/json ContentType.
+type CreateTournamentJSONRequestBody = ApiCreateTournamentRequest
+
+// JoinTournamentJSONRequestBody defines body for JoinTournament for application/json ContentType.
+type JoinTournamentJSONRequestBody = ApiEnterTournamentRequest
 
 // RequestEditorFn is the function signature for the RequestEditor callback function
 type RequestEditorFn func(ctx context.Context, req *http.Request) error
@@ -2588,6 +3090,91 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/v1/players/{id}/ratings (the `GetPlayerRatings` operationId).
 	GetPlayerRatings(ctx context.Context, id string, params *GetPlayerRatingsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListTournaments List tournaments
+	//
+	// Tournaments newest first: all, or those of one status (upcoming, running, finished, cancelled). Anyone may read them.
+	//
+	// Corresponds with GET /api/v1/tournaments (the `ListTournaments` operationId).
+	ListTournaments(ctx context.Context, params *ListTournamentsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateTournamentWithBody Create a tournament
+	//
+	// Makes a tournament organised by the key's player (docs/tournaments.md): a Swiss of a number of rounds, or a round robin (2p), of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/tournaments (the `CreateTournament` operationId).
+	CreateTournamentWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateTournament Create a tournament
+	//
+	// Makes a tournament organised by the key's player (docs/tournaments.md): a Swiss of a number of rounds, or a round robin (2p), of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/tournaments (the `CreateTournament` operationId).
+	CreateTournament(ctx context.Context, body CreateTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetTournament Get a tournament
+	//
+	// The tournament: its spec, entries, rounds with each table's seats and match, and the standings after the rounds that ended. A duplicate round shows its commitment while it runs and its seed once it ended. Anyone may read it.
+	//
+	// Corresponds with GET /api/v1/tournaments/{id} (the `GetTournament` operationId).
+	GetTournament(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AuditTournament Audit a tournament
+	//
+	// Re-verifies the tournament's hash chain and log, re-pairs every round from the rounds before it, checks every table's match against its own record (its seats, the round's committed seed in a duplicate round, its final score) and each revealed seed against its commitment, and recomputes the standings. Anyone may ask.
+	//
+	// Corresponds with GET /api/v1/tournaments/{id}/audit (the `AuditTournament` operationId).
+	AuditTournament(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CancelTournament Cancel a tournament
+	//
+	// The organiser cancels the tournament before it finished. Matches being played play on to their end; no round follows. A duplicate round cut short reveals its seed.
+	//
+	// Corresponds with POST /api/v1/tournaments/{id}/cancel (the `CancelTournament` operationId).
+	CancelTournament(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// JoinTournamentWithBody Enter a tournament
+	//
+	// Enters the key's player in the upcoming tournament; by entering, the player accepts a seat at each of its tables. With {"bot": strategy} from the organiser's key, enters that bot instead (a bot enters a rated tournament once).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/tournaments/{id}/entries (the `JoinTournament` operationId).
+	JoinTournamentWithBody(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// JoinTournament Enter a tournament
+	//
+	// Enters the key's player in the upcoming tournament; by entering, the player accepts a seat at each of its tables. With {"bot": strategy} from the organiser's key, enters that bot instead (a bot enters a rated tournament once).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/tournaments/{id}/entries (the `JoinTournament` operationId).
+	JoinTournament(ctx context.Context, id string, body JoinTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// LeaveTournament Withdraw from a tournament
+	//
+	// Withdraws the entry of player ("me": the key's player) before the tournament starts. A player withdraws itself; the organiser withdraws any entry.
+	//
+	// Corresponds with DELETE /api/v1/tournaments/{id}/entries/{player} (the `LeaveTournament` operationId).
+	LeaveTournament(ctx context.Context, id string, player string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ExportTournament Export a tournament
+	//
+	// The tournament's view and its whole hash-chained log, each event's payload exactly as hashed: with its matches' exports, `allfives tournament FILE...` recomputes the standings offline.
+	//
+	// Corresponds with GET /api/v1/tournaments/{id}/export (the `ExportTournament` operationId).
+	ExportTournament(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// StartTournament Start a tournament
+	//
+	// The organiser starts the upcoming tournament now, with the entries it has (at least min_entries): the first round is paired and its matches created at once.
+	//
+	// Corresponds with POST /api/v1/tournaments/{id}/start (the `StartTournament` operationId).
+	StartTournament(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CheckLiveness Liveness
 	//
@@ -3196,6 +3783,201 @@ func (c *Client) ListPlayerMatches(ctx context.Context, id string, params *ListP
 // Corresponds with GET /api/v1/players/{id}/ratings (the `GetPlayerRatings` operationId).
 func (c *Client) GetPlayerRatings(ctx context.Context, id string, params *GetPlayerRatingsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetPlayerRatingsRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListTournaments List tournaments
+//
+// Tournaments newest first: all, or those of one status (upcoming, running, finished, cancelled). Anyone may read them.
+//
+// Corresponds with GET /api/v1/tournaments (the `ListTournaments` operationId).
+func (c *Client) ListTournaments(ctx context.Context, params *ListTournamentsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListTournamentsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateTournamentWithBody Create a tournament
+//
+// Makes a tournament organised by the key's player (docs/tournaments.md): a Swiss of a number of rounds, or a round robin (2p), of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/tournaments (the `CreateTournament` operationId).
+func (c *Client) CreateTournamentWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateTournamentRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateTournament Create a tournament
+//
+// Makes a tournament organised by the key's player (docs/tournaments.md): a Swiss of a number of rounds, or a round robin (2p), of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/tournaments (the `CreateTournament` operationId).
+func (c *Client) CreateTournament(ctx context.Context, body CreateTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateTournamentRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetTournament Get a tournament
+//
+// The tournament: its spec, entries, rounds with each table's seats and match, and the standings after the rounds that ended. A duplicate round shows its commitment while it runs and its seed once it ended. Anyone may read it.
+//
+// Corresponds with GET /api/v1/tournaments/{id} (the `GetTournament` operationId).
+func (c *Client) GetTournament(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetTournamentRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AuditTournament Audit a tournament
+//
+// Re-verifies the tournament's hash chain and log, re-pairs every round from the rounds before it, checks every table's match against its own record (its seats, the round's committed seed in a duplicate round, its final score) and each revealed seed against its commitment, and recomputes the standings. Anyone may ask.
+//
+// Corresponds with GET /api/v1/tournaments/{id}/audit (the `AuditTournament` operationId).
+func (c *Client) AuditTournament(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAuditTournamentRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CancelTournament Cancel a tournament
+//
+// The organiser cancels the tournament before it finished. Matches being played play on to their end; no round follows. A duplicate round cut short reveals its seed.
+//
+// Corresponds with POST /api/v1/tournaments/{id}/cancel (the `CancelTournament` operationId).
+func (c *Client) CancelTournament(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCancelTournamentRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// JoinTournamentWithBody Enter a tournament
+//
+// Enters the key's player in the upcoming tournament; by entering, the player accepts a seat at each of its tables. With {"bot": strategy} from the organiser's key, enters that bot instead (a bot enters a rated tournament once).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/tournaments/{id}/entries (the `JoinTournament` operationId).
+func (c *Client) JoinTournamentWithBody(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewJoinTournamentRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// JoinTournament Enter a tournament
+//
+// Enters the key's player in the upcoming tournament; by entering, the player accepts a seat at each of its tables. With {"bot": strategy} from the organiser's key, enters that bot instead (a bot enters a rated tournament once).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/tournaments/{id}/entries (the `JoinTournament` operationId).
+func (c *Client) JoinTournament(ctx context.Context, id string, body JoinTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewJoinTournamentRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// LeaveTournament Withdraw from a tournament
+//
+// Withdraws the entry of player ("me": the key's player) before the tournament starts. A player withdraws itself; the organiser withdraws any entry.
+//
+// Corresponds with DELETE /api/v1/tournaments/{id}/entries/{player} (the `LeaveTournament` operationId).
+func (c *Client) LeaveTournament(ctx context.Context, id string, player string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewLeaveTournamentRequest(c.Server, id, player)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ExportTournament Export a tournament
+//
+// The tournament's view and its whole hash-chained log, each event's payload exactly as hashed: with its matches' exports, `allfives tournament FILE...` recomputes the standings offline.
+//
+// Corresponds with GET /api/v1/tournaments/{id}/export (the `ExportTournament` operationId).
+func (c *Client) ExportTournament(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewExportTournamentRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// StartTournament Start a tournament
+//
+// The organiser starts the upcoming tournament now, with the entries it has (at least min_entries): the first round is paired and its matches created at once.
+//
+// Corresponds with POST /api/v1/tournaments/{id}/start (the `StartTournament` operationId).
+func (c *Client) StartTournament(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewStartTournamentRequest(c.Server, id)
 	if err != nil {
 		return nil, err
 	}
@@ -4810,6 +5592,370 @@ func NewGetPlayerRatingsRequest(server string, id string, params *GetPlayerRatin
 	return req, nil
 }
 
+// NewListTournamentsRequest constructs an http.Request for the ListTournaments method
+func NewListTournamentsRequest(server string, params *ListTournamentsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/tournaments")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Status != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateTournamentRequest calls the generic CreateTournament builder with application/json body
+func NewCreateTournamentRequest(server string, body CreateTournamentJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateTournamentRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewCreateTournamentRequestWithBody constructs an http.Request for the CreateTournament method, with any body, and a specified content type
+func NewCreateTournamentRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/tournaments")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewGetTournamentRequest constructs an http.Request for the GetTournament method
+func NewGetTournamentRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/tournaments/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewAuditTournamentRequest constructs an http.Request for the AuditTournament method
+func NewAuditTournamentRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/tournaments/%s/audit", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCancelTournamentRequest constructs an http.Request for the CancelTournament method
+func NewCancelTournamentRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/tournaments/%s/cancel", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewJoinTournamentRequest calls the generic JoinTournament builder with application/json body
+func NewJoinTournamentRequest(server string, id string, body JoinTournamentJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewJoinTournamentRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewJoinTournamentRequestWithBody constructs an http.Request for the JoinTournament method, with any body, and a specified content type
+func NewJoinTournamentRequestWithBody(server string, id string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/tournaments/%s/entries", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewLeaveTournamentRequest constructs an http.Request for the LeaveTournament method
+func NewLeaveTournamentRequest(server string, id string, player string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "player", player, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/tournaments/%s/entries/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewExportTournamentRequest constructs an http.Request for the ExportTournament method
+func NewExportTournamentRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/tournaments/%s/export", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewStartTournamentRequest constructs an http.Request for the StartTournament method
+func NewStartTournamentRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/tournaments/%s/start", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewCheckLivenessRequest constructs an http.Request for the CheckLiveness method
 func NewCheckLivenessRequest(server string) (*http.Request, error) {
 	var err error
@@ -5267,6 +6413,105 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/v1/players/{id}/ratings (the `GetPlayerRatings` operationId).
 	GetPlayerRatingsWithResponse(ctx context.Context, id string, params *GetPlayerRatingsParams, reqEditors ...RequestEditorFn) (*GetPlayerRatingsResponse, error)
+
+	// ListTournamentsWithResponse List tournaments
+	//
+	// Tournaments newest first: all, or those of one status (upcoming, running, finished, cancelled). Anyone may read them.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/tournaments (the `ListTournaments` operationId).
+	ListTournamentsWithResponse(ctx context.Context, params *ListTournamentsParams, reqEditors ...RequestEditorFn) (*ListTournamentsResponse, error)
+
+	// CreateTournamentWithBodyWithResponse Create a tournament
+	//
+	// Makes a tournament organised by the key's player (docs/tournaments.md): a Swiss of a number of rounds, or a round robin (2p), of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/tournaments (the `CreateTournament` operationId).
+	CreateTournamentWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateTournamentResponse, error)
+
+	// CreateTournamentWithResponse Create a tournament
+	//
+	// Makes a tournament organised by the key's player (docs/tournaments.md): a Swiss of a number of rounds, or a round robin (2p), of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/tournaments (the `CreateTournament` operationId).
+	CreateTournamentWithResponse(ctx context.Context, body CreateTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateTournamentResponse, error)
+
+	// GetTournamentWithResponse Get a tournament
+	//
+	// The tournament: its spec, entries, rounds with each table's seats and match, and the standings after the rounds that ended. A duplicate round shows its commitment while it runs and its seed once it ended. Anyone may read it.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/tournaments/{id} (the `GetTournament` operationId).
+	GetTournamentWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetTournamentResponse, error)
+
+	// AuditTournamentWithResponse Audit a tournament
+	//
+	// Re-verifies the tournament's hash chain and log, re-pairs every round from the rounds before it, checks every table's match against its own record (its seats, the round's committed seed in a duplicate round, its final score) and each revealed seed against its commitment, and recomputes the standings. Anyone may ask.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/tournaments/{id}/audit (the `AuditTournament` operationId).
+	AuditTournamentWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*AuditTournamentResponse, error)
+
+	// CancelTournamentWithResponse Cancel a tournament
+	//
+	// The organiser cancels the tournament before it finished. Matches being played play on to their end; no round follows. A duplicate round cut short reveals its seed.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/tournaments/{id}/cancel (the `CancelTournament` operationId).
+	CancelTournamentWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*CancelTournamentResponse, error)
+
+	// JoinTournamentWithBodyWithResponse Enter a tournament
+	//
+	// Enters the key's player in the upcoming tournament; by entering, the player accepts a seat at each of its tables. With {"bot": strategy} from the organiser's key, enters that bot instead (a bot enters a rated tournament once).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/tournaments/{id}/entries (the `JoinTournament` operationId).
+	JoinTournamentWithBodyWithResponse(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*JoinTournamentResponse, error)
+
+	// JoinTournamentWithResponse Enter a tournament
+	//
+	// Enters the key's player in the upcoming tournament; by entering, the player accepts a seat at each of its tables. With {"bot": strategy} from the organiser's key, enters that bot instead (a bot enters a rated tournament once).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/tournaments/{id}/entries (the `JoinTournament` operationId).
+	JoinTournamentWithResponse(ctx context.Context, id string, body JoinTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*JoinTournamentResponse, error)
+
+	// LeaveTournamentWithResponse Withdraw from a tournament
+	//
+	// Withdraws the entry of player ("me": the key's player) before the tournament starts. A player withdraws itself; the organiser withdraws any entry.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/v1/tournaments/{id}/entries/{player} (the `LeaveTournament` operationId).
+	LeaveTournamentWithResponse(ctx context.Context, id string, player string, reqEditors ...RequestEditorFn) (*LeaveTournamentResponse, error)
+
+	// ExportTournamentWithResponse Export a tournament
+	//
+	// The tournament's view and its whole hash-chained log, each event's payload exactly as hashed: with its matches' exports, `allfives tournament FILE...` recomputes the standings offline.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/tournaments/{id}/export (the `ExportTournament` operationId).
+	ExportTournamentWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*ExportTournamentResponse, error)
+
+	// StartTournamentWithResponse Start a tournament
+	//
+	// The organiser starts the upcoming tournament now, with the entries it has (at least min_entries): the first round is paired and its matches created at once.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/tournaments/{id}/start (the `StartTournament` operationId).
+	StartTournamentWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*StartTournamentResponse, error)
 
 	// CheckLivenessWithResponse Liveness
 	//
@@ -9120,6 +10365,1145 @@ func (r GetPlayerRatingsResponse) ContentType() string {
 	return ""
 }
 
+// ListTournamentsResponse429Headers the declared response headers of an HTTP 429 response for ListTournaments
+type ListTournamentsResponse429Headers struct {
+	RetryAfter *int
+}
+
+// ListTournamentsResponse503Headers the declared response headers of an HTTP 503 response for ListTournaments
+type ListTournamentsResponse503Headers struct {
+	RetryAfter *int
+}
+
+// ListTournamentsResponse507Headers the declared response headers of an HTTP 507 response for ListTournaments
+type ListTournamentsResponse507Headers struct {
+	RetryAfter *int
+}
+
+type ListTournamentsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ApiTournamentList
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ApiProblem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ApiProblem
+	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
+	ApplicationproblemJSON507 *ApiProblem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListTournamentsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListTournamentsResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *ListTournamentsResponse507Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListTournamentsResponse) GetJSON200() *ApiTournamentList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListTournamentsResponse) GetApplicationproblemJSON400() *ApiProblem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListTournamentsResponse) GetApplicationproblemJSON429() *ApiProblem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r ListTournamentsResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListTournamentsResponse) GetApplicationproblemJSON500() *ApiProblem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListTournamentsResponse) GetApplicationproblemJSON503() *ApiProblem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
+func (r ListTournamentsResponse) GetApplicationproblemJSON507() *ApiProblem {
+	return r.ApplicationproblemJSON507
+}
+
+// GetBody returns the raw response body bytes
+func (r ListTournamentsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListTournamentsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListTournamentsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListTournamentsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateTournamentResponse201Headers the declared response headers of an HTTP 201 response for CreateTournament
+type CreateTournamentResponse201Headers struct {
+	Location *string
+}
+
+// CreateTournamentResponse429Headers the declared response headers of an HTTP 429 response for CreateTournament
+type CreateTournamentResponse429Headers struct {
+	RetryAfter *int
+}
+
+// CreateTournamentResponse503Headers the declared response headers of an HTTP 503 response for CreateTournament
+type CreateTournamentResponse503Headers struct {
+	RetryAfter *int
+}
+
+// CreateTournamentResponse507Headers the declared response headers of an HTTP 507 response for CreateTournament
+type CreateTournamentResponse507Headers struct {
+	RetryAfter *int
+}
+
+type CreateTournamentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *ApiTournamentView
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ApiProblem
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *ApiProblem
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *ApiProblem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ApiProblem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ApiProblem
+	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
+	ApplicationproblemJSON507 *ApiProblem
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateTournamentResponse201Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateTournamentResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateTournamentResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *CreateTournamentResponse507Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateTournamentResponse) GetJSON201() *ApiTournamentView {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateTournamentResponse) GetApplicationproblemJSON400() *ApiProblem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateTournamentResponse) GetApplicationproblemJSON401() *ApiProblem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r CreateTournamentResponse) GetApplicationproblemJSON408() *ApiProblem {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CreateTournamentResponse) GetApplicationproblemJSON413() *ApiProblem {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CreateTournamentResponse) GetApplicationproblemJSON429() *ApiProblem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r CreateTournamentResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CreateTournamentResponse) GetApplicationproblemJSON500() *ApiProblem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateTournamentResponse) GetApplicationproblemJSON503() *ApiProblem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
+func (r CreateTournamentResponse) GetApplicationproblemJSON507() *ApiProblem {
+	return r.ApplicationproblemJSON507
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateTournamentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateTournamentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateTournamentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateTournamentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetTournamentResponse429Headers the declared response headers of an HTTP 429 response for GetTournament
+type GetTournamentResponse429Headers struct {
+	RetryAfter *int
+}
+
+// GetTournamentResponse503Headers the declared response headers of an HTTP 503 response for GetTournament
+type GetTournamentResponse503Headers struct {
+	RetryAfter *int
+}
+
+// GetTournamentResponse507Headers the declared response headers of an HTTP 507 response for GetTournament
+type GetTournamentResponse507Headers struct {
+	RetryAfter *int
+}
+
+type GetTournamentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ApiTournamentView
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ApiProblem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ApiProblem
+	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
+	ApplicationproblemJSON507 *ApiProblem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetTournamentResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetTournamentResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *GetTournamentResponse507Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetTournamentResponse) GetJSON200() *ApiTournamentView {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetTournamentResponse) GetApplicationproblemJSON400() *ApiProblem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetTournamentResponse) GetApplicationproblemJSON404() *ApiProblem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetTournamentResponse) GetApplicationproblemJSON429() *ApiProblem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r GetTournamentResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetTournamentResponse) GetApplicationproblemJSON500() *ApiProblem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetTournamentResponse) GetApplicationproblemJSON503() *ApiProblem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
+func (r GetTournamentResponse) GetApplicationproblemJSON507() *ApiProblem {
+	return r.ApplicationproblemJSON507
+}
+
+// GetBody returns the raw response body bytes
+func (r GetTournamentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetTournamentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetTournamentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetTournamentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// AuditTournamentResponse429Headers the declared response headers of an HTTP 429 response for AuditTournament
+type AuditTournamentResponse429Headers struct {
+	RetryAfter *int
+}
+
+// AuditTournamentResponse503Headers the declared response headers of an HTTP 503 response for AuditTournament
+type AuditTournamentResponse503Headers struct {
+	RetryAfter *int
+}
+
+// AuditTournamentResponse507Headers the declared response headers of an HTTP 507 response for AuditTournament
+type AuditTournamentResponse507Headers struct {
+	RetryAfter *int
+}
+
+type AuditTournamentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ApiTournamentAudit
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ApiProblem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ApiProblem
+	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
+	ApplicationproblemJSON507 *ApiProblem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *AuditTournamentResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *AuditTournamentResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *AuditTournamentResponse507Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r AuditTournamentResponse) GetJSON200() *ApiTournamentAudit {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r AuditTournamentResponse) GetApplicationproblemJSON400() *ApiProblem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r AuditTournamentResponse) GetApplicationproblemJSON404() *ApiProblem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r AuditTournamentResponse) GetApplicationproblemJSON429() *ApiProblem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r AuditTournamentResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r AuditTournamentResponse) GetApplicationproblemJSON500() *ApiProblem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r AuditTournamentResponse) GetApplicationproblemJSON503() *ApiProblem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
+func (r AuditTournamentResponse) GetApplicationproblemJSON507() *ApiProblem {
+	return r.ApplicationproblemJSON507
+}
+
+// GetBody returns the raw response body bytes
+func (r AuditTournamentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r AuditTournamentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r AuditTournamentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r AuditTournamentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CancelTournamentResponse429Headers the declared response headers of an HTTP 429 response for CancelTournament
+type CancelTournamentResponse429Headers struct {
+	RetryAfter *int
+}
+
+// CancelTournamentResponse503Headers the declared response headers of an HTTP 503 response for CancelTournament
+type CancelTournamentResponse503Headers struct {
+	RetryAfter *int
+}
+
+// CancelTournamentResponse507Headers the declared response headers of an HTTP 507 response for CancelTournament
+type CancelTournamentResponse507Headers struct {
+	RetryAfter *int
+}
+
+type CancelTournamentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ApiTournamentView
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ApiProblem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *ApiProblem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *ApiProblem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *ApiProblem
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *ApiProblem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ApiProblem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ApiProblem
+	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
+	ApplicationproblemJSON507 *ApiProblem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CancelTournamentResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CancelTournamentResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *CancelTournamentResponse507Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r CancelTournamentResponse) GetJSON200() *ApiTournamentView {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CancelTournamentResponse) GetApplicationproblemJSON400() *ApiProblem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CancelTournamentResponse) GetApplicationproblemJSON401() *ApiProblem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CancelTournamentResponse) GetApplicationproblemJSON403() *ApiProblem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CancelTournamentResponse) GetApplicationproblemJSON404() *ApiProblem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r CancelTournamentResponse) GetApplicationproblemJSON408() *ApiProblem {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CancelTournamentResponse) GetApplicationproblemJSON409() *ApiProblem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CancelTournamentResponse) GetApplicationproblemJSON413() *ApiProblem {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CancelTournamentResponse) GetApplicationproblemJSON429() *ApiProblem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r CancelTournamentResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CancelTournamentResponse) GetApplicationproblemJSON500() *ApiProblem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CancelTournamentResponse) GetApplicationproblemJSON503() *ApiProblem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
+func (r CancelTournamentResponse) GetApplicationproblemJSON507() *ApiProblem {
+	return r.ApplicationproblemJSON507
+}
+
+// GetBody returns the raw response body bytes
+func (r CancelTournamentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CancelTournamentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CancelTournamentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CancelTournamentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// JoinTournamentResponse429Headers the declared response headers of an HTTP 429 response for JoinTournament
+type JoinTournamentResponse429Headers struct {
+	RetryAfter *int
+}
+
+// JoinTournamentResponse503Headers the declared response headers of an HTTP 503 response for JoinTournament
+type JoinTournamentResponse503Headers struct {
+	RetryAfter *int
+}
+
+// JoinTournamentResponse507Headers the declared response headers of an HTTP 507 response for JoinTournament
+type JoinTournamentResponse507Headers struct {
+	RetryAfter *int
+}
+
+type JoinTournamentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *ApiTournamentEntry
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ApiProblem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *ApiProblem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *ApiProblem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *ApiProblem
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *ApiProblem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ApiProblem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ApiProblem
+	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
+	ApplicationproblemJSON507 *ApiProblem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *JoinTournamentResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *JoinTournamentResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *JoinTournamentResponse507Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r JoinTournamentResponse) GetJSON201() *ApiTournamentEntry {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r JoinTournamentResponse) GetApplicationproblemJSON400() *ApiProblem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r JoinTournamentResponse) GetApplicationproblemJSON401() *ApiProblem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r JoinTournamentResponse) GetApplicationproblemJSON403() *ApiProblem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r JoinTournamentResponse) GetApplicationproblemJSON404() *ApiProblem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r JoinTournamentResponse) GetApplicationproblemJSON408() *ApiProblem {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r JoinTournamentResponse) GetApplicationproblemJSON409() *ApiProblem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r JoinTournamentResponse) GetApplicationproblemJSON413() *ApiProblem {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r JoinTournamentResponse) GetApplicationproblemJSON429() *ApiProblem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r JoinTournamentResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r JoinTournamentResponse) GetApplicationproblemJSON500() *ApiProblem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r JoinTournamentResponse) GetApplicationproblemJSON503() *ApiProblem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
+func (r JoinTournamentResponse) GetApplicationproblemJSON507() *ApiProblem {
+	return r.ApplicationproblemJSON507
+}
+
+// GetBody returns the raw response body bytes
+func (r JoinTournamentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r JoinTournamentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r JoinTournamentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r JoinTournamentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// LeaveTournamentResponse429Headers the declared response headers of an HTTP 429 response for LeaveTournament
+type LeaveTournamentResponse429Headers struct {
+	RetryAfter *int
+}
+
+// LeaveTournamentResponse503Headers the declared response headers of an HTTP 503 response for LeaveTournament
+type LeaveTournamentResponse503Headers struct {
+	RetryAfter *int
+}
+
+// LeaveTournamentResponse507Headers the declared response headers of an HTTP 507 response for LeaveTournament
+type LeaveTournamentResponse507Headers struct {
+	RetryAfter *int
+}
+
+type LeaveTournamentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ApiTournamentView
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ApiProblem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *ApiProblem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *ApiProblem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ApiProblem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ApiProblem
+	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
+	ApplicationproblemJSON507 *ApiProblem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *LeaveTournamentResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *LeaveTournamentResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *LeaveTournamentResponse507Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r LeaveTournamentResponse) GetJSON200() *ApiTournamentView {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r LeaveTournamentResponse) GetApplicationproblemJSON400() *ApiProblem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r LeaveTournamentResponse) GetApplicationproblemJSON401() *ApiProblem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r LeaveTournamentResponse) GetApplicationproblemJSON403() *ApiProblem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r LeaveTournamentResponse) GetApplicationproblemJSON404() *ApiProblem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r LeaveTournamentResponse) GetApplicationproblemJSON409() *ApiProblem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r LeaveTournamentResponse) GetApplicationproblemJSON429() *ApiProblem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r LeaveTournamentResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r LeaveTournamentResponse) GetApplicationproblemJSON500() *ApiProblem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r LeaveTournamentResponse) GetApplicationproblemJSON503() *ApiProblem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
+func (r LeaveTournamentResponse) GetApplicationproblemJSON507() *ApiProblem {
+	return r.ApplicationproblemJSON507
+}
+
+// GetBody returns the raw response body bytes
+func (r LeaveTournamentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r LeaveTournamentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r LeaveTournamentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r LeaveTournamentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ExportTournamentResponse429Headers the declared response headers of an HTTP 429 response for ExportTournament
+type ExportTournamentResponse429Headers struct {
+	RetryAfter *int
+}
+
+// ExportTournamentResponse503Headers the declared response headers of an HTTP 503 response for ExportTournament
+type ExportTournamentResponse503Headers struct {
+	RetryAfter *int
+}
+
+// ExportTournamentResponse507Headers the declared response headers of an HTTP 507 response for ExportTournament
+type ExportTournamentResponse507Headers struct {
+	RetryAfter *int
+}
+
+type ExportTournamentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ApiTournamentExport
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ApiProblem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ApiProblem
+	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
+	ApplicationproblemJSON507 *ApiProblem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ExportTournamentResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ExportTournamentResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *ExportTournamentResponse507Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ExportTournamentResponse) GetJSON200() *ApiTournamentExport {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ExportTournamentResponse) GetApplicationproblemJSON400() *ApiProblem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ExportTournamentResponse) GetApplicationproblemJSON404() *ApiProblem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ExportTournamentResponse) GetApplicationproblemJSON429() *ApiProblem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r ExportTournamentResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ExportTournamentResponse) GetApplicationproblemJSON500() *ApiProblem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ExportTournamentResponse) GetApplicationproblemJSON503() *ApiProblem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
+func (r ExportTournamentResponse) GetApplicationproblemJSON507() *ApiProblem {
+	return r.ApplicationproblemJSON507
+}
+
+// GetBody returns the raw response body bytes
+func (r ExportTournamentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ExportTournamentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ExportTournamentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ExportTournamentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// StartTournamentResponse429Headers the declared response headers of an HTTP 429 response for StartTournament
+type StartTournamentResponse429Headers struct {
+	RetryAfter *int
+}
+
+// StartTournamentResponse503Headers the declared response headers of an HTTP 503 response for StartTournament
+type StartTournamentResponse503Headers struct {
+	RetryAfter *int
+}
+
+// StartTournamentResponse507Headers the declared response headers of an HTTP 507 response for StartTournament
+type StartTournamentResponse507Headers struct {
+	RetryAfter *int
+}
+
+type StartTournamentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ApiTournamentView
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ApiProblem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *ApiProblem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *ApiProblem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *ApiProblem
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *ApiProblem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ApiProblem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ApiProblem
+	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
+	ApplicationproblemJSON507 *ApiProblem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *StartTournamentResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *StartTournamentResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *StartTournamentResponse507Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r StartTournamentResponse) GetJSON200() *ApiTournamentView {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r StartTournamentResponse) GetApplicationproblemJSON400() *ApiProblem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r StartTournamentResponse) GetApplicationproblemJSON401() *ApiProblem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r StartTournamentResponse) GetApplicationproblemJSON403() *ApiProblem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r StartTournamentResponse) GetApplicationproblemJSON404() *ApiProblem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r StartTournamentResponse) GetApplicationproblemJSON408() *ApiProblem {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r StartTournamentResponse) GetApplicationproblemJSON409() *ApiProblem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r StartTournamentResponse) GetApplicationproblemJSON413() *ApiProblem {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r StartTournamentResponse) GetApplicationproblemJSON429() *ApiProblem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r StartTournamentResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r StartTournamentResponse) GetApplicationproblemJSON500() *ApiProblem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r StartTournamentResponse) GetApplicationproblemJSON503() *ApiProblem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
+func (r StartTournamentResponse) GetApplicationproblemJSON507() *ApiProblem {
+	return r.ApplicationproblemJSON507
+}
+
+// GetBody returns the raw response body bytes
+func (r StartTournamentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r StartTournamentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r StartTournamentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r StartTournamentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type CheckLivenessResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -9820,6 +12204,171 @@ func (c *ClientWithResponses) GetPlayerRatingsWithResponse(ctx context.Context, 
 		return nil, err
 	}
 	return ParseGetPlayerRatingsResponse(rsp)
+}
+
+// ListTournamentsWithResponse List tournaments
+//
+// Tournaments newest first: all, or those of one status (upcoming, running, finished, cancelled). Anyone may read them.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/tournaments (the `ListTournaments` operationId).
+func (c *ClientWithResponses) ListTournamentsWithResponse(ctx context.Context, params *ListTournamentsParams, reqEditors ...RequestEditorFn) (*ListTournamentsResponse, error) {
+	rsp, err := c.ListTournaments(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListTournamentsResponse(rsp)
+}
+
+// CreateTournamentWithBodyWithResponse Create a tournament
+//
+// Makes a tournament organised by the key's player (docs/tournaments.md): a Swiss of a number of rounds, or a round robin (2p), of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/tournaments (the `CreateTournament` operationId).
+func (c *ClientWithResponses) CreateTournamentWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateTournamentResponse, error) {
+	rsp, err := c.CreateTournamentWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateTournamentResponse(rsp)
+}
+
+// CreateTournamentWithResponse Create a tournament
+//
+// Makes a tournament organised by the key's player (docs/tournaments.md): a Swiss of a number of rounds, or a round robin (2p), of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/tournaments (the `CreateTournament` operationId).
+func (c *ClientWithResponses) CreateTournamentWithResponse(ctx context.Context, body CreateTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateTournamentResponse, error) {
+	rsp, err := c.CreateTournament(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateTournamentResponse(rsp)
+}
+
+// GetTournamentWithResponse Get a tournament
+//
+// The tournament: its spec, entries, rounds with each table's seats and match, and the standings after the rounds that ended. A duplicate round shows its commitment while it runs and its seed once it ended. Anyone may read it.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/tournaments/{id} (the `GetTournament` operationId).
+func (c *ClientWithResponses) GetTournamentWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetTournamentResponse, error) {
+	rsp, err := c.GetTournament(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetTournamentResponse(rsp)
+}
+
+// AuditTournamentWithResponse Audit a tournament
+//
+// Re-verifies the tournament's hash chain and log, re-pairs every round from the rounds before it, checks every table's match against its own record (its seats, the round's committed seed in a duplicate round, its final score) and each revealed seed against its commitment, and recomputes the standings. Anyone may ask.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/tournaments/{id}/audit (the `AuditTournament` operationId).
+func (c *ClientWithResponses) AuditTournamentWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*AuditTournamentResponse, error) {
+	rsp, err := c.AuditTournament(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAuditTournamentResponse(rsp)
+}
+
+// CancelTournamentWithResponse Cancel a tournament
+//
+// The organiser cancels the tournament before it finished. Matches being played play on to their end; no round follows. A duplicate round cut short reveals its seed.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/tournaments/{id}/cancel (the `CancelTournament` operationId).
+func (c *ClientWithResponses) CancelTournamentWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*CancelTournamentResponse, error) {
+	rsp, err := c.CancelTournament(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCancelTournamentResponse(rsp)
+}
+
+// JoinTournamentWithBodyWithResponse Enter a tournament
+//
+// Enters the key's player in the upcoming tournament; by entering, the player accepts a seat at each of its tables. With {"bot": strategy} from the organiser's key, enters that bot instead (a bot enters a rated tournament once).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/tournaments/{id}/entries (the `JoinTournament` operationId).
+func (c *ClientWithResponses) JoinTournamentWithBodyWithResponse(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*JoinTournamentResponse, error) {
+	rsp, err := c.JoinTournamentWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseJoinTournamentResponse(rsp)
+}
+
+// JoinTournamentWithResponse Enter a tournament
+//
+// Enters the key's player in the upcoming tournament; by entering, the player accepts a seat at each of its tables. With {"bot": strategy} from the organiser's key, enters that bot instead (a bot enters a rated tournament once).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/tournaments/{id}/entries (the `JoinTournament` operationId).
+func (c *ClientWithResponses) JoinTournamentWithResponse(ctx context.Context, id string, body JoinTournamentJSONRequestBody, reqEditors ...RequestEditorFn) (*JoinTournamentResponse, error) {
+	rsp, err := c.JoinTournament(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseJoinTournamentResponse(rsp)
+}
+
+// LeaveTournamentWithResponse Withdraw from a tournament
+//
+// Withdraws the entry of player ("me": the key's player) before the tournament starts. A player withdraws itself; the organiser withdraws any entry.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/v1/tournaments/{id}/entries/{player} (the `LeaveTournament` operationId).
+func (c *ClientWithResponses) LeaveTournamentWithResponse(ctx context.Context, id string, player string, reqEditors ...RequestEditorFn) (*LeaveTournamentResponse, error) {
+	rsp, err := c.LeaveTournament(ctx, id, player, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseLeaveTournamentResponse(rsp)
+}
+
+// ExportTournamentWithResponse Export a tournament
+//
+// The tournament's view and its whole hash-chained log, each event's payload exactly as hashed: with its matches' exports, `allfives tournament FILE...` recomputes the standings offline.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/tournaments/{id}/export (the `ExportTournament` operationId).
+func (c *ClientWithResponses) ExportTournamentWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*ExportTournamentResponse, error) {
+	rsp, err := c.ExportTournament(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseExportTournamentResponse(rsp)
+}
+
+// StartTournamentWithResponse Start a tournament
+//
+// The organiser starts the upcoming tournament now, with the entries it has (at least min_entries): the first round is paired and its matches created at once.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/tournaments/{id}/start (the `StartTournament` operationId).
+func (c *ClientWithResponses) StartTournamentWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*StartTournamentResponse, error) {
+	rsp, err := c.StartTournament(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseStartTournamentResponse(rsp)
 }
 
 // CheckLivenessWithResponse Liveness
@@ -13630,6 +16179,1121 @@ func ParseGetPlayerRatingsResponse(rsp *http.Response) (*GetPlayerRatingsRespons
 		response.Headers503 = &headers
 	case rsp.StatusCode == 507:
 		var headers GetPlayerRatingsResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListTournamentsResponse parses an HTTP response from a ListTournamentsWithResponse call
+func ParseListTournamentsResponse(rsp *http.Response) (*ListTournamentsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListTournamentsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ApiTournamentList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 507:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON507 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ListTournamentsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListTournamentsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers ListTournamentsResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateTournamentResponse parses an HTTP response from a CreateTournamentWithResponse call
+func ParseCreateTournamentResponse(rsp *http.Response) (*CreateTournamentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateTournamentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest ApiTournamentView
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 507:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON507 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateTournamentResponse201Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 429:
+		var headers CreateTournamentResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateTournamentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers CreateTournamentResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetTournamentResponse parses an HTTP response from a GetTournamentWithResponse call
+func ParseGetTournamentResponse(rsp *http.Response) (*GetTournamentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetTournamentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ApiTournamentView
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 507:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON507 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers GetTournamentResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetTournamentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers GetTournamentResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseAuditTournamentResponse parses an HTTP response from a AuditTournamentWithResponse call
+func ParseAuditTournamentResponse(rsp *http.Response) (*AuditTournamentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &AuditTournamentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ApiTournamentAudit
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 507:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON507 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers AuditTournamentResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers AuditTournamentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers AuditTournamentResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCancelTournamentResponse parses an HTTP response from a CancelTournamentWithResponse call
+func ParseCancelTournamentResponse(rsp *http.Response) (*CancelTournamentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CancelTournamentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ApiTournamentView
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 507:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON507 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers CancelTournamentResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers CancelTournamentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers CancelTournamentResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseJoinTournamentResponse parses an HTTP response from a JoinTournamentWithResponse call
+func ParseJoinTournamentResponse(rsp *http.Response) (*JoinTournamentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &JoinTournamentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest ApiTournamentEntry
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 507:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON507 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers JoinTournamentResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers JoinTournamentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers JoinTournamentResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseLeaveTournamentResponse parses an HTTP response from a LeaveTournamentWithResponse call
+func ParseLeaveTournamentResponse(rsp *http.Response) (*LeaveTournamentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &LeaveTournamentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ApiTournamentView
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 507:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON507 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers LeaveTournamentResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers LeaveTournamentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers LeaveTournamentResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseExportTournamentResponse parses an HTTP response from a ExportTournamentWithResponse call
+func ParseExportTournamentResponse(rsp *http.Response) (*ExportTournamentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ExportTournamentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ApiTournamentExport
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 507:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON507 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ExportTournamentResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ExportTournamentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers ExportTournamentResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseStartTournamentResponse parses an HTTP response from a StartTournamentWithResponse call
+func ParseStartTournamentResponse(rsp *http.Response) (*StartTournamentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &StartTournamentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ApiTournamentView
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 507:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON507 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers StartTournamentResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers StartTournamentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers StartTournamentResponse507Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -68,6 +68,16 @@ var invalidDetails = map[string]string{
 	"declineSeat":        `seat must be 0, 1, 2 or 3, got "north"`,
 	"cancelMatch":        `this endpoint takes no query parameters, got "reason"`,
 	"resignMatch":        `this endpoint takes no query parameters, got "seat"`,
+	// Tournaments (tournament.go).
+	"createTournament": "rounds: a swiss plays 1 to 20 rounds",
+	"listTournaments":  `status must be upcoming, running, finished or cancelled, got "over"`,
+	"getTournament":    `this endpoint takes no query parameters, got "round"`,
+	"joinTournament":   `bot "chess" is not a strategy; choose one of expert, greedy, pimc, random`,
+	"leaveTournament":  `this endpoint takes no query parameters, got "reason"`,
+	"startTournament":  `this endpoint takes no query parameters, got "at"`,
+	"cancelTournament": `this endpoint takes no query parameters, got "reason"`,
+	"auditTournament":  `this endpoint takes no query parameters, got "round"`,
+	"exportTournament": `this endpoint takes no query parameters, got "format"`,
 }
 
 // problemDetails is the detail of an example problem for every other code.
@@ -113,6 +123,14 @@ var problemDetails = map[domain.Code]string{
 	domain.CodeSeatNotReserved:   domain.ErrSeatNotReserved.Error() + ": seat 1 is kept for no one now",
 	domain.CodeSeatResigned:      domain.ErrSeatResigned.Error() + ": seat 1",
 	domain.CodeRematchCancelled:  "rematch " + exampleID + ": " + domain.ErrRematchCancelled.Error() + " (declined)",
+	// Tournaments (docs/tournaments.md, "Errors").
+	domain.CodeMatchSealed:        domain.ErrMatchSealed.Error(),
+	domain.CodeTournamentNotFound: fmt.Sprintf("no tournament has the id %q", exampleID),
+	domain.CodeTournamentClosed:   domain.ErrTournamentClosed.Error() + ": it is running",
+	domain.CodeTournamentFull:     domain.ErrTournamentFull.Error() + " (16)",
+	domain.CodeAlreadyEntered:     domain.ErrAlreadyEntered.Error(),
+	domain.CodeNotOrganiser:       domain.ErrNotOrganiser.Error(),
+	domain.CodeTooFewEntries:      domain.ErrTooFewEntries.Error() + ": 1 of 2",
 }
 
 // sharpenSecurity makes every operation say who may call it, and the seat token and the

@@ -103,6 +103,14 @@ var kinds = map[domain.Code]kind{
 	domain.CodeSeatNotReserved:  {http.StatusConflict, "Seat not reserved"},
 	domain.CodeSeatResigned:     {http.StatusConflict, "Seat resigned"},
 	domain.CodeRematchCancelled: {http.StatusConflict, "Rematch cancelled"},
+	// Tournaments (docs/tournaments.md, "Errors").
+	domain.CodeMatchSealed:        {http.StatusConflict, "Match sealed"},
+	domain.CodeTournamentNotFound: {http.StatusNotFound, "Tournament not found"},
+	domain.CodeTournamentClosed:   {http.StatusConflict, "Tournament closed"},
+	domain.CodeTournamentFull:     {http.StatusConflict, "Tournament full"},
+	domain.CodeAlreadyEntered:     {http.StatusConflict, "Already entered"},
+	domain.CodeNotOrganiser:       {http.StatusForbidden, "Not the organiser"},
+	domain.CodeTooFewEntries:      {http.StatusConflict, "Too few entries"},
 }
 
 // Row is one row of the error table (docs/api.md, "Errors"): a code, the status it is

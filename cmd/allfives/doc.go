@@ -3,7 +3,8 @@
 // and the audit of every stored match), simulate (in-process tournaments between bots),
 // replay (a match's record as text), verify (the offline check of a match's JSON export),
 // bench (load a running server over HTTP), review (a finished match's export judged
-// offline, docs/review.md) and ratings (every rating rebuilt from the logs, docs/ratings.md);
+// offline, docs/review.md), ratings (every rating rebuilt from the logs, docs/ratings.md) and tournament (a tournament's
+// standings recomputed offline from its exports, docs/tournaments.md);
 // `allfives help` lists them and `allfives <command>
 // -h` gives a command's flags. main only wires the process to run, which tests call directly.
 package main

@@ -24,6 +24,7 @@ commands:
   bench      load a running server over HTTP and print rates, latencies and ratios
   review     review a finished match's JSON export offline: accuracy, luck and skill
   ratings    rebuild every rating from the match logs, or check the live table against them
+  tournament  recompute a tournament's standings offline from its and its matches' exports
   help       show this text
 
 Run allfives <command> -h for a command's flags. A flag whose help names a variable
@@ -64,6 +65,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return runBench(ctx, rest, getenv, stdout)
 	case "ratings":
 		return runRatings(ctx, rest, getenv, stdout)
+	case "tournament":
+		return runTournament(ctx, rest, stdout) // tournament.go
 	case "help":
 		_, err := io.WriteString(stdout, usage)
 		return err

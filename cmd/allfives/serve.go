@@ -217,7 +217,10 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}()
 	defer func() { stopRating(); <-rated }() // before the store closes
 	var draining atomic.Bool
-	handler := api.New(api.Config{Service: svc, Reviews: reviews, Players: people, Ratings: ratings.NewService(store), Ready: store, Draining: draining.Load, Logger: log, RateLimit: cfg.rateLimit, Registry: reg,
+	rs := ratings.NewService(store)
+	tourneys, stopTourneys := startTournaments(store, svc, people, rs, log) // tournament_wire.go
+	defer stopTourneys()                                                    // before the store closes
+	handler := api.New(api.Config{Service: svc, Reviews: reviews, Players: people, Ratings: rs, Tournaments: tourneys, Ready: store, Draining: draining.Load, Logger: log, RateLimit: cfg.rateLimit, Registry: reg,
 		CORSOrigins: cfg.corsOrigins, MaxStreams: cfg.maxStreams, MaxStreamsPerClient: cfg.perClient,
 		AccessSample: int(cfg.accessSample), Limits: cfg.limits.api, TrustedProxies: cfg.limits.trusted})
 	// The clock: one sweeper per instance; the expected version settles races with others.

@@ -114,6 +114,9 @@ func (s *MatchService) act(ctx context.Context, id string, v domain.Viewer, seat
 	e.set(work)
 	e.remember(a.Idempotency)
 	s.watch.wake(id)
+	if v, err = s.sealFor(ctx, work.match, v, false); err != nil {
+		return ActResult{}, err
+	}
 	res := ActResult{Events: v.RedactAll(events, work.match.Finished()), Match: work.match.View(v)}
 	if req.Encode != nil {
 		if b, err := req.Encode(res.Match); err == nil {
@@ -150,6 +153,9 @@ func (s *MatchService) replayAnswer(ctx context.Context, e *entry, v domain.View
 	}
 	// A stale copy may not know yet that the match ended: then it only hides more.
 	finished := e.match.Finished()
+	if v, err = s.sealFor(ctx, then, v, false); err != nil {
+		return ActResult{}, err
+	}
 	return ActResult{
 		Events:   v.RedactAll(events[rec.FirstSeq-1:], finished),
 		Match:    then.View(v),

@@ -44,7 +44,7 @@ func errBoundName(field, name string) error {
 // be the player's, names.Same); any other id reserves the seat for that player: an open seat in the match, which
 // only that player's key may join (a challenge). It returns the seats as the match starts
 // and, by seat, the players the seats are bound or reserved to.
-func (s *MatchService) bindPlayers(ctx context.Context, in []domain.PlayerInfo, key string) ([]domain.PlayerInfo, map[int]string, error) {
+func (s *MatchService) bindPlayers(ctx context.Context, in []domain.PlayerInfo, key string, entered bool) ([]domain.PlayerInfo, map[int]string, error) {
 	out := append([]domain.PlayerInfo(nil), in...)
 	bound := map[int]string{}
 	var me *players.Player
@@ -76,6 +76,12 @@ func (s *MatchService) bindPlayers(ctx context.Context, in []domain.PlayerInfo, 
 				return nil, nil, errBoundName(fmt.Sprintf("players[%d].name", i), me.Name)
 			}
 			p.Name = me.Name
+		} else if entered {
+			who, err := s.keys.Profile(ctx, id)
+			if err != nil {
+				return nil, nil, fmt.Errorf("players[%d]: %w", i, err)
+			}
+			p.Name = who.Name // a tournament's entrant accepted its seat by entering
 		} else {
 			if p.Name != "" {
 				return nil, nil, domain.Invalidf("players[%d] challenges a player: the player names the seat when it joins", i)

@@ -54,5 +54,6 @@ func (s *MatchService) PlayerMatches(ctx context.Context, q PlayerMatchQuery) (P
 	if err != nil {
 		return PlayerMatchPage{}, fmt.Errorf("matches of player %s: %w", q.Player, err)
 	}
+	page.Matches = unsealed(ctx, s, page.Matches, func(it PlayerMatch) HistoryItem { return it.HistoryItem })
 	return page, nil
 }

@@ -18,6 +18,9 @@ func (s *MatchService) View(ctx context.Context, id string, v domain.Viewer) (do
 	if err != nil {
 		return domain.MatchView{}, err
 	}
+	if v, err = s.sealFor(ctx, snap.match, v, false); err != nil {
+		return domain.MatchView{}, err
+	}
 	return snap.match.View(v), nil
 }
 
@@ -30,6 +33,9 @@ func (s *MatchService) EncodedView(ctx context.Context, id string, v domain.View
 		return nil, 0, err
 	}
 	v = snap.match.Holder(v)
+	if v, err = s.sealFor(ctx, snap.match, v, false); err != nil {
+		return nil, 0, err
+	}
 	slot := viewSlot(v)
 	if slot >= 0 {
 		if b := snap.views[slot].Load(); b != nil {
@@ -93,6 +99,12 @@ func (s *MatchService) Events(ctx context.Context, id string, v domain.Viewer, a
 	if v, err = s.holdsUpTo(ctx, id, v, after); err != nil {
 		return nil, 0, err
 	}
+	// match.created alone deals nothing: the player stream reads it of every match.
+	if after > 0 || limit > 1 {
+		if v, err = s.sealForID(ctx, id, v, true); err != nil {
+			return nil, 0, err
+		}
+	}
 	events, err := s.store.Events(ctx, id, after, limit)
 	if err != nil {
 		return nil, 0, corrupt(id, err)
@@ -119,7 +131,12 @@ func (s *MatchService) History(ctx context.Context, q HistoryQuery) (HistoryPage
 	if !q.Since.IsZero() && !q.Until.IsZero() && q.Until.Before(q.Since) {
 		return HistoryPage{}, domain.Invalidf("until is before since")
 	}
-	return s.store.History(ctx, q)
+	page, err := s.store.History(ctx, q)
+	if err != nil {
+		return HistoryPage{}, err
+	}
+	page.Matches = unsealed(ctx, s, page.Matches, func(it HistoryItem) HistoryItem { return it })
+	return page, nil
 }
 
 // Progress returns the match's version and whether it has finished, without taking the match's

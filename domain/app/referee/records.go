@@ -31,6 +31,10 @@ func (s *MatchService) Export(ctx context.Context, id string, v domain.Viewer) (
 	if err != nil {
 		return ExportRecord{}, err
 	}
+	if v, err = s.sealFor(ctx, e.match, v, true); err != nil {
+		s.release(e)
+		return ExportRecord{}, err
+	}
 	view, finished, closed, version := e.match.View(v), e.match.Finished(), e.match.Closed(), e.match.Version()
 	s.release(e)
 	events, err := s.store.Events(ctx, id, 0, version)
@@ -38,7 +42,7 @@ func (s *MatchService) Export(ctx context.Context, id string, v domain.Viewer) (
 		return ExportRecord{}, corrupt(id, err)
 	}
 	rec := ExportRecord{Match: view, Events: v.RedactAll(events, finished)}
-	if !closed {
+	if !closed || v.IsSealed() { // the links hold every payload as hashed: none while sealed
 		return rec, nil
 	}
 	// A closed match takes no more events, so its links are the same log as its events.
@@ -66,8 +70,12 @@ func (s *MatchService) Audit(ctx context.Context, id string, v domain.Viewer) (a
 	if err != nil {
 		return audit.Report{}, err
 	}
+	// The stored record, not the cache: a record that cannot be folded is audited all the same.
+	if v, err = s.sealForLog(ctx, id, log.Events, v); err != nil {
+		return audit.Report{}, err
+	}
 	rep := audit.Stored(id, chain, sideRows(stored, recs), log, v, s.chooser(ctx))
-	if !audit.Closed(log.Events) {
+	if !audit.Closed(log.Events) || v.IsSealed() {
 		// A live match's head hash would give hidden tiles away: with the head before a draw
 		// (an earlier audit's), anyone could try the 28 tiles against the head after it.
 		rep.HeadHash = ""

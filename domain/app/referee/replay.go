@@ -16,6 +16,9 @@ func (s *MatchService) Replay(ctx context.Context, id string, v domain.Viewer, s
 	if step < 1 || step > version {
 		return domain.Event{}, domain.MatchView{}, domain.Invalidf("step must be 1 to %d (the match's version), not %d", version, step)
 	}
+	if v, err = s.sealForID(ctx, id, v, true); err != nil {
+		return domain.Event{}, domain.MatchView{}, err
+	}
 	events, err := s.store.Events(ctx, id, 0, step)
 	if err != nil {
 		return domain.Event{}, domain.MatchView{}, corrupt(id, err)

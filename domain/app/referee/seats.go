@@ -168,6 +168,9 @@ func (s *MatchService) seatCommand(ctx context.Context, id string, v domain.View
 	if err := s.commit(ctx, e, work, events, changed...); err != nil {
 		return domain.MatchView{}, err
 	}
+	if v, err = s.sealFor(ctx, work.match, v, false); err != nil {
+		return domain.MatchView{}, err
+	}
 	return work.match.View(v), nil
 }
 

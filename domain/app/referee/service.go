@@ -14,6 +14,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/allfives/allfives/domain"
@@ -45,7 +46,8 @@ type MatchService struct {
 	// long a rematch offer's reserved seats have to be taken.
 	ratedTurnSeconds int
 	rematchTTL       time.Duration
-	challenges       int // ServiceConfig.MaxChallenges
+	challenges       int                    // ServiceConfig.MaxChallenges
+	sealer           atomic.Pointer[Sealer] // seal.go; nil: no match is sealed
 }
 
 // ServiceConfig wires a MatchService. Zero fields take the production defaults.
@@ -207,6 +209,11 @@ type CreateRequest struct {
 	// Rated makes the match move its players' ratings: every seat a player or a bot, each
 	// bot at most once, no chosen seed (checkRated).
 	Rated bool
+	// Entered says every player the entries name accepted its seat beforehand, by entering a
+	// tournament (docs/tournaments.md): a player id binds the seat instead of reserving it,
+	// and a rated match may take the seed the tournament drew for a duplicate round, which no
+	// player chose. Only the tournament service sets it; the API never does.
+	Entered bool
 }
 
 // SeatInvite is an open seat's secret invite, returned once at creation.
@@ -227,7 +234,7 @@ type Created struct {
 // bots only is handed to the bot pool, when there is one, and returned in progress.
 func (s *MatchService) Create(ctx context.Context, req CreateRequest) (_ Created, err error) {
 	defer domain.Wrap(&err, "create match")
-	entries, bound, err := s.bindPlayers(ctx, req.Players, req.Key)
+	entries, bound, err := s.bindPlayers(ctx, req.Players, req.Key, req.Entered)
 	if err != nil {
 		return Created{}, err
 	}
@@ -236,7 +243,7 @@ func (s *MatchService) Create(ctx context.Context, req CreateRequest) (_ Created
 		return Created{}, err
 	}
 	if req.Rated {
-		if err := checkRated(players, bound, req.Seed); err != nil {
+		if err := checkRated(players, bound, drawnSeed(req)); err != nil {
 			return Created{}, err
 		}
 		if req.TurnSeconds == 0 {

@@ -94,8 +94,11 @@ func (s *MatchService) EventViews(ctx context.Context, id string, v domain.Viewe
 	if err != nil {
 		return nil, nil, err
 	}
+	if v, err = s.sealForID(ctx, id, v, true); err != nil {
+		return nil, nil, err
+	}
 	if finished {
-		v = v.Opened()
+		v = v.Opened() // no-op for a sealed viewer
 	}
 	views := make([]domain.MatchView, 0, len(raw))
 	for _, e := range raw {

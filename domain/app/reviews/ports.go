@@ -60,3 +60,9 @@ type Matches interface {
 	Progress(ctx context.Context, id string) (version int, finished bool, err error)
 	Events(ctx context.Context, id string, v domain.Viewer, after, limit int) ([]domain.Event, int, error)
 }
+
+// Sealer is what Matches also implements when a match may be sealed: a match of a duplicate
+// round still being played (docs/tournaments.md), which is reviewed only once its round ends.
+type Sealer interface {
+	Sealed(ctx context.Context, id string) (bool, error)
+}

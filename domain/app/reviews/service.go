@@ -5,6 +5,7 @@
 package reviews
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -195,6 +196,12 @@ func (s *Service) finished(ctx context.Context, id string) error {
 		return err
 	case !finished:
 		return errLive
+	}
+	// A sealed match's hands stay hidden until its duplicate round ends (docs/tournaments.md).
+	if sl, ok := s.matches.(Sealer); ok {
+		if sealed, err := sl.Sealed(ctx, id); err != nil || sealed {
+			return cmp.Or(err, fmt.Errorf("match %s: %w", id, domain.ErrMatchSealed))
+		}
 	}
 	return nil
 }
