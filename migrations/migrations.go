@@ -48,6 +48,7 @@ var Files = []string{
 	"00011_server_keys.sql",
 	"00012_standing_and_skeletons.sql",
 	"00014_tournaments.sql", // 00013 is the seeks' (matchmaking)
+	"00015_bot_levels.sql",
 }
 
 // LatestVersion is the version of the last of Files, which a store's schema reports once every
