@@ -47,6 +47,7 @@ var Files = []string{
 	"00010_cancelled.sql",
 	"00011_server_keys.sql",
 	"00012_standing_and_skeletons.sql",
+	"00013_seeks.sql",
 }
 
 // LatestVersion is the version of the last of Files, which a store's schema reports once every
