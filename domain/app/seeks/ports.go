@@ -39,10 +39,10 @@ type Record struct {
 	Target      int // 0: the format's default
 	// Rating is the player's displayed rating in Format when the seek was made: what the
 	// pairing compares (ratings move only when matches end, not while one searches).
-	Rating float64
-	Status      Status
-	CreatedAt   time.Time
-	ExpiresAt   time.Time
+	Rating    float64
+	Status    Status
+	CreatedAt time.Time
+	ExpiresAt time.Time
 	// EndedAt is when it stopped searching: claimed, cancelled or expired; zero while it
 	// searches.
 	EndedAt time.Time
@@ -111,3 +111,4 @@ type Keys interface {
 type Standings interface {
 	PlayerStandings(ctx context.Context, player string) ([]ratings.Standing, error)
 }
+
