@@ -18,6 +18,7 @@ var bodyRoutes = map[string]bool{
 	"/api/v1/matches/:id/moves":            true,
 	"/api/v1/matches/:id/seats/:seat/join": true,
 	"/api/v1/players":                      true,
+	"/api/v1/seeks":                        true,
 }
 
 // bodilessRoutes lists the POST routes of e that take no body: every POST route not in

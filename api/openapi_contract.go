@@ -111,6 +111,8 @@ var problemDetails = map[domain.Code]string{
 	domain.CodeSeatNotReserved:   domain.ErrSeatNotReserved.Error() + ": seat 1 is kept for no one now",
 	domain.CodeSeatResigned:      domain.ErrSeatResigned.Error() + ": seat 1",
 	domain.CodeRematchCancelled:  "rematch " + exampleID + ": " + domain.ErrRematchCancelled.Error() + " (declined)",
+	domain.CodeAlreadySeeking:    "store a seek: " + domain.ErrAlreadySeeking.Error(),
+	domain.CodeSeekNotFound:      fmt.Sprintf("seek %q: %s", exampleID, domain.ErrSeekNotFound),
 }
 
 // sharpenSecurity makes every operation say who may call it, and the seat token and the

@@ -102,6 +102,9 @@ var problemKinds = map[domain.Code]problemKind{
 	domain.CodeSeatNotReserved:  {http.StatusConflict, "Seat not reserved"},
 	domain.CodeSeatResigned:     {http.StatusConflict, "Seat resigned"},
 	domain.CodeRematchCancelled: {http.StatusConflict, "Rematch cancelled"},
+	// Play now (docs/matchmaking.md).
+	domain.CodeAlreadySeeking: {http.StatusConflict, "Already seeking"},
+	domain.CodeSeekNotFound:   {http.StatusNotFound, "Seek not found"},
 }
 
 // ProblemCode is one row of the error table (docs/api.md, "Errors"): a code, the status it is
@@ -146,7 +149,7 @@ type Problem struct {
 	Detail string `json:"detail" example:"it is not your turn: seat 1 is to move"`
 	// Instance is the path of the request that failed.
 	Instance string `json:"instance" example:"/api/v1/matches/0f3c/moves"`
-	Code     string `json:"code" enums:"INVALID_REQUEST,SEED_WITH_OPEN_SEATS,UNAUTHORIZED,MATCH_NOT_FOUND,PLAYER_NOT_FOUND,REVIEW_NOT_FOUND,NOT_FOUND,METHOD_NOT_ALLOWED,NOT_YOUR_TURN,MATCH_FINISHED,VERSION_CONFLICT,SEAT_TAKEN,ALREADY_SEATED,NAME_TAKEN,MATCH_NOT_FINISHED,MATCH_NOT_STARTED,MATCH_STARTED,SEAT_NOT_RESERVED,SEAT_RESIGNED,REMATCH_CANCELLED,INVALID_INVITE,PAYLOAD_TOO_LARGE,UNSUPPORTED_MEDIA_TYPE,TILE_NOT_IN_HAND,TILE_DOES_NOT_FIT,END_REQUIRED,MUST_LEAD_DOUBLE,MUST_PLAY,MUST_DRAW,MUST_PASS,IDEMPOTENCY_KEY_REUSED,RATE_LIMITED,INTERNAL,NOT_READY,RECORD_CORRUPT,STORE_UNAVAILABLE,STORE_BUSY,STORE_FULL,UNAVAILABLE,REQUEST_TIMEOUT,HEADER_TOO_LARGE"`
+	Code     string `json:"code" enums:"INVALID_REQUEST,SEED_WITH_OPEN_SEATS,UNAUTHORIZED,MATCH_NOT_FOUND,PLAYER_NOT_FOUND,REVIEW_NOT_FOUND,NOT_FOUND,METHOD_NOT_ALLOWED,NOT_YOUR_TURN,MATCH_FINISHED,VERSION_CONFLICT,SEAT_TAKEN,ALREADY_SEATED,NAME_TAKEN,MATCH_NOT_FINISHED,MATCH_NOT_STARTED,MATCH_STARTED,SEAT_NOT_RESERVED,SEAT_RESIGNED,REMATCH_CANCELLED,ALREADY_SEEKING,SEEK_NOT_FOUND,INVALID_INVITE,PAYLOAD_TOO_LARGE,UNSUPPORTED_MEDIA_TYPE,TILE_NOT_IN_HAND,TILE_DOES_NOT_FIT,END_REQUIRED,MUST_LEAD_DOUBLE,MUST_PLAY,MUST_DRAW,MUST_PASS,IDEMPOTENCY_KEY_REUSED,RATE_LIMITED,INTERNAL,NOT_READY,RECORD_CORRUPT,STORE_UNAVAILABLE,STORE_BUSY,STORE_FULL,UNAVAILABLE,REQUEST_TIMEOUT,HEADER_TOO_LARGE"`
 	// RequestID is the X-Request-ID of the request; quote it when reporting a problem.
 	RequestID string `json:"request_id"`
 	// CurrentVersion is the match's version, with VERSION_CONFLICT only.

@@ -61,6 +61,12 @@ func (s *server) routes(e *echo.Echo, reg *prometheus.Registry) {
 		v1.GET("/players/:id", s.getPlayer)
 		v1.GET("/players/:id/matches", s.listPlayerMatches)
 	}
+	if s.players != nil && s.seeks != nil {
+		// Play now (docs/matchmaking.md).
+		v1.POST("/seeks", s.createSeek)
+		v1.GET("/seeks/:id", s.getSeek)
+		v1.DELETE("/seeks/:id", s.cancelSeek)
+	}
 	if s.players != nil && s.ratings != nil {
 		v1.GET("/players/:id/ratings", s.getPlayerRatings)
 		v1.GET("/leaderboard/:format", s.getLeaderboard)

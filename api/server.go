@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/allfives/allfives/domain/app/seeks"
 	"github.com/allfives/allfives/domain/players"
 	"github.com/allfives/allfives/domain/ratings"
 	"github.com/allfives/allfives/domain/referee"
@@ -36,6 +37,8 @@ type Config struct {
 	// Ratings serves the ratings and leaderboards (docs/ratings.md); nil leaves their routes
 	// out, and a match's view without rating_changes.
 	Ratings *ratings.Service
+	// Seeks serves Play now (/api/v1/seeks, docs/matchmaking.md); nil leaves its routes out.
+	Seeks *seeks.Service
 	// Ready is pinged by /readyz; nil means always ready.
 	Ready Pinger
 	// Draining, once it returns true, makes /readyz answer 503 whatever Ready says: the
@@ -86,6 +89,7 @@ type server struct {
 	reviews *reviewer.Service
 	players *players.Service
 	ratings *ratings.Service
+	seeks   *seeks.Service
 	ready   Pinger
 	drain   func() bool
 	log     *slog.Logger
@@ -111,7 +115,7 @@ func New(cfg Config) *echo.Echo {
 		cfg.Registry = prometheus.NewRegistry()
 	}
 	s := &server{
-		svc: cfg.Service, reviews: cfg.Reviews, players: cfg.Players, ratings: cfg.Ratings, ready: cfg.Ready, drain: cfg.Draining, log: cfg.Logger, limit: cfg.BodyLimit,
+		svc: cfg.Service, reviews: cfg.Reviews, players: cfg.Players, ratings: cfg.Ratings, seeks: cfg.Seeks, ready: cfg.Ready, drain: cfg.Draining, log: cfg.Logger, limit: cfg.BodyLimit,
 		metrics: newMetrics(cfg.Registry, cfg.Service), streams: newStreams(cfg.StreamHeartbeat),
 		caps:   newStreamCaps(cfg.MaxStreams, cfg.MaxStreamsPerClient),
 		access: accessLog{sample: uint64(max(1, cfg.AccessSample))},

@@ -68,6 +68,7 @@ func TestSchemaKeys(t *testing.T) {
 		"matches": {"id"}, "seats": {"match_id", "seat"},
 		"events": {"match_id", "seq"}, "idempotency_keys": {"match_id", "seat", "key"},
 		"players": {"id"}, "server_keys": {"name"}, "player_skeletons": {"player_id"},
+		"seeks": {"id"},
 	}
 	for table, cols := range want {
 		if !slices.Equal(keys[table], cols) {
@@ -76,8 +77,8 @@ func TestSchemaKeys(t *testing.T) {
 	}
 	for table, cols := range keys {
 		// A player's rating (ratings), its name's skeleton (player_skeletons) and a key of the
-		// server's (server_keys) are no match's either.
-		if table != "matches" && table != "players" && table != "ratings" && table != "player_skeletons" && table != "server_keys" && cols[0] != "match_id" {
+		// server's (server_keys) are no match's either, nor is a player's seek (seeks).
+		if table != "matches" && table != "players" && table != "ratings" && table != "player_skeletons" && table != "server_keys" && table != "seeks" && cols[0] != "match_id" {
 			t.Errorf("table %s is keyed by %v, which does not start with match_id", table, cols)
 		}
 	}

@@ -111,4 +111,3 @@ type Keys interface {
 type Standings interface {
 	PlayerStandings(ctx context.Context, player string) ([]ratings.Standing, error)
 }
-
