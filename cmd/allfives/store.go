@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/allfives/allfives/domain/app/seeks"
 	"github.com/allfives/allfives/domain/players"
 	"github.com/allfives/allfives/domain/ratings"
 	"github.com/allfives/allfives/domain/referee"
@@ -28,6 +29,7 @@ type store interface {
 	reviewer.Store
 	players.Store
 	ratings.Store
+	seeks.Store
 	Ping(ctx context.Context) error
 	Close() error
 	Migrate(ctx context.Context) ([]string, error)
