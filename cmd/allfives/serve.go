@@ -220,9 +220,10 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		proj := ratings.NewProjector(ratings.Config{Store: store, Logs: store, Logger: log})
 		proj.Run(rateCtx, cfg.ratingsEvery, func(err error) { log.Error("rate matches", "err", err) })
 	}()
-	defer func() { stopRating(); <-rated }()                                // before the store closes
-	matcher, stopMatching := startSeeks(cfg.seeks, store, svc, people, log) // seekflags.go
-	defer stopMatching()                                                    // before the store closes
+	defer func() { stopRating(); <-rated }() // before the store closes
+	// Play now's matcher (seekflags.go); it stops before the store closes.
+	matcher, stopMatching := startSeeks(cfg.seeks, store, svc, people, log)
+	defer stopMatching()
 	var draining atomic.Bool
 	handler := api.New(api.Config{Service: svc, Reviews: reviews, Players: people, Ratings: ratings.NewService(store), Seeks: matcher, Ready: store, Draining: draining.Load, Logger: log, RateLimit: cfg.rateLimit, Registry: reg,
 		CORSOrigins: cfg.corsOrigins, MaxStreams: cfg.maxStreams, MaxStreamsPerClient: cfg.perClient,
