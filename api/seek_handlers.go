@@ -110,9 +110,6 @@ func (s *server) cancelSeek(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := noBody(c); err != nil {
-		return err
-	}
 	rec, err := s.seeks.Cancel(c.Request().Context(), key, clip(c.Param("id")))
 	if err != nil {
 		return err
