@@ -66,6 +66,9 @@ var invalidDetails = map[string]string{
 	"declineSeat":        `seat must be 0, 1, 2 or 3, got "north"`,
 	"cancelMatch":        `this endpoint takes no query parameters, got "reason"`,
 	"resignMatch":        `this endpoint takes no query parameters, got "seat"`,
+	"createSeek":         `format must be 2p, 3p, 4p or 2v2, not "5p"`,
+	"getSeek":            `this endpoint takes no query parameters, got "status"`,
+	"cancelSeek":         `this endpoint takes no query parameters, got "reason"`,
 }
 
 // problemDetails is the detail of an example problem for every other code.

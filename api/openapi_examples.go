@@ -44,6 +44,9 @@ func requestExamples() map[string][]namedExample {
 		"createPlayer": {
 			{"ada", "A player named Ada: the answer holds its key, shown only there", CreatePlayerRequest{Name: "Ada"}},
 		},
+		"createSeek": {
+			{"playNow", "Play now: a rated two-player match on the server's clock", CreateSeekRequest{Format: "2p", Rated: true}},
+		},
 		"makeMove": {
 			{"leadDouble", "Seat 0's first move in the humanVsBot match: lead the 5-5", MoveRequest{Action: "play", Tile: &five}},
 		},
