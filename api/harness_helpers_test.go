@@ -20,6 +20,7 @@ import (
 
 	"github.com/allfives/allfives/api"
 	"github.com/allfives/allfives/domain/bot"
+	"github.com/allfives/allfives/domain/app/seeks"
 	"github.com/allfives/allfives/domain/players"
 	"github.com/allfives/allfives/domain/referee"
 	"github.com/allfives/allfives/repository/sqlite"
@@ -67,7 +68,9 @@ func newHarness(t testing.TB, opts options) *harness {
 	if ready == nil {
 		ready = store
 	}
-	e := api.New(api.Config{Service: svc, Players: people, Ready: ready, RateLimit: opts.rateLimit})
+	// Play now's routes, without a matcher: a test that pairs runs one (seek_helpers_test.go).
+	sk := seeks.New(seeks.Config{Store: store, Matches: svc, Keys: people})
+	e := api.New(api.Config{Service: svc, Players: people, Seeks: sk, Ready: ready, RateLimit: opts.rateLimit})
 	return &harness{t: t, e: e, svc: svc, store: store}
 }
 

@@ -19,7 +19,7 @@ var (
 	publicOps     = []string{"checkLiveness", "checkReadiness", "createPlayer", "getLeaderboard", "getMetrics", "getOpenAPI", "getPlayer", "getPlayerByName", "getPlayerRatings", "listMatches"}
 	tokenOptional = []string{"auditMatch", "createReview", "exportMatch", "getMatch", "getReview", "listEvents", "replayMatch", "streamEvents"}
 	tokenRequired = []string{"cancelMatch", "createMatchTicket", "createRematch", "leaveSeat", "listLegalMoves", "makeMove", "resignMatch", "resumeSeat"}
-	keyRequired   = []string{"createPlayerTicket", "declineSeat", "getCurrentPlayer", "rotatePlayerKey"}
+	keyRequired   = []string{"cancelSeek", "createPlayerTicket", "createSeek", "declineSeat", "getCurrentPlayer", "getSeek", "rotatePlayerKey"}
 	keyOptional   = []string{"createMatch", "joinSeat", "listPlayerMatches", "streamPlayer"} // a key binds the seat to its player
 )
 
