@@ -19,8 +19,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/allfives/allfives/api"
-	"github.com/allfives/allfives/domain/bot"
 	"github.com/allfives/allfives/domain/app/seeks"
+	"github.com/allfives/allfives/domain/bot"
 	"github.com/allfives/allfives/domain/players"
 	"github.com/allfives/allfives/domain/referee"
 	"github.com/allfives/allfives/repository/sqlite"

@@ -29,6 +29,7 @@ func TestServeConfigPrecedence(t *testing.T) {
 	def := func(c serveConfig) serveConfig {
 		c.botWorkers, c.maxStreams, c.perClient, c.busyTimeout = referee.DefaultBotWorkers(), api.DefaultMaxStreams, api.DefaultMaxStreamsPerClient, 10*time.Second
 		c.reviewWorkers, c.ratingsEvery, c.limits = 1, time.Second, defaultLimits()
+		c.seeks = defaultSeekConfig()
 		if c.cacheMiB == 0 {
 			c.cacheMiB = 256
 		}
@@ -56,7 +57,7 @@ func TestServeConfigPrecedence(t *testing.T) {
 		{"limits", []string{"--bot-workers", "3", "--max-streams", "50", "--busy-timeout", "2s"},
 			map[string]string{"ALLFIVES_MAX_STREAMS": "9", "ALLFIVES_MAX_STREAMS_PER_CLIENT": "4", "ALLFIVES_REVIEW_WORKERS": "2"},
 			serveConfig{addr: ":8080", db: "allfives.db", sync: "full", logLevel: "info", botWorkers: 3, reviewWorkers: 2, maxStreams: 50, perClient: 4, busyTimeout: 2 * time.Second, waitingTTL: week, sweepEvery: time.Second, cacheMiB: 256, accessSample: 100, ratingsEvery: time.Second,
-				limits: defaultLimits()}},
+				limits: defaultLimits(), seeks: defaultSeekConfig()}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -20,10 +20,15 @@ type seekConfig struct {
 	turnSeconds int
 }
 
+// defaultSeekConfig is serve's matchmaking when nothing is configured.
+func defaultSeekConfig() seekConfig {
+	return seekConfig{rule: matchmaking.DefaultRule(), ttl: seeks.DefaultTTL, every: seeks.DefaultEvery, turnSeconds: seeks.DefaultTurnSeconds}
+}
+
 // seekFlags declares the matchmaking flags on f; the func it returns reads them once f is
 // parsed.
 func seekFlags(f *envFlags) func() (seekConfig, error) {
-	d := matchmaking.DefaultRule()
+	d := defaultSeekConfig().rule
 	window := f.float("seek-window", "ALLFIVES_SEEK_WINDOW", d.Window, "the rating gap a new seek accepts (docs/matchmaking.md)")
 	growth := f.float("seek-window-growth", "ALLFIVES_SEEK_WINDOW_GROWTH", d.Growth, "how much a seek's rating window widens per second of waiting")
 	most := f.float("seek-window-max", "ALLFIVES_SEEK_WINDOW_MAX", d.MaxWindow, "the widest a seek's rating window grows; 0: no cap")
