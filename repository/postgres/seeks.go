@@ -77,6 +77,12 @@ func (s *Store) SearchingSeeks(ctx context.Context, limit int) (_ []seeks.Record
 	return sqlrow.Seeks(ctx, s.db, "status = 'searching' ORDER BY created_at, id LIMIT ?", limit)
 }
 
+// SearchingSince reads up to limit searching seeks created at or after since, oldest first.
+func (s *Store) SearchingSince(ctx context.Context, since time.Time, limit int) (_ []seeks.Record, err error) {
+	defer classify(&err)
+	return sqlrow.Seeks(ctx, s.db, "status = 'searching' AND created_at >= ? ORDER BY created_at, id LIMIT ?", since.UnixNano(), limit)
+}
+
 // ClaimSeeks claims the seeks of claims for match in one transaction. Each UPDATE holds its
 // row until the commit; a concurrent claim of the same seek waits, then finds it no longer
 // searching and rolls back whole.

@@ -79,6 +79,12 @@ func (s *Store) SearchingSeeks(ctx context.Context, limit int) (_ []seeks.Record
 	return sqlrow.Seeks(ctx, s.r, "status = 'searching' ORDER BY created_at, id LIMIT ?", limit)
 }
 
+// SearchingSince reads up to limit searching seeks created at or after since, oldest first.
+func (s *Store) SearchingSince(ctx context.Context, since time.Time, limit int) (_ []seeks.Record, err error) {
+	defer s.read(&err)
+	return sqlrow.Seeks(ctx, s.r, "status = 'searching' AND created_at >= ? ORDER BY created_at, id LIMIT ?", since.UnixNano(), limit)
+}
+
 // ClaimSeeks claims the seeks of claims for match in one IMMEDIATE transaction on the writer.
 func (s *Store) ClaimSeeks(ctx context.Context, match string, claims []seeks.Claim, now time.Time) (ok bool, err error) {
 	defer s.wrote(&err)

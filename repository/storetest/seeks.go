@@ -74,6 +74,9 @@ func testSeekPutAndRead(t *testing.T, s seeks.Store) {
 	if err != nil || len(got) != 2 || got[0].ID != "s0" || got[1].ID != "s1" {
 		t.Fatalf("searching, oldest first: %+v %v", got, err)
 	}
+	if got, err := s.SearchingSince(context.Background(), seekNow, 10); err != nil || len(got) != 1 || got[0].ID != "s1" {
+		t.Fatalf("searching since the second: %+v %v", got, err)
+	}
 }
 
 func testSeekOnePerFormat(t *testing.T, s seeks.Store) {

@@ -45,24 +45,28 @@ func (s *Service) Run(ctx context.Context) {
 // PairOnce makes one pass of the matcher if this process may pair now, and returns the
 // matches it made.
 func (s *Service) PairOnce(ctx context.Context) (int, error) {
+	s.passing.Lock() // one pass at a time in a process: the pool's copy is the pass's
+	defer s.passing.Unlock()
 	made := 0
-	_, err := s.store.Matching(ctx, func(ctx context.Context) error {
+	ran, err := s.store.Matching(ctx, func(ctx context.Context) error {
 		now := s.now().UTC()
 		if err := s.sweep(ctx, now); err != nil {
 			return err
 		}
-		recs, err := s.store.SearchingSeeks(ctx, DefaultPool)
-		if err != nil || len(recs) == 0 {
+		if err := s.refresh(ctx, now); err != nil {
 			return err
 		}
-		byID := make(map[string]Record, len(recs))
-		pool := make([]matchmaking.Seek, 0, len(recs))
-		for _, r := range recs {
+		byID := s.pool.seeks
+		pool := make([]matchmaking.Seek, 0, len(byID))
+		for _, r := range byID {
 			if !now.Before(r.ExpiresAt) {
-				continue // expires at the next sweep
+				delete(byID, r.ID) // the sweep expires it
+				continue
 			}
-			byID[r.ID] = r
 			pool = append(pool, matchmaking.Seek{ID: r.ID, Player: r.Player, Pool: poolOf(r), Format: r.Format, Rating: r.Rating, Since: r.CreatedAt})
+		}
+		if len(pool) == 0 {
+			return nil
 		}
 		bots, err := s.botRatings(ctx, now)
 		if err != nil {
@@ -70,15 +74,31 @@ func (s *Service) PairOnce(ctx context.Context) (int, error) {
 		}
 		for _, t := range matchmaking.Pair(pool, func(f matchmaking.Format) []matchmaking.Bot { return bots[f] }, now, s.rule) {
 			ok, err := s.makeMatch(ctx, t, byID[t.Seats[0].Seek], now)
+			var ids []string
+			for _, st := range t.Seats {
+				if !st.Bot() {
+					ids = append(ids, st.Seek)
+				}
+			}
 			if err != nil {
+				s.pool.invalidate()
 				return err
 			}
 			if ok {
 				made++
+				for _, id := range ids {
+					delete(byID, id)
+				}
+			} else if err := s.recheck(ctx, ids); err != nil {
+				s.pool.invalidate()
+				return err
 			}
 		}
 		return nil
 	})
+	if !ran || err != nil {
+		s.pool.invalidate() // another instance pairs meanwhile, or this pass stopped midway
+	}
 	return made, err
 }
 

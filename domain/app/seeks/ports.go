@@ -76,6 +76,9 @@ type Store interface {
 	ExpireSeeks(ctx context.Context, now time.Time) (int, error)
 	// SearchingSeeks returns up to limit searching seeks, oldest first.
 	SearchingSeeks(ctx context.Context, limit int) ([]Record, error)
+	// SearchingSince returns up to limit searching seeks created at or after since, oldest
+	// first: what a matcher that read the pool before needs to read again.
+	SearchingSince(ctx context.Context, since time.Time, limit int) ([]Record, error)
 	// ClaimSeeks marks every seek of claims pairing for match with its seat, in one
 	// transaction, only if each still searches; false (and nothing changed) otherwise. Of two
 	// claims of one seek at most one succeeds.

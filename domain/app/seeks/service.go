@@ -74,6 +74,9 @@ type Service struct {
 	log       *slog.Logger
 	wake      chan struct{}
 
+	passing sync.Mutex // held by a pass (PairOnce)
+	pool    pool       // the pass's copy of the searching seeks (pool.go)
+
 	mu        sync.Mutex
 	lastSweep time.Time
 	bots      map[matchmaking.Format][]matchmaking.Bot // botRatings'
