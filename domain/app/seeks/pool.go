@@ -13,7 +13,7 @@ const (
 	fullReadEvery = 2 * time.Second
 	// readOverlap is how far back each read looks before the newest seek seen: a seek whose
 	// create committed later than a newer one's is still found.
-	readOverlap = time.Second
+	readOverlap = 250 * time.Millisecond
 )
 
 // pool is the matcher's copy of the searching seeks. Only the matcher's pass touches it.
