@@ -190,3 +190,13 @@ func (s *seekServer) matchView(key, id string) api.MatchView {
 }
 
 func seekName(prefix string, i int) string { return fmt.Sprintf("%s%02d", prefix, i) }
+
+// audited checks that match id audits (every kind of match does, docs/api.md "Consent").
+func (s *seekServer) audited(id string) {
+	s.t.Helper()
+	var rep api.AuditReport
+	s.do(http.MethodGet, "/api/v1/matches/"+id+"/audit", "", nil).want(s.t, http.StatusOK, &rep)
+	if !rep.OK {
+		s.t.Fatalf("the paired match %s does not audit: %+v", id, rep)
+	}
+}

@@ -42,6 +42,7 @@ func TestSeekPairing(t *testing.T) {
 	if v.Hand == nil {
 		t.Fatalf("ada's key does not read her seat: %+v", v)
 	}
+	s.audited(*am.Match)
 }
 
 // TestSeekCompatibility: seeks of other formats, rated or not, or another clock never meet.
@@ -95,6 +96,7 @@ func TestSeekBotFallback(t *testing.T) {
 	if len(bots) != 2 || !v.Rated || v.Status != "in_progress" {
 		t.Fatalf("bots %v, match %+v", bots, v)
 	}
+	s.audited(*got.Match)
 }
 
 // TestSeekCancel: DELETE cancels a searching seek, which then never pairs, and frees the

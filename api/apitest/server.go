@@ -9,9 +9,12 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/domain/app/seeks"
 	"github.com/allfives/allfives/domain/bot"
+	"github.com/allfives/allfives/domain/matchmaking"
 	"github.com/allfives/allfives/domain/players"
 	"github.com/allfives/allfives/domain/referee"
 	"github.com/allfives/allfives/domain/review"
@@ -38,7 +41,16 @@ func Server(t testing.TB, seed uint64) *httptest.Server {
 	// Reviews on small budgets: the tests look at what a review shows, not at its strength.
 	reviews := reviewer.New(reviewer.Config{Store: store, Matches: svc, Options: SmallReview})
 	t.Cleanup(reviews.Close)
-	srv := httptest.NewServer(api.New(api.Config{Service: svc, Ready: store, Reviews: reviews, Players: people}))
+	// Play now, its matcher seating bots after 2 s rather than serve's 15, so that a test of a
+	// lone seeker does not wait long (docs/matchmaking.md).
+	rule := matchmaking.DefaultRule()
+	rule.BotAfter = 2 * time.Second
+	matcher := seeks.New(seeks.Config{Store: store, Matches: svc, Keys: people, Standings: store, Rule: rule, Every: 50 * time.Millisecond})
+	ctx, stop := context.WithCancel(context.Background())
+	matched := make(chan struct{})
+	go func() { defer close(matched); matcher.Run(ctx) }()
+	t.Cleanup(func() { stop(); <-matched })
+	srv := httptest.NewServer(api.New(api.Config{Service: svc, Ready: store, Reviews: reviews, Players: people, Seeks: matcher}))
 	t.Cleanup(srv.Close)
 	return srv
 }
