@@ -121,21 +121,21 @@ func (t Table) Spread() float64 {
 // closest-rated full table around it; failing that, once it has waited Rule.BotAfter, the
 // closest seeks it can have and the nearest-rated bots for the other seats.
 func Pair(seeks []Seek, bots func(Format) []Bot, now time.Time, r Rule) []Table {
-	pools := map[string][]Seek{}
+	pools := map[string][]int{} // indexes into seeks, by pool
 	var order []string
-	for _, s := range seeks {
+	for i, s := range seeks {
 		if Seats(s.Format) == 0 {
 			continue
 		}
 		if _, ok := pools[s.Pool]; !ok {
 			order = append(order, s.Pool)
 		}
-		pools[s.Pool] = append(pools[s.Pool], s)
+		pools[s.Pool] = append(pools[s.Pool], i)
 	}
 	slices.Sort(order)
 	var out []Table
 	for _, p := range order {
-		out = append(out, pairPool(pools[p], bots, now, r)...)
+		out = append(out, pairPool(seeks, pools[p], bots, now, r)...)
 	}
 	return out
 }
@@ -147,12 +147,12 @@ type candidate struct {
 	taken  bool
 }
 
-// pairPool pairs the seeks of one pool (one format among them).
-func pairPool(seeks []Seek, bots func(Format) []Bot, now time.Time, r Rule) []Table {
-	all := make([]candidate, len(seeks))
-	byRating := make([]*candidate, len(seeks))
-	for i, s := range seeks {
-		all[i] = candidate{Seek: s, window: r.WindowAt(s, now)}
+// pairPool pairs the seeks of one pool (one format among them), those of seeks at idx.
+func pairPool(seeks []Seek, idx []int, bots func(Format) []Bot, now time.Time, r Rule) []Table {
+	all := make([]candidate, len(idx))
+	byRating := make([]*candidate, len(idx))
+	for i, j := range idx {
+		all[i] = candidate{Seek: seeks[j], window: r.WindowAt(seeks[j], now)}
 		byRating[i] = &all[i]
 	}
 	slices.SortFunc(byRating, func(a, b *candidate) int {
