@@ -13,8 +13,8 @@ import (
 
 var _ seeks.Store = (*Store)(nil)
 
-// seeksLock is the key of the matcher's advisory lock (docs/matchmaking.md, "Many
-// instances"): "seeks" in ASCII, apart from the other locks' keys.
+// seeksLock is the key of the matcher's advisory lock (docs/matchmaking.md, "Exactly
+// once"): "seeks" in ASCII, apart from the other locks' keys.
 const seeksLock int64 = 0x7365656b73
 
 // PutSeek stores a new seek; a live seek of the same player and format (the unique index
