@@ -41,8 +41,8 @@ type seekServer struct {
 	stop  func()
 }
 
-// newSeekServer starts an instance over store with rule (limits off).
-func newSeekServer(t testing.TB, store seekStore, rule matchmaking.Rule) *seekServer {
+// newSeekServer starts an instance over store with rule (limits off unless an option sets them).
+func newSeekServer(t testing.TB, store seekStore, rule matchmaking.Rule, opts ...func(*api.Config)) *seekServer {
 	t.Helper()
 	people := players.NewService(players.Config{Store: store})
 	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(7), Players: people})
@@ -51,7 +51,11 @@ func newSeekServer(t testing.TB, store seekStore, rule matchmaking.Rule) *seekSe
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); sk.Run(ctx) }()
-	srv := httptest.NewServer(api.New(api.Config{Service: svc, Players: people, Ratings: ratings.NewService(store), Seeks: sk, Ready: store, StreamHeartbeat: 50 * time.Millisecond}))
+	cfg := api.Config{Service: svc, Players: people, Ratings: ratings.NewService(store), Seeks: sk, Ready: store, StreamHeartbeat: 50 * time.Millisecond}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	srv := httptest.NewServer(api.New(cfg))
 	s := &seekServer{t: t, srv: srv, seeks: sk, svc: svc}
 	var stopped bool
 	s.stop = func() {

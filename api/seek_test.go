@@ -218,3 +218,21 @@ func TestSeekStreamMatched(t *testing.T) {
 		t.Fatalf("first event %s %+v, want matched of seek %s in %s seat %d", name, e, sk.ID, *done.Match, *done.Seat)
 	}
 }
+
+// TestSeekLimit: seeks count against --limit-seeks per player (and per address): one client
+// cannot flood the pool by seeking and cancelling.
+func TestSeekLimit(t *testing.T) {
+	s := newSeekServer(t, openSQLiteSeeks(t), humansOnly, func(c *api.Config) {
+		c.Limits = api.Limits{Seeks: api.Rate{N: 2, Per: time.Hour}}
+	})
+	_, key := s.newSeeker("Ada")
+	for range 2 {
+		sk := s.seek(key, api.CreateSeekRequest{Format: "4p"})
+		s.do(http.MethodDelete, "/api/v1/seeks/"+sk.ID, key, nil).want(t, http.StatusOK, nil)
+	}
+	r := s.do(http.MethodPost, "/api/v1/seeks", key, api.CreateSeekRequest{Format: "4p"})
+	r.problem(t, http.StatusTooManyRequests, "RATE_LIMITED")
+	if r.header.Get("Retry-After") == "" {
+		t.Fatal("a refused seek without Retry-After")
+	}
+}

@@ -88,3 +88,33 @@ func TestSeekClaimsOfADeadMatcher(t *testing.T) {
 		t.Fatalf("the pass made %d matches, want 1 (the lost claim's seeks, anew)", n)
 	}
 }
+
+// TestSeekExpires: a seek past --seek-ttl reads expired at once, and the matcher's sweep
+// writes it so; it is never paired.
+func TestSeekExpires(t *testing.T) {
+	ctx := context.Background()
+	store, _ := openStore(t, sqlite.Options{})
+	people := players.NewService(players.Config{Store: store})
+	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(1), Players: people})
+	t.Cleanup(svc.Close)
+	now := time.Now().UTC()
+	sk := seeks.New(seeks.Config{Store: store, Matches: svc, Keys: people, Rule: matchmaking.Rule{Window: 2, BotAfter: time.Second}, TTL: time.Minute, Now: func() time.Time { return now }})
+	c, err := people.Create(ctx, "Ada")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := sk.Create(ctx, c.Key, seeks.Request{Format: "2p"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(time.Minute)
+	if got, err := sk.Get(ctx, c.Key, r.ID); err != nil || got.Status != seeks.StatusExpired {
+		t.Fatalf("read after its time: %+v %v", got, err)
+	}
+	if n, err := sk.PairOnce(ctx); err != nil || n != 0 {
+		t.Fatalf("an expired seek paired (with bots): %d %v", n, err)
+	}
+	if got, _, err := store.Seek(ctx, r.ID); err != nil || got.Status != seeks.StatusExpired {
+		t.Fatalf("stored after the sweep: %+v %v", got, err)
+	}
+}
