@@ -8,6 +8,7 @@ import (
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/app/seeks"
+	"github.com/allfives/allfives/domain/bot"
 	"github.com/allfives/allfives/domain/matchmaking"
 	"github.com/allfives/allfives/domain/players"
 	"github.com/allfives/allfives/domain/referee"
@@ -63,7 +64,7 @@ func seekFlags(f *envFlags) func() (seekConfig, error) {
 func startSeeks(cfg seekConfig, st store, svc *referee.MatchService, people *players.Service, log *slog.Logger) (*seeks.Service, func()) {
 	s := seeks.New(seeks.Config{
 		Store: st, Matches: svc, Keys: people, Standings: st, Rule: cfg.rule,
-		TTL: cfg.ttl, Every: cfg.every, TurnSeconds: cfg.turnSeconds, Logger: log,
+		TTL: cfg.ttl, Every: cfg.every, TurnSeconds: cfg.turnSeconds, BotOrder: bot.Names(), Logger: log,
 	})
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan struct{})

@@ -116,7 +116,7 @@ func (t Table) Spread() float64 {
 }
 
 // Pair decides the tables the seeks make at now. bots gives the bots available for a format,
-// with their ratings in it. Each seek sits at most once; no player sits twice at a table.
+// with their ratings in it; of bots equally near, the first given sits first. Each seek sits at most once; no player sits twice at a table.
 // Seeks are served oldest first: each takes, of the seeks it and they both accept, the
 // closest-rated full table around it; failing that, once it has waited Rule.BotAfter, the
 // closest seeks it can have and the nearest-rated bots for the other seats.

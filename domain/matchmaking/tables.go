@@ -96,11 +96,11 @@ func seat(group []*candidate, anchor *candidate, n int, bots func(Format) []Bot)
 }
 
 // nearestBots are the n bots nearest rating, each once and none a player of group, nearest
-// first (equal gaps: by player id).
+// first (equal gaps: in the order given).
 func nearestBots(all []Bot, rating float64, n int, group []*candidate) []Sitter {
 	bots := slices.Clone(all)
-	slices.SortFunc(bots, func(a, b Bot) int {
-		return cmp.Or(cmp.Compare(math.Abs(a.Rating-rating), math.Abs(b.Rating-rating)), cmp.Compare(a.Player, b.Player))
+	slices.SortStableFunc(bots, func(a, b Bot) int {
+		return cmp.Compare(math.Abs(a.Rating-rating), math.Abs(b.Rating-rating))
 	})
 	var out []Sitter
 	seen := map[string]bool{}

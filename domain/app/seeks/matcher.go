@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -201,7 +202,14 @@ func (s *Service) botRatings(ctx context.Context, now time.Time) (map[matchmakin
 		return cached, nil
 	}
 	out := map[matchmaking.Format][]matchmaking.Bot{}
-	for _, name := range s.matches.BotNames() {
+	names := s.matches.BotNames()
+	ordered := slices.DeleteFunc(slices.Clone(s.botOrder), func(n string) bool { return !slices.Contains(names, n) })
+	for _, n := range names {
+		if !slices.Contains(ordered, n) {
+			ordered = append(ordered, n)
+		}
+	}
+	for _, name := range ordered {
 		player := referee.BotPlayer(name)
 		byFormat, err := s.ratingsOf(ctx, player)
 		if err != nil {

@@ -54,9 +54,13 @@ type Config struct {
 	// TurnSeconds is the clock of a seek that names none (0: DefaultTurnSeconds): strangers
 	// paired by the server always play on a clock, so that no one can stall another.
 	TurnSeconds int
-	Now         func() time.Time // default time.Now
-	Random      io.Reader        // default crypto/rand.Reader
-	Logger      *slog.Logger     // default slog.Default()
+	// BotOrder lists bot strategies weakest first: of bots equally near a seeker's rating (on
+	// a server where they have not yet played rated matches, all have the prior's), the weaker
+	// sits first. Strategies it leaves out follow in name order.
+	BotOrder []string
+	Now      func() time.Time // default time.Now
+	Random   io.Reader        // default crypto/rand.Reader
+	Logger   *slog.Logger     // default slog.Default()
 }
 
 // Service makes, reads and cancels seeks, and pairs them.
@@ -69,6 +73,7 @@ type Service struct {
 	ttl       time.Duration
 	every     time.Duration
 	turn      int
+	botOrder  []string
 	now       func() time.Time
 	random    io.Reader
 	log       *slog.Logger
@@ -87,7 +92,7 @@ type Service struct {
 func New(cfg Config) *Service {
 	s := &Service{
 		store: cfg.Store, matches: cfg.Matches, keys: cfg.Keys, standings: cfg.Standings, rule: cfg.Rule,
-		ttl: cfg.TTL, every: cfg.Every, turn: cfg.TurnSeconds, now: cfg.Now, random: cfg.Random, log: cfg.Logger,
+		ttl: cfg.TTL, every: cfg.Every, turn: cfg.TurnSeconds, botOrder: cfg.BotOrder, now: cfg.Now, random: cfg.Random, log: cfg.Logger,
 		wake: make(chan struct{}, 1),
 	}
 	if s.ttl <= 0 {
