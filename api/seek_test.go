@@ -55,7 +55,7 @@ func TestSeekCompatibility(t *testing.T) {
 		_, key := s.newSeeker(seekName("Lone", i))
 		ids, keys = append(ids, s.seek(key, req).ID), append(keys, key)
 	}
-	// A pair of 2v2 seekers among them shows the matcher has run since: they meet, the others do not.
+	// A compatible pair (a target of their own) shows the matcher has run since: they meet, the others do not.
 	_, k1 := s.newSeeker("Pat")
 	_, k2 := s.newSeeker("Quinn")
 	p := s.seek(k1, api.CreateSeekRequest{Format: "2p", Rated: true, Target: 150})
