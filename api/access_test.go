@@ -8,14 +8,13 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
 )
 
 // accessLines counts the access-log lines at info and above by status.
-func (s *syncBuffer) accessLines(t *testing.T) map[int]int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func accessLines(t *testing.T, s *apitest.SyncBuffer) map[int]int {
 	out := map[int]int{}
-	for line := range bytes.Lines(s.b.Bytes()) {
+	for line := range bytes.Lines([]byte(s.String())) {
 		var l struct {
 			Msg       string
 			Status    int
@@ -37,13 +36,13 @@ func (s *syncBuffer) accessLines(t *testing.T) map[int]int {
 // TestAccessLogSamplesFastSuccesses: with AccessSample 10, one in ten fast successful reads
 // reaches the log at info, and every error does.
 func TestAccessLogSamplesFastSuccesses(t *testing.T) {
-	var sink syncBuffer
-	h, _ := newFileHarness(t, func(c *api.Config) {
+	var sink apitest.SyncBuffer
+	h := newHarness(t, apitest.WithoutPlayers(), apitest.ServerConfig(func(c *api.Config) {
 		c.Logger = slog.New(slog.NewJSONHandler(&sink, nil))
 		c.AccessSample = 10
-	})
+	}))
 	m := h.create("", false, "human", "random")
-	before := sink.accessLines(t)[http.StatusOK]
+	before := accessLines(t, &sink)[http.StatusOK]
 	for range 40 {
 		if r := h.do("GET", "/api/v1/matches/"+m.id, nil); r.status != http.StatusOK {
 			t.Fatalf("state: %d", r.status)
@@ -54,7 +53,7 @@ func TestAccessLogSamplesFastSuccesses(t *testing.T) {
 			t.Fatalf("missing match: %d", r.status)
 		}
 	}
-	lines := sink.accessLines(t)
+	lines := accessLines(t, &sink)
 	if got := lines[http.StatusOK] - before; got != 4 {
 		t.Errorf("%d of 40 fast successes logged, want 4", got)
 	}

@@ -1,35 +1,10 @@
 package api_test
 
 import (
-	"context"
 	"encoding/json"
-	"path/filepath"
 	"slices"
 	"testing"
-
-	"github.com/allfives/allfives/api"
-	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/domain/referee"
-	"github.com/allfives/allfives/repository/sqlite"
 )
-
-// newFileHarness is newHarness with the path of its SQLite file, for tests that change the
-// file behind the store's back, and a hook to change the server's config.
-func newFileHarness(t testing.TB, cfg func(*api.Config)) (*harness, string) {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "allfives.db")
-	store, err := sqlite.Open(context.Background(), path, sqlite.Options{Sync: "normal"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(7)})
-	c := api.Config{Service: svc, Ready: store}
-	if cfg != nil {
-		cfg(&c)
-	}
-	return &harness{t: t, e: api.New(c), svc: svc, store: store}, path
-}
 
 // jsonOf is v's JSON, for comparing answers decoded into different types.
 func jsonOf(t testing.TB, v any) string {

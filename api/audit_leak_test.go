@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
 	"github.com/allfives/allfives/domain"
 )
 
@@ -14,7 +15,8 @@ import (
 // names a tile of seat 1's hand, its draws or the boneyard. The record is changed where the
 // hidden tiles are: seat 1's draw (with the chain re-hashed, and without) and seat 1's deal.
 func TestAuditFailuresHideLiveTiles(t *testing.T) {
-	h, path := newFileHarness(t, nil)
+	h := newHarness(t, apitest.WithoutPlayers())
+	path := h.Path
 	tp := newTamperer(t, path)
 	type tamper func(t *testing.T, id string, deal int, draw int, d domain.HandStarted)
 	hidden := func(d domain.HandStarted) domain.Tile { return d.Boneyard[len(d.Boneyard)-1] } // nobody has drawn it yet

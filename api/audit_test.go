@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
 	"github.com/allfives/allfives/domain"
 )
 
@@ -29,7 +30,7 @@ func checkNames(rep api.AuditReport) []string {
 // TestAuditPassesOnBotMatches: every check holds on bot matches of every table size, and on
 // a live match as far as it is public, with no head hash (it would give drawn tiles away).
 func TestAuditPassesOnBotMatches(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	per := 4
 	if testing.Short() {
 		per = 1
@@ -66,7 +67,8 @@ func TestAuditPassesOnBotMatches(t *testing.T) {
 // the audit, naming the first event at fault and the check that caught it; a changed read
 // model fails its own check without blaming an event.
 func TestAuditNamesTheTamperedEvent(t *testing.T) {
-	h, path := newFileHarness(t, nil)
+	h := newHarness(t, apitest.WithoutPlayers())
+	path := h.Path
 	tp := newTamperer(t, path)
 	for i, tc := range tamperCases(t, tp) {
 		t.Run(tc.name, func(t *testing.T) {

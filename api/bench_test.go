@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/allfives/allfives/api/apitest"
 	"github.com/allfives/allfives/domain"
 )
 
@@ -16,10 +17,11 @@ import (
 
 // BenchmarkMove measures one move over HTTP: decode, authenticate, decide, append (a commit),
 // answer. Two humans alternate; each next move is looked up in memory, off the HTTP path.
+// sync=off leaves out the wait for the disk, so that the CPU a move costs shows.
 func BenchmarkMove(b *testing.B) {
-	for _, sync := range []string{"full", "normal"} {
+	for _, sync := range []string{"full", "normal", "off"} {
 		b.Run("sync="+sync, func(b *testing.B) {
-			h := newHarness(b, options{sync: sync})
+			h := newHarness(b, apitest.Sync(sync))
 			tb := h.create("", false, "human", "human")
 			ctx := context.Background()
 			b.ResetTimer()
@@ -64,7 +66,7 @@ func moveBody(m domain.LegalMove) string {
 // BenchmarkStateRead measures GET /api/v1/matches/{id} with a seat token: the match comes
 // from the service's memory, so no read touches the disk.
 func BenchmarkStateRead(b *testing.B) {
-	h := newHarness(b, options{})
+	h := newHarness(b)
 	tb := h.create(seed1, false, "human", "human")
 	read := func() {
 		req := httptest.NewRequest(http.MethodGet, tb.path(""), nil)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
 )
 
 // TestSeatsBoundToPlayers runs binding seats to players through the real router, on SQLite
@@ -15,7 +16,7 @@ import (
 func TestSeatsBoundToPlayers(t *testing.T) {
 	for _, eng := range engines {
 		t.Run(eng.name, func(t *testing.T) {
-			h := newPlayersHarness(t, eng.open(t), nil)
+			h := newHarness(t, apitest.WithStore(eng.open(t)))
 			t.Run("Challenge", func(t *testing.T) { testChallenge(t, h) })
 			t.Run("OpenSeatWithKey", func(t *testing.T) { testOpenSeatWithKey(t, h) })
 			t.Run("AlreadySeated", func(t *testing.T) { testAlreadySeated(t, h) })

@@ -4,14 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
-	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/api/apitest"
+	"github.com/allfives/allfives/domain/app/referee"
 )
 
 // BenchmarkBotOnlyCreate measures, over loopback HTTP, 40 matches of four expert bots to 1000
@@ -26,8 +25,8 @@ func BenchmarkBotOnlyCreate(b *testing.B) {
 	}
 	var createMax, health99, afterCreates []float64
 	for range b.N {
-		h := serverOn(b, filepath.Join(b.TempDir(), "allfives.db"), referee.DefaultBotWorkers())
-		srv := httptest.NewServer(h.e)
+		h := newHarness(b, apitest.WithoutPlayers(), apitest.ServiceConfig(func(c *referee.ServiceConfig) { c.BotWorkers = referee.DefaultBotWorkers() }), apitest.Live(nil))
+		srv := h.Server
 		stop := make(chan struct{})
 		var (
 			mu     sync.Mutex

@@ -4,12 +4,13 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"sync"
 	"testing"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
+	"github.com/allfives/allfives/domain/app/referee"
 )
 
 // botOnlyRequest is a match of four bots to target.
@@ -30,9 +31,8 @@ func TestBotOnlyMatchesPlayOffTheRequestPath(t *testing.T) {
 	if testing.Short() {
 		n = 8
 	}
-	h := serverOn(t, filepath.Join(t.TempDir(), "allfives.db"), 2)
-	srv := httptest.NewServer(h.e)
-	t.Cleanup(srv.Close)
+	h := newHarness(t, apitest.WithoutPlayers(), apitest.ServiceConfig(func(c *referee.ServiceConfig) { c.BotWorkers = 2 }), apitest.Live(nil))
+	srv := h.Server
 	ids := make([]string, n)
 	var wg sync.WaitGroup
 	for i := range n {

@@ -2,7 +2,6 @@ package api_test
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"log/slog"
@@ -10,38 +9,20 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
 )
-
-// syncBuffer is a bytes.Buffer safe for the server's goroutines to log into.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // TestSlowBodyIsRequestTimeout: a body that does not arrive before the server's read timeout is
 // answered 408 REQUEST_TIMEOUT as problem+json, logged at info, and never as a server error.
 func TestSlowBodyIsRequestTimeout(t *testing.T) {
-	var logs syncBuffer
-	h, _ := newFileHarness(t, func(c *api.Config) {
+	var logs apitest.SyncBuffer
+	h := newHarness(t, apitest.WithoutPlayers(), apitest.ServerConfig(func(c *api.Config) {
 		c.Logger = slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	})
+	}))
 	srv := httptest.NewUnstartedServer(h.e)
 	srv.Config.ReadTimeout = 200 * time.Millisecond
 	srv.Start()
@@ -67,7 +48,7 @@ func TestSlowBodyIsRequestTimeout(t *testing.T) {
 // TestOversizeHeadersAreAProblem: headers beyond the API's limit get 431 HEADER_TOO_LARGE as
 // problem+json, not net/http's plain text.
 func TestOversizeHeadersAreAProblem(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	h.do(http.MethodGet, "/api/v1/matches", nil, "X-Big", strings.Repeat("a", api.DefaultHeaderLimit)).
 		problem(t, http.StatusRequestHeaderFieldsTooLarge, "HEADER_TOO_LARGE")
 	if r := h.do(http.MethodGet, "/api/v1/matches", nil, "X-Small", strings.Repeat("a", 1000)); r.status != http.StatusOK {

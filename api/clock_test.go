@@ -3,47 +3,20 @@ package api_test
 import (
 	"context"
 	"net/http"
-	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/allfives/allfives/api"
-	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/domain/referee"
-	"github.com/allfives/allfives/repository/sqlite"
+	"github.com/allfives/allfives/api/apitest"
 )
-
-// testClock is a clock the test moves by hand: no test sleeps.
-type testClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *testClock) set(t time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = t
-}
 
 // TestTheClockOverHTTP: a human on the clock shows a deadline; once it passes, the sweeper
 // plays the turn and (autoplay_after 1) hands the seat to greedy; the seat's token takes it back
 // and the seat is on the clock again when its turn comes.
 func TestTheClockOverHTTP(t *testing.T) {
-	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "allfives.db"), sqlite.Options{Sync: "normal"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	clock := &testClock{now: time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)}
-	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(3), Clock: clock})
-	h := &harness{t: t, e: api.New(api.Config{Service: svc, Ready: store}), svc: svc, store: store}
+	clock := apitest.NewClock(time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC))
+	h := newHarness(t, apitest.WithClock(clock), apitest.Bots(3), apitest.WithoutPlayers())
+	svc := h.svc
 
 	tb := h.createMatch(api.CreateMatchRequest{Seed: seed1, TurnSeconds: new(30), AutoplayAfter: new(1), Players: []api.PlayerRequest{
 		{Name: "Ada", Kind: "human"}, {Name: "Bo", Kind: "human"},
@@ -55,7 +28,7 @@ func TestTheClockOverHTTP(t *testing.T) {
 	if want := clock.Now().Add(30 * time.Second); !v.Seats[0].Deadline.Equal(want) {
 		t.Fatalf("deadline %v, want %v", v.Seats[0].Deadline, want)
 	}
-	clock.set(*v.Seats[0].Deadline)
+	clock.Set(*v.Seats[0].Deadline)
 	if n, err := svc.Sweep(context.Background()); err != nil || n != 1 {
 		t.Fatalf("sweep: %d %v", n, err)
 	}

@@ -18,7 +18,7 @@ import (
 // and the views agree with the log. Run with -race, this is also a data-race check of the
 // service's locking. Work is counted, not timed.
 func TestConcurrentClients(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	tb := h.create(seed1, false, "human", "human")
 	var wg sync.WaitGroup
 	fail := func(format string, args ...any) { t.Errorf(format, args...) }

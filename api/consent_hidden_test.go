@@ -6,25 +6,18 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"testing"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/repository/sqlite"
 )
 
 // consentServer is the live server with players over a SQLite file whose log the oracle reads.
 func consentServer(t *testing.T) (*harness, *httptest.Server) {
 	t.Helper()
-	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "allfives.db"), sqlite.Options{Sync: "normal"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	ls := newLiveServer(t, store, nil, nil)
-	ls.harness.store = store
-	return ls.harness, ls.srv
+	ls := newHarness(t, apitest.WithPlayersClock(&apitest.Clock{}), apitest.ServerConfig(shortHeartbeat), apitest.Live(nil))
+	return ls, ls.Server
 }
 
 // storedSeed is match id's secret seed, as the store keeps it.

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
 )
 
 // TestPlayerStreamTellsOfConsent: the player's stream, on SQLite and on PostgreSQL, tells a
@@ -14,12 +15,12 @@ import (
 func TestPlayerStreamTellsOfConsent(t *testing.T) {
 	for _, eng := range engines {
 		t.Run(eng.name, func(t *testing.T) {
-			ls := newLiveServer(t, eng.open(t), nil, nil)
-			h := ls.harness
+			ls := newHarness(t, apitest.WithStore(eng.open(t)), apitest.WithPlayersClock(&apitest.Clock{}), apitest.ServerConfig(shortHeartbeat), apitest.Live(nil))
+			h := ls
 			ada, bob := h.newPlayer("Ada S"), h.newPlayer("Bob S")
-			as, _ := openPlayerStream(t, ls.srv.URL, ada.Key, "")
+			as, _ := openPlayerStream(t, ls.Server.URL, ada.Key, "")
 			defer as.close()
-			bs, _ := openPlayerStream(t, ls.srv.URL, bob.Key, "")
+			bs, _ := openPlayerStream(t, ls.Server.URL, bob.Key, "")
 			defer bs.close()
 
 			// Bob challenges Ada, who declines.

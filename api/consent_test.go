@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
 )
 
 // TestConsent runs consent and resignation through the real router, on SQLite and on
@@ -17,7 +18,7 @@ import (
 func TestConsent(t *testing.T) {
 	for _, eng := range engines {
 		t.Run(eng.name, func(t *testing.T) {
-			h := newPlayersHarness(t, eng.open(t), nil)
+			h := newHarness(t, apitest.WithStore(eng.open(t)))
 			t.Run("Decline", func(t *testing.T) { testDecline(t, h) })
 			t.Run("Withdraw", func(t *testing.T) { testWithdraw(t, h) })
 			t.Run("RematchOffer", func(t *testing.T) { testRematchOffer(t, h) })

@@ -8,10 +8,11 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
 )
 
 func TestCORSAllowsTheConfiguredOrigins(t *testing.T) {
-	h, _ := newFileHarness(t, func(c *api.Config) { c.CORSOrigins = []string{"https://play.example"} })
+	h := newHarness(t, apitest.WithoutPlayers(), apitest.ServerConfig(func(c *api.Config) { c.CORSOrigins = []string{"https://play.example"} }))
 	tb := h.create(seed1, false, "human", "human")
 	pre := httptest.NewRequest(http.MethodOptions, tb.path("/moves"), nil)
 	pre.Header.Set("Origin", "https://play.example")
@@ -39,7 +40,7 @@ func TestCORSAllowsTheConfiguredOrigins(t *testing.T) {
 }
 
 func TestNoCORSByDefault(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	tb := h.create(seed1, false, "human", "human")
 	r := h.do(http.MethodGet, tb.path(""), nil, "Origin", "https://play.example")
 	if r.header.Get("Access-Control-Allow-Origin") != "" {
@@ -63,9 +64,9 @@ func preflight(h *harness, origin string) *httptest.ResponseRecorder {
 // sees only a network error and cannot know when to retry.
 func TestRateLimitedAnswerIsReadableCrossOrigin(t *testing.T) {
 	// One request per 1000 s: the second is refused however slow the machine.
-	h, _ := newFileHarness(t, func(c *api.Config) {
+	h := newHarness(t, apitest.WithoutPlayers(), apitest.ServerConfig(func(c *api.Config) {
 		c.CORSOrigins, c.RateLimit = []string{"https://play.example"}, 0.001
-	})
+	}))
 	if r := h.do(http.MethodGet, "/api/v1/matches", nil, "Origin", "https://play.example"); r.status != 200 {
 		t.Fatalf("first request: %d %s", r.status, r.body)
 	}
@@ -84,9 +85,9 @@ func TestRateLimitedAnswerIsReadableCrossOrigin(t *testing.T) {
 // calls; counting them would halve a page's budget, and answering one costs no more than
 // refusing it. Preflights far beyond the burst leave the real request its token.
 func TestPreflightsDoNotDrainTheRateLimit(t *testing.T) {
-	h, _ := newFileHarness(t, func(c *api.Config) {
+	h := newHarness(t, apitest.WithoutPlayers(), apitest.ServerConfig(func(c *api.Config) {
 		c.CORSOrigins, c.RateLimit = []string{"https://play.example"}, 0.001 // a burst of one
-	})
+	}))
 	for i := range 5 {
 		rec := preflight(h, "https://play.example")
 		if rec.Code != http.StatusNoContent || rec.Header().Get("Access-Control-Allow-Origin") != "https://play.example" {

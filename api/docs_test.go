@@ -115,7 +115,7 @@ func same(t *testing.T, fresh, committed string) {
 // TestServedOpenAPIIsTheFile: /openapi.yaml, converted at run time from the compiled-in
 // Swagger document, is byte for byte the committed openapi.yaml.
 func TestServedOpenAPIIsTheFile(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	r := h.do(http.MethodGet, "/openapi.yaml", nil)
 	file, err := os.ReadFile("../openapi.yaml")
 	if err != nil {

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/referee"
 )
 
 // TestHistoryItemSeeded: a history item says seeded whatever its status, a waiting match's

@@ -11,7 +11,7 @@ import (
 // TestWholeTwoPlayerMatch plays a match of two humans to its end over HTTP, choosing from
 // legal-moves each turn, and checks the result against the event log.
 func TestWholeTwoPlayerMatch(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	tb := h.create(seed1, false, "human", "human")
 	end := tb.playOut(nil)
 	checkFinal(t, tb, end, 2)
@@ -19,7 +19,7 @@ func TestWholeTwoPlayerMatch(t *testing.T) {
 
 // TestWholePartnershipMatch plays four humans in partnerships to the end.
 func TestWholePartnershipMatch(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	tb := h.create("", true, "human", "human", "human", "human")
 	end := tb.playOut(nil)
 	checkFinal(t, tb, end, 2)
@@ -31,7 +31,7 @@ func TestWholePartnershipMatch(t *testing.T) {
 // TestBotsPlayInsideTheRequest: a human against a bot plays to the end with the bot's turns
 // taken inside the human's requests, and four bots finish within the create call.
 func TestBotsPlayInsideTheRequest(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	tb := h.create(seed1, false, "human", "greedy")
 	checkFinal(t, tb, tb.playOut(func(_, seat int, _ []api.LegalMove) bool {
 		if seat != 0 {

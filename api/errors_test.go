@@ -11,8 +11,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/allfives/allfives/api/apitest"
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/referee"
 )
 
 const twoHumans = `{"players":[{"name":"Ada","kind":"human"},{"name":"Bo","kind":"human"}]`
@@ -20,7 +21,7 @@ const twoHumans = `{"players":[{"name":"Ada","kind":"human"},{"name":"Bo","kind"
 // TestBadRequests: every malformed body, header, query or token gets its code and status,
 // as problem+json, before anything changes.
 func TestBadRequests(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	tb := h.create(seed1, false, "human", "human")
 	other := h.create("", false, "human", "human")
 	seat0 := auth(tb.tokens[0])
@@ -106,7 +107,7 @@ func TestBadRequests(t *testing.T) {
 }
 
 func TestMethodNotAllowedSaysWhatIs(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	r := h.do(http.MethodPut, "/api/v1/matches", nil)
 	r.problem(t, 405, "METHOD_NOT_ALLOWED")
 	if allow := r.header.Get("Allow"); !strings.Contains(allow, "POST") || !strings.Contains(allow, "GET") {
@@ -115,7 +116,7 @@ func TestMethodNotAllowedSaysWhatIs(t *testing.T) {
 }
 
 func TestPayloadTooLarge(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	big := `{"players":[{"name":"` + strings.Repeat("x", 70<<10) + `","kind":"human"}]}`
 	h.do(http.MethodPost, "/api/v1/matches", big).problem(t, 413, "PAYLOAD_TOO_LARGE")
 
@@ -128,7 +129,7 @@ func TestPayloadTooLarge(t *testing.T) {
 
 func TestRateLimited(t *testing.T) {
 	// One request per 1000 s: the second is refused however slow the machine.
-	h := newHarness(t, options{rateLimit: 0.001})
+	h := newHarness(t, apitest.RateLimit(0.001))
 	if r := h.do(http.MethodGet, "/api/v1/matches", nil); r.status != 200 {
 		t.Fatalf("first request: %d %s", r.status, r.body)
 	}
@@ -148,7 +149,7 @@ func TestRateLimited(t *testing.T) {
 }
 
 func TestPanicIsInternalWithoutDetails(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	h.e.GET("/test/panic", func(echo.Context) error { panic("secret: the boneyard is 1-2 3-4") })
 	r := h.do(http.MethodGet, "/test/panic", nil)
 	r.problem(t, 500, "INTERNAL")
@@ -179,7 +180,7 @@ func (f *failing) Events(ctx context.Context, id string, after, limit int) ([]do
 
 func TestFailingStoreIsInternal(t *testing.T) {
 	f := &failing{fail: true}
-	h := newHarness(t, options{store: func(s referee.EventStore) referee.EventStore { f.EventStore = s; return f }})
+	h := newHarness(t, apitest.WrapStore(func(s referee.EventStore) referee.EventStore { f.EventStore = s; return f }))
 	r := h.do(http.MethodGet, "/api/v1/matches/0123456789abcdef0123456789abcdef", nil)
 	r.problem(t, 500, "INTERNAL")
 	if strings.Contains(string(r.body), "fire") {
@@ -192,7 +193,7 @@ type notReady struct{}
 func (notReady) Ping(context.Context) error { return errors.New("database is locked") }
 
 func TestReadyzFailsWithoutTheDatabase(t *testing.T) {
-	h := newHarness(t, options{ready: notReady{}})
+	h := newHarness(t, apitest.Ready(notReady{}))
 	h.do(http.MethodGet, "/readyz", nil).problem(t, 503, "NOT_READY")
 	if r := h.do(http.MethodGet, "/healthz", nil); r.status != 200 {
 		t.Fatalf("healthz: %d", r.status)

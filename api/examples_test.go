@@ -47,7 +47,7 @@ func TestRequestExamplesSucceed(t *testing.T) {
 		t.Fatal("openapi.yaml has no createMatch examples")
 	}
 
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	var match, lobby api.CreateMatchResponse
 	sent := 0
 	for _, o := range ops {

@@ -33,7 +33,7 @@ func chainHash(prev []byte, seq int, typ, raw string) []byte {
 // reports; every raw_data says what its data says; and the worked example of docs/api.md is
 // this very match's first two events.
 func TestExportChainReproduces(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	tb := h.createMatch(chainExample)
 	var exp api.ExportResponse
 	tb.fetch("/export", -1, &exp)

@@ -16,7 +16,7 @@ import (
 // through the domain, into the same state the API shows, and carries the log as the events
 // endpoint does; a live match exports as the caller may see it.
 func TestExportJSONRefolds(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	for i, size := range tableSizes {
 		tb := h.botMatch(size.players, size.partnerships, i)
 		var raw struct {
@@ -82,7 +82,7 @@ func TestExportJSONRefolds(t *testing.T) {
 // TestExportText: format=text is the notation of the events the caller may see, as plain
 // text: everything once the match has ended, only the caller's own hand while it is live.
 func TestExportText(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	done := h.botMatch(3, false, 0)
 	r := done.fetch("/export?format=text", -1, nil)
 	if ct := r.header.Get("Content-Type"); ct != "text/plain; charset=utf-8" {

@@ -28,7 +28,7 @@ func FuzzMoveBody(f *testing.F) {
 	} {
 		f.Add(s.body, s.ifMatch, s.key)
 	}
-	h := newHarness(f, options{})
+	h := newHarness(f)
 	var tb *table
 	f.Fuzz(func(t *testing.T, body, ifMatch, key string) {
 		sub := *h
@@ -70,7 +70,7 @@ func FuzzCreateBody(f *testing.F) {
 	} {
 		f.Add(body)
 	}
-	h := newHarness(f, options{})
+	h := newHarness(f)
 	f.Fuzz(func(t *testing.T, body string) {
 		sub := *h
 		sub.t = t

@@ -10,12 +10,13 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
 )
 
 // TestJSONKeysAreExact: encoding/json alone would match "Action" to action and let the last of
 // two equal keys win; a body whose meaning depends on that is refused before anything moves.
 func TestJSONKeysAreExact(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	tb := h.create(seed1, false, "human", "human")
 	for _, body := range []string{
 		`{"action":"draw","action":"play","tile":"5-5"}`,
@@ -43,7 +44,7 @@ func TestJSONKeysAreExact(t *testing.T) {
 // one holding a line break could forge a line of the record, and bidirectional marks can make
 // one name read as another. Such names are refused; other Unicode is welcome.
 func TestNamesWithoutControlCharacters(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	for _, name := range []string{"Ada\nseed          00", "Ada\r", "A\tB", "A\u0000", "\u001b[31mRed", "A\u007f", "A\u0085",
 		"\u202eadA", "A\u2066B\u2069", "A\u200fB", "A\u2028B", "A\u2029"} {
 		req := api.CreateMatchRequest{Players: []api.PlayerRequest{{Name: name, Kind: "human"}, {Name: "Bo", Kind: "human"}}}
@@ -61,7 +62,7 @@ func TestNamesWithoutControlCharacters(t *testing.T) {
 // TestIfMatchIsOneVersion: If-Match names the one version a move expects. A list of tags, a
 // tag with junk after the version, or an empty one is refused, not read as its first digits.
 func TestIfMatchIsOneVersion(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	tb := h.create(seed1, false, "human", "human")
 	for _, m := range []string{`"2-0", "3-0"`, `"1-0", "2-0"`, `"2-x"`, `"2-0-0"`, `"2-"`, `"2-01"`, `2-0`, `"2`, `""`, `"-2"`,
 		`2 2`, `+2`, `"99999999999999999999"`, `0`, `"2-0-r-r"`, `"2-0-x"`, `"2-0-g1234567"`, `"2-0-gzzzzzzzz"`, `"2-g1234abcd"`, `"2-r"`} {
@@ -86,7 +87,7 @@ func TestIfMatchIsOneVersion(t *testing.T) {
 // TestSwaggerUI: Swagger UI's files are served, /swagger/ leads to its page, and any other
 // path under /swagger/ is the NOT_FOUND problem every unknown path gets.
 func TestSwaggerUI(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	raw := func(p string) *httptest.ResponseRecorder { // Swagger UI is outside the contract
 		rec := httptest.NewRecorder()
 		h.e.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, p, nil))
@@ -109,7 +110,7 @@ func TestSwaggerUI(t *testing.T) {
 // ignored, whatever its size, so each route gives its documented answer; a POST body over the
 // limit is still 413.
 func TestBodiesOnlyWherePosted(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	tb := h.create(seed1, false, "human", "human")
 	big := strings.Repeat("x", api.DefaultBodyLimit+1)
 	for _, p := range []string{tb.path(""), tb.path("/events"), "/api/v1/matches", "/healthz"} {
@@ -125,7 +126,7 @@ func TestBodiesOnlyWherePosted(t *testing.T) {
 // series of their own for them: methods outside the standard ones share OTHER, unknown paths
 // share unmatched, and no label holds a match id.
 func TestMetricsLabelsAreBounded(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	tb := h.create(seed1, false, "human", "human")
 	for i := range 20 {
 		for _, m := range []string{fmt.Sprintf("X%d", i), "get", "BREW"} {
@@ -149,7 +150,7 @@ func TestMetricsLabelsAreBounded(t *testing.T) {
 // so (Vary: Authorization) and is private to the caller, so no cache hands one seat's copy,
 // with its tiles, to another seat or a spectator.
 func TestTokenDependentAnswersSaySo(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	tb := h.create(seed1, false, "human", "human")
 	for _, p := range []string{"", "/events", "/legal-moves", "/replay?step=2", "/audit", "/export", "/export?format=text"} {
 		r := h.do(http.MethodGet, tb.path(p), nil, auth(tb.tokens[0])...)
@@ -163,7 +164,7 @@ func TestTokenDependentAnswersSaySo(t *testing.T) {
 // TestRoutingProblemsSayWhatToDo: an unknown path or method gets a detail that points the
 // client somewhere, not Echo's bare "Not Found".
 func TestRoutingProblemsSayWhatToDo(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	if p := h.do(http.MethodGet, "/api/v2/matches", nil).problem(t, 404, "NOT_FOUND"); !strings.Contains(p.Detail, "/openapi.yaml") {
 		t.Errorf("404 detail %q", p.Detail)
 	}
@@ -177,7 +178,7 @@ func TestRoutingProblemsSayWhatToDo(t *testing.T) {
 // request from a new address in it; the limit is per /64, so that buys it nothing. An
 // IPv4-mapped address is the IPv4 address.
 func TestRateLimitBucketsIPv6ByPrefix(t *testing.T) {
-	h := newHarness(t, options{rateLimit: 0.001}) // one request per 1000 s: the second is refused
+	h := newHarness(t, apitest.RateLimit(0.001)) // one request per 1000 s: the second is refused
 	from := func(addr string) *reply {
 		req := httptest.NewRequest(http.MethodGet, "/api/v1/matches", nil)
 		req.RemoteAddr = addr
@@ -202,7 +203,7 @@ func TestRateLimitBucketsIPv6ByPrefix(t *testing.T) {
 // TestOneAuthorization: two Authorization headers are refused, on reads and moves alike, even
 // when one of them is a good token: which one counts must not be a guess.
 func TestOneAuthorization(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	tb := h.create(seed1, false, "human", "human")
 	for _, second := range []string{"Bearer " + tb.tokens[1], "Bearer " + tb.tokens[0], "Basic eDp5"} {
 		for _, method := range []string{http.MethodGet, http.MethodPost} {
@@ -225,7 +226,7 @@ func TestOneAuthorization(t *testing.T) {
 // TestHistoryPlayerCountsCharacters: the player filter takes a name of up to 64 characters,
 // as the contract says, however many bytes they take.
 func TestHistoryPlayerCountsCharacters(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	if r := h.do(http.MethodGet, "/api/v1/matches?player="+strings.Repeat("%C3%A9", 64), nil); r.status != 200 {
 		t.Fatalf("64 characters: %d %s", r.status, r.body)
 	}
@@ -235,7 +236,7 @@ func TestHistoryPlayerCountsCharacters(t *testing.T) {
 // TestClientHangingUpIsNoServerError: a request abandoned by its client is logged and counted
 // as 499, not as the 500 that would page someone.
 func TestClientHangingUpIsNoServerError(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	req := httptest.NewRequest(http.MethodGet, "/api/v1/matches/0123456789abcdef0123456789abcdef", nil).WithContext(ctx)

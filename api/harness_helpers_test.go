@@ -7,10 +7,10 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
@@ -19,10 +19,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/allfives/allfives/api"
-	"github.com/allfives/allfives/domain/app/seeks"
-	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/domain/players"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/api/apitest"
+	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/repository/sqlite"
 )
 
@@ -30,49 +28,31 @@ import (
 // which scores 10. The README's walkthrough uses it too.
 const seed1 = "1220bce908f962d172dd71edf7f3215397eaadbf54c4d03b1fc8334e91eaf12a"
 
-// harness is the real router over a real SQLite file, with every answer checked against
-// openapi.yaml.
+// harness is the real server of apitest.New, with every answer checked against openapi.yaml.
 type harness struct {
+	*apitest.Harness
 	t     testing.TB
 	e     *echo.Echo
 	svc   *referee.MatchService
-	store *sqlite.Store
+	store *sqlite.Store // the SQLite store, nil on another
 	// seen, when set, is called with every request and its reply (a leak test's record).
 	seen func(req *http.Request, r *reply)
 }
 
-type options struct {
-	rateLimit float64
-	store     func(referee.EventStore) referee.EventStore // wraps the store, to inject faults
-	ready     api.Pinger
-	sync      string // the store's durability; "" means normal, enough for tests
+// newHarness is the one way the tests of package api build a server (apitest.New and its
+// options).
+func newHarness(t testing.TB, opts ...apitest.Option) *harness {
+	t.Helper()
+	a := apitest.New(t, opts...)
+	store := a.SQLite
+	if store == nil {
+		store, _ = a.Store.(*sqlite.Store)
+	}
+	return &harness{Harness: a, t: t, e: a.E, svc: a.Service, store: store}
 }
 
-func newHarness(t testing.TB, opts options) *harness {
-	t.Helper()
-	if opts.sync == "" {
-		opts.sync = "normal"
-	}
-	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "allfives.db"), sqlite.Options{Sync: opts.sync})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	var es referee.EventStore = store
-	if opts.store != nil {
-		es = opts.store(store)
-	}
-	people := players.NewService(players.Config{Store: store})
-	svc := referee.NewMatchService(referee.ServiceConfig{Store: es, Bots: bot.Strategies(7), Players: people})
-	ready := opts.ready
-	if ready == nil {
-		ready = store
-	}
-	// Play now's routes, without a matcher: a test that pairs runs one (seek_helpers_test.go).
-	sk := seeks.New(seeks.Config{Store: store, Matches: svc, Keys: people})
-	e := api.New(api.Config{Service: svc, Players: people, Seeks: sk, Ready: ready, RateLimit: opts.rateLimit})
-	return &harness{t: t, e: e, svc: svc, store: store}
-}
+// shortHeartbeat makes a live stream's idle heartbeat come every 50 ms, for stream tests.
+func shortHeartbeat(c *api.Config) { c.StreamHeartbeat = 50 * time.Millisecond }
 
 // reply is one answer, already validated against the contract.
 type reply struct {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
 	"github.com/allfives/allfives/domain"
 )
 
@@ -19,7 +20,8 @@ import (
 // another hand or the boneyard order, or contain the seed or a token. Once it has ended,
 // everything is open.
 func TestNoHiddenInformationLeaks(t *testing.T) {
-	h, srv := streamServer(t, nil)
+	h := newHarness(t, apitest.WithoutPlayers(), apitest.ServerConfig(shortHeartbeat), apitest.Live(nil))
+	srv := h.Server
 	// A target of 150 takes the match through several hands, with draws, in fewer turns.
 	tb := h.createMatch(api.CreateMatchRequest{Seed: seed1, Target: new(150), Players: []api.PlayerRequest{{Name: "p0", Kind: "human"}, {Name: "p1", Kind: "human"}}})
 	sw := newSweep(t, tb, srv)

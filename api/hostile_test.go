@@ -19,7 +19,7 @@ type hostile struct {
 // answer it should (or the documented success), valid against the contract, and none changes
 // the match.
 func TestHostileRequests(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	tb := h.create(seed1, false, "human", "human")
 	seat0, seat1 := auth(tb.tokens[0]), auth(tb.tokens[1])
 	mv := tb.path("/moves")

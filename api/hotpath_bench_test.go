@@ -7,17 +7,15 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/domain/referee"
-	"github.com/allfives/allfives/repository/sqlite"
+	"github.com/allfives/allfives/domain/app/referee"
 )
 
 // BenchmarkMoveRoundTrip is the hot path of docs/performance.md ("Under load"): one op is what
@@ -60,15 +58,11 @@ func BenchmarkMoveRoundTrip(b *testing.B) {
 
 // servedLikeServe is the handler as `allfives serve` builds it, over a fresh SQLite file.
 func servedLikeServe(b *testing.B, sync string) (*echo.Echo, *referee.MatchService) {
-	store, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "allfives.db"), sqlite.Options{Sync: sync})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { store.Close() })
 	log := slog.New(slog.NewJSONHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(7), Logger: log})
-	b.Cleanup(svc.Close)
-	return api.New(api.Config{Service: svc, Ready: store, Logger: log, AccessSample: 100}), svc
+	h := newHarness(b, apitest.Sync(sync), apitest.WithoutPlayers(),
+		apitest.ServiceConfig(func(c *referee.ServiceConfig) { c.Logger = log }),
+		apitest.ServerConfig(func(c *api.Config) { c.Logger, c.AccessSample = log, 100 }))
+	return h.e, h.svc
 }
 
 type benchSeat struct{ id, token string }

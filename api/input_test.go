@@ -15,7 +15,7 @@ import (
 // UTF-8, and \u escapes of half a surrogate pair, which encoding/json would both have kept
 // as U+FFFD; a whole pair is a character like any other.
 func TestBodyNotUTF8(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	for _, c := range []struct{ name, body, detail string }{
 		{"a byte that is not UTF-8", "{\"name\":\"B\xffob\"}", "malformed JSON body: the body is not UTF-8 text"},
 		{"a lone first half", `{"name":"B\ud800ob"}`, "malformed JSON body: a string holds half a surrogate pair (a \\u escape of U+D800 to U+DBFF without its second half)"},
@@ -53,7 +53,7 @@ func TestBodyNotUTF8(t *testing.T) {
 // TestBodilessPosts: a POST that takes no body takes none, or {}; anything else is 400,
 // before the route does anything.
 func TestBodilessPosts(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	ada := h.newPlayer("Ada")
 	waiting, invites := createSeated(t, h, false)
 	waiting.tokens[1] = waiting.mustJoin(1, "Joiner", invites[1]).Token
@@ -109,7 +109,7 @@ func bearerOf(cred string) []string {
 // ?token= above all, with the way to open a stream without it; the path logged and shown in
 // the problem does not hold it.
 func TestPlayerKeyNotInURL(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	ada := h.newPlayer("Ada")
 	tb := h.createMatchWith(ada.Key, api.CreateMatchRequest{Players: []api.PlayerRequest{
 		{Kind: "human", Player: "me"}, {Name: "Greedy", Kind: "bot", Bot: "greedy"},

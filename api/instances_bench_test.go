@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
 )
 
 // BenchmarkInstances compares one SQLite server, one PostgreSQL server and two PostgreSQL
@@ -28,7 +29,7 @@ func BenchmarkInstances(b *testing.B) {
 		name string
 		open func(b *testing.B) []*harness
 	}{
-		{"sqlite-full", func(b *testing.B) []*harness { return []*harness{newHarness(b, options{sync: "full"})} }},
+		{"sqlite-full", func(b *testing.B) []*harness { return []*harness{newHarness(b, apitest.Sync("full"))} }},
 		{"postgres-1", func(b *testing.B) []*harness { return newCluster(b, true).inst[:1] }},
 		{"postgres-2", func(b *testing.B) []*harness { c := newCluster(b, true); return c.inst[:] }},
 	}

@@ -6,12 +6,10 @@ import (
 	"net/http/httptest"
 	"sync"
 	"testing"
-	"time"
 
-	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/repository/postgres"
 	"github.com/allfives/allfives/repository/postgres/pgtest"
 )
@@ -34,19 +32,12 @@ func newCluster(t testing.TB, follow bool) *cluster {
 	url := pgtest.URL(t)
 	c := &cluster{t: t}
 	for i := range c.inst {
-		store, err := postgres.Open(context.Background(), url, postgres.Options{MaxConns: 8})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { store.Close() })
-		svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(7)})
+		h := newHarness(t, apitest.PostgresAt(url), apitest.WithoutPlayers(), apitest.ServerConfig(shortHeartbeat), apitest.Live(nil))
+		store := h.Store.(*postgres.Store)
 		if follow {
-			followStore(t, store, svc)
+			followStore(t, store, h.svc)
 		}
-		e := api.New(api.Config{Service: svc, Ready: store, StreamHeartbeat: 50 * time.Millisecond})
-		srv := httptest.NewServer(e)
-		t.Cleanup(srv.Close)
-		c.inst[i], c.srv[i], c.store[i] = &harness{t: t, e: e, svc: svc}, srv, store
+		c.inst[i], c.srv[i], c.store[i] = h, h.Server, store
 	}
 	return c
 }

@@ -8,17 +8,17 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/referee"
+	"github.com/allfives/allfives/domain/app/reviews"
 	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/domain/players"
-	"github.com/allfives/allfives/domain/referee"
-	"github.com/allfives/allfives/domain/reviewer"
 )
 
 // limitsStore is what a server with players and reviews needs of its store.
 type limitsStore interface {
 	playerStore
-	reviewer.Store
+	reviews.Store
 }
 
 // limitsSetup is a server's limits for a test: the API's, the referee's (service), and the
@@ -27,29 +27,22 @@ type limitsSetup struct {
 	limits  api.Limits
 	trusted []*net.IPNet
 	service func(*referee.ServiceConfig)
-	review  func(*reviewer.Config)
+	review  func(*reviews.Config)
 }
 
 // newLimitsHarness is the real router over store with the limits of setup.
-func newLimitsHarness(t testing.TB, store limitsStore, setup limitsSetup) (*harness, *reviewer.Service) {
+func newLimitsHarness(t testing.TB, store limitsStore, setup limitsSetup) (*harness, *reviews.Service) {
 	t.Helper()
-	people := players.NewService(players.Config{Store: store})
-	sc := referee.ServiceConfig{Store: store, Bots: bot.Strategies(7), Players: people}
+	opts := []apitest.Option{apitest.WithStore(store), apitest.Limits(setup.limits),
+		apitest.ServerConfig(func(c *api.Config) { c.TrustedProxies = setup.trusted })}
 	if setup.service != nil {
-		setup.service(&sc)
+		opts = append(opts, apitest.ServiceConfig(setup.service))
 	}
-	svc := referee.NewMatchService(sc)
-	t.Cleanup(svc.Close)
-	cfg := api.Config{Service: svc, Players: people, Ready: store, Limits: setup.limits, TrustedProxies: setup.trusted}
-	var rev *reviewer.Service
 	if setup.review != nil {
-		rc := reviewer.Config{Store: store, Matches: svc, Options: reviewOptions}
-		setup.review(&rc)
-		rev = reviewer.New(rc)
-		t.Cleanup(rev.Close)
-		cfg.Reviews = rev
+		opts = append(opts, apitest.Reviews(setup.review))
 	}
-	return &harness{t: t, e: api.New(cfg), svc: svc}, rev
+	h := newHarness(t, opts...)
+	return h, h.Reviews
 }
 
 // from sends a request as do does, from the client at addr (an IP address).

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/api"
-	"github.com/allfives/allfives/domain/referee"
-	"github.com/allfives/allfives/domain/reviewer"
+	"github.com/allfives/allfives/domain/app/referee"
+	"github.com/allfives/allfives/domain/app/reviews"
 )
 
 // Client addresses of the tests (TEST-NET ranges), and a proxy's.
@@ -133,7 +133,7 @@ func TestBotQueueBound(t *testing.T) {
 func TestReviewsOfOneClient(t *testing.T) {
 	t.Run("running", func(t *testing.T) {
 		g := newGatedEngine()
-		h, rev := newLimitsHarness(t, sqliteReviewStore(t), limitsSetup{review: func(c *reviewer.Config) {
+		h, rev := newLimitsHarness(t, sqliteReviewStore(t), limitsSetup{review: func(c *reviews.Config) {
 			c.Engine, c.Workers, c.PerClient = g.review, 1, 2
 		}})
 		a, b, c := h.finishedMatch(seed1), h.finishedMatch(""), h.finishedMatch("")
@@ -141,7 +141,7 @@ func TestReviewsOfOneClient(t *testing.T) {
 		served(t, h.from(clientA, http.MethodPost, b.path("/review"), nil), http.StatusAccepted)
 		served(t, h.from(clientA, http.MethodPost, a.path("/review"), nil), http.StatusAccepted) // in flight: no new one
 		p := limited(t, h.from(clientA, http.MethodPost, c.path("/review"), nil))
-		if p.Detail != reviewer.ErrTooManyRunning.Error() {
+		if p.Detail != reviews.ErrTooManyRunning.Error() {
 			t.Fatalf("detail %q", p.Detail)
 		}
 		served(t, h.from(clientB, http.MethodPost, c.path("/review"), nil), http.StatusAccepted)
@@ -151,7 +151,7 @@ func TestReviewsOfOneClient(t *testing.T) {
 		served(t, h.from(clientA, http.MethodPost, c.path("/review"), nil), http.StatusOK)
 	})
 	t.Run("per hour", func(t *testing.T) {
-		h, rev := newLimitsHarness(t, sqliteReviewStore(t), limitsSetup{limits: api.Limits{Reviews: hour(2)}, review: func(*reviewer.Config) {}})
+		h, rev := newLimitsHarness(t, sqliteReviewStore(t), limitsSetup{limits: api.Limits{Reviews: hour(2)}, review: func(*reviews.Config) {}})
 		a, b, c := h.finishedMatch(seed1), h.finishedMatch(""), h.finishedMatch("")
 		for _, tb := range []*table{a, b} {
 			served(t, h.from(clientA, http.MethodPost, tb.path("/review"), nil), http.StatusAccepted)

@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
 )
 
 // TestMessagesSayWhatTheyMean pins the words of refusals that once said something else than
 // what happened: a rematch of a live match spoke of reviews, 401s where no seat token was
 // involved asked for one, and an unknown match was named by the store's query.
 func TestMessagesSayWhatTheyMean(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	ada, bob := h.newPlayer("Ada"), h.newPlayer("Bob")
 	live := h.createMatchWith(ada.Key, api.CreateMatchRequest{Players: []api.PlayerRequest{
 		{Kind: "human", Player: "me"}, {Name: "Greedy", Kind: "bot", Bot: "greedy"},
@@ -62,7 +63,7 @@ func TestMessagesSayWhatTheyMean(t *testing.T) {
 // TestReviewMessages pins the review routes' words: an unknown match is named as such, not by
 // the store's query, and a live one says that only a finished match is reviewed.
 func TestReviewMessages(t *testing.T) {
-	h, _ := newReviewHarness(t, sqliteReviewStore(t), nil)
+	h := newHarness(t, apitest.WithStore(sqliteReviewStore(t)), apitest.WithoutPlayers(), apitest.Reviews(nil))
 	live := h.create("", false, "human", "greedy")
 	unknown := "/api/v1/matches/00000000000000000000000000000000/review"
 	for _, method := range []string{http.MethodPost, http.MethodGet} {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
 )
 
 // TestLookAlikeNames: through the real router on each engine, player names are one under
@@ -14,7 +15,7 @@ import (
 func TestLookAlikeNames(t *testing.T) {
 	for _, eng := range engines {
 		t.Run(eng.name, func(t *testing.T) {
-			h := newPlayersHarness(t, eng.open(t), nil)
+			h := newHarness(t, apitest.WithStore(eng.open(t)))
 			bob := h.newPlayer("Bob")
 			h.newPlayer("Борис")   // one script, Cyrillic: welcome
 			h.newPlayer("Ali علي") // Latin and Arabic: the level allows it
@@ -53,7 +54,7 @@ func TestLookAlikeNames(t *testing.T) {
 func TestSeatNames(t *testing.T) {
 	for _, eng := range engines {
 		t.Run(eng.name, func(t *testing.T) {
-			h := newPlayersHarness(t, eng.open(t), nil)
+			h := newHarness(t, apitest.WithStore(eng.open(t)))
 			bob, ivy := h.newPlayer("Bob S"), h.newPlayer("Ivy S")
 			bot := api.PlayerRequest{Kind: "bot", Bot: "random"}
 			create := func(key string, players ...api.PlayerRequest) *reply {

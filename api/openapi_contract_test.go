@@ -140,7 +140,7 @@ func TestOpenAPIEnums(t *testing.T) {
 // TestSwaggerUIOpensOpenAPI3: Swagger UI's definition menu lists the OpenAPI 3 document first,
 // so that is the one it opens.
 func TestSwaggerUIOpensOpenAPI3(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	rec := httptest.NewRecorder()
 	h.e.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/swagger/index.html", nil))
 	body := rec.Body.String()

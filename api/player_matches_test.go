@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
 )
 
 // TestPlayerMatches runs GET /players/{id}/matches through the real router on SQLite and on
@@ -15,7 +16,7 @@ import (
 func TestPlayerMatches(t *testing.T) {
 	for _, eng := range engines {
 		t.Run(eng.name, func(t *testing.T) {
-			h := newPlayersHarness(t, eng.open(t), nil)
+			h := newHarness(t, apitest.WithStore(eng.open(t)))
 			testPlayerMatches(t, h)
 		})
 	}

@@ -3,11 +3,10 @@ package api_test
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/allfives/allfives/repository/sqlite"
+	"github.com/allfives/allfives/api/apitest"
 	"github.com/allfives/allfives/repository/storetest"
 )
 
@@ -16,12 +15,8 @@ import (
 // player's are in progress: its oldest match, its turn, is in the snapshot beside 1,000 newer
 // ones where another seat is to move.
 func TestPlayerSnapshotTurnsFirst(t *testing.T) {
-	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "allfives.db"), sqlite.Options{Sync: "off"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	ls := newLiveServer(t, store, nil, nil)
+	ls := newHarness(t, apitest.Sync("off"), apitest.WithPlayersClock(&apitest.Clock{}), apitest.ServerConfig(shortHeartbeat), apitest.Live(nil))
+	store := ls.store
 	ada := ls.newPlayer("Ada")
 	at := storetest.Base
 	made := func(turn bool) string {
@@ -41,7 +36,7 @@ func TestPlayerSnapshotTurnsFirst(t *testing.T) {
 	for range 1000 {
 		made(false)
 	}
-	ps, snap := openPlayerStream(t, ls.srv.URL, ada.Key, "")
+	ps, snap := openPlayerStream(t, ls.Server.URL, ada.Key, "")
 	defer ps.close()
 	if len(snap.Turns) != 1 || snap.Turns[0].ID != mine {
 		t.Fatalf("the snapshot's turns %v, want only %s", snap.Turns, mine)

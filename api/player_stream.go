@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"time"
@@ -10,8 +9,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/players"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/referee"
 )
 
 // playerStreamMatches bounds the live matches (in progress or waiting) a player's stream
@@ -126,7 +125,7 @@ func (s *server) playerStream(c echo.Context) error {
 		return err
 	}
 	// Subscribe before the first read: an announcement landing between the two is kept.
-	sub, leave := s.streams.hub(s.svc).subscribe(who)
+	sub, leave := s.streams.hub(s.svc).Subscribe(who)
 	defer leave()
 	snap, err := pf.load(ctx)
 	if err != nil {
@@ -136,7 +135,7 @@ func (s *server) playerStream(c echo.Context) error {
 	if err != nil {
 		return nil
 	}
-	if sw.named(playerEventSnapshot, snap) != nil || sw.flush() != nil {
+	if sw.Named(playerEventSnapshot, snap) != nil || sw.Flush() != nil {
 		return nil
 	}
 	heartbeat := time.NewTicker(s.streams.heartbeat)
@@ -149,14 +148,14 @@ func (s *server) playerStream(c echo.Context) error {
 		case <-shutdown:
 			return nil
 		case <-heartbeat.C:
-			if pf.held(ctx) != nil || sw.comment("ping") != nil {
+			if pf.held(ctx) != nil || sw.Comment("ping") != nil {
 				return nil
 			}
-		case <-sub.wake:
+		case <-sub.Wake():
 			if pf.held(ctx) != nil {
 				return nil
 			}
-			pending, resync := sub.take()
+			pending, resync := sub.Take()
 			// A head check of its own for each look: the request's would let a later read trust
 			// a check made before the announcement, and serve a copy the store has passed.
 			events, err := pf.seen(referee.OneHeadCheck(ctx), pending, resync)
@@ -164,26 +163,15 @@ func (s *server) playerStream(c echo.Context) error {
 				return s.streamFailed(c, err)
 			}
 			for _, e := range events {
-				if sw.named(e.name, e.data) != nil {
+				if sw.Named(e.name, e.data) != nil {
 					return nil
 				}
 			}
-			if len(events) > 0 && sw.flush() != nil {
+			if len(events) > 0 && sw.Flush() != nil {
 				return nil
 			}
 		}
 	}
-}
-
-// named writes one event of the player's stream: a name and its data, no id.
-func (sw *sseWriter) named(name string, data any) error {
-	js, err := json.Marshal(data)
-	if err != nil {
-		return err
-	}
-	sw.arm()
-	_, err = fmt.Fprintf(sw.w, "event: %s\ndata: %s\n\n", name, js)
-	return err
 }
 
 // playerFeed is what a player's stream knows of the player's matches, to tell what changed.

@@ -1,29 +1,24 @@
 package api_test
 
 import (
-	"context"
 	"net/http"
 	"net/url"
 	"testing"
 
+	"github.com/allfives/allfives/api/apitest"
 	"github.com/allfives/allfives/repository/postgres"
 	"github.com/allfives/allfives/repository/postgres/pgtest"
 )
 
 // playerCluster is two instances with players on one PostgreSQL database, each following the
 // other's appends as serve wires it.
-func playerCluster(t *testing.T) [2]*liveServer {
+func playerCluster(t *testing.T) [2]*harness {
 	t.Helper()
 	u := pgtest.URL(t)
-	var out [2]*liveServer
+	var out [2]*harness
 	for i := range out {
-		store, err := postgres.Open(context.Background(), u, postgres.Options{MaxConns: 8})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { store.Close() })
-		out[i] = newLiveServer(t, store, nil, nil)
-		followStore(t, store, out[i].svc)
+		out[i] = newHarness(t, apitest.PostgresAt(u), apitest.WithPlayersClock(&apitest.Clock{}), apitest.ServerConfig(shortHeartbeat), apitest.Live(nil))
+		followStore(t, out[i].Store.(*postgres.Store), out[i].svc)
 	}
 	return out
 }
@@ -35,7 +30,7 @@ func TestPlayerStreamAcrossInstances(t *testing.T) {
 	c := playerCluster(t)
 	a, b := c[0], c[1]
 	ada, bob := b.newPlayer("Ada I"), b.newPlayer("Bob I")
-	ps, _ := openPlayerStream(t, a.srv.URL, ada.Key, "")
+	ps, _ := openPlayerStream(t, a.Server.URL, ada.Key, "")
 	defer ps.close()
 
 	tb, _ := b.challenge(bob.Key, ada.Player.ID)
@@ -67,16 +62,16 @@ func TestPlayerStreamAcrossInstances(t *testing.T) {
 
 	// Tickets: issued on A, used on B, once.
 	pt := a.playerTicket(ada.Key)
-	other, _ := openPlayerStream(t, b.srv.URL, "", pt.Ticket)
+	other, _ := openPlayerStream(t, b.Server.URL, "", pt.Ticket)
 	other.close()
-	refusedStream(t, a.srv.URL+"/api/v1/players/me/stream?ticket="+url.QueryEscape(pt.Ticket), http.StatusUnauthorized, "UNAUTHORIZED")
+	refusedStream(t, a.Server.URL+"/api/v1/players/me/stream?ticket="+url.QueryEscape(pt.Ticket), http.StatusUnauthorized, "UNAUTHORIZED")
 	st := a.seatTicket(tb.id, ada.Key)
-	s, r := openStream(t, b.srv.URL+tb.path("/stream?ticket="+url.QueryEscape(st.Ticket)))
+	s, r := openStream(t, b.Server.URL+tb.path("/stream?ticket="+url.QueryEscape(st.Ticket)))
 	if r != nil {
 		t.Fatalf("A's seat ticket on B: %d %s", r.status, r.body)
 	}
 	s.close()
-	refusedStream(t, a.srv.URL+tb.path("/stream?ticket="+url.QueryEscape(st.Ticket)), http.StatusUnauthorized, "UNAUTHORIZED")
+	refusedStream(t, a.Server.URL+tb.path("/stream?ticket="+url.QueryEscape(st.Ticket)), http.StatusUnauthorized, "UNAUTHORIZED")
 
 	// A rotation on B ends the stream on A.
 	if r := b.do(http.MethodPost, "/api/v1/players/me/key", nil, auth(ada.Key)...); r.status != http.StatusOK {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
 )
 
 // TestPlayerStream runs the player's stream through the real router, on SQLite and on
@@ -15,7 +16,7 @@ import (
 func TestPlayerStream(t *testing.T) {
 	for _, eng := range engines {
 		t.Run(eng.name, func(t *testing.T) {
-			ls := newLiveServer(t, eng.open(t), nil, nil)
+			ls := newHarness(t, apitest.WithStore(eng.open(t)), apitest.WithPlayersClock(&apitest.Clock{}), apitest.ServerConfig(shortHeartbeat), apitest.Live(nil))
 			t.Run("Snapshot", func(t *testing.T) { testPlayerSnapshot(t, ls) })
 			t.Run("Events", func(t *testing.T) { testPlayerEvents(t, ls) })
 			t.Run("Tickets", func(t *testing.T) { testPlayerStreamTickets(t, ls) })
@@ -31,8 +32,8 @@ func againstBot(h *harness, key string, target int) *table {
 	return h.createMatchWith(key, api.CreateMatchRequest{Seed: seed1, Target: &target, Players: []api.PlayerRequest{{Kind: "human", Player: "me"}, {Name: "Bot", Kind: "bot", Bot: "greedy"}}})
 }
 
-func testPlayerSnapshot(t *testing.T, ls *liveServer) {
-	h := ls.harness
+func testPlayerSnapshot(t *testing.T, ls *harness) {
+	h := ls
 	ada, bob := h.newPlayer("Ada P"), h.newPlayer("Bob P")
 	mine := againstBot(h, ada.Key, 150)
 	challenged, _ := h.challenge(bob.Key, ada.Player.ID)
@@ -40,7 +41,7 @@ func testPlayerSnapshot(t *testing.T, ls *liveServer) {
 	if r := taken.joinWith(1, ada.Key, ""); r.status != http.StatusCreated {
 		t.Fatalf("Ada takes a challenge: %d %s", r.status, r.body)
 	}
-	ps, snap := openPlayerStream(t, ls.srv.URL, ada.Key, "")
+	ps, snap := openPlayerStream(t, ls.Server.URL, ada.Key, "")
 	defer ps.close()
 	turns, challenges := itemIDs(snap.Turns), itemIDs(snap.Challenges)
 	if !slices.Contains(turns, mine.id+"/0") || !slices.Equal(challenges, []string{challenged.id + "/1"}) {
@@ -52,19 +53,19 @@ func testPlayerSnapshot(t *testing.T, ls *liveServer) {
 		}
 	}
 	// Bob's snapshot: no turn of his (he waits for Ada), no challenge to him.
-	bs, bsnap := openPlayerStream(t, ls.srv.URL, bob.Key, "")
+	bs, bsnap := openPlayerStream(t, ls.Server.URL, bob.Key, "")
 	bs.close()
 	if len(bsnap.Challenges) != 0 || slices.Contains(itemIDs(bsnap.Turns), challenged.id+"/0") {
 		t.Fatalf("Bob's snapshot %+v", bsnap)
 	}
 }
 
-func testPlayerEvents(t *testing.T, ls *liveServer) {
-	h := ls.harness
+func testPlayerEvents(t *testing.T, ls *harness) {
+	h := ls
 	ada, bob := h.newPlayer("Ada V"), h.newPlayer("Bob V")
-	ps, _ := openPlayerStream(t, ls.srv.URL, ada.Key, "")
+	ps, _ := openPlayerStream(t, ls.Server.URL, ada.Key, "")
 	defer ps.close()
-	bs, _ := openPlayerStream(t, ls.srv.URL, bob.Key, "")
+	bs, _ := openPlayerStream(t, ls.Server.URL, bob.Key, "")
 	defer bs.close()
 
 	// A challenge arrives; Ada takes it, which deals.
@@ -136,15 +137,15 @@ func testPlayerEvents(t *testing.T, ls *liveServer) {
 	}
 }
 
-func testPlayerStreamTickets(t *testing.T, ls *liveServer) {
-	h := ls.harness
+func testPlayerStreamTickets(t *testing.T, ls *harness) {
+	h := ls
 	ada := h.newPlayer("Ada K")
 	pt := h.playerTicket(ada.Key)
-	ps, _ := openPlayerStream(t, ls.srv.URL, "", pt.Ticket)
+	ps, _ := openPlayerStream(t, ls.Server.URL, "", pt.Ticket)
 	tb, _ := h.challenge(h.newPlayer("Bob K").Key, ada.Player.ID)
 	ps.expect("challenge", tb.id)
 	ps.close()
-	base := ls.srv.URL + "/api/v1/players/me/stream?ticket="
+	base := ls.Server.URL + "/api/v1/players/me/stream?ticket="
 	refusedPlayerStream(t, base+url.QueryEscape(pt.Ticket), http.StatusUnauthorized, "UNAUTHORIZED") // used
 	seat := h.seatTicket(tb.id, tb.tokens[0])
 	refusedPlayerStream(t, base+url.QueryEscape(seat.Ticket), http.StatusUnauthorized, "UNAUTHORIZED") // a match stream's
@@ -154,41 +155,41 @@ func testPlayerStreamTickets(t *testing.T, ls *liveServer) {
 	refusedPlayerStream(t, base+url.QueryEscape(ada.Key), http.StatusBadRequest, "INVALID_REQUEST") // a key in a URL
 	fresh := h.playerTicket(ada.Key)
 	refusedPlayerStream(t, base+url.QueryEscape(fresh.Ticket), http.StatusBadRequest, "INVALID_REQUEST", auth(ada.Key)...)
-	ls.clock.add(61e9)
+	ls.Clock.Advance(61e9)
 	refusedPlayerStream(t, base+url.QueryEscape(fresh.Ticket), http.StatusUnauthorized, "UNAUTHORIZED") // expired
-	ls.clock.add(-61e9)
+	ls.Clock.Advance(-61e9)
 }
 
-func testPlayerStreamRefusals(t *testing.T, ls *liveServer) {
-	h := ls.harness
+func testPlayerStreamRefusals(t *testing.T, ls *harness) {
+	h := ls
 	ada := h.newPlayer("Ada N")
-	u := ls.srv.URL + "/api/v1/players/me/stream"
+	u := ls.Server.URL + "/api/v1/players/me/stream"
 	seat := h.create("", false, "human", "human").tokens[0]
 	for _, hdr := range [][]string{nil, auth(ada.Key + "x"), auth(seat), {"Authorization", "Basic " + ada.Key}} {
 		refusedPlayerStream(t, u, http.StatusUnauthorized, "UNAUTHORIZED", hdr...)
 	}
 	refusedPlayerStream(t, u+"?after=1", http.StatusBadRequest, "INVALID_REQUEST", auth(ada.Key)...)
 	// Capped like a match stream: one per client here.
-	capped := newLiveServer(t, engines[0].open(t), nil, func(c *api.Config) { c.MaxStreamsPerClient = 1 })
+	capped := newHarness(t, apitest.WithStore(engines[0].open(t)), apitest.WithPlayersClock(&apitest.Clock{}), apitest.ServerConfig(shortHeartbeat), apitest.ServerConfig(func(c *api.Config) { c.MaxStreamsPerClient = 1 }), apitest.Live(nil))
 	bo := capped.newPlayer("Bo N")
-	s, _ := openPlayerStream(t, capped.srv.URL, bo.Key, "")
+	s, _ := openPlayerStream(t, capped.Server.URL, bo.Key, "")
 	defer s.close()
-	refusedPlayerStream(t, capped.srv.URL+"/api/v1/players/me/stream", http.StatusTooManyRequests, "RATE_LIMITED", auth(bo.Key)...)
+	refusedPlayerStream(t, capped.Server.URL+"/api/v1/players/me/stream", http.StatusTooManyRequests, "RATE_LIMITED", auth(bo.Key)...)
 	tb := capped.create("", false, "human", "human")
-	refusedStream(t, capped.srv.URL+tb.path("/stream"), http.StatusTooManyRequests, "RATE_LIMITED")
+	refusedStream(t, capped.Server.URL+tb.path("/stream"), http.StatusTooManyRequests, "RATE_LIMITED")
 }
 
-func testPlayerStreamRotated(t *testing.T, ls *liveServer) {
-	h := ls.harness
+func testPlayerStreamRotated(t *testing.T, ls *harness) {
+	h := ls
 	ada := h.newPlayer("Ada O")
-	byKey, _ := openPlayerStream(t, ls.srv.URL, ada.Key, "")
-	byTicket, _ := openPlayerStream(t, ls.srv.URL, "", h.playerTicket(ada.Key).Ticket)
+	byKey, _ := openPlayerStream(t, ls.Server.URL, ada.Key, "")
+	byTicket, _ := openPlayerStream(t, ls.Server.URL, "", h.playerTicket(ada.Key).Ticket)
 	spare := h.playerTicket(ada.Key)
 	if r := h.do(http.MethodPost, "/api/v1/players/me/key", nil, auth(ada.Key)...); r.status != http.StatusOK {
 		t.Fatalf("rotate: %d %s", r.status, r.body)
 	}
 	untilEnd(t, byKey.sse)
 	untilEnd(t, byTicket.sse)
-	refusedPlayerStream(t, ls.srv.URL+"/api/v1/players/me/stream?ticket="+url.QueryEscape(spare.Ticket), http.StatusUnauthorized, "UNAUTHORIZED")
-	refusedPlayerStream(t, ls.srv.URL+"/api/v1/players/me/stream", http.StatusUnauthorized, "UNAUTHORIZED", auth(ada.Key)...)
+	refusedPlayerStream(t, ls.Server.URL+"/api/v1/players/me/stream?ticket="+url.QueryEscape(spare.Ticket), http.StatusUnauthorized, "UNAUTHORIZED")
+	refusedPlayerStream(t, ls.Server.URL+"/api/v1/players/me/stream", http.StatusUnauthorized, "UNAUTHORIZED", auth(ada.Key)...)
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
 )
 
 // BenchmarkAuthenticate compares the two credentials a state read may carry, through the real
@@ -93,7 +94,7 @@ func BenchmarkAuthenticateAlternating(b *testing.B) {
 // player's key.
 func boundMatch(b *testing.B, store playerStore) (h *harness, path, token, key string) {
 	b.Helper()
-	h = newPlayersHarness(b, store, nil)
+	h = newHarness(b, apitest.WithStore(store))
 	ada := h.newPlayer("Ada")
 	req := api.CreateMatchRequest{Players: []api.PlayerRequest{{Kind: "human", Player: "me"}, {Kind: "bot", Name: "Bot", Bot: "random"}}}
 	r := h.do(http.MethodPost, "/api/v1/matches", req, auth(ada.Key)...)

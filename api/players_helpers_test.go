@@ -2,14 +2,12 @@ package api_test
 
 import (
 	"context"
-	"log/slog"
 	"path/filepath"
 	"testing"
 
 	"github.com/allfives/allfives/api"
-	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/domain/players"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/repository/postgres"
 	"github.com/allfives/allfives/repository/postgres/pgtest"
 	"github.com/allfives/allfives/repository/sqlite"
@@ -47,19 +45,6 @@ func openPostgres(t testing.TB, url string) *postgres.Store {
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
-}
-
-// newPlayersHarness is the real router with players over store, logging everything (debug
-// and up, every access line) into logs when it is not nil.
-func newPlayersHarness(t testing.TB, store playerStore, logs *syncBuffer) *harness {
-	t.Helper()
-	people := players.NewService(players.Config{Store: store})
-	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(7), Players: people})
-	cfg := api.Config{Service: svc, Players: people, Ready: store}
-	if logs != nil {
-		cfg.Logger = slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	}
-	return &harness{t: t, e: api.New(cfg), svc: svc}
 }
 
 // newPlayer creates a player named name and returns the answer.

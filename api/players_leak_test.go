@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
 )
 
 // TestPlayersSessionLeaksNoSecret: a scripted session with players, a challenge, a join with
@@ -17,8 +18,8 @@ import (
 func TestPlayersSessionLeaksNoSecret(t *testing.T) {
 	for _, eng := range engines {
 		t.Run(eng.name, func(t *testing.T) {
-			var logs syncBuffer
-			h := newPlayersHarness(t, eng.open(t), &logs)
+			var logs apitest.SyncBuffer
+			h := newHarness(t, apitest.WithStore(eng.open(t)), apitest.Logs(&logs))
 			type answer struct {
 				path, text string
 			}

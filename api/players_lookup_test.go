@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
 )
 
 // TestFindPlayerByName: GET /players?name= finds a player under the comparison that keeps
@@ -14,7 +15,7 @@ import (
 func TestFindPlayerByName(t *testing.T) {
 	for _, eng := range engines {
 		t.Run(eng.name, func(t *testing.T) {
-			h := newPlayersHarness(t, eng.open(t), nil)
+			h := newHarness(t, apitest.WithStore(eng.open(t)))
 			ada := h.newPlayer("Ada Lovelace")
 			h.newPlayer("Bob")
 			for _, name := range []string{"Ada Lovelace", "ada lovelace", "ＡＤＡ　Lovelace", "  Ada   Lovelace "} {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
 )
 
 // TestPlayerKeysNeverLeak: in a scripted session with players (creates, reads, a clash,
@@ -16,8 +17,8 @@ import (
 func TestPlayerKeysNeverLeak(t *testing.T) {
 	for _, eng := range engines {
 		t.Run(eng.name, func(t *testing.T) {
-			var logs syncBuffer
-			h := newPlayersHarness(t, eng.open(t), &logs)
+			var logs apitest.SyncBuffer
+			h := newHarness(t, apitest.WithStore(eng.open(t)), apitest.Logs(&logs))
 			var answers []*reply
 			issued := map[string]int{} // key -> index of the answer that issued it
 			do := func(method, path string, body any, hdr ...string) *reply {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
 	"github.com/allfives/allfives/domain"
 )
 
@@ -20,9 +21,9 @@ import (
 func TestStreamsSessionLeaksNoSecret(t *testing.T) {
 	for _, eng := range engines {
 		t.Run(eng.name, func(t *testing.T) {
-			var logs syncBuffer
-			ls := newLiveServer(t, eng.open(t), &logs, nil)
-			h := ls.harness
+			var logs apitest.SyncBuffer
+			ls := newHarness(t, apitest.WithStore(eng.open(t)), apitest.Logs(&logs), apitest.WithPlayersClock(&apitest.Clock{}), apitest.ServerConfig(shortHeartbeat), apitest.Live(nil))
+			h := ls
 			type answer struct{ path, text string }
 			var answers []answer
 			h.seen = func(req *http.Request, r *reply) {
@@ -48,8 +49,8 @@ func TestStreamsSessionLeaksNoSecret(t *testing.T) {
 			// Ada follows by ticket, Bob by key.
 			pt := h.playerTicket(ada.Key)
 			issued(pt.Ticket)
-			as, _ := openPlayerStream(t, ls.srv.URL, "", pt.Ticket)
-			bs, _ := openPlayerStream(t, ls.srv.URL, bob.Key, "")
+			as, _ := openPlayerStream(t, ls.Server.URL, "", pt.Ticket)
+			bs, _ := openPlayerStream(t, ls.Server.URL, bob.Key, "")
 			streams = append(streams, as.sse, bs.sse)
 
 			// Bob challenges Ada, who takes the challenge; each follows the match by a ticket,
@@ -66,8 +67,8 @@ func TestStreamsSessionLeaksNoSecret(t *testing.T) {
 			issued(bt.Ticket)
 			at := h.seatTicket(tb.id, ada.Key)
 			issued(at.Ticket)
-			bm, _ := openStream(t, ls.srv.URL+tb.path("/stream?ticket="+url.QueryEscape(bt.Ticket)))
-			am, _ := openStream(t, ls.srv.URL+tb.path("/stream?view=1&ticket="+url.QueryEscape(at.Ticket)))
+			bm, _ := openStream(t, ls.Server.URL+tb.path("/stream?ticket="+url.QueryEscape(bt.Ticket)))
+			am, _ := openStream(t, ls.Server.URL+tb.path("/stream?view=1&ticket="+url.QueryEscape(at.Ticket)))
 			streams = append(streams, bm, am)
 			m := &mover{t: t, tb: tb}
 			m.play(30)
@@ -91,7 +92,7 @@ func TestStreamsSessionLeaksNoSecret(t *testing.T) {
 			for seat := range 2 {
 				tk := h.seatTicket(st.id, st.tokens[seat])
 				issued(tk.Ticket)
-				s, _ := openStream(t, ls.srv.URL+st.path("/stream?ticket="+url.QueryEscape(tk.Ticket)))
+				s, _ := openStream(t, ls.Server.URL+st.path("/stream?ticket="+url.QueryEscape(tk.Ticket)))
 				seatStreams = append(seatStreams, s)
 			}
 			streams = append(streams, seatStreams...)

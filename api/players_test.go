@@ -7,7 +7,8 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/api"
-	"github.com/allfives/allfives/domain/players"
+	"github.com/allfives/allfives/api/apitest"
+	"github.com/allfives/allfives/domain/app/players"
 	"github.com/allfives/allfives/repository/postgres/pgtest"
 )
 
@@ -16,7 +17,7 @@ import (
 func TestPlayers(t *testing.T) {
 	for _, eng := range engines {
 		t.Run(eng.name, func(t *testing.T) {
-			h := newPlayersHarness(t, eng.open(t), nil)
+			h := newHarness(t, apitest.WithStore(eng.open(t)))
 			t.Run("Create", func(t *testing.T) { testCreatePlayer(t, h) })
 			t.Run("NamesUnique", func(t *testing.T) { testPlayerNamesUnique(t, h) })
 			t.Run("Refusals", func(t *testing.T) { testPlayerRefusals(t, h) })
@@ -152,8 +153,8 @@ func refusedEverywhere(t *testing.T, h *harness, key string) {
 // rotated on one is refused at once by both, and the new key works on both.
 func TestRotatedKeyRefusedOnEveryInstance(t *testing.T) {
 	url := pgtest.URL(t)
-	a := newPlayersHarness(t, openPostgres(t, url), nil)
-	b := newPlayersHarness(t, openPostgres(t, url), nil)
+	a := newHarness(t, apitest.WithStore(openPostgres(t, url)))
+	b := newHarness(t, apitest.WithStore(openPostgres(t, url)))
 	dee := a.newPlayer("Dee")
 	if r := b.do("GET", "/api/v1/players/me", nil, auth(dee.Key)...); r.status != http.StatusOK {
 		t.Fatalf("B does not know A's player: %d %s", r.status, r.body)

@@ -7,10 +7,11 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
+	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/ratings"
+	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/domain/players"
-	"github.com/allfives/allfives/domain/ratings"
-	"github.com/allfives/allfives/domain/referee"
 )
 
 // ratedStore is what a server with ratings needs of its store.
@@ -21,8 +22,8 @@ type ratedStore interface {
 
 // quickBots plays every strategy name with random or greedy, so that rated matches of
 // distinct bots end in milliseconds.
-func quickBots() map[string]referee.Strategy {
-	return map[string]referee.Strategy{
+func quickBots() map[string]domain.Strategy {
+	return map[string]domain.Strategy{
 		bot.NameRandom: bot.NewRandom(3), bot.NameGreedy: bot.NewGreedy(),
 		bot.NamePIMC: bot.NewGreedy(), bot.NameExpert: bot.NewRandom(4),
 	}
@@ -32,11 +33,10 @@ func quickBots() map[string]referee.Strategy {
 // projection that rates its matches (run by the test, not by a timer).
 func newRatingsHarness(t testing.TB, store ratedStore) (*harness, *ratings.Projector) {
 	t.Helper()
-	people := players.NewService(players.Config{Store: store})
-	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: quickBots(), Players: people})
-	t.Cleanup(svc.Close)
-	e := api.New(api.Config{Service: svc, Players: people, Ratings: ratings.NewService(store), Ready: store})
-	return &harness{t: t, e: e, svc: svc}, ratings.NewProjector(ratings.Config{Store: store, Logs: store})
+	h := newHarness(t, apitest.WithStore(store),
+		apitest.ServiceConfig(func(c *referee.ServiceConfig) { c.Bots = quickBots() }),
+		apitest.ServerConfig(func(c *api.Config) { c.Ratings = ratings.NewService(store) }))
+	return h, ratings.NewProjector(ratings.Config{Store: store, Logs: store})
 }
 
 // TestRatingsAPI: rated matches through the real router on each engine: who may be seated,

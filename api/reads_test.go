@@ -14,7 +14,7 @@ import (
 // TestETags: the state's ETag names version and viewer; If-None-Match answers 304 until the
 // match moves; the ETag is what If-Match takes on a move.
 func TestETags(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	tb := h.create(seed1, false, "human", "human")
 	r := h.do(http.MethodGet, tb.path(""), nil, auth(tb.tokens[0])...)
 	tag := r.header.Get("ETag")
@@ -46,7 +46,7 @@ func TestETags(t *testing.T) {
 }
 
 func TestEventsPaging(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	tb := h.create(seed1, false, "human", "human")
 	tb.mustMove(0, play("5-5", ""))
 	var page api.EventsResponse
@@ -65,7 +65,7 @@ func TestEventsPaging(t *testing.T) {
 }
 
 func TestHistory(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	since := time.Now().UTC().Add(-time.Minute).Format(time.RFC3339)
 	ids := map[string]bool{}
 	for i := range 3 {
@@ -127,7 +127,7 @@ func TestHistory(t *testing.T) {
 }
 
 func TestRequestIDs(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	if r := h.do(http.MethodGet, "/healthz", nil, "X-Request-ID", "trace-42"); r.header.Get("X-Request-ID") != "trace-42" {
 		t.Fatalf("a plain client ID is kept: %q", r.header.Get("X-Request-ID"))
 	}
@@ -138,7 +138,7 @@ func TestRequestIDs(t *testing.T) {
 }
 
 func TestMetrics(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	tb := h.create(seed1, false, "human", "human")
 	tb.mustMove(0, play("5-5", ""))
 	h.do(http.MethodGet, "/api/v1/matches/nope", nil)

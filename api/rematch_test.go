@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
 )
 
 // TestRematch runs POST /matches/{id}/rematch through the real router on SQLite and on
@@ -18,7 +19,7 @@ import (
 func TestRematch(t *testing.T) {
 	for _, eng := range engines {
 		t.Run(eng.name, func(t *testing.T) {
-			h := newPlayersHarness(t, eng.open(t), nil)
+			h := newHarness(t, apitest.WithStore(eng.open(t)))
 			t.Run("Anonymous", func(t *testing.T) { testRematchAnonymous(t, h) })
 			t.Run("Bound", func(t *testing.T) { testRematchBound(t, h) })
 		})

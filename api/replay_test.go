@@ -63,7 +63,7 @@ func (tr *tracker) apply(e domain.Event) {
 // seat's tiles and the boneyard, all open since the match has ended); the last step is the
 // final state.
 func TestReplayEveryStep(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	tb := h.create(seed1, false, "human", "greedy", "random")
 	final := tb.playOut(nil)
 	full := tb.fullLog()
@@ -131,7 +131,7 @@ func TestReplayEveryStep(t *testing.T) {
 // TestReplayLiveAndBadSteps: a live match replays as the caller may see it now (a seat its
 // own tiles, nobody the other hands), and a missing, malformed or out-of-range step is 400.
 func TestReplayLiveAndBadSteps(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	tb := h.create(seed1, false, "human", "human")
 	tb.mustMove(0, play("5-5", ""))
 	version := tb.view(-1).Version

@@ -1,15 +1,14 @@
 package api_test
 
 import (
-	"context"
 	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/repository/sqlite"
 )
 
@@ -30,14 +29,8 @@ func serverOn(t testing.TB, path string, workers int) *harness {
 // serverWith is serverOn with the store's options.
 func serverWith(t testing.TB, path string, opts sqlite.Options, workers int) *harness {
 	t.Helper()
-	store, err := sqlite.Open(context.Background(), path, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(7), BotWorkers: workers})
-	t.Cleanup(svc.Close)
-	return &harness{t: t, e: api.New(api.Config{Service: svc, Ready: store}), svc: svc, store: store}
+	return newHarness(t, apitest.SQLiteFile(path, opts), apitest.WithoutPlayers(),
+		apitest.ServiceConfig(func(c *referee.ServiceConfig) { c.BotWorkers = workers }))
 }
 
 // restartCase is one change made to the file while the server is down: tamper makes it on a
@@ -111,7 +104,8 @@ func restartCases(t *testing.T, tp *tamperer) []restartCase {
 // every other endpoint answers 200 or RECORD_CORRUPT naming the match, never INTERNAL; the
 // history lists the matches it can read; and an untouched match is unaffected.
 func TestTamperedRecordsThroughRestart(t *testing.T) {
-	h, path := newFileHarness(t, nil)
+	h := newHarness(t, apitest.WithoutPlayers())
+	path := h.Path
 	tp := newTamperer(t, path)
 	cases := restartCases(t, tp)
 	tables := make([]*table, len(cases))

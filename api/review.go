@@ -6,8 +6,10 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/allfives/allfives/domain/players"
-	"github.com/allfives/allfives/domain/reviewer"
+	"github.com/allfives/allfives/api/problem"
+
+	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/reviews"
 )
 
 // The review of a finished match (docs/review.md, "API"): asked for with POST, computed off
@@ -94,34 +96,34 @@ func (s *server) getReview(c echo.Context) error {
 	if err != nil {
 		return reviewProblem(err)
 	}
-	if ans.Status != reviewer.StatusDone {
+	if ans.Status != reviews.StatusDone {
 		c.Response().Header().Set(echo.HeaderLocation, reviewPath(id))
 	}
 	return answerReview(c, ans)
 }
 
 // answerReview writes a done review's stored bytes as they are, or the running status.
-func answerReview(c echo.Context, ans reviewer.Answer) error {
+func answerReview(c echo.Context, ans reviews.Answer) error {
 	// The same for every caller: a finished match shows everything to everyone.
 	c.Response().Header().Set("Cache-Control", "no-cache")
-	if ans.Status == reviewer.StatusDone {
+	if ans.Status == reviews.StatusDone {
 		return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, ans.Result)
 	}
-	return c.JSON(http.StatusAccepted, ReviewRunning{Status: string(reviewer.StatusRunning)})
+	return c.JSON(http.StatusAccepted, ReviewRunning{Status: string(reviews.StatusRunning)})
 }
 
 // errNoReviews answers a server wired without a reviewer (tools that serve no reviews).
-var errNoReviews = &apiError{code: CodeUnavailable, detail: "this server computes no reviews"}
+var errNoReviews = &problem.Error{Code: problem.CodeUnavailable, Detail: "this server computes no reviews"}
 
 // reviewProblem words the reviewer's own refusals; the domain's errors pass as they are.
 func reviewProblem(err error) error {
 	switch {
-	case errors.Is(err, reviewer.ErrNotRequested):
-		return &apiError{code: CodeReviewNotFound, detail: err.Error()}
-	case errors.Is(err, reviewer.ErrQueueFull):
-		return &apiError{code: CodeUnavailable, detail: err.Error(), retryAfter: reviewer.RetryAfter}
-	case errors.Is(err, reviewer.ErrTooManyRunning):
-		return &apiError{code: CodeRateLimited, detail: err.Error(), retryAfter: reviewer.RetryAfter}
+	case errors.Is(err, reviews.ErrNotRequested):
+		return &problem.Error{Code: problem.CodeReviewNotFound, Detail: err.Error()}
+	case errors.Is(err, reviews.ErrQueueFull):
+		return &problem.Error{Code: problem.CodeUnavailable, Detail: err.Error(), RetryAfter: reviews.RetryAfter}
+	case errors.Is(err, reviews.ErrTooManyRunning):
+		return &problem.Error{Code: problem.CodeRateLimited, Detail: err.Error(), RetryAfter: reviews.RetryAfter}
 	}
 	return err
 }
@@ -129,12 +131,12 @@ func reviewProblem(err error) error {
 // reviewAsker is the caller of a review route as the reviewer counts it (docs/operations.md,
 // "Limits"): its address and, when it sent a player key, its player, each with its own count
 // of reviews queued or being computed, and the Reviews rate checked before one is queued.
-func (s *server) reviewAsker(c echo.Context) reviewer.Asker {
+func (s *server) reviewAsker(c echo.Context) reviews.Asker {
 	player := ""
 	if cred, _ := bearer(c); players.IsKey(cred) {
 		player = s.keyPlayer(c.Request().Context(), cred)
 	}
-	who := reviewer.Asker{Keys: clientKeys(c, player)}
+	who := reviews.Asker{Keys: clientKeys(c, player)}
 	if s.limits.reviews != nil {
 		who.Admit = func() error { return s.limits.reviews.admit(c, player) }
 	}

@@ -11,17 +11,11 @@ import (
 
 	"github.com/allfives/allfives/api"
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/domain/referee"
-	"github.com/allfives/allfives/domain/review"
-	"github.com/allfives/allfives/domain/reviewer"
+	"github.com/allfives/allfives/domain/analysis"
+	"github.com/allfives/allfives/domain/app/reviews"
 	"github.com/allfives/allfives/repository/sqlite"
 	"github.com/allfives/allfives/repository/storetest"
 )
-
-// reviewOptions is a small budget, so that a review takes a fraction of a second; the
-// method string says so, and serve keeps the real budget.
-var reviewOptions = review.Options{Rollouts: 40, HindsightNodes: 300, ParRuns: 1, ParRollouts: 20}
 
 // reviewStore is a store of matches and reviews, SQLite or PostgreSQL.
 type reviewStore interface {
@@ -38,24 +32,6 @@ func sqliteReviewStore(t testing.TB) *sqlite.Store {
 	}
 	t.Cleanup(func() { store.Close() })
 	return store
-}
-
-// newReviewHarness is the real router over store with a reviewer of reviewOptions; cfg may
-// change the reviewer's config (a tiny queue, an engine that waits).
-func newReviewHarness(t testing.TB, store reviewStore, cfg func(*reviewer.Config)) (*harness, *reviewer.Service) {
-	t.Helper()
-	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(7)})
-	rc := reviewer.Config{Store: store, Matches: svc, Options: reviewOptions}
-	if cfg != nil {
-		cfg(&rc)
-	}
-	rev := reviewer.New(rc)
-	t.Cleanup(rev.Close)
-	h := &harness{t: t, e: api.New(api.Config{Service: svc, Reviews: rev, Ready: store}), svc: svc}
-	if s, ok := store.(*sqlite.Store); ok {
-		h.store = s
-	}
-	return h, rev
 }
 
 // finishedMatch creates a short match of bots, finished when the create returns.
@@ -109,7 +85,7 @@ func running(t testing.TB, r *reply) {
 }
 
 // waitReviews returns once rev has nothing in flight.
-func waitReviews(t testing.TB, rev *reviewer.Service) {
+func waitReviews(t testing.TB, rev *reviews.Service) {
 	t.Helper()
 	if err := rev.Wait(context.Background()); err != nil {
 		t.Fatal(err)
@@ -146,7 +122,7 @@ func newGatedEngine() *gatedEngine {
 	return &gatedEngine{started: make(chan string, 16), open: make(chan struct{})}
 }
 
-func (g *gatedEngine) review(ctx context.Context, events []domain.Event, opts review.Options) (*review.Result, error) {
+func (g *gatedEngine) review(ctx context.Context, events []domain.Event, opts analysis.Options) (*analysis.Result, error) {
 	g.calls.Add(1)
 	g.started <- events[0].Data.(domain.MatchCreated).Commitment
 	select {
@@ -154,5 +130,5 @@ func (g *gatedEngine) review(ctx context.Context, events []domain.Event, opts re
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	return review.Review(ctx, events, opts)
+	return analysis.Review(ctx, events, opts)
 }

@@ -8,9 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/allfives/allfives/api/apitest"
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/review"
-	"github.com/allfives/allfives/domain/reviewer"
+	"github.com/allfives/allfives/domain/analysis"
+	"github.com/allfives/allfives/domain/app/reviews"
 	"github.com/allfives/allfives/repository/postgres"
 	"github.com/allfives/allfives/repository/postgres/pgtest"
 )
@@ -20,13 +21,14 @@ import (
 // to a POST), and the refusals every match route makes (no match, a stray parameter, a
 // token not this match's).
 func TestReviewRoutes(t *testing.T) {
-	h, rev := newReviewHarness(t, sqliteReviewStore(t), nil)
+	h := newHarness(t, apitest.WithStore(sqliteReviewStore(t)), apitest.WithoutPlayers(), apitest.Reviews(nil))
+	rev := h.Reviews
 	for _, m := range []string{http.MethodGet, http.MethodPost} {
 		h.do(m, "/api/v1/matches/nosuchmatch/review", nil).problem(t, 404, "MATCH_NOT_FOUND")
 	}
 	tb := h.finishedMatch(seed1)
 	p := tb.getReview(404).problem(t, 404, "REVIEW_NOT_FOUND")
-	if p.Detail != reviewer.ErrNotRequested.Error() {
+	if p.Detail != reviews.ErrNotRequested.Error() {
 		t.Fatalf("REVIEW_NOT_FOUND detail %q", p.Detail)
 	}
 	h.do(http.MethodPost, tb.path("/review?method=x"), nil).problem(t, 400, "INVALID_REQUEST")
@@ -39,7 +41,7 @@ func TestReviewRoutes(t *testing.T) {
 		t.Fatalf("review Content-Type %q", ct)
 	}
 	rv := strictReview(t, done.body)
-	if rv.Status != "done" || rv.Method != rev.Method() || rv.Method != reviewOptions.Method() || len(rv.Seats) != 2 {
+	if rv.Status != "done" || rv.Method != rev.Method() || rv.Method != apitest.SmallReview.Method() || len(rv.Seats) != 2 {
 		t.Fatalf("review: status %s, method %q, %d seats", rv.Status, rv.Method, len(rv.Seats))
 	}
 	for _, s := range rv.Seats {
@@ -62,7 +64,8 @@ func TestReviewRoutes(t *testing.T) {
 // and the export answer the same bytes after the review as before.
 func TestReviewOfLiveMatchRefused(t *testing.T) {
 	store := sqliteReviewStore(t)
-	h, rev := newReviewHarness(t, store, nil)
+	h := newHarness(t, apitest.WithStore(store), apitest.WithoutPlayers(), apitest.Reviews(nil))
+	rev := h.Reviews
 	live := h.create(seed1, false, "human", "greedy")
 	live.askReview(409).problem(t, 409, "MATCH_NOT_FINISHED")
 	live.getReview(409).problem(t, 409, "MATCH_NOT_FINISHED")
@@ -99,7 +102,8 @@ func (tb *table) getRaw(suffix string) string {
 func TestReviewOneJobForTwoAsks(t *testing.T) {
 	store := sqliteReviewStore(t)
 	g := newGatedEngine()
-	h, rev := newReviewHarness(t, store, func(c *reviewer.Config) { c.Engine = g.review })
+	h := newHarness(t, apitest.WithStore(store), apitest.WithoutPlayers(), apitest.Reviews(func(c *reviews.Config) { c.Engine = g.review }))
+	rev := h.Reviews
 	tb := h.finishedMatch(seed1)
 	tb.askReview(http.StatusAccepted)
 	<-g.started
@@ -114,7 +118,7 @@ func TestReviewOneJobForTwoAsks(t *testing.T) {
 	}
 
 	g2 := newGatedEngine()
-	h2, _ := newReviewHarness(t, store, func(c *reviewer.Config) { c.Engine = g2.review })
+	h2 := newHarness(t, apitest.WithStore(store), apitest.WithoutPlayers(), apitest.Reviews(func(c *reviews.Config) { c.Engine = g2.review }))
 	tb2 := tb.on(h2)
 	if got := tb2.getReview(http.StatusOK).body; string(got) != string(body) {
 		t.Fatal("another reviewer on the store answered other bytes")
@@ -131,14 +135,15 @@ func TestReviewOneJobForTwoAsks(t *testing.T) {
 func TestReviewQueueFull(t *testing.T) {
 	store := sqliteReviewStore(t)
 	g := newGatedEngine()
-	h, rev := newReviewHarness(t, store, func(c *reviewer.Config) { c.Engine, c.Workers, c.Queue = g.review, 1, 1 })
+	h := newHarness(t, apitest.WithStore(store), apitest.WithoutPlayers(), apitest.Reviews(func(c *reviews.Config) { c.Engine, c.Workers, c.Queue = g.review, 1, 1 }))
+	rev := h.Reviews
 	a, b, c := h.finishedMatch(seed1), h.finishedMatch(""), h.finishedMatch("")
 	a.askReview(http.StatusAccepted)
 	<-g.started // a's review holds the worker
 	b.askReview(http.StatusAccepted)
 	full := c.askReview(http.StatusServiceUnavailable)
 	full.problem(t, 503, "UNAVAILABLE")
-	if ra := full.header.Get("Retry-After"); ra != strconv.Itoa(reviewer.RetryAfter) {
+	if ra := full.header.Get("Retry-After"); ra != strconv.Itoa(reviews.RetryAfter) {
 		t.Fatalf("Retry-After %q", ra)
 	}
 	if _, ok, err := store.Review(context.Background(), c.id, rev.Method()); err != nil || ok {
@@ -163,7 +168,8 @@ func TestReviewQueueFull(t *testing.T) {
 // running, no worker on it) is queued again by the next GET, and done.
 func TestReviewLeftRunningIsComputedWhenAsked(t *testing.T) {
 	store := sqliteReviewStore(t)
-	h, rev := newReviewHarness(t, store, nil)
+	h := newHarness(t, apitest.WithStore(store), apitest.WithoutPlayers(), apitest.Reviews(nil))
+	rev := h.Reviews
 	tb := h.finishedMatch(seed1)
 	if _, started, err := store.StartReview(context.Background(), tb.id, rev.Method(), time.Now()); err != nil || !started {
 		t.Fatalf("start: %v %v", started, err)
@@ -179,7 +185,7 @@ func TestReviewLeftRunningIsComputedWhenAsked(t *testing.T) {
 func TestReviewOfBadLogIsRecordCorrupt(t *testing.T) {
 	store := sqliteReviewStore(t)
 	var calls int
-	tamper := func(ctx context.Context, events []domain.Event, opts review.Options) (*review.Result, error) {
+	tamper := func(ctx context.Context, events []domain.Event, opts analysis.Options) (*analysis.Result, error) {
 		calls++
 		events = slices.Clone(events)
 		last := &events[len(events)-1]
@@ -189,15 +195,16 @@ func TestReviewOfBadLogIsRecordCorrupt(t *testing.T) {
 			ended.Seed = "11" + ended.Seed[2:]
 		}
 		last.Data = ended
-		return review.Review(ctx, events, opts)
+		return analysis.Review(ctx, events, opts)
 	}
-	h, rev := newReviewHarness(t, store, func(c *reviewer.Config) { c.Engine = tamper })
+	h := newHarness(t, apitest.WithStore(store), apitest.WithoutPlayers(), apitest.Reviews(func(c *reviews.Config) { c.Engine = tamper }))
+	rev := h.Reviews
 	tb := h.finishedMatch(seed1)
 	tb.askReview(http.StatusAccepted)
 	waitReviews(t, rev)
 	tb.getReview(500).problem(t, 500, "RECORD_CORRUPT")
 	rec, ok, err := store.Review(context.Background(), tb.id, rev.Method())
-	if err != nil || !ok || rec.Status != reviewer.StatusFailed || rec.Code != domain.CodeRecordCorrupt {
+	if err != nil || !ok || rec.Status != reviews.StatusFailed || rec.Code != domain.CodeRecordCorrupt {
 		t.Fatalf("stored %+v %v %v", rec, ok, err)
 	}
 	tb.askReview(http.StatusAccepted)
@@ -211,7 +218,8 @@ func TestReviewOfBadLogIsRecordCorrupt(t *testing.T) {
 // PostgreSQL database, is reviewed to the same bytes by each, and those are the engine's own.
 func TestReviewIsTheSameBytesEverywhere(t *testing.T) {
 	first := sqliteReviewStore(t)
-	h, rev := newReviewHarness(t, first, nil)
+	h := newHarness(t, apitest.WithStore(first), apitest.WithoutPlayers(), apitest.Reviews(nil))
+	rev := h.Reviews
 	tb := h.finishedMatch("")
 	tb.askReview(http.StatusAccepted)
 	waitReviews(t, rev)
@@ -220,7 +228,8 @@ func TestReviewIsTheSameBytesEverywhere(t *testing.T) {
 	events := copyMatch(t, first, tb.id)
 	same := func(t *testing.T, s reviewStore) {
 		copyMatch(t, first, tb.id, s)
-		h2, rev2 := newReviewHarness(t, s, nil)
+		h2 := newHarness(t, apitest.WithStore(s), apitest.WithoutPlayers(), apitest.Reviews(nil))
+		rev2 := h2.Reviews
 		tb2 := tb.on(h2)
 		tb2.askReview(http.StatusAccepted)
 		waitReviews(t, rev2)
@@ -237,11 +246,11 @@ func TestReviewIsTheSameBytesEverywhere(t *testing.T) {
 		t.Cleanup(func() { pg.Close() })
 		same(t, pg)
 	})
-	res, err := review.Review(context.Background(), events, reviewOptions)
+	res, err := analysis.Review(context.Background(), events, apitest.SmallReview)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b, err := reviewer.Encode(res); err != nil || string(b) != string(want) {
+	if b, err := reviews.Encode(res); err != nil || string(b) != string(want) {
 		t.Fatalf("the engine's own encoding differs (%v):\n%s", err, b)
 	}
 }

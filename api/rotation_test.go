@@ -7,9 +7,8 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/api"
-	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/domain/players"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/api/apitest"
+	"github.com/allfives/allfives/repository/postgres"
 	"github.com/allfives/allfives/repository/postgres/pgtest"
 )
 
@@ -19,8 +18,8 @@ import (
 func TestRotationEndsSeatTokens(t *testing.T) {
 	for _, eng := range engines {
 		t.Run(eng.name, func(t *testing.T) {
-			ls := newLiveServer(t, eng.open(t), nil, nil)
-			h := ls.harness
+			ls := newHarness(t, apitest.WithStore(eng.open(t)), apitest.WithPlayersClock(&apitest.Clock{}), apitest.ServerConfig(shortHeartbeat), apitest.Live(nil))
+			h := ls
 			ada, bob := h.newPlayer("Ada T"), h.newPlayer("Bob T")
 			live := h.createMatchWith(ada.Key, api.CreateMatchRequest{Players: []api.PlayerRequest{{Kind: "human", Player: "me"}, {Kind: "human", Name: "Anon"}}})
 			waiting, _ := h.challenge(ada.Key, bob.Player.ID)
@@ -28,11 +27,11 @@ func TestRotationEndsSeatTokens(t *testing.T) {
 			done := h.createMatchWith(ada.Key, api.CreateMatchRequest{Target: &target, Players: []api.PlayerRequest{{Kind: "human", Player: "me"}, {Name: "Greedy", Kind: "bot", Bot: "greedy"}}})
 			done.playOut(nil)
 			ticket := h.seatTicket(live.id, live.tokens[0])
-			byToken, r := openStream(t, ls.srv.URL+live.path("/stream"), auth(live.tokens[0])...)
+			byToken, r := openStream(t, ls.Server.URL+live.path("/stream"), auth(live.tokens[0])...)
 			if r != nil {
 				t.Fatalf("a stream with Ada's token: %d %s", r.status, r.body)
 			}
-			byTicket, r := openStream(t, ls.srv.URL+live.path("/stream?ticket="+url.QueryEscape(ticket.Ticket)))
+			byTicket, r := openStream(t, ls.Server.URL+live.path("/stream?ticket="+url.QueryEscape(ticket.Ticket)))
 			if r != nil {
 				t.Fatalf("a stream with a ticket of Ada's token: %d %s", r.status, r.body)
 			}
@@ -56,7 +55,7 @@ func TestRotationEndsSeatTokens(t *testing.T) {
 			h.do(http.MethodPost, live.path("/tickets"), nil, auth(live.tokens[0])...).problem(t, http.StatusUnauthorized, "UNAUTHORIZED")
 			untilEnd(t, byToken)
 			untilEnd(t, byTicket)
-			refusedStream(t, ls.srv.URL+live.path("/stream?ticket="+url.QueryEscape(spare.Ticket)), http.StatusUnauthorized, "UNAUTHORIZED")
+			refusedStream(t, ls.Server.URL+live.path("/stream?ticket="+url.QueryEscape(spare.Ticket)), http.StatusUnauthorized, "UNAUTHORIZED")
 			// The anonymous seat's token is no token of Ada's.
 			if v := live.view(1); v.You == nil || v.You.Seat != 1 {
 				t.Fatalf("the other seat's token reads %+v", v.You)
@@ -72,12 +71,8 @@ func TestRotationEndsSeatTokens(t *testing.T) {
 		url := pgtest.URL(t)
 		var inst [2]*harness
 		for i := range inst {
-			store := openPostgres(t, url)
-			people := players.NewService(players.Config{Store: store})
-			svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(7), Players: people})
-			followStore(t, store, svc)
-			e := api.New(api.Config{Service: svc, Players: people, Ready: store})
-			inst[i] = &harness{t: t, e: e, svc: svc}
+			inst[i] = newHarness(t, apitest.PostgresAt(url))
+			followStore(t, inst[i].Store.(*postgres.Store), inst[i].svc)
 		}
 		a, b := inst[0], inst[1]
 		ada := a.newPlayer("Ada I")

@@ -5,6 +5,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/allfives/allfives/api/middleware"
 	"github.com/allfives/allfives/api/web"
 
 	_ "github.com/allfives/allfives/docs" // registers the Swagger document that /swagger/ serves
@@ -78,6 +79,17 @@ func (s *server) routes(e *echo.Echo, reg *prometheus.Registry) {
 	e.GET("/openapi.yaml", s.openAPI)
 	// Swagger UI gets a policy of its own: the web client's seat tokens share its origin.
 	ui := swaggerUI()
-	e.GET("/swagger/*", ui, swaggerSecurity(ui))
+	e.GET("/swagger/*", ui, middleware.SwaggerSecurity(ui))
 	web.Register(e) // the browser client: /, /play/{id}, /replay/{id}, /leaderboard/{format}, /player/{id}, /assets/*
+}
+
+// bodyRoutes are the POST routes that read a JSON body. Every other POST route takes none:
+// whatever a client sends there is refused rather than ignored (jsonbody.None), so that a client
+// that believes it sent something the server reads learns that it did not.
+var bodyRoutes = map[string]bool{
+	"/api/v1/matches":                      true,
+	"/api/v1/matches/:id/moves":            true,
+	"/api/v1/matches/:id/seats/:seat/join": true,
+	"/api/v1/players":                      true,
+	"/api/v1/seeks":                        true,
 }

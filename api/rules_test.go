@@ -12,7 +12,7 @@ import (
 // TestTheLeadOfSeed1 pins the README's walkthrough: seat 0 must lead 5-5, which scores 10, and
 // every other way to open is refused with the rule it breaks.
 func TestTheLeadOfSeed1(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	tb := h.create(seed1, false, "human", "human")
 	you := tb.view(0).You
 	want := []string{"2-3", "4-4", "4-5", "2-4", "2-5", "0-0", "5-5"}
@@ -41,7 +41,7 @@ func sorted(s []string) []string {
 // fits both ends, TILE_DOES_NOT_FIT, MUST_DRAW, MUST_PASS, MUST_PLAY; also that a tile fitting
 // one end needs no end, and that a finished match refuses moves.
 func TestRuleErrorsInPlay(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	seen := map[string]bool{}
 	for m := 0; m < 20 && len(seen) < 7; m++ {
 		tb := h.create(fmt.Sprintf("%064x", m+1), false, "human", "human")
@@ -113,7 +113,7 @@ func probe(t *testing.T, tb *table, seat int, moves []api.LegalMove, seen map[st
 // TestRetryWithIdempotencyKey: the same key and body get the first answer again and add no
 // event; the same key with another body is refused; another seat may use the same key.
 func TestRetryWithIdempotencyKey(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	tb := h.create(seed1, false, "human", "human")
 	key := []string{"Idempotency-Key", "lead-1"}
 	first := tb.move(0, play("5-5", ""), key...)
@@ -146,7 +146,7 @@ func TestRetryWithIdempotencyKey(t *testing.T) {
 // TestConcurrentMovesWithOneVersion: two moves sent at once with the same If-Match: one is
 // made, the other is refused with the version the match is at.
 func TestConcurrentMovesWithOneVersion(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	for round := 0; round < 5; round++ {
 		tb := h.create(seed1, false, "human", "human")
 		version := tb.view(0).Version

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
 )
 
 // A seat that changes hands (docs/api.md, "When a seat changes hands"): Bob takes seat 1 and
@@ -119,7 +120,8 @@ func checkSeatChange(t *testing.T, mover *harness, streams string) {
 
 // TestStreamEndsWhenItsSeatChangesHands on SQLite: one instance, a real HTTP server.
 func TestStreamEndsWhenItsSeatChangesHands(t *testing.T) {
-	h, srv := streamServer(t, nil)
+	h := newHarness(t, apitest.WithoutPlayers(), apitest.ServerConfig(shortHeartbeat), apitest.Live(nil))
+	srv := h.Server
 	checkSeatChange(t, h, srv.URL)
 }
 

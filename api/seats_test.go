@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
 	"github.com/allfives/allfives/domain"
 )
 
@@ -77,9 +78,9 @@ func createSeated(t *testing.T, h *harness, listed bool) (*table, map[int]string
 func TestPlayingWithOthers(t *testing.T) {
 	var logs bytes.Buffer
 	var mu sync.Mutex
-	h, _ := newFileHarness(t, func(c *api.Config) {
+	h := newHarness(t, apitest.WithoutPlayers(), apitest.ServerConfig(func(c *api.Config) {
 		c.Logger = slog.New(slog.NewJSONHandler(lockedWriter{&mu, &logs}, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	})
+	}))
 	tb, invites := createSeated(t, h, true)
 	secrets := []string{tb.tokens[0], invites[1], invites[2]}
 
@@ -150,7 +151,7 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 }
 
 func TestAnUnlistedMatchNeedsTheSeatsInvite(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	tb, invites := createSeated(t, h, false)
 	if l := h.lobby(); len(l) != 0 {
 		t.Fatalf("the lobby lists an unlisted match: %+v", l)
@@ -181,7 +182,7 @@ func TestAnUnlistedMatchNeedsTheSeatsInvite(t *testing.T) {
 // TestRacingJoins: sixteen clients race for one seat: exactly one gets it, the rest hear
 // SEAT_TAKEN, and the log records one seat.joined.
 func TestRacingJoins(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	tb, _ := createSeated(t, h, true)
 	const racers = 16
 	statuses := make([]int, racers)

@@ -7,7 +7,8 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/api"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/api/apitest"
+	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/repository/memstore"
 )
 
@@ -15,7 +16,7 @@ import (
 // with a seed and an open seat, listed or not, is 400 SEED_WITH_OPEN_SEATS with a detail that
 // says why; the same match without a seed is created.
 func TestSeedWithOpenSeatsRefused(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	for _, listed := range []bool{false, true} {
 		req := api.CreateMatchRequest{Seed: seed1, Listed: listed, Players: []api.PlayerRequest{{Name: "Ann", Kind: "human"}, {Kind: "open"}}}
 		p := h.do(http.MethodPost, "/api/v1/matches", req).problem(t, 400, "SEED_WITH_OPEN_SEATS")
@@ -33,7 +34,7 @@ func TestSeedWithOpenSeatsRefused(t *testing.T) {
 // TestHistoryAndLobbyItemsCarrySeeded: every history and lobby item says whether the creator
 // chose the seed. The store here is memstore, which keeps the whole summary.
 func TestHistoryAndLobbyItemsCarrySeeded(t *testing.T) {
-	h := newHarness(t, options{store: func(referee.EventStore) referee.EventStore { return memstore.New() }})
+	h := newHarness(t, apitest.WrapStore(func(referee.EventStore) referee.EventStore { return memstore.New() }))
 	seeded := h.create(seed1, false, "human", "human")
 	drawn := h.create("", false, "human", "human")
 	waiting := h.createMatch(api.CreateMatchRequest{Listed: true, Players: []api.PlayerRequest{{Name: "Ann", Kind: "human"}, {Kind: "open"}}})
@@ -62,7 +63,7 @@ func TestHistoryAndLobbyItemsCarrySeeded(t *testing.T) {
 // TestTargetZeroRefused: target is absent or valid. An explicit 0 is refused like -5, not read
 // as absent; absent is still the table's default.
 func TestTargetZeroRefused(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	players := `"players": [{"name": "Ann", "kind": "human"}, {"name": "Bo", "kind": "human"}]`
 	for _, target := range []string{"0", "-5", "3", "1005"} {
 		p := h.do(http.MethodPost, "/api/v1/matches", `{`+players+`, "target": `+target+`}`).problem(t, 400, "INVALID_REQUEST")
@@ -83,7 +84,7 @@ func TestTargetZeroRefused(t *testing.T) {
 // TestClockZeroRefused: turn_seconds and autoplay_after are absent or valid, like target: an
 // explicit 0 is refused, not read as "no clock" or "the default".
 func TestClockZeroRefused(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	players := `"players": [{"name": "Ann", "kind": "human"}, {"name": "Bo", "kind": "human"}]`
 	for field, body := range map[string]string{"turn_seconds": `"turn_seconds": 0`, "autoplay_after": `"turn_seconds": 60, "autoplay_after": 0`} {
 		p := h.do(http.MethodPost, "/api/v1/matches", `{`+players+`, `+body+`}`).problem(t, 400, "INVALID_REQUEST")
@@ -102,7 +103,7 @@ func TestClockZeroRefused(t *testing.T) {
 // TestHiddenNamesRefused: names that hide a character printing as nothing, or look like
 // nothing at all, are refused at create and at join with a detail naming the character.
 func TestHiddenNamesRefused(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	tb := h.createMatch(api.CreateMatchRequest{Listed: true, Players: []api.PlayerRequest{{Name: "Ann", Kind: "human"}, {Kind: "open"}}})
 	for _, name := range []string{"\u200b", "\u3164", "\ufeff", "A\u200bda", "A\u00adda", "A\u2060da", "\u2800", "Ada\ufe0f"} {
 		req := api.CreateMatchRequest{Players: []api.PlayerRequest{{Name: "Bo", Kind: "human"}, {Name: name, Kind: "human"}}}
@@ -124,7 +125,7 @@ func TestHiddenNamesRefused(t *testing.T) {
 // ignored) cannot sit in one match, at create or at join: 400 INVALID_REQUEST. A name is kept
 // and shown in its enforced form.
 func TestSameNamesInOneMatch(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	for _, other := range []string{"Ada", "ada", "ＡＤＡ", " ADA"} {
 		req := api.CreateMatchRequest{Players: []api.PlayerRequest{{Name: "Ada", Kind: "human"}, {Name: other, Kind: "bot", Bot: "greedy"}}}
 		p := h.do(http.MethodPost, "/api/v1/matches", req).problem(t, 400, "INVALID_REQUEST")

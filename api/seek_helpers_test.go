@@ -13,12 +13,12 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
+	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/ratings"
+	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/app/seeks"
-	"github.com/allfives/allfives/domain/bot"
 	"github.com/allfives/allfives/domain/matchmaking"
-	"github.com/allfives/allfives/domain/players"
-	"github.com/allfives/allfives/domain/ratings"
-	"github.com/allfives/allfives/domain/referee"
 	"github.com/allfives/allfives/repository/sqlite"
 )
 
@@ -44,29 +44,15 @@ type seekServer struct {
 // newSeekServer starts an instance over store with rule (limits off unless an option sets them).
 func newSeekServer(t testing.TB, store seekStore, rule matchmaking.Rule, opts ...func(*api.Config)) *seekServer {
 	t.Helper()
-	people := players.NewService(players.Config{Store: store})
-	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(7), Players: people})
-	t.Cleanup(svc.Close)
-	sk := seeks.New(seeks.Config{Store: store, Matches: svc, Keys: people, Standings: store, Rule: rule, Every: 20 * time.Millisecond})
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { defer close(done); sk.Run(ctx) }()
-	cfg := api.Config{Service: svc, Players: people, Ratings: ratings.NewService(store), Seeks: sk, Ready: store, StreamHeartbeat: 50 * time.Millisecond}
-	for _, o := range opts {
-		o(&cfg)
-	}
-	srv := httptest.NewServer(api.New(cfg))
-	s := &seekServer{t: t, srv: srv, seeks: sk, svc: svc}
-	var stopped bool
-	s.stop = func() {
-		if !stopped {
-			stopped = true
-			cancel()
-			<-done
-			srv.Close()
-		}
-	}
-	t.Cleanup(s.stop)
+	h := newHarness(t, apitest.WithStore(store), apitest.Matcher(rule, 20*time.Millisecond, nil), apitest.Live(nil),
+		apitest.ServerConfig(func(c *api.Config) {
+			c.Ratings, c.StreamHeartbeat = ratings.NewService(store), 50*time.Millisecond
+			for _, o := range opts {
+				o(c)
+			}
+		}))
+	s := &seekServer{t: t, srv: h.Server, seeks: h.Seeks, svc: h.Service}
+	s.stop = func() { h.StopMatcher(); h.Server.Close() }
 	return s
 }
 

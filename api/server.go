@@ -10,16 +10,28 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/allfives/allfives/api/jsonbody"
+	"github.com/allfives/allfives/api/metrics"
+	"github.com/allfives/allfives/api/middleware"
+	"github.com/allfives/allfives/api/ratelimit"
+	"github.com/allfives/allfives/api/sse"
+	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/ratings"
+	"github.com/allfives/allfives/domain/app/referee"
+	"github.com/allfives/allfives/domain/app/reviews"
 	"github.com/allfives/allfives/domain/app/seeks"
-	"github.com/allfives/allfives/domain/players"
-	"github.com/allfives/allfives/domain/ratings"
-	"github.com/allfives/allfives/domain/referee"
-	"github.com/allfives/allfives/domain/reviewer"
 )
 
-// DefaultBodyLimit is the largest request body accepted: a create request for four players
-// with long names is under 1 KiB, so 64 KiB leaves room without inviting abuse.
-const DefaultBodyLimit = 64 << 10
+// The default caps on live streams (sse.NewCaps) and on the bytes of a request's headers
+// (middleware.HeaderLimit).
+const (
+	DefaultMaxStreams          = sse.DefaultMaxStreams
+	DefaultMaxStreamsPerClient = sse.DefaultMaxStreamsPerClient
+	DefaultHeaderLimit         = middleware.DefaultHeaderLimit
+)
+
+// DefaultBodyLimit is the largest request body accepted (middleware.DefaultBodyLimit).
+const DefaultBodyLimit = middleware.DefaultBodyLimit
 
 // Pinger reports whether a dependency (the database) is reachable, for /readyz.
 type Pinger interface {
@@ -31,7 +43,7 @@ type Config struct {
 	Service *referee.MatchService
 	// Reviews computes and answers the reviews of finished matches (docs/review.md, "API");
 	// nil answers the review routes 503 UNAVAILABLE.
-	Reviews *reviewer.Service
+	Reviews *reviews.Service
 	// Players serves the lasting players (/api/v1/players...); nil leaves those routes out.
 	Players *players.Service
 	// Ratings serves the ratings and leaderboards (docs/ratings.md); nil leaves their routes
@@ -48,7 +60,7 @@ type Config struct {
 	// Logger receives the access log and errors; nil discards them.
 	Logger *slog.Logger
 	// RateLimit is the requests per second allowed per client address (per /64 for IPv6, see
-	// bucketOf); 0 turns it off.
+	// ratelimit.Bucket); 0 turns it off.
 	RateLimit float64
 	// BodyLimit is the largest request body in bytes; 0 means DefaultBodyLimit.
 	BodyLimit int64
@@ -74,7 +86,7 @@ type Config struct {
 	// debug; every error (status 400 and up) and every slow request is logged at info or
 	// above. 0 and 1 log every request at info.
 	AccessSample int
-	// Limits are the limits on what one client may ask for (limits.go; docs/operations.md,
+	// Limits are the limits on what one client may ask for (server_limits.go; docs/operations.md,
 	// "Limits"); the zero value limits nothing.
 	Limits Limits
 	// TrustedProxies are the proxies (load balancers) whose X-Forwarded-For names the client:
@@ -86,21 +98,19 @@ type Config struct {
 // server holds what handlers share.
 type server struct {
 	svc     *referee.MatchService
-	reviews *reviewer.Service
+	reviews *reviews.Service
 	players *players.Service
 	ratings *ratings.Service
 	seeks   *seeks.Service
 	ready   Pinger
 	drain   func() bool
 	log     *slog.Logger
-	metrics *metrics
-	limit   int64
+	metrics *metrics.Metrics
 	streams *streams
-	caps    *streamCaps
-	access  accessLog
-	// bodiless are the POST routes that take no body (bodyless.go).
+	caps    *sse.Caps
+	// bodiless are the POST routes that take no body (bodyRoutes, in routes.go).
 	bodiless map[string]bool
-	limits   limits // limits.go
+	limits   limits // server_limits.go
 }
 
 // New returns the HTTP handler with every route of routes.go.
@@ -115,60 +125,42 @@ func New(cfg Config) *echo.Echo {
 		cfg.Registry = prometheus.NewRegistry()
 	}
 	s := &server{
-		svc: cfg.Service, reviews: cfg.Reviews, players: cfg.Players, ratings: cfg.Ratings, seeks: cfg.Seeks, ready: cfg.Ready, drain: cfg.Draining, log: cfg.Logger, limit: cfg.BodyLimit,
-		metrics: newMetrics(cfg.Registry, cfg.Service), streams: newStreams(cfg.StreamHeartbeat),
-		caps:   newStreamCaps(cfg.MaxStreams, cfg.MaxStreamsPerClient),
-		access: accessLog{sample: uint64(max(1, cfg.AccessSample))},
+		svc: cfg.Service, reviews: cfg.Reviews, players: cfg.Players, ratings: cfg.Ratings, seeks: cfg.Seeks, ready: cfg.Ready, drain: cfg.Draining, log: cfg.Logger,
+		metrics: metrics.New(cfg.Registry, cfg.Service), streams: newStreams(cfg.StreamHeartbeat),
+		caps:   sse.NewCaps(cfg.MaxStreams, cfg.MaxStreamsPerClient),
 		limits: newLimits(cfg.Limits),
 	}
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	e.IPExtractor = clientAddress(cfg.TrustedProxies)
+	e.IPExtractor = middleware.ClientAddress(cfg.TrustedProxies)
 	e.HTTPErrorHandler = s.handleError
 	if cfg.HeaderLimit <= 0 {
 		cfg.HeaderLimit = DefaultHeaderLimit
 	}
-	e.Use(s.requestID, s.observe, recoverPanics)
+	e.Use(middleware.RequestID, middleware.NewAccess(cfg.Logger, s.metrics, cfg.AccessSample).Observe, middleware.RecoverPanics)
 	// CORS comes before every refusal, the rate limiter's above all: a 429 (or 413, 431) to an
 	// allowed origin must carry Access-Control-Allow-Origin, or the page cannot read it nor its
 	// Retry-After; and a preflight is answered here, so it never takes a token from the bucket
 	// (docs/api.md, "Playing with others").
 	if len(cfg.CORSOrigins) > 0 {
-		e.Use(cors(cfg.CORSOrigins))
+		e.Use(middleware.CORS(cfg.CORSOrigins))
 	}
-	e.Use(headerLimit(cfg.HeaderLimit))
-	e.Use(textParams) // pathtext.go: no id that is not text reaches a store
-	e.Use(noKeyInURL) // keyurl.go: a player key in a URL is refused, never used
+	e.Use(middleware.HeaderLimit(cfg.HeaderLimit))
+	e.Use(middleware.TextParams) // no id that is not text reaches a store
+	e.Use(middleware.NoKeyInURL) // a player key in a URL is refused, never used
 	if cfg.Service != nil && cfg.Service.ChecksHeads() {
-		e.Use(oneHeadCheck) // headcheck.go; a store of one process's own (SQLite) skips it
+		e.Use(middleware.OneHeadCheck) // a store of one process's own (SQLite) skips it
 	}
 	if cfg.RateLimit > 0 {
-		e.Use(newRateLimiter(cfg.RateLimit).middleware)
+		e.Use(ratelimit.New(cfg.RateLimit).Middleware)
 	}
-	e.Use(s.bodyLimit)
+	e.Use(middleware.BodyLimit(cfg.BodyLimit, func(route string) bool { return s.bodiless[route] }))
 	s.routes(e, cfg.Registry)
-	s.bodiless = bodilessRoutes(e)
+	s.bodiless = jsonbody.Bodiless(e, bodyRoutes)
 	return e
-}
-
-// clientAddress is how the server tells a request's client (the address its limits count
-// against, and its access log shows). Without trusted proxies it is the connection's address:
-// trusting X-Forwarded-For would let anyone choose their own bucket. With them, a request from
-// a trusted proxy counts against the address that proxy forwards for: the rightmost address
-// of X-Forwarded-For that is not itself a trusted proxy. Echo's own trust of loopback, link-local
-// and private addresses is off: only the ranges given are trusted.
-func clientAddress(trusted []*net.IPNet) echo.IPExtractor {
-	if len(trusted) == 0 {
-		return echo.ExtractIPDirect()
-	}
-	opts := []echo.TrustOption{echo.TrustLoopback(false), echo.TrustLinkLocal(false), echo.TrustPrivateNet(false)}
-	for _, n := range trusted {
-		opts = append(opts, echo.TrustIPRange(n))
-	}
-	return echo.ExtractIPFromXFFHeader(opts...)
 }
 
 // logger is the server's logger with the request's ID attached.
 func (s *server) logger(c echo.Context) *slog.Logger {
-	return s.log.With("request_id", requestID(c))
+	return s.log.With("request_id", middleware.RequestIDOf(c))
 }

@@ -9,9 +9,10 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/api"
-	"github.com/allfives/allfives/domain/players"
-	"github.com/allfives/allfives/domain/ratings"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/api/apitest"
+	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/ratings"
+	"github.com/allfives/allfives/domain/app/referee"
 )
 
 // newStandingHarness is newRatingsHarness with every random choice seeded (ids, keys, the
@@ -20,11 +21,11 @@ import (
 // what rated play does, not how fast accounts are made.
 func newStandingHarness(t *testing.T, store ratedStore) (*harness, *ratings.Projector, *players.Service) {
 	t.Helper()
-	people := players.NewService(players.Config{Store: store, Random: rand.NewChaCha8([32]byte{1})})
-	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: quickBots(), Players: people, Random: rand.NewChaCha8([32]byte{2})})
-	t.Cleanup(svc.Close)
-	e := api.New(api.Config{Service: svc, Players: people, Ratings: ratings.NewService(store), Ready: store})
-	return &harness{t: t, e: e, svc: svc}, ratings.NewProjector(ratings.Config{Store: store, Logs: store}), people
+	h := newHarness(t, apitest.WithStore(store),
+		apitest.PlayersConfig(func(c *players.Config) { c.Random = rand.NewChaCha8([32]byte{1}) }),
+		apitest.ServiceConfig(func(c *referee.ServiceConfig) { c.Bots, c.Random = quickBots(), rand.NewChaCha8([32]byte{2}) }),
+		apitest.ServerConfig(func(c *api.Config) { c.Ratings = ratings.NewService(store) }))
+	return h, ratings.NewProjector(ratings.Config{Store: store, Logs: store}), h.Players
 }
 
 // TestStandingThroughTheRouter is docs/ratings.md's "Standing" on each engine: twenty fresh

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strconv"
 	"strings"
 	"sync"
@@ -209,17 +208,4 @@ func (m *mover) play(n int) bool {
 		}
 	}
 	return true
-}
-
-// streamServer is a real HTTP server over the harness's router, with a short heartbeat.
-func streamServer(t *testing.T, setup func(*http.Server)) (*harness, *httptest.Server) {
-	t.Helper()
-	h, _ := newFileHarness(t, func(c *api.Config) { c.StreamHeartbeat = 50 * time.Millisecond })
-	srv := httptest.NewUnstartedServer(h.e)
-	if setup != nil {
-		setup(srv.Config)
-	}
-	srv.Start()
-	t.Cleanup(srv.Close)
-	return h, srv
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
 	"github.com/allfives/allfives/domain"
 )
 
@@ -14,7 +15,8 @@ import (
 // Authorization for one, in ?token= for the other) carries its own deal and draws, exactly as
 // the seed deals them, and nothing of the other seat's hand or draws, nor the boneyard order.
 func TestStreamHidesOtherSeatsTiles(t *testing.T) {
-	h, srv := streamServer(t, nil)
+	h := newHarness(t, apitest.WithoutPlayers(), apitest.ServerConfig(shortHeartbeat), apitest.Live(nil))
+	srv := h.Server
 	r := h.do(http.MethodPost, "/api/v1/matches", api.CreateMatchRequest{Seed: seed1, Target: new(1000), Players: []api.PlayerRequest{
 		{Name: "Ada", Kind: "human"}, {Name: "Bo", Kind: "human"},
 	}})

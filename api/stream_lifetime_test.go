@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/allfives/allfives/api/apitest"
 	"github.com/allfives/allfives/domain"
 )
 
@@ -15,7 +16,8 @@ import (
 // long after both have passed.
 func TestStreamOutlivesServerTimeouts(t *testing.T) {
 	const timeout = 200 * time.Millisecond
-	h, srv := streamServer(t, func(s *http.Server) { s.WriteTimeout, s.ReadTimeout = timeout, timeout })
+	h := newHarness(t, apitest.WithoutPlayers(), apitest.ServerConfig(shortHeartbeat), apitest.Live(func(s *http.Server) { s.WriteTimeout, s.ReadTimeout = timeout, timeout }))
+	srv := h.Server
 	tb := h.create(seed1, false, "human", "human")
 	version := tb.view(-1).Version
 	opened := time.Now()
@@ -50,7 +52,7 @@ func TestStreamOutlivesServerTimeouts(t *testing.T) {
 // TestStreamEndsOnShutdown: a graceful shutdown ends open streams instead of waiting for them,
 // so Shutdown returns without its deadline passing.
 func TestStreamEndsOnShutdown(t *testing.T) {
-	h, _ := newFileHarness(t, nil) // the default 15 s heartbeat: only the shutdown can end it
+	h := newHarness(t, apitest.WithoutPlayers()) // the default 15 s heartbeat: only the shutdown can end it
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
 	"github.com/allfives/allfives/domain"
 )
 
@@ -16,7 +17,8 @@ import (
 // ?after=, each event as a spectator may see it; the stream ends after match.ended, and a
 // reconnect after it is 204.
 func TestStreamEveryEventOnce(t *testing.T) {
-	h, srv := streamServer(t, nil)
+	h := newHarness(t, apitest.WithoutPlayers(), apitest.ServerConfig(shortHeartbeat), apitest.Live(nil))
+	srv := h.Server
 	tb := h.create(seed1, false, "human", "greedy", "human")
 	url := srv.URL + tb.path("/stream")
 
@@ -114,7 +116,7 @@ func reconnect(t *testing.T, url string, conns int, last string) *sse {
 // the last event there is nothing to stream (204). Served through the harness's recorder, the
 // answers are checked against the contract whole.
 func TestStreamOfFinishedMatch(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	tb := h.botMatch(4, true, 0)
 	full := tb.fullLog()
 	n := len(full)
@@ -155,7 +157,7 @@ func TestStreamOfFinishedMatch(t *testing.T) {
 
 // TestStreamRefusals: a bad token is 401 and a bad resume point 400, before any stream starts.
 func TestStreamRefusals(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	tb := h.create(seed1, false, "human", "human")
 	other := h.create("", false, "human", "human")
 	for _, tc := range []struct {

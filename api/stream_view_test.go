@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
 )
 
 // replayView is the match as seat (or a spectator, seat < 0) sees it right after step.
@@ -21,7 +22,7 @@ func replayView(t *testing.T, tb *table, seat, step int) string {
 // TestStreamWithViewsOfAFinishedMatch: with ?view=1 every event carries the view after it,
 // the very view a replay of that step gives.
 func TestStreamWithViewsOfAFinishedMatch(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	tb := h.botMatch(3, false, 1)
 	r := h.do(http.MethodGet, tb.path("/stream?view=1&after=3"), nil)
 	if r.status != http.StatusOK {
@@ -51,7 +52,8 @@ func TestStreamWithViewsOfAFinishedMatch(t *testing.T) {
 // TestStreamWithViewsOfALiveMatch: a seat following a live match gets its own view after each
 // event, which shows its own tiles and no one else's.
 func TestStreamWithViewsOfALiveMatch(t *testing.T) {
-	h, srv := streamServer(t, nil)
+	h := newHarness(t, apitest.WithoutPlayers(), apitest.ServerConfig(shortHeartbeat), apitest.Live(nil))
+	srv := h.Server
 	tb := h.create(seed1, false, "human", "human")
 	(&mover{t: t, tb: tb}).play(6)
 	version := tb.view(-1).Version

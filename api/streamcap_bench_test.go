@@ -3,7 +3,6 @@ package api_test
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"runtime"
 	"slices"
 	"sync"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
 )
 
 // BenchmarkStreamsAtCap opens 3,000 streams on one live match against a cap of 1,000, over
@@ -20,8 +20,8 @@ import (
 // go test -bench StreamsAtCap -run '^$' -benchtime 1x ./api
 func BenchmarkStreamsAtCap(b *testing.B) {
 	for range b.N {
-		h, _ := newFileHarness(b, func(c *api.Config) { c.MaxStreams, c.MaxStreamsPerClient = 1000, 5000 })
-		srv := httptest.NewServer(h.e)
+		h := newHarness(b, apitest.WithoutPlayers(), apitest.ServerConfig(func(c *api.Config) { c.MaxStreams, c.MaxStreamsPerClient = 1000, 5000 }), apitest.Live(nil))
+		srv := h.Server
 		tb := h.create(seed1, false, "human", "human")
 		runtime.GC()
 		var before runtime.MemStats

@@ -7,19 +7,17 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
 )
 
 // capServer is a real HTTP server whose streams are capped at max in all and perClient per
 // client address.
 func capServer(t *testing.T, max, perClient int) (*harness, *httptest.Server) {
 	t.Helper()
-	h, _ := newFileHarness(t, func(c *api.Config) {
-		c.StreamHeartbeat = 50 * time.Millisecond
+	h := newHarness(t, apitest.WithoutPlayers(), apitest.ServerConfig(shortHeartbeat), apitest.ServerConfig(func(c *api.Config) {
 		c.MaxStreams, c.MaxStreamsPerClient = max, perClient
-	})
-	srv := httptest.NewServer(h.e)
-	t.Cleanup(srv.Close)
-	return h, srv
+	}), apitest.Live(nil))
+	return h, h.Server
 }
 
 // refused checks a refused stream: its status, code and Retry-After.

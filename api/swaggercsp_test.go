@@ -15,7 +15,7 @@ import (
 // carries a Content-Security-Policy that keeps scripts, styles and connections to the origin,
 // allows the page's inline script and style only by hash, and forbids framing.
 func TestSwaggerUIHasItsPolicy(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	get := func(p string) *httptest.ResponseRecorder {
 		rec := httptest.NewRecorder()
 		h.e.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, p, nil))

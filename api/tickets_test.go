@@ -9,7 +9,8 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/api"
-	"github.com/allfives/allfives/domain/players"
+	"github.com/allfives/allfives/api/apitest"
+	"github.com/allfives/allfives/domain/app/players"
 )
 
 // TestTickets runs the single-use stream tickets through the real router, on SQLite and on
@@ -18,7 +19,7 @@ import (
 func TestTickets(t *testing.T) {
 	for _, eng := range engines {
 		t.Run(eng.name, func(t *testing.T) {
-			ls := newLiveServer(t, eng.open(t), nil, nil)
+			ls := newHarness(t, apitest.WithStore(eng.open(t)), apitest.WithPlayersClock(&apitest.Clock{}), apitest.ServerConfig(shortHeartbeat), apitest.Live(nil))
 			t.Run("Issue", func(t *testing.T) { testIssueTickets(t, ls) })
 			t.Run("MatchStream", func(t *testing.T) { testTicketMatchStream(t, ls) })
 			t.Run("Expired", func(t *testing.T) { testTicketExpired(t, ls) })
@@ -28,8 +29,8 @@ func TestTickets(t *testing.T) {
 	}
 }
 
-func testIssueTickets(t *testing.T, ls *liveServer) {
-	h := ls.harness
+func testIssueTickets(t *testing.T, ls *harness) {
+	h := ls
 	ada := h.newPlayer("Ada T")
 	before := time.Now()
 	r := h.do(http.MethodPost, "/api/v1/players/me/tickets", nil, auth(ada.Key)...)
@@ -89,9 +90,9 @@ func (h *harness) createMatchWith(key string, req api.CreateMatchRequest) *table
 
 // firstView opens match id's stream with ?view=1 and the ticket, and returns the seat the first
 // event's view is for (-1: a spectator's).
-func firstView(t *testing.T, ls *liveServer, id, ticket string) int {
+func firstView(t *testing.T, ls *harness, id, ticket string) int {
 	t.Helper()
-	s, r := openStream(t, ls.srv.URL+"/api/v1/matches/"+id+"/stream?view=1&ticket="+url.QueryEscape(ticket))
+	s, r := openStream(t, ls.Server.URL+"/api/v1/matches/"+id+"/stream?view=1&ticket="+url.QueryEscape(ticket))
 	if r != nil {
 		t.Fatalf("the ticket's stream: %d %s", r.status, r.body)
 	}
@@ -121,11 +122,11 @@ func refusedStream(t *testing.T, url string, status int, code string, hdr ...str
 	r.problem(t, status, code)
 }
 
-func testTicketMatchStream(t *testing.T, ls *liveServer) {
-	h := ls.harness
+func testTicketMatchStream(t *testing.T, ls *harness) {
+	h := ls
 	tb := h.create("", false, "human", "human")
 	other := h.create("", false, "human", "human")
-	base := ls.srv.URL + "/api/v1/matches/" + tb.id + "/stream?ticket="
+	base := ls.Server.URL + "/api/v1/matches/" + tb.id + "/stream?ticket="
 	st := h.seatTicket(tb.id, tb.tokens[1])
 	if seat := firstView(t, ls, tb.id, st.Ticket); seat != 1 {
 		t.Fatalf("the ticket of seat 1 streams the view of %d", seat)
@@ -152,23 +153,23 @@ func testTicketMatchStream(t *testing.T, ls *liveServer) {
 		t.Fatalf("seat 0's ticket streams the view of %d", seat)
 	}
 	// ?token= still works for old clients.
-	s, r := openStream(t, ls.srv.URL+"/api/v1/matches/"+tb.id+"/stream?token="+tb.tokens[0])
+	s, r := openStream(t, ls.Server.URL+"/api/v1/matches/"+tb.id+"/stream?token="+tb.tokens[0])
 	if r != nil {
 		t.Fatalf("?token=: %d %s", r.status, r.body)
 	}
 	s.close()
 }
 
-func testTicketExpired(t *testing.T, ls *liveServer) {
-	h := ls.harness
+func testTicketExpired(t *testing.T, ls *harness) {
+	h := ls
 	tb := h.create("", false, "human", "human")
 	st := h.seatTicket(tb.id, tb.tokens[0])
 	ada := h.newPlayer("Ada E")
 	pt := h.playerTicket(ada.Key)
-	ls.clock.add(players.TicketTTL + time.Second)
-	defer ls.clock.add(-players.TicketTTL - time.Second)
-	refusedStream(t, ls.srv.URL+"/api/v1/matches/"+tb.id+"/stream?ticket="+url.QueryEscape(st.Ticket), http.StatusUnauthorized, "UNAUTHORIZED")
-	refusedStream(t, ls.srv.URL+"/api/v1/players/me/stream?ticket="+url.QueryEscape(pt.Ticket), http.StatusUnauthorized, "UNAUTHORIZED")
+	ls.Clock.Advance(players.TicketTTL + time.Second)
+	defer ls.Clock.Advance(-players.TicketTTL - time.Second)
+	refusedStream(t, ls.Server.URL+"/api/v1/matches/"+tb.id+"/stream?ticket="+url.QueryEscape(st.Ticket), http.StatusUnauthorized, "UNAUTHORIZED")
+	refusedStream(t, ls.Server.URL+"/api/v1/players/me/stream?ticket="+url.QueryEscape(pt.Ticket), http.StatusUnauthorized, "UNAUTHORIZED")
 	// A ticket issued now, on the skewed clock, is good.
 	if seat := firstView(t, ls, tb.id, h.seatTicket(tb.id, tb.tokens[0]).Ticket); seat != 0 {
 		t.Fatalf("a fresh ticket streams the view of %d", seat)
@@ -188,11 +189,11 @@ func untilEnd(t *testing.T, s *sse) []string {
 	}
 }
 
-func testTicketSeatChange(t *testing.T, ls *liveServer) {
-	h := ls.harness
+func testTicketSeatChange(t *testing.T, ls *harness) {
+	h := ls
 	tb, bob := seatChange(t, h)
 	st := h.seatTicket(tb.id, bob)
-	s, r := openStream(t, ls.srv.URL+tb.path("/stream?ticket="+url.QueryEscape(st.Ticket)))
+	s, r := openStream(t, ls.Server.URL+tb.path("/stream?ticket="+url.QueryEscape(st.Ticket)))
 	if r != nil {
 		t.Fatalf("Bob's ticket: %d %s", r.status, r.body)
 	}
@@ -209,13 +210,13 @@ func testTicketSeatChange(t *testing.T, ls *liveServer) {
 	}
 }
 
-func testTicketKeyRotated(t *testing.T, ls *liveServer) {
-	h := ls.harness
+func testTicketKeyRotated(t *testing.T, ls *harness) {
+	h := ls
 	ada := h.newPlayer("Ada R")
 	tb := h.createMatchWith(ada.Key, api.CreateMatchRequest{Players: []api.PlayerRequest{{Kind: "human", Player: "me"}, {Kind: "human", Name: "B"}}})
 	st := h.seatTicket(tb.id, ada.Key)
 	spare := h.seatTicket(tb.id, ada.Key)
-	s, r := openStream(t, ls.srv.URL+tb.path("/stream?ticket="+url.QueryEscape(st.Ticket)))
+	s, r := openStream(t, ls.Server.URL+tb.path("/stream?ticket="+url.QueryEscape(st.Ticket)))
 	if r != nil {
 		t.Fatalf("Ada's ticket: %d %s", r.status, r.body)
 	}
@@ -224,5 +225,5 @@ func testTicketKeyRotated(t *testing.T, ls *liveServer) {
 	}
 	untilEnd(t, s) // ends at the next heartbeat at the latest, with nothing of the match after
 	// A ticket issued with the old key opens nothing now.
-	refusedStream(t, ls.srv.URL+tb.path("/stream?ticket="+url.QueryEscape(spare.Ticket)), http.StatusUnauthorized, "UNAUTHORIZED")
+	refusedStream(t, ls.Server.URL+tb.path("/stream?ticket="+url.QueryEscape(spare.Ticket)), http.StatusUnauthorized, "UNAUTHORIZED")
 }

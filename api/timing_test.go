@@ -27,7 +27,7 @@ func moverOf(e domain.Event) (seat int, ok bool) {
 // the same append as the event before it and must carry the very same time, so the gaps cannot
 // show how long a bot thought (docs/api.md, "Timing").
 func TestBotEventsShareTheirAppendsTime(t *testing.T) {
-	h := newHarness(t, options{})
+	h := newHarness(t)
 	for _, players := range [][]string{{"human", "expert"}, {"human", "expert", "expert", "expert"}} {
 		req := api.CreateMatchRequest{Target: new(30)}
 		for i, p := range players {

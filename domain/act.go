@@ -6,7 +6,7 @@ import (
 )
 
 // Act decides seat's move and applies the events it causes, returning them: Decide then
-// Apply, the one command path for a move on a live match (the referee's, a tournament's and
+// Apply, the one command path for a move on a live match (the referee's, the simulator's and
 // the test harnesses'). A refused move leaves the match as it was. Whoever serves computer
 // players records the events in its HandLog too.
 func (m *Match) Act(seat int, mv Move, at time.Time) ([]Event, error) {

@@ -16,11 +16,11 @@ import (
 
 	"github.com/allfives/allfives/api"
 	"github.com/allfives/allfives/api/apitest"
+	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/ratings"
+	"github.com/allfives/allfives/domain/app/referee"
+	"github.com/allfives/allfives/domain/app/reviews"
 	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/domain/players"
-	"github.com/allfives/allfives/domain/ratings"
-	"github.com/allfives/allfives/domain/referee"
-	"github.com/allfives/allfives/domain/reviewer"
 	"github.com/allfives/allfives/repository/sqlite"
 )
 
@@ -36,7 +36,7 @@ func newPlayersSite(t *testing.T) *site {
 	t.Cleanup(func() { store.Close() })
 	people := players.NewService(players.Config{Store: store})
 	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(7), Players: people})
-	reviews := reviewer.New(reviewer.Config{Store: store, Matches: svc, Options: apitest.SmallReview})
+	reviews := reviews.New(reviews.Config{Store: store, Matches: svc, Options: apitest.SmallReview})
 	t.Cleanup(reviews.Close)
 	srv := httptest.NewServer(api.New(api.Config{Service: svc, Players: people, Reviews: reviews, Ratings: ratings.NewService(store), Ready: store}))
 	t.Cleanup(srv.Close)

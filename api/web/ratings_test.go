@@ -18,18 +18,19 @@ import (
 
 	"github.com/allfives/allfives/api"
 	"github.com/allfives/allfives/api/apitest"
+	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/ratings"
+	"github.com/allfives/allfives/domain/app/referee"
+	"github.com/allfives/allfives/domain/app/reviews"
 	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/domain/players"
-	"github.com/allfives/allfives/domain/ratings"
-	"github.com/allfives/allfives/domain/referee"
-	"github.com/allfives/allfives/domain/reviewer"
 	"github.com/allfives/allfives/repository/sqlite"
 )
 
 // quickBots plays every strategy's name with random or greedy, so that rated matches of
 // distinct bots end in milliseconds; the bots are still the players bot-random...bot-expert.
-func quickBots() map[string]referee.Strategy {
-	return map[string]referee.Strategy{
+func quickBots() map[string]domain.Strategy {
+	return map[string]domain.Strategy{
 		bot.NameRandom: bot.NewRandom(3), bot.NameGreedy: bot.NewGreedy(),
 		bot.NamePIMC: bot.NewGreedy(), bot.NameExpert: bot.NewRandom(4),
 	}
@@ -47,7 +48,7 @@ func newRatedSite(t *testing.T) (*site, *ratings.Projector) {
 	people := players.NewService(players.Config{Store: store})
 	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: quickBots(), Players: people})
 	t.Cleanup(svc.Close)
-	reviews := reviewer.New(reviewer.Config{Store: store, Matches: svc, Options: apitest.SmallReview})
+	reviews := reviews.New(reviews.Config{Store: store, Matches: svc, Options: apitest.SmallReview})
 	t.Cleanup(reviews.Close)
 	srv := httptest.NewServer(api.New(api.Config{Service: svc, Players: people, Reviews: reviews, Ratings: ratings.NewService(store), Ready: store}))
 	t.Cleanup(srv.Close)

@@ -8,9 +8,9 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/domain/players"
-	"github.com/allfives/allfives/domain/referee"
 	"github.com/allfives/allfives/repository/memstore"
 )
 

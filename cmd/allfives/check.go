@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/repository/postgres"
 	"github.com/allfives/allfives/repository/sqlite"
 )

@@ -8,14 +8,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
+	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/domain/players"
-	"github.com/allfives/allfives/domain/referee"
 )
 
 // kindStore is what the server of TestEveryKindOfMatchAuditsAndVerifies needs of its store.
@@ -25,35 +25,17 @@ type kindStore interface {
 	api.Pinger
 }
 
-// handClock is a clock the test moves by hand, so the sweeper's deadlines come when it says.
-type handClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *handClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *handClock) advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
 // kindServer is the real router with players over one store, on a clock of the test's.
 type kindServer struct {
 	t     *testing.T
 	h     http.Handler
 	svc   *referee.MatchService
-	clock *handClock
+	clock *apitest.Clock
 }
 
 func newKindServer(t *testing.T, store kindStore) *kindServer {
 	t.Helper()
-	clock := &handClock{now: time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)}
+	clock := apitest.NewClock(time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC))
 	people := players.NewService(players.Config{Store: store})
 	svc := referee.NewMatchService(referee.ServiceConfig{
 		Store: store, Bots: bot.Strategies(11), Players: people, Clock: clock, WaitingTTL: time.Hour,

@@ -130,7 +130,7 @@ func everyKind(t *testing.T, k *kindServer) map[string]string {
 
 	// The clock: the seat to move times out and is autoplayed, then takes its seat back.
 	clocked, _ := k.create(api.CreateMatchRequest{Target: &target, TurnSeconds: new(10), AutoplayAfter: new(1), Players: []api.PlayerRequest{human("Ann"), human("Bea")}}, "")
-	k.clock.advance(11 * time.Second)
+	k.clock.Advance(11 * time.Second)
 	k.sweep(1)
 	v := k.view(clocked.id, "")
 	autoplayed := -1
@@ -173,10 +173,10 @@ func everyKind(t *testing.T, k *kindServer) map[string]string {
 	var lapsed api.RematchResponse
 	k.call(http.MethodPost, k.path(ch.id, "/rematch"), nil, adaKey, http.StatusOK, &lapsed)
 	expired, _ := k.create(api.CreateMatchRequest{Players: []api.PlayerRequest{human("Ann"), {Kind: "open"}}}, "")
-	k.clock.advance(11 * time.Minute) // past the rematch TTL
+	k.clock.Advance(11 * time.Minute) // past the rematch TTL
 	k.sweep(1)
 	out["offer expired"] = lapsed.Match.ID
-	k.clock.advance(time.Hour) // past the waiting TTL
+	k.clock.Advance(time.Hour) // past the waiting TTL
 	k.sweep(1)
 	out["expired"] = expired.id
 	for kind, want := range map[string]string{"declined": "cancelled", "withdrawn": "cancelled", "rematch declined": "cancelled", "offer expired": "cancelled", "expired": "expired"} {

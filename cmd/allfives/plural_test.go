@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/domain/referee"
 	"github.com/allfives/allfives/repository/sqlite"
 )
 
@@ -46,7 +46,7 @@ func TestOutputSaysOneInTheSingular(t *testing.T) {
 	if !strings.Contains(out.String(), ": 1 match audited, 1 ok, 0 failed") {
 		t.Errorf("check of one match:\n%s", out.String())
 	}
-	sim, err := simulate(t, "--matches", "2", "--bots", "greedy,random", "--workers", "1", "--target", "50")
+	sim, err := simulateCLI(t, "--matches", "2", "--bots", "greedy,random", "--workers", "1", "--target", "50")
 	if err != nil || !strings.Contains(sim, "seed 1, 1 worker\n") {
 		t.Errorf("simulate with one worker: %v\n%s", err, sim)
 	}
@@ -56,7 +56,7 @@ func TestOutputSaysOneInTheSingular(t *testing.T) {
 // (TestServePostgres checks that PostgreSQL's does not).
 func TestStartUpLineOnSQLite(t *testing.T) {
 	srv := startServe(t, "--sync", "normal")
-	if line := srv.out.logged("listening"); line == nil || line["sync"] != "normal" || line["bot_workers"] == nil {
+	if line := srv.out.Logged("listening"); line == nil || line["sync"] != "normal" || line["bot_workers"] == nil {
 		t.Errorf("the start-up line on SQLite: %v", line)
 	}
 }

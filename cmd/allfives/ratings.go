@@ -7,7 +7,7 @@ import (
 	"io"
 	"slices"
 
-	"github.com/allfives/allfives/domain/ratings"
+	"github.com/allfives/allfives/domain/app/ratings"
 	"github.com/allfives/allfives/repository/sqlite"
 )
 

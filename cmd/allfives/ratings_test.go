@@ -11,9 +11,9 @@ import (
 	_ "github.com/glebarez/go-sqlite" // the "sqlite" driver, to change the table behind the store's back
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/ratings"
+	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/domain/ratings"
-	"github.com/allfives/allfives/domain/referee"
 	"github.com/allfives/allfives/repository/sqlite"
 )
 

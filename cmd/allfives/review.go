@@ -14,9 +14,9 @@ import (
 
 	"github.com/allfives/allfives/api"
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/analysis"
+	"github.com/allfives/allfives/domain/app/reviews"
 	"github.com/allfives/allfives/domain/audit"
-	"github.com/allfives/allfives/domain/review"
-	"github.com/allfives/allfives/domain/reviewer"
 )
 
 const reviewUsage = `usage: allfives review [flags] FILE|-
@@ -39,11 +39,11 @@ func runReview(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("allfives review", flag.ContinueOnError)
 	fs.SetOutput(stdout)
 	asJSON := fs.Bool("json", false, "print the review's JSON, as the API answers it")
-	var opts review.Options
-	fs.IntVar(&opts.Rollouts, "rollouts", review.DefaultRollouts, "judgement playouts per decision")
-	fs.IntVar(&opts.HindsightNodes, "hindsight-nodes", review.DefaultHindsightNodes, "hindsight search nodes per candidate")
-	fs.IntVar(&opts.ParRuns, "par-runs", review.DefaultParRuns, "replays of the deals for par; -1 for none")
-	fs.IntVar(&opts.ParRollouts, "par-rollouts", review.DefaultParRollouts, "playouts per decision of each par seat")
+	var opts analysis.Options
+	fs.IntVar(&opts.Rollouts, "rollouts", analysis.DefaultRollouts, "judgement playouts per decision")
+	fs.IntVar(&opts.HindsightNodes, "hindsight-nodes", analysis.DefaultHindsightNodes, "hindsight search nodes per candidate")
+	fs.IntVar(&opts.ParRuns, "par-runs", analysis.DefaultParRuns, "replays of the deals for par; -1 for none")
+	fs.IntVar(&opts.ParRollouts, "par-rollouts", analysis.DefaultParRollouts, "playouts per decision of each par seat")
 	fs.Usage = func() {
 		io.WriteString(stdout, reviewUsage)
 		fs.PrintDefaults()
@@ -62,15 +62,15 @@ func runReview(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	res, err := review.Review(ctx, events, opts)
+	res, err := analysis.Review(ctx, events, opts)
 	switch {
-	case errors.Is(err, review.ErrNotFinished):
+	case errors.Is(err, analysis.ErrNotFinished):
 		return fmt.Errorf("review: %w: export the match once it has ended", domain.ErrMatchNotFinished)
 	case err != nil:
 		return fmt.Errorf("review: %w", err)
 	}
 	if *asJSON {
-		b, err := reviewer.Encode(res)
+		b, err := reviews.Encode(res)
 		if err != nil {
 			return err
 		}
@@ -111,7 +111,7 @@ func exportedLog(body []byte) (api.MatchView, []domain.Event, error) {
 }
 
 // printReview writes the review as a reader wants it: a line per seat, then the worst moves.
-func printReview(out io.Writer, view api.MatchView, res *review.Result) error {
+func printReview(out io.Writer, view api.MatchView, res *analysis.Result) error {
 	names := map[int]string{}
 	for _, s := range view.Seats {
 		names[s.Seat] = s.Name
@@ -128,8 +128,8 @@ func printReview(out io.Writer, view api.MatchView, res *review.Result) error {
 		return err
 	}
 	worst := slices.Clone(res.Decisions)
-	worst = slices.DeleteFunc(worst, func(d review.Decision) bool { return d.Class == review.ClassBest })
-	slices.SortStableFunc(worst, func(a, b review.Decision) int { return cmp.Compare(b.Loss, a.Loss) })
+	worst = slices.DeleteFunc(worst, func(d analysis.Decision) bool { return d.Class == analysis.ClassBest })
+	slices.SortStableFunc(worst, func(a, b analysis.Decision) int { return cmp.Compare(b.Loss, a.Loss) })
 	if len(worst) == 0 {
 		_, err := fmt.Fprintln(out, "\nevery judged move was best")
 		return err
@@ -144,7 +144,7 @@ func printReview(out io.Writer, view api.MatchView, res *review.Result) error {
 }
 
 // moveText writes a move as a reader says it: "play 2-5 left", "draw", "pass".
-func moveText(m review.Move) string {
+func moveText(m analysis.Move) string {
 	if m.Tile == "" {
 		return m.Action
 	}

@@ -14,13 +14,13 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/api"
-	"github.com/allfives/allfives/domain/review"
-	"github.com/allfives/allfives/domain/reviewer"
+	"github.com/allfives/allfives/domain/analysis"
+	"github.com/allfives/allfives/domain/app/reviews"
 )
 
 // cliReviewOptions is a small budget for the tests, and the flags that ask the CLI for it.
 var (
-	cliReviewOptions = review.Options{Rollouts: 40, HindsightNodes: 300, ParRuns: 1, ParRollouts: 20}
+	cliReviewOptions = analysis.Options{Rollouts: 40, HindsightNodes: 300, ParRuns: 1, ParRollouts: 20}
 	cliReviewFlags   = []string{"--rollouts", "40", "--hindsight-nodes", "300", "--par-runs", "1", "--par-rollouts", "20"}
 )
 
@@ -28,7 +28,7 @@ var (
 // cliReviewOptions, and returns the body of its 200.
 func apiReview(t *testing.T, f *replayFixture, id string) []byte {
 	t.Helper()
-	rev := reviewer.New(reviewer.Config{Store: f.store, Matches: f.svc, Options: cliReviewOptions})
+	rev := reviews.New(reviews.Config{Store: f.store, Matches: f.svc, Options: cliReviewOptions})
 	t.Cleanup(rev.Close)
 	srv := httptest.NewServer(api.New(api.Config{Service: f.svc, Reviews: rev, Ready: f.store}))
 	t.Cleanup(srv.Close)

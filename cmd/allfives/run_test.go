@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 	"net/http"
 	"path/filepath"
@@ -12,44 +10,14 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/allfives/allfives/api/apitest"
 )
-
-// syncBuffer is stdout for a run() in another goroutine.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-// Write appends p under the lock.
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-// String is everything written so far.
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-// logged returns the first JSON log line with message msg, or nil.
-func (s *syncBuffer) logged(msg string) map[string]any {
-	sc := bufio.NewScanner(strings.NewReader(s.String()))
-	for sc.Scan() {
-		var line map[string]any
-		if json.Unmarshal(sc.Bytes(), &line) == nil && line["msg"] == msg {
-			return line
-		}
-	}
-	return nil
-}
 
 // running is a serve started by a test.
 type running struct {
 	base string
-	out  *syncBuffer
+	out  *apitest.SyncBuffer
 	stop func() error
 }
 
@@ -59,7 +27,7 @@ type running struct {
 func startServe(t *testing.T, extra ...string) *running {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	out := &syncBuffer{}
+	out := &apitest.SyncBuffer{}
 	args := append([]string{"serve", "--addr", "127.0.0.1:0", "--db", filepath.Join(t.TempDir(), "allfives.db"), "--limits", "off"}, extra...)
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, args, func(string) string { return "" }, out) }()
@@ -75,7 +43,7 @@ func startServe(t *testing.T, extra ...string) *running {
 	})
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
-		if line := out.logged("listening"); line != nil {
+		if line := out.Logged("listening"); line != nil {
 			r := &running{base: "http://" + line["addr"].(string), out: out, stop: stop}
 			t.Cleanup(func() { _ = stop() })
 			return r
@@ -124,7 +92,7 @@ func TestServeSwaggerUI(t *testing.T) {
 	if err := srv.stop(); err != nil {
 		t.Fatalf("serve returned %v", err)
 	}
-	if srv.out.logged("stopped") == nil {
+	if srv.out.Logged("stopped") == nil {
 		t.Fatalf("no clean stop in the log:\n%s", srv.out)
 	}
 }

@@ -7,11 +7,11 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/app/seeks"
 	"github.com/allfives/allfives/domain/bot"
 	"github.com/allfives/allfives/domain/matchmaking"
-	"github.com/allfives/allfives/domain/players"
-	"github.com/allfives/allfives/domain/referee"
 )
 
 // seekConfig is how serve pairs the seeks of Play now (docs/matchmaking.md).

@@ -19,11 +19,11 @@ import (
 
 	"github.com/allfives/allfives/api"
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/ratings"
+	"github.com/allfives/allfives/domain/app/referee"
+	"github.com/allfives/allfives/domain/app/reviews"
 	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/domain/players"
-	"github.com/allfives/allfives/domain/ratings"
-	"github.com/allfives/allfives/domain/referee"
-	"github.com/allfives/allfives/domain/reviewer"
 	"github.com/allfives/allfives/repository/postgres"
 	"github.com/allfives/allfives/repository/sqlite"
 )
@@ -210,7 +210,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		}
 		defer stop()
 	}
-	reviews := reviewer.New(reviewer.Config{Store: store, Matches: svc, Workers: cfg.reviewWorkers, PerClient: cfg.limits.runningReviews, Logger: log})
+	reviews := reviews.New(reviews.Config{Store: store, Matches: svc, Workers: cfg.reviewWorkers, PerClient: cfg.limits.runningReviews, Logger: log})
 	defer reviews.Close() // before the service and the store: a review in flight is abandoned, stored running
 	// The ratings' projection: every instance runs one; the store lets one at a time rate.
 	rateCtx, stopRating := context.WithCancel(context.Background())

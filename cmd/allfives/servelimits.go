@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/allfives/allfives/api"
-	"github.com/allfives/allfives/domain/referee"
-	"github.com/allfives/allfives/domain/reviewer"
+	"github.com/allfives/allfives/domain/app/referee"
+	"github.com/allfives/allfives/domain/app/reviews"
 )
 
 // limitsConfig is what serve limits (docs/operations.md, "Limits"): the API's buckets, the
@@ -23,7 +23,7 @@ type limitsConfig struct {
 // defaultLimits are serve's limits when nothing is configured.
 func defaultLimits() limitsConfig {
 	return limitsConfig{api: api.DefaultLimits(), maxChallenges: referee.DefaultMaxChallenges,
-		runningReviews: reviewer.DefaultPerClient, botQueue: referee.DefaultBotQueue}
+		runningReviews: reviews.DefaultPerClient, botQueue: referee.DefaultBotQueue}
 }
 
 // limitFlags declares the limits' flags on f; the func it returns reads them once f is parsed.

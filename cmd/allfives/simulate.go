@@ -14,8 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/allfives/allfives/domain/app/simulate"
 	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/domain/bot/tourney"
 	"github.com/allfives/allfives/repository/sqlite"
 )
 
@@ -46,7 +46,7 @@ func runSimulate(ctx context.Context, args []string, _ func(string) string, stdo
 	fmt.Fprintln(stdout)
 	bar := newProgress(stdout)
 	c.Progress = bar.update
-	rep, err := tourney.Run(ctx, c)
+	rep, err := simulate.Run(ctx, c)
 	bar.done()
 	if err != nil {
 		return fmt.Errorf("simulate: %w", err)
@@ -62,7 +62,7 @@ type simulateOptions struct {
 	sync string
 }
 
-func parseSimulate(args []string, out io.Writer) (tourney.Config, simulateOptions, error) {
+func parseSimulate(args []string, out io.Writer) (simulate.Config, simulateOptions, error) {
 	fs := flag.NewFlagSet("allfives simulate", flag.ContinueOnError)
 	fs.SetOutput(out)
 	matches := fs.Int("matches", 100, "matches to play (in duplicate mode, rounded up to whole deal sequences)")
@@ -77,28 +77,28 @@ func parseSimulate(args []string, out io.Writer) (tourney.Config, simulateOption
 	fs.Bool("rated", false, "rate matches of the four bots instead, format by format (see allfives simulate --rated -h)")
 	sync := fs.String("sync", "normal", "durability for --db: full, normal or off")
 	if err := fs.Parse(args); err != nil {
-		return tourney.Config{}, simulateOptions{}, err
+		return simulate.Config{}, simulateOptions{}, err
 	}
 	if fs.NArg() > 0 {
-		return tourney.Config{}, simulateOptions{}, fmt.Errorf("simulate: unexpected argument %q", fs.Arg(0))
+		return simulate.Config{}, simulateOptions{}, fmt.Errorf("simulate: unexpected argument %q", fs.Arg(0))
 	}
 	material, err := parseSeed(*seed)
 	if err != nil {
-		return tourney.Config{}, simulateOptions{}, err
+		return simulate.Config{}, simulateOptions{}, err
 	}
 	if *workers < 1 {
-		return tourney.Config{}, simulateOptions{}, fmt.Errorf("simulate: workers must be at least 1")
+		return simulate.Config{}, simulateOptions{}, fmt.Errorf("simulate: workers must be at least 1")
 	}
 	if err := checkSync(*sync); err != nil {
-		return tourney.Config{}, simulateOptions{}, err
+		return simulate.Config{}, simulateOptions{}, err
 	}
-	c := tourney.Config{
+	c := simulate.Config{
 		Matches: *matches, Players: *players, Partnerships: *partners, Bots: splitList(*bots),
 		Seed: material, Duplicate: *duplicate, Workers: *workers, Target: *target,
 		Strategies: bot.Strategies(simulationBotSeed(material)),
 	}
 	if err := c.Check(); err != nil {
-		return tourney.Config{}, simulateOptions{}, fmt.Errorf("simulate: %w", err)
+		return simulate.Config{}, simulateOptions{}, fmt.Errorf("simulate: %w", err)
 	}
 	return c, simulateOptions{seed: *seed, db: *db, sync: *sync}, nil
 }

@@ -16,11 +16,11 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/ratings"
+	"github.com/allfives/allfives/domain/app/referee"
+	"github.com/allfives/allfives/domain/app/simulate"
 	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/domain/bot/tourney"
-	"github.com/allfives/allfives/domain/rating"
-	"github.com/allfives/allfives/domain/ratings"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/openskill"
 )
 
 // ratedOptions are the flags of simulate --rated.
@@ -159,7 +159,7 @@ func simulateFormat(ctx context.Context, o ratedOptions, f ratings.Format, stdou
 	elapsed := time.Since(start)
 
 	// Rated in order, as the projection rates matches in the order they end.
-	model := rating.Default()
+	model := openskill.Default()
 	state := map[string]ratings.Standing{}
 	bots := make([]string, 0, 4)
 	for _, n := range bot.Names() {
@@ -198,12 +198,12 @@ func simulateFormat(ctx context.Context, o ratedOptions, f ratings.Format, stdou
 
 // playRated plays job j of format f to its end on the aggregate and reads its result from
 // its log, as the projection does.
-func playRated(ctx context.Context, o ratedOptions, f ratings.Format, j ratedJob, strategies map[string]referee.Strategy) (ratings.Result, error) {
+func playRated(ctx context.Context, o ratedOptions, f ratings.Format, j ratedJob, strategies map[string]domain.Strategy) (ratings.Result, error) {
 	spec := domain.MatchSpec{Partnerships: f == ratings.Format2v2, Rated: true}
 	for s, name := range j.seating {
 		spec.Players = append(spec.Players, domain.PlayerInfo{Seat: s, Name: fmt.Sprintf("%s-%d", name, s), Kind: domain.Bot, Bot: name})
 	}
-	seed := tourney.DealSeed(append([]byte("rated/"+string(f)+"/"), o.seed...), j.index)
+	seed := simulate.DealSeed(append([]byte("rated/"+string(f)+"/"), o.seed...), j.index)
 	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(j.index) * time.Second)
 	events, err := domain.Start(spec, seed, at)
 	if err != nil {

@@ -11,12 +11,12 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/repository/sqlite"
 )
 
-// simulate runs allfives simulate with args and no environment.
-func simulate(t *testing.T, args ...string) (string, error) {
+// simulateCLI runs allfives simulate with args and no environment.
+func simulateCLI(t *testing.T, args ...string) (string, error) {
 	t.Helper()
 	var out bytes.Buffer
 	err := run(context.Background(), append([]string{"simulate"}, args...), func(string) string { return "" }, &out)
@@ -26,7 +26,7 @@ func simulate(t *testing.T, args ...string) (string, error) {
 // TestSimulateReportsPerStrategy: the header, the progress lines, the table and the footer
 // are all in the output.
 func TestSimulateReportsPerStrategy(t *testing.T) {
-	out, err := simulate(t, "--matches", "8", "--bots", "greedy,random", "--duplicate", "--workers", "2", "--seed", "0x2a")
+	out, err := simulateCLI(t, "--matches", "8", "--bots", "greedy,random", "--duplicate", "--workers", "2", "--seed", "0x2a")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -46,7 +46,7 @@ func TestSimulateReportsPerStrategy(t *testing.T) {
 // TestSimulateIsRepeatable: the same seed, written two ways, plays the same matches.
 func TestSimulateIsRepeatable(t *testing.T) {
 	table := func(seed string) string {
-		out, err := simulate(t, "--matches", "6", "--players", "3", "--bots", "expert,greedy,random", "--seed", seed, "--target", "60", "--workers", "1")
+		out, err := simulateCLI(t, "--matches", "6", "--players", "3", "--bots", "expert,greedy,random", "--seed", seed, "--target", "60", "--workers", "1")
 		if err != nil {
 			t.Fatalf("%v\n%s", err, out)
 		}
@@ -68,7 +68,7 @@ func TestSimulateIsRepeatable(t *testing.T) {
 // replays to its end.
 func TestSimulateStoresMatches(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "sim.db")
-	out, err := simulate(t, "--matches", "4", "--players", "4", "--partnerships", "--bots", "greedy,random", "--db", db, "--workers", "2")
+	out, err := simulateCLI(t, "--matches", "4", "--players", "4", "--partnerships", "--bots", "greedy,random", "--db", db, "--workers", "2")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -112,7 +112,7 @@ func TestSimulateRejectsBadFlags(t *testing.T) {
 		{"--sync", "sometimes"},
 		{"extra"},
 	} {
-		out, err := simulate(t, append(args, "--db", db)...)
+		out, err := simulateCLI(t, append(args, "--db", db)...)
 		if err == nil || out != "" {
 			t.Errorf("%v: error %v, output\n%s", args, err, out)
 		}
@@ -120,7 +120,7 @@ func TestSimulateRejectsBadFlags(t *testing.T) {
 			t.Fatalf("%v: the database was created (%v)", args, err)
 		}
 	}
-	if out, err := simulate(t, "-h"); err != nil || !strings.Contains(out, "-duplicate") {
+	if out, err := simulateCLI(t, "-h"); err != nil || !strings.Contains(out, "-duplicate") {
 		t.Errorf("-h: %v\n%s", err, out)
 	}
 }

@@ -11,11 +11,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/ratings"
+	"github.com/allfives/allfives/domain/app/referee"
+	"github.com/allfives/allfives/domain/app/reviews"
 	"github.com/allfives/allfives/domain/app/seeks"
-	"github.com/allfives/allfives/domain/players"
-	"github.com/allfives/allfives/domain/ratings"
-	"github.com/allfives/allfives/domain/referee"
-	"github.com/allfives/allfives/domain/reviewer"
 	"github.com/allfives/allfives/repository/postgres"
 	"github.com/allfives/allfives/repository/sqlite"
 )
@@ -26,7 +26,7 @@ const dbHelp = "SQLite database file, or a postgres:// or postgresql:// URL (see
 // store is what serve and migrate need of a store, whichever the engine.
 type store interface {
 	referee.EventStore
-	reviewer.Store
+	reviews.Store
 	players.Store
 	ratings.Store
 	seeks.Store

@@ -56,7 +56,7 @@ func TestServePostgres(t *testing.T) {
 		t.Fatalf("readyz: %d %s", status, body)
 	}
 	// SQLite's --sync has no say over PostgreSQL: the start-up line does not name it.
-	if line := srv.out.logged("listening"); line == nil || line["sync"] != nil || line["db"] == nil {
+	if line := srv.out.Logged("listening"); line == nil || line["sync"] != nil || line["db"] == nil {
 		t.Errorf("the start-up line on PostgreSQL: %v", line)
 	}
 	res, err := http.Post(srv.base+"/api/v1/matches", "application/json",
@@ -79,7 +79,7 @@ func TestServePostgres(t *testing.T) {
 	if err := srv.stop(); err != nil {
 		t.Fatalf("serve returned %v", err)
 	}
-	if srv.out.logged("stopped") == nil || strings.Contains(srv.out.String(), "hunter2") {
+	if srv.out.Logged("stopped") == nil || strings.Contains(srv.out.String(), "hunter2") {
 		t.Fatalf("log:\n%s", srv.out)
 	}
 	// replay reads the same database by its URL.

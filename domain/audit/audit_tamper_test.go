@@ -7,8 +7,9 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/referee"
+	"github.com/allfives/allfives/domain/app/referee/refereetest"
 	"github.com/allfives/allfives/domain/internal/matchtest"
-	"github.com/allfives/allfives/domain/referee"
 	"github.com/allfives/allfives/repository/memstore"
 )
 
@@ -83,12 +84,12 @@ func TestAuditNamesTheTamperedEvent(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			// given a stored two-seat match, finished or live, tampered with in the store
 			store := newTamperStore(memstore.New())
-			svc := matchtest.Service(store, uint64(200+i))
+			svc := refereetest.Service(store, uint64(200+i))
 			humans := 0
 			if tc.live {
 				humans = 1
 			}
-			c := matchtest.Create(t, svc, matchtest.Shapes[0], humans, 100)
+			c := refereetest.Create(t, svc, matchtest.Shapes[0], humans, 100)
 			var want int
 			store.tamper(t, c.Match.ID, func(rows []tamperRow, sum *domain.Summary) []tamperRow {
 				rows, want = tc.edit(t, rows, sum)
@@ -126,10 +127,10 @@ func TestAuditNeverPanicsOnGarbledBytes(t *testing.T) {
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(4, 4))
 	store := newTamperStore(memstore.New())
-	svc := matchtest.Service(store, 4)
+	svc := refereetest.Service(store, 4)
 	for n := range 60 {
 		// given a stored match with one byte of one payload changed, re-hashed or not
-		c := matchtest.Create(t, svc, matchtest.Shapes[n%len(matchtest.Shapes)], n%2, 100)
+		c := refereetest.Create(t, svc, matchtest.Shapes[n%len(matchtest.Shapes)], n%2, 100)
 		store.tamper(t, c.Match.ID, func(rows []tamperRow, _ *domain.Summary) []tamperRow {
 			r := &rows[rng.IntN(len(rows))]
 			const alphabet = " \"{}[],:-0123456789abcdefnulltrue"
@@ -154,7 +155,7 @@ func TestAuditDetailHidesLiveTiles(t *testing.T) {
 	// given a live match whose first draw by the bot at seat 1 was changed and re-hashed
 	ctx := context.Background()
 	store := newTamperStore(memstore.New())
-	svc := matchtest.Service(store, 77)
+	svc := refereetest.Service(store, 77)
 	c := liveWithDrawBy(t, svc, 1)
 	var secret string
 	store.tamper(t, c.Match.ID, func(rows []tamperRow, _ *domain.Summary) []tamperRow {
@@ -191,7 +192,7 @@ func liveWithDrawBy(t *testing.T, svc *referee.MatchService, seat int) referee.C
 	t.Helper()
 	ctx := context.Background()
 	for range 20 {
-		c := matchtest.Create(t, svc, matchtest.Shapes[0], 1, 0)
+		c := refereetest.Create(t, svc, matchtest.Shapes[0], 1, 0)
 		for range 100 {
 			events, _, err := svc.Events(ctx, c.Match.ID, domain.SeatViewer(1), 0, 1000)
 			if err != nil {

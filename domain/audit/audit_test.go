@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/referee/refereetest"
 	"github.com/allfives/allfives/domain/audit"
 	"github.com/allfives/allfives/domain/internal/matchtest"
 	"github.com/allfives/allfives/repository/memstore"
@@ -27,9 +28,9 @@ func TestAuditPassesOnBotMatches(t *testing.T) {
 	for i, shape := range matchtest.Shapes {
 		t.Run(shape.Name, func(t *testing.T) {
 			// given finished matches of bots at the default target, stored in memstore
-			svc := matchtest.Service(memstore.New(), uint64(100+i))
+			svc := refereetest.Service(memstore.New(), uint64(100+i))
 			for range auditCount() {
-				c := matchtest.Create(t, svc, shape, 0, 0)
+				c := refereetest.Create(t, svc, shape, 0, 0)
 				// when each is audited
 				rep, err := svc.Audit(ctx, c.Match.ID, domain.Spectator())
 				if err != nil {
@@ -77,8 +78,8 @@ func TestAuditEventsPassOnRandomMatches(t *testing.T) {
 func TestAuditOfALiveMatchIsPublic(t *testing.T) {
 	// given a live match with a human at seat 0
 	ctx := context.Background()
-	svc := matchtest.Service(memstore.New(), 5)
-	live := matchtest.Create(t, svc, matchtest.Shapes[1], 1, 0)
+	svc := refereetest.Service(memstore.New(), 5)
+	live := refereetest.Create(t, svc, matchtest.Shapes[1], 1, 0)
 	// when a spectator audits it
 	rep, err := svc.Audit(ctx, live.Match.ID, domain.Spectator())
 	if err != nil {

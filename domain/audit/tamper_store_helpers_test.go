@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/audit"
-	"github.com/allfives/allfives/domain/referee"
 )
 
 // tamperRow is a stored event as a durable store keeps it: encoded payload and chain links.

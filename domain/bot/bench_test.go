@@ -10,7 +10,6 @@ import (
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/bot"
 	"github.com/allfives/allfives/domain/bot/internal/bottest"
-	"github.com/allfives/allfives/domain/referee"
 )
 
 // positions collects at least n real decisions (views with more than one legal move) from
@@ -22,7 +21,7 @@ func positions(tb testing.TB, c bottest.Shape, n int) []domain.SeatView {
 // collect gathers at least n views that keep accepts.
 func collect(tb testing.TB, c bottest.Shape, n int, keep func(v domain.SeatView) bool) []domain.SeatView {
 	var out []domain.SeatView
-	players := []referee.Strategy{bot.NewPIMC(2, bot.DefaultPlayouts), bot.NewGreedy()}
+	players := []domain.Strategy{bot.NewPIMC(2, bot.DefaultPlayouts), bot.NewGreedy()}
 	for i := 0; len(out) < n; i++ {
 		seed := bottest.Seed(fmt.Sprintf("positions/%s/%d", c, i))
 		bottest.Play(tb, bottest.Spec(c, 0), seed, players, func(m *domain.Match, hands domain.HandLog) bool {
@@ -52,7 +51,7 @@ func BenchmarkPIMCForcedVsChoice(b *testing.B) {
 
 // forcedVsChoice times s's forced moves and real choices at two players while the boneyard
 // still hides tiles, and reports the quantiles of each.
-func forcedVsChoice(b *testing.B, s referee.Strategy) {
+func forcedVsChoice(b *testing.B, s domain.Strategy) {
 	for _, forced := range []bool{true, false} {
 		b.Run(map[bool]string{true: "forced", false: "choice"}[forced], func(b *testing.B) {
 			views := collect(b, bottest.Shape{Players: 2}, b.N, func(v domain.SeatView) bool {
@@ -80,17 +79,17 @@ func forcedVsChoice(b *testing.B, s referee.Strategy) {
 // which leaves out most of the time other processes steal on a shared machine. The figures in
 // (docs/bots.md, "Cost") come from -benchtime 8000x -cpu 1 (about 2,700 positions per table size).
 func BenchmarkExpertChoose(b *testing.B) {
-	choose(b, func() referee.Strategy { return bot.NewExpert(1, bot.DefaultRollouts) })
+	choose(b, func() domain.Strategy { return bot.NewExpert(1, bot.DefaultRollouts) })
 }
 
 // BenchmarkPIMCChoose is BenchmarkExpertChoose for pimc.
 func BenchmarkPIMCChoose(b *testing.B) {
-	choose(b, func() referee.Strategy { return bot.NewPIMC(1, bot.DefaultPlayouts) })
+	choose(b, func() domain.Strategy { return bot.NewPIMC(1, bot.DefaultPlayouts) })
 }
 
 // choose times the real decisions of the strategy newStrategy returns, as BenchmarkExpertChoose
 // says.
-func choose(b *testing.B, newStrategy func() referee.Strategy) {
+func choose(b *testing.B, newStrategy func() domain.Strategy) {
 	const tries = 3
 	for _, c := range bottest.Shapes() {
 		b.Run(c.String(), func(b *testing.B) {
@@ -150,6 +149,6 @@ func BenchmarkExpertMatch(b *testing.B) {
 	x := bot.NewExpert(1, bot.DefaultRollouts)
 	for i := 0; i < b.N; i++ {
 		seed := bottest.Seed(fmt.Sprintf("match/%d", i))
-		bottest.Play(b, bottest.Spec(bottest.Shape{Players: 2}, 0), seed, []referee.Strategy{x}, func(*domain.Match, domain.HandLog) bool { return true })
+		bottest.Play(b, bottest.Spec(bottest.Shape{Players: 2}, 0), seed, []domain.Strategy{x}, func(*domain.Match, domain.HandLog) bool { return true })
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/referee"
 )
 
 // The strategy names a seat may ask for (docs/bots.md, "The strategies").
@@ -21,9 +20,9 @@ const (
 var errNoMoves = errors.New("bot: the view has no legal moves; it is not this seat's turn")
 
 // Strategies returns the strategies by name, each seeded from seed, for
-// referee.ServiceConfig.Bots.
-func Strategies(seed uint64) map[string]referee.Strategy {
-	return map[string]referee.Strategy{
+// the referee's ServiceConfig.Bots.
+func Strategies(seed uint64) map[string]domain.Strategy {
+	return map[string]domain.Strategy{
 		NameRandom: NewRandom(seed),
 		NameGreedy: NewGreedy(),
 		NameExpert: NewExpert(seed, DefaultRollouts),
@@ -37,7 +36,7 @@ func Names() []string { return []string{NameRandom, NameGreedy, NamePIMC, NameEx
 // onlyMove returns the move when the view leaves exactly one, so random and greedy answer a
 // forced draw, pass or lead at once. The Monte Carlo players do not use it: they spend their
 // whole budget on a forced move too, so their timing does not give it away, and they are
-// referee.Paced, since a playout's cost still depends on the position. random and greedy are
+// domain.Paced, since a playout's cost still depends on the position. random and greedy are
 // not: they decide in microseconds whatever the view.
 func onlyMove(v domain.SeatView) (domain.Move, bool, error) {
 	switch len(v.LegalMoves) {

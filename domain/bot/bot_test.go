@@ -7,15 +7,14 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/simulate"
 	"github.com/allfives/allfives/domain/bot"
 	"github.com/allfives/allfives/domain/bot/internal/bottest"
-	"github.com/allfives/allfives/domain/bot/tourney"
-	"github.com/allfives/allfives/domain/referee"
 )
 
 // quick is the strategies with small Monte Carlo budgets, so the tests can afford thousands
 // of matches (and many under the race detector); the code paths are the same at any budget.
-func quick(seed uint64) map[string]referee.Strategy {
+func quick(seed uint64) map[string]domain.Strategy {
 	s := bot.Strategies(seed)
 	s[bot.NameExpert] = bot.NewExpert(seed, 60)
 	s[bot.NamePIMC] = bot.NewPIMC(seed, 60)
@@ -35,7 +34,7 @@ func TestBotsOnlyChooseLegalMoves(t *testing.T) {
 	for _, c := range bottest.Shapes() {
 		for i, bots := range lineups {
 			t.Run(fmt.Sprintf("%s/%d", c, i), func(t *testing.T) {
-				rep, err := tourney.Run(context.Background(), tourney.Config{
+				rep, err := simulate.Run(context.Background(), simulate.Config{
 					Matches: matches, Players: c.Players, Partnerships: c.Partnerships,
 					Bots: bots, Seed: []byte(fmt.Sprintf("legal/%s/%d", c, i)),
 					Duplicate: true, Workers: 2, Strategies: quick(11),
@@ -65,9 +64,9 @@ func TestExpertBeatsGreedy(t *testing.T) {
 	assertBeats(t, bot.NameExpert, bot.NameGreedy, 40, 0.7, s)
 }
 
-func assertBeats(t *testing.T, a, b string, matches int, rate float64, s map[string]referee.Strategy) {
+func assertBeats(t *testing.T, a, b string, matches int, rate float64, s map[string]domain.Strategy) {
 	t.Helper()
-	rep, err := tourney.Run(context.Background(), tourney.Config{
+	rep, err := simulate.Run(context.Background(), simulate.Config{
 		Matches: matches, Players: 2, Bots: []string{a, b}, Seed: []byte("strength"),
 		Duplicate: true, Workers: 2, Strategies: s,
 	})
@@ -85,7 +84,7 @@ func assertBeats(t *testing.T, a, b string, matches int, rate float64, s map[str
 // back. They are cheap whatever the view, so answering a forced move at once reveals nothing;
 // the Monte Carlo players spend their full budget instead (TestBudgetIsFixed).
 func TestForcedMoveNeedsNoSearch(t *testing.T) {
-	for _, s := range []referee.Strategy{bot.NewRandom(1), bot.NewGreedy()} {
+	for _, s := range []domain.Strategy{bot.NewRandom(1), bot.NewGreedy()} {
 		for _, want := range []domain.Move{domain.Draw(), domain.Pass()} {
 			got, err := s.Choose(context.Background(), domain.SeatView{LegalMoves: []domain.LegalMove{{Action: want.Action}}})
 			if err != nil || got != want {
@@ -105,7 +104,7 @@ func TestForcedMoveNeedsNoSearch(t *testing.T) {
 func TestStrategiesAreRepeatable(t *testing.T) {
 	a, b := quick(9), quick(9)
 	steps := 0
-	bottest.Play(t, bottest.Spec(bottest.Shape{Players: 2}, 0), bottest.Seed("repeat"), []referee.Strategy{a[bot.NameRandom]}, func(m *domain.Match, hands domain.HandLog) bool {
+	bottest.Play(t, bottest.Spec(bottest.Shape{Players: 2}, 0), bottest.Seed("repeat"), []domain.Strategy{a[bot.NameRandom]}, func(m *domain.Match, hands domain.HandLog) bool {
 		v := m.SeatView(m.Turn(), hands)
 		for _, name := range bot.Names() {
 			x, _ := a[name].Choose(context.Background(), v)

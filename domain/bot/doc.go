@@ -1,4 +1,4 @@
-// Package bot holds the computer players: strategies that implement referee.Strategy and decide
+// Package bot holds the computer players: strategies that implement domain.Strategy and decide
 // from a domain.SeatView alone. A SeatView carries only what its seat may know (its own hand,
 // the line, the counts and the public history), so no strategy here can see a hidden tile: the
 // types make peeking impossible, and the tests check it.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/allfives/allfives/domain/bot/tourney"
+	"github.com/allfives/allfives/domain/app/simulate"
 )
 
 // variants are the expert configurations measured against pimc while building it; the
@@ -46,7 +46,7 @@ func TestExperiment(t *testing.T) {
 		}
 		s[name] = &Expert{seed: 1, rollouts: v.budget, opts: v.opts}
 	}
-	rep, err := tourney.Run(context.Background(), tourney.Config{
+	rep, err := simulate.Run(context.Background(), simulate.Config{
 		Matches: max(n, 2), Players: max(players, 2), Partnerships: os.Getenv("ALLFIVES_PART") != "",
 		Bots: []string{a, b}, Seed: []byte("exp"), Duplicate: true, Workers: 1, Strategies: s,
 	})

@@ -7,7 +7,6 @@ import (
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/bot/internal/bottest"
-	"github.com/allfives/allfives/domain/referee"
 )
 
 // TestKnowledgeIsSound checks, from every seat at every turn of many matches, that what a seat
@@ -16,7 +15,7 @@ import (
 // allow, this is what makes the expert's samples include the truth.
 func TestKnowledgeIsSound(t *testing.T) {
 	matches := bottest.Size(12, 300)
-	players := []referee.Strategy{NewGreedy(), NewRandom(7)}
+	players := []domain.Strategy{NewGreedy(), NewRandom(7)}
 	constrained := 0
 	for _, c := range bottest.Shapes() {
 		for i := 0; i < matches; i++ {
@@ -115,7 +114,7 @@ func TestSamplerRespectsKnowledge(t *testing.T) {
 	positions := 0
 	for _, c := range bottest.Shapes() {
 		seed := bottest.Seed("sampler/" + c.String())
-		bottest.Play(t, bottest.Spec(c, 0), seed, []referee.Strategy{NewGreedy()}, func(m *domain.Match, hands domain.HandLog) bool {
+		bottest.Play(t, bottest.Spec(c, 0), seed, []domain.Strategy{NewGreedy()}, func(m *domain.Match, hands domain.HandLog) bool {
 			v := m.SeatView(m.Turn(), hands)
 			k := read(v)
 			smp := newSampler(k)

@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/domain/referee"
 )
 
 // TestMonteCarloPlayersArePaced: given the strategies a seat may name, then the Monte Carlo
@@ -25,7 +25,7 @@ func TestMonteCarloPlayersArePaced(t *testing.T) {
 	}
 	for name, s := range strategies {
 		var got time.Duration
-		p, paced := s.(referee.Paced)
+		p, paced := s.(domain.Paced)
 		if paced {
 			got = p.MinDecision()
 		}
@@ -33,7 +33,7 @@ func TestMonteCarloPlayersArePaced(t *testing.T) {
 			t.Errorf("%s: paced %v with floor %v, want floor %v", name, paced, got, want[name])
 		}
 	}
-	if _, ok := referee.Strategy(bot.NewExpert(1, 60)).(referee.Paced); !ok {
+	if _, ok := domain.Strategy(bot.NewExpert(1, 60)).(domain.Paced); !ok {
 		t.Error("an expert with any budget must be paced")
 	}
 }

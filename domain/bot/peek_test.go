@@ -9,7 +9,6 @@ import (
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/bot"
 	"github.com/allfives/allfives/domain/bot/internal/bottest"
-	"github.com/allfives/allfives/domain/referee"
 )
 
 // A strategy receives a domain.SeatView: the seat's own hand, the line, scores, counts, legal
@@ -95,6 +94,6 @@ func TestHiddenTilesDoNotChangeDecisions(t *testing.T) {
 // stop, and returns the match and its full log.
 func play(t *testing.T, c bottest.Shape, seedText string, visit func(m *domain.Match, hands domain.HandLog) bool) (*domain.Match, []domain.Event) {
 	t.Helper()
-	players := []referee.Strategy{bot.NewGreedy(), bot.NewRandom(1)}
+	players := []domain.Strategy{bot.NewGreedy(), bot.NewRandom(1)}
 	return bottest.Play(t, bottest.Spec(c, 0), bottest.Seed(seedText), players, visit)
 }

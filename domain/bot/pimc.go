@@ -44,7 +44,7 @@ func NewPIMC(seed uint64, playouts int) *PIMC {
 // shows its own time, only blurred.
 const PIMCMinDecision = 8 * time.Millisecond
 
-// MinDecision is PIMCMinDecision: pimc is referee.Paced.
+// MinDecision is PIMCMinDecision: pimc is domain.Paced.
 func (p *PIMC) MinDecision() time.Duration { return PIMCMinDecision }
 
 // Choose spends the whole budget on every decision, a forced one included, and returns the

@@ -8,7 +8,6 @@ import (
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/bot/internal/bottest"
-	"github.com/allfives/allfives/domain/referee"
 )
 
 // TestHiddenTilesDoNotChangeInputs goes further than TestHiddenTilesDoNotChangeDecisions in
@@ -24,7 +23,7 @@ func TestHiddenTilesDoNotChangeInputs(t *testing.T) {
 	for _, c := range bottest.Shapes() {
 		for game := 0; game < 2; game++ {
 			seed := bottest.Seed(fmt.Sprintf("inputs/%s/%d", c, game))
-			_, log := bottest.Play(t, bottest.Spec(c, 0), seed, []referee.Strategy{NewGreedy(), NewRandom(3)}, func(m *domain.Match, hands domain.HandLog) bool { return m.HandsPlayed() == 1 })
+			_, log := bottest.Play(t, bottest.Spec(c, 0), seed, []domain.Strategy{NewGreedy(), NewRandom(3)}, func(m *domain.Match, hands domain.HandLog) bool { return m.HandsPlayed() == 1 })
 			for n := 2; n <= len(log); n++ {
 				a, b, aHands, bHands, ok := bottest.SwapHidden(t, log[:n])
 				if !ok || a.Finished() || len(a.LegalMoves(a.Turn())) == 0 {
@@ -64,7 +63,7 @@ func TestBudgetIsFixed(t *testing.T) {
 	forced, chosen := 0, 0
 	for _, c := range bottest.Shapes() {
 		seed := bottest.Seed("budget/" + c.String())
-		bottest.Play(t, bottest.Spec(c, 100), seed, []referee.Strategy{NewGreedy(), NewRandom(2)}, func(m *domain.Match, hands domain.HandLog) bool {
+		bottest.Play(t, bottest.Spec(c, 100), seed, []domain.Strategy{NewGreedy(), NewRandom(2)}, func(m *domain.Match, hands domain.HandLog) bool {
 			v := m.SeatView(m.Turn(), hands)
 			for name, p := range players {
 				mv, n, err := p.decide(context.Background(), v)

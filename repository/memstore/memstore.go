@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/referee"
+	"github.com/allfives/allfives/domain/app/reviews"
 	"github.com/allfives/allfives/domain/audit"
-	"github.com/allfives/allfives/domain/players"
-	"github.com/allfives/allfives/domain/referee"
-	"github.com/allfives/allfives/domain/reviewer"
 	"github.com/allfives/allfives/repository"
 )
 
@@ -22,8 +22,8 @@ import (
 type Store struct {
 	mu      sync.RWMutex
 	matches map[string]*match
-	reviews map[reviewKey]reviewer.Record // review.go; made on first write
-	people  playerBook                    // the players (players.go), under mu too
+	reviews map[reviewKey]reviews.Record // review.go; made on first write
+	people  playerBook                   // the players (players.go), under mu too
 	// tickets are the single-use stream tickets (tickets.go), by ticketKey, under ticketsMu.
 	ticketsMu sync.Mutex
 	tickets   map[string]players.Ticket

@@ -3,7 +3,7 @@ package memstore_test
 import (
 	"testing"
 
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/repository/memstore"
 	"github.com/allfives/allfives/repository/storetest"
 )

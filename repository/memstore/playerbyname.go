@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/players"
+	"github.com/allfives/allfives/domain/app/players"
 )
 
 var _ players.NameStore = (*Store)(nil)

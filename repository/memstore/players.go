@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/players"
+	"github.com/allfives/allfives/domain/app/players"
 	"github.com/allfives/allfives/repository"
 )
 

@@ -3,7 +3,7 @@ package memstore_test
 import (
 	"testing"
 
-	"github.com/allfives/allfives/domain/players"
+	"github.com/allfives/allfives/domain/app/players"
 	"github.com/allfives/allfives/repository/memstore"
 	"github.com/allfives/allfives/repository/storetest"
 )

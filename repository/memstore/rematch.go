@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/referee"
 )
 
 var _ referee.RematchStore = (*Store)(nil)

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/reviewer"
+	"github.com/allfives/allfives/domain/app/reviews"
 )
 
 // reviewKey names a stored review: one per match and method.
@@ -15,12 +15,12 @@ type reviewKey struct {
 	match, method string
 }
 
-var _ reviewer.Store = (*Store)(nil)
+var _ reviews.Store = (*Store)(nil)
 
 // Review returns the review stored for (id, method); ok is false when there is none.
-func (s *Store) Review(ctx context.Context, id, method string) (reviewer.Record, bool, error) {
+func (s *Store) Review(ctx context.Context, id, method string) (reviews.Record, bool, error) {
 	if err := ctx.Err(); err != nil {
-		return reviewer.Record{}, false, err
+		return reviews.Record{}, false, err
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -29,31 +29,31 @@ func (s *Store) Review(ctx context.Context, id, method string) (reviewer.Record,
 }
 
 // StartReview records the review of (id, method) as running unless it is done
-// (reviewer.Store).
-func (s *Store) StartReview(ctx context.Context, id, method string, at time.Time) (reviewer.Record, bool, error) {
+// (reviews.Store).
+func (s *Store) StartReview(ctx context.Context, id, method string, at time.Time) (reviews.Record, bool, error) {
 	if err := ctx.Err(); err != nil {
-		return reviewer.Record{}, false, err
+		return reviews.Record{}, false, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.hasMatch(id); err != nil {
-		return reviewer.Record{}, false, err
+		return reviews.Record{}, false, err
 	}
 	k := reviewKey{id, method}
-	if old, ok := s.reviews[k]; ok && old.Status == reviewer.StatusDone {
+	if old, ok := s.reviews[k]; ok && old.Status == reviews.StatusDone {
 		return copyReview(old), false, nil
 	}
-	rec := reviewer.Record{MatchID: id, Method: method, Status: reviewer.StatusRunning, RequestedAt: at.UTC()}
+	rec := reviews.Record{MatchID: id, Method: method, Status: reviews.StatusRunning, RequestedAt: at.UTC()}
 	s.putReview(k, rec)
 	return rec, true, nil
 }
 
-// FinishReview stores a review's outcome unless it is done (reviewer.Store).
-func (s *Store) FinishReview(ctx context.Context, rec reviewer.Record) error {
+// FinishReview stores a review's outcome unless it is done (reviews.Store).
+func (s *Store) FinishReview(ctx context.Context, rec reviews.Record) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if rec.Status != reviewer.StatusDone && rec.Status != reviewer.StatusFailed {
+	if rec.Status != reviews.StatusDone && rec.Status != reviews.StatusFailed {
 		return fmt.Errorf("finish review of %s: status %q is no outcome", rec.MatchID, rec.Status)
 	}
 	s.mu.Lock()
@@ -64,7 +64,7 @@ func (s *Store) FinishReview(ctx context.Context, rec reviewer.Record) error {
 	k := reviewKey{rec.MatchID, rec.Method}
 	old, ok := s.reviews[k]
 	switch {
-	case ok && old.Status == reviewer.StatusDone:
+	case ok && old.Status == reviews.StatusDone:
 		return nil
 	case ok:
 		rec.RequestedAt = old.RequestedAt
@@ -72,7 +72,7 @@ func (s *Store) FinishReview(ctx context.Context, rec reviewer.Record) error {
 		rec.RequestedAt = rec.FinishedAt
 	}
 	rec.RequestedAt, rec.FinishedAt = rec.RequestedAt.UTC(), rec.FinishedAt.UTC()
-	if rec.Status != reviewer.StatusDone {
+	if rec.Status != reviews.StatusDone {
 		rec.Result = nil
 	} else {
 		rec.Code = ""
@@ -90,15 +90,15 @@ func (s *Store) hasMatch(id string) error {
 }
 
 // putReview stores rec under k; the caller holds mu for writing.
-func (s *Store) putReview(k reviewKey, rec reviewer.Record) {
+func (s *Store) putReview(k reviewKey, rec reviews.Record) {
 	if s.reviews == nil {
-		s.reviews = map[reviewKey]reviewer.Record{}
+		s.reviews = map[reviewKey]reviews.Record{}
 	}
 	s.reviews[k] = rec
 }
 
 // copyReview is rec with a result of its own, so that no caller shares the stored bytes.
-func copyReview(rec reviewer.Record) reviewer.Record {
+func copyReview(rec reviews.Record) reviews.Record {
 	rec.Result = slices.Clone(rec.Result)
 	return rec
 }

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/allfives/allfives/domain/players"
+	"github.com/allfives/allfives/domain/app/players"
 )
 
 var _ players.TicketStore = (*Store)(nil)

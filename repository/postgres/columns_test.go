@@ -5,7 +5,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/allfives/allfives/repository/ratingsql"
 	"github.com/allfives/allfives/repository/sqlrow"
 	"gorm.io/gorm/schema"
 )
@@ -14,7 +13,7 @@ import (
 // exactly the row type's columns.
 func checkColumns(t *testing.T, s *Store) {
 	t.Helper()
-	for _, row := range []any{&sqlrow.MatchRow{}, &sqlrow.SeatRow{}, &sqlrow.EventRow{}, &sqlrow.IdempotencyRow{}, &sqlrow.PlayerRow{}, &sqlrow.SkeletonRow{}, &sqlrow.ReviewRow{}, &ratingsql.ChangeRow{}, &ratingsql.StandingRow{}, &ratingsql.QueueRow{}} {
+	for _, row := range []any{&sqlrow.MatchRow{}, &sqlrow.SeatRow{}, &sqlrow.EventRow{}, &sqlrow.IdempotencyRow{}, &sqlrow.PlayerRow{}, &sqlrow.SkeletonRow{}, &sqlrow.ReviewRow{}, &sqlrow.ChangeRow{}, &sqlrow.StandingRow{}, &sqlrow.QueueRow{}} {
 		sch, err := schema.Parse(row, &sync.Map{}, schema.NamingStrategy{})
 		if err != nil {
 			t.Fatal(err)

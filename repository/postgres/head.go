@@ -3,8 +3,8 @@ package postgres
 import (
 	"context"
 
-	"github.com/allfives/allfives/domain/players"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/referee"
 )
 
 var (

@@ -27,9 +27,8 @@ const headTimeout = 5 * time.Second
 // connections while it runs), and a check asked less than headWindow after a query started
 // waits out the rest of that window for the checks that arrive with it, unless a query ends
 // first. On an idle instance a check goes at once, alone. Measured against 8 at once and
-// against one query per check, 2 gave the most state reads per second under load, with about
-// one query per 8 reads (docs/operations.md, "Figures through the network: head checks and
-// instances").
+// against one query per check, 2 gave the most state reads per second under load, with a few
+// reads per query (docs/decisions/009-head-checks-share-queries.md).
 const (
 	maxHeadQueries = 2
 	headWindow     = 100 * time.Microsecond
@@ -39,9 +38,9 @@ const (
 // per id, and a row for every id asked (a NULL version: no such match). It is written as a
 // subquery per id rather than "WHERE id = ANY($1)" for its generic plan: PostgreSQL makes that
 // plan once per connection, and for "= ANY" made while the table is small it is a sequential
-// scan, kept until the table is next analyzed (188 us an execution over 1,100 matches, against
-// 9.5 us for a lone probe; docs/operations.md). The subquery's plan is the index probe at any
-// size.
+// scan, kept until the table is next analyzed, which costs many times a lone probe from the
+// first thousand matches on (docs/decisions/009-head-checks-share-queries.md). The subquery's
+// plan is the index probe at any size.
 const headQuery = "SELECT u.id, (SELECT m.version FROM matches m WHERE m.id = u.id) FROM unnest($1::text[]) AS u(id)"
 
 // headQueryOne is headQuery for a batch of one id, the batch of every read on an idle

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/allfives/allfives/domain/players"
+	"github.com/allfives/allfives/domain/app/players"
 	"github.com/allfives/allfives/repository/storetest"
 )
 

@@ -3,7 +3,7 @@ package postgres
 import (
 	"context"
 
-	"github.com/allfives/allfives/domain/players"
+	"github.com/allfives/allfives/domain/app/players"
 	"github.com/allfives/allfives/repository/sqlrow"
 )
 

@@ -10,7 +10,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/players"
+	"github.com/allfives/allfives/domain/app/players"
 	"github.com/allfives/allfives/repository"
 	"github.com/allfives/allfives/repository/sqlrow"
 )

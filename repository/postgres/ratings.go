@@ -6,8 +6,8 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/ratings"
-	"github.com/allfives/allfives/repository/ratingsql"
+	"github.com/allfives/allfives/domain/app/ratings"
+	"github.com/allfives/allfives/repository/sqlrow"
 )
 
 var (
@@ -16,7 +16,7 @@ var (
 )
 
 // ratingDialect is PostgreSQL's: match.created's TEXT read as JSON.
-var ratingDialect = ratingsql.Dialect{True: "TRUE", Rated: "(c.data::jsonb -> 'rated') = 'true'::jsonb"}
+var ratingDialect = sqlrow.Dialect{True: "TRUE", Rated: "(c.data::jsonb -> 'rated') = 'true'::jsonb"}
 
 // ratingsLock is the key of the projection's advisory lock (docs/ratings.md, "The
 // projection"): "ratings" in ASCII, apart from goose's own lock.
@@ -37,7 +37,7 @@ func (s *Store) Project(ctx context.Context, fn func(ratings.Tx) error) (ran boo
 			return err
 		}
 		ran = true
-		return fn(ratingsql.NewTx(tx, ratingDialect))
+		return fn(sqlrow.NewTx(tx, ratingDialect))
 	})
 	return ran && err == nil, err
 }
@@ -51,54 +51,54 @@ func (s *Store) Replace(ctx context.Context, done []ratings.Queued, changes []ra
 		if err := tx.Exec(`SELECT pg_advisory_xact_lock(?)`, ratingsLock).Error; err != nil {
 			return err
 		}
-		return ratingsql.Replace(tx, done, changes, standings)
+		return sqlrow.Replace(tx, done, changes, standings)
 	})
 }
 
 // RatedEnds lists every rated match's end from the events.
 func (s *Store) RatedEnds(ctx context.Context) (_ []ratings.Queued, err error) {
 	defer classify(&err)
-	return ratingsql.RatedEnds(s.db.WithContext(ctx), ratingDialect)
+	return sqlrow.RatedEnds(s.db.WithContext(ctx), ratingDialect)
 }
 
 // AllStandings is every standing.
 func (s *Store) AllStandings(ctx context.Context) (_ []ratings.Standing, err error) {
 	defer classify(&err)
-	return ratingsql.AllStandings(s.db.WithContext(ctx))
+	return sqlrow.AllStandings(s.db.WithContext(ctx))
 }
 
 // AllChanges is every change.
 func (s *Store) AllChanges(ctx context.Context) (_ []ratings.Change, err error) {
 	defer classify(&err)
-	return ratingsql.AllChanges(s.db.WithContext(ctx))
+	return sqlrow.AllChanges(s.db.WithContext(ctx))
 }
 
 // PlayerStandings is a player's standing per format.
 func (s *Store) PlayerStandings(ctx context.Context, player string) (_ []ratings.Standing, err error) {
 	defer classify(&err)
-	return ratingsql.PlayerStandings(s.db.WithContext(ctx), player)
+	return sqlrow.PlayerStandings(s.db.WithContext(ctx), player)
 }
 
 // PlayerChanges is a page of a player's changes, newest first.
 func (s *Store) PlayerChanges(ctx context.Context, player string, format ratings.Format, before *ratings.Key, limit int) (_ []ratings.Change, err error) {
 	defer classify(&err)
-	return ratingsql.PlayerChanges(s.db.WithContext(ctx), player, format, before, limit)
+	return sqlrow.PlayerChanges(s.db.WithContext(ctx), player, format, before, limit)
 }
 
 // Leaderboard is a page of a format's leaderboard.
 func (s *Store) Leaderboard(ctx context.Context, format ratings.Format, after *ratings.BoardPosition, limit int) (_ []ratings.BoardRow, err error) {
 	defer classify(&err)
-	return ratingsql.Leaderboard(s.db.WithContext(ctx), ratingDialect, format, after, limit)
+	return sqlrow.Leaderboard(s.db.WithContext(ctx), ratingDialect, format, after, limit)
 }
 
 // MatchChanges is one match's changes.
 func (s *Store) MatchChanges(ctx context.Context, id string) (_ []ratings.Change, err error) {
 	defer classify(&err)
-	return ratingsql.MatchChanges(s.db.WithContext(ctx), id)
+	return sqlrow.MatchChanges(s.db.WithContext(ctx), id)
 }
 
 // OpeningAndEnd reads a log's first head events and its event endSeq in one query.
 func (s *Store) OpeningAndEnd(ctx context.Context, id string, head, endSeq int) (_ []domain.Event, err error) {
 	defer classify(&err)
-	return ratingsql.OpeningAndEnd(s.db.WithContext(ctx), id, head, endSeq)
+	return sqlrow.OpeningAndEnd(s.db.WithContext(ctx), id, head, endSeq)
 }

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/allfives/allfives/domain/ratings"
+	"github.com/allfives/allfives/domain/app/ratings"
 	"github.com/allfives/allfives/repository/postgres"
 	"github.com/allfives/allfives/repository/postgres/pgtest"
 )

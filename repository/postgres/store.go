@@ -15,7 +15,7 @@ import (
 	"gorm.io/gorm/logger"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/referee"
 )
 
 // Defaults of Options, chosen for one server instance on a small machine; how to size them

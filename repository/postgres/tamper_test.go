@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/audit"
-	"github.com/allfives/allfives/domain/referee"
 	"github.com/allfives/allfives/repository/postgres"
 	"github.com/allfives/allfives/repository/storetest"
 )

@@ -7,7 +7,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/players"
+	"github.com/allfives/allfives/domain/app/players"
 )
 
 var _ players.TicketStore = (*Store)(nil)

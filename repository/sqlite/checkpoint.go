@@ -14,18 +14,18 @@ import (
 // connection, checkpoints after every checkpointEvery commits, in two steps. First a PASSIVE
 // checkpoint, which never blocks the writer or the readers, copies what the WAL holds. Under a
 // steady load the committer has written more frames by the time it ends, and a WAL that is
-// never copied whole is never started again from its beginning: it grew to 1 GB in one
-// 70-second run of `allfives bench`, and each commit then appended to the file, whose sync must
-// also journal the file's new size (0.34 ms against 0.15 ms for overwriting 4 KB, on the VM of
-// docs/performance.md, "The WAL fix"). So a second PASSIVE checkpoint copies those few frames
+// never copied whole is never started again from its beginning: it grows without bound, and
+// each commit then appends to the file, whose sync must also journal the file's new size, which
+// costs more than overwriting pages in place (docs/decisions/002-checkpoints-off-the-commit-path.md).
+// So a second PASSIVE checkpoint copies those few frames
 // while the committer waits between two batches; the next commit then writes the WAL from its
 // start again. Closing the store still checkpoints the whole WAL.
 
 // checkpointEvery is how many commits pass between two checkpoints. Each checkpoint writes the
 // pages the commits changed into the database file and syncs it, and pauses the committer for
-// its second step; a page that several commits changed is written once per checkpoint. Against
-// every 32 commits, every 128 gave 1.07–1.08× the durable moves per second in `allfives bench`
-// (2 runs, in alternating rounds), with a WAL of up to 29 MB instead of 9.
+// its second step; a page that several commits changed is written once per checkpoint, so
+// rarer checkpoints write less in all. 128 keeps the WAL to tens of MB while giving more durable
+// moves per second than 32 did (docs/decisions/002-checkpoints-off-the-commit-path.md).
 const checkpointEvery = 128
 
 // checkpointer runs the checkpoints on its own connection.

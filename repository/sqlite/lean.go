@@ -21,10 +21,10 @@ import (
 // the log is at N. Another process writing the same file cannot fool this: the guard reads
 // the version under the write lock, and the events' primary key catches any clash.
 //
-// Writing a whole batch in fewer statements (one guarded UPDATE per append, then one multi-row
-// INSERT for all their events) was tried and left out, when the statements still went through
-// the driver: at sync=full it changed neither moves per second (2,676 against 2,688, and 2,570
-// against 2,541) nor the CPU per move.
+// A batch is written one append's statements at a time, not as one multi-row INSERT for all
+// its events: at sync=full the fsync, not the number of statements, is what a batch waits for,
+// and fewer statements changed neither moves per second nor the CPU per move (the measurement:
+// docs/decisions/003-durable-commit-stays-synchronous-full.md).
 
 // SQL of the hot statements.
 const (

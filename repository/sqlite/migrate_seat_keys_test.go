@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/referee"
 )
 
 // seatKeysFixture is what the tests of 00003 store under 00002: three matches whose

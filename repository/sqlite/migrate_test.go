@@ -8,7 +8,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/allfives/allfives/repository/ratingsql"
 	"github.com/allfives/allfives/repository/sqlrow"
 	"gorm.io/gorm/schema"
 )
@@ -81,7 +80,7 @@ func TestMigrateDownAndUp(t *testing.T) {
 // exactly the row type's columns, and the indexes and triggers the queries rely on exist.
 func checkSchema(t *testing.T, s *Store) {
 	t.Helper()
-	for _, row := range []any{&sqlrow.MatchRow{}, &sqlrow.SeatRow{}, &sqlrow.EventRow{}, &sqlrow.IdempotencyRow{}, &sqlrow.PlayerRow{}, &sqlrow.SkeletonRow{}, &sqlrow.ReviewRow{}, &ratingsql.ChangeRow{}, &ratingsql.StandingRow{}, &ratingsql.QueueRow{}} {
+	for _, row := range []any{&sqlrow.MatchRow{}, &sqlrow.SeatRow{}, &sqlrow.EventRow{}, &sqlrow.IdempotencyRow{}, &sqlrow.PlayerRow{}, &sqlrow.SkeletonRow{}, &sqlrow.ReviewRow{}, &sqlrow.ChangeRow{}, &sqlrow.StandingRow{}, &sqlrow.QueueRow{}} {
 		sch, err := schema.Parse(row, &sync.Map{}, schema.NamingStrategy{})
 		if err != nil {
 			t.Fatal(err)

@@ -6,8 +6,8 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/ratings"
-	"github.com/allfives/allfives/repository/ratingsql"
+	"github.com/allfives/allfives/domain/app/ratings"
+	"github.com/allfives/allfives/repository/sqlrow"
 )
 
 var (
@@ -16,7 +16,7 @@ var (
 )
 
 // ratingDialect is SQLite's: booleans are 0 and 1, and json_extract reads JSON true as 1.
-var ratingDialect = ratingsql.Dialect{True: "1", Rated: "json_extract(c.data, '$.rated') = 1"}
+var ratingDialect = sqlrow.Dialect{True: "1", Rated: "json_extract(c.data, '$.rated') = 1"}
 
 // Project runs fn in one transaction on the writer, between the committer's batches: one
 // process writes a SQLite file, and the writer's lock (BEGIN IMMEDIATE) keeps out any other
@@ -27,7 +27,7 @@ func (s *Store) Project(ctx context.Context, fn func(ratings.Tx) error) (_ bool,
 	s.writing.Lock()
 	defer s.writing.Unlock()
 	err = s.w.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		return fn(ratingsql.NewTx(tx, ratingDialect))
+		return fn(sqlrow.NewTx(tx, ratingDialect))
 	})
 	return err == nil, err
 }
@@ -39,54 +39,54 @@ func (s *Store) Replace(ctx context.Context, done []ratings.Queued, changes []ra
 	s.writing.Lock()
 	defer s.writing.Unlock()
 	return s.w.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		return ratingsql.Replace(tx, done, changes, standings)
+		return sqlrow.Replace(tx, done, changes, standings)
 	})
 }
 
 // RatedEnds lists every rated match's end from the events.
 func (s *Store) RatedEnds(ctx context.Context) (_ []ratings.Queued, err error) {
 	defer s.read(&err)
-	return ratingsql.RatedEnds(s.r.WithContext(ctx), ratingDialect)
+	return sqlrow.RatedEnds(s.r.WithContext(ctx), ratingDialect)
 }
 
 // AllStandings is every standing.
 func (s *Store) AllStandings(ctx context.Context) (_ []ratings.Standing, err error) {
 	defer s.read(&err)
-	return ratingsql.AllStandings(s.r.WithContext(ctx))
+	return sqlrow.AllStandings(s.r.WithContext(ctx))
 }
 
 // AllChanges is every change.
 func (s *Store) AllChanges(ctx context.Context) (_ []ratings.Change, err error) {
 	defer s.read(&err)
-	return ratingsql.AllChanges(s.r.WithContext(ctx))
+	return sqlrow.AllChanges(s.r.WithContext(ctx))
 }
 
 // PlayerStandings is a player's standing per format.
 func (s *Store) PlayerStandings(ctx context.Context, player string) (_ []ratings.Standing, err error) {
 	defer s.read(&err)
-	return ratingsql.PlayerStandings(s.r.WithContext(ctx), player)
+	return sqlrow.PlayerStandings(s.r.WithContext(ctx), player)
 }
 
 // PlayerChanges is a page of a player's changes, newest first.
 func (s *Store) PlayerChanges(ctx context.Context, player string, format ratings.Format, before *ratings.Key, limit int) (_ []ratings.Change, err error) {
 	defer s.read(&err)
-	return ratingsql.PlayerChanges(s.r.WithContext(ctx), player, format, before, limit)
+	return sqlrow.PlayerChanges(s.r.WithContext(ctx), player, format, before, limit)
 }
 
 // Leaderboard is a page of a format's leaderboard.
 func (s *Store) Leaderboard(ctx context.Context, format ratings.Format, after *ratings.BoardPosition, limit int) (_ []ratings.BoardRow, err error) {
 	defer s.read(&err)
-	return ratingsql.Leaderboard(s.r.WithContext(ctx), ratingDialect, format, after, limit)
+	return sqlrow.Leaderboard(s.r.WithContext(ctx), ratingDialect, format, after, limit)
 }
 
 // MatchChanges is one match's changes.
 func (s *Store) MatchChanges(ctx context.Context, id string) (_ []ratings.Change, err error) {
 	defer s.read(&err)
-	return ratingsql.MatchChanges(s.r.WithContext(ctx), id)
+	return sqlrow.MatchChanges(s.r.WithContext(ctx), id)
 }
 
 // OpeningAndEnd reads a log's first head events and its event endSeq in one query.
 func (s *Store) OpeningAndEnd(ctx context.Context, id string, head, endSeq int) (_ []domain.Event, err error) {
 	defer s.read(&err)
-	return ratingsql.OpeningAndEnd(s.r.WithContext(ctx), id, head, endSeq)
+	return sqlrow.OpeningAndEnd(s.r.WithContext(ctx), id, head, endSeq)
 }

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/allfives/allfives/domain/ratings"
+	"github.com/allfives/allfives/domain/app/ratings"
 	"github.com/allfives/allfives/repository/storetest"
 )
 

@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/repository/sqlrow"
 )
 

@@ -7,25 +7,25 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/reviewer"
+	"github.com/allfives/allfives/domain/app/reviews"
 	"github.com/allfives/allfives/repository/sqlrow"
 )
 
 // Reviews are derived data in a table of their own (sqlrow.ReviewRow): reads go through the
 // read pool, writes through the writer like creates, under Store.writing.
 
-var _ reviewer.Store = (*Store)(nil)
+var _ reviews.Store = (*Store)(nil)
 
 // Review returns the review stored for (id, method); ok is false when there is none.
-func (s *Store) Review(ctx context.Context, id, method string) (_ reviewer.Record, _ bool, err error) {
+func (s *Store) Review(ctx context.Context, id, method string) (_ reviews.Record, _ bool, err error) {
 	defer s.read(&err)
 	defer domain.Wrap(&err, "review of %s", id)
 	return sqlrow.Review(s.r.WithContext(ctx), id, method)
 }
 
 // StartReview records the review of (id, method) as running unless it is done
-// (reviewer.Store).
-func (s *Store) StartReview(ctx context.Context, id, method string, at time.Time) (rec reviewer.Record, started bool, err error) {
+// (reviews.Store).
+func (s *Store) StartReview(ctx context.Context, id, method string, at time.Time) (rec reviews.Record, started bool, err error) {
 	defer s.wrote(&err)
 	defer domain.Wrap(&err, "start review of %s", id)
 	err = s.writeTx(ctx, func(tx *gorm.DB) error {
@@ -35,8 +35,8 @@ func (s *Store) StartReview(ctx context.Context, id, method string, at time.Time
 	return rec, started, err
 }
 
-// FinishReview stores a review's outcome unless it is done (reviewer.Store).
-func (s *Store) FinishReview(ctx context.Context, rec reviewer.Record) (err error) {
+// FinishReview stores a review's outcome unless it is done (reviews.Store).
+func (s *Store) FinishReview(ctx context.Context, rec reviews.Record) (err error) {
 	defer s.wrote(&err)
 	defer domain.Wrap(&err, "finish review of %s", rec.MatchID)
 	return s.writeTx(ctx, func(tx *gorm.DB) error { return sqlrow.FinishReview(tx, rec) })

@@ -3,7 +3,7 @@ package sqlite_test
 import (
 	"testing"
 
-	"github.com/allfives/allfives/domain/ratings"
+	"github.com/allfives/allfives/domain/app/ratings"
 	"github.com/allfives/allfives/repository/sqlite"
 	"github.com/allfives/allfives/repository/storetest"
 )

@@ -18,7 +18,7 @@ import (
 	"gorm.io/gorm/logger"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/referee"
 )
 
 // DefaultPath is the database file used when Open is given an empty path.

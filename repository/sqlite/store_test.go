@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/repository/sqlite"
 	"github.com/allfives/allfives/repository/storetest"
 )

@@ -7,7 +7,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/repository/sqlrow"
 )
 
@@ -22,7 +22,7 @@ func (s *Store) Create(ctx context.Context, rec referee.MatchRecord, events []do
 		return err
 	}
 	// Creates pause the checkpointer's last step like batches do, and count towards the
-	// next checkpoint (checkpoint.go): 6,000 creates in a row grew the WAL to 350 MB before.
+	// next checkpoint (checkpoint.go): else a long run of creates alone grows the WAL unbounded.
 	s.writing.Lock()
 	defer s.writing.Unlock()
 	err = s.w.WithContext(ctx).Transaction(func(tx *gorm.DB) error {

@@ -3,7 +3,7 @@ package sqlrow
 import (
 	"gorm.io/gorm"
 
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/repository"
 )
 

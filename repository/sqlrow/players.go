@@ -8,8 +8,8 @@ import (
 	"gorm.io/gorm/clause"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/players"
 	"github.com/allfives/allfives/domain/names"
-	"github.com/allfives/allfives/domain/players"
 	"github.com/allfives/allfives/repository"
 )
 

@@ -7,7 +7,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/reviewer"
+	"github.com/allfives/allfives/domain/app/reviews"
 )
 
 // ReviewRow is a row of reviews (migrations/*/00004_reviews.sql): one match's review by one
@@ -26,31 +26,31 @@ type ReviewRow struct {
 func (ReviewRow) TableName() string { return "reviews" }
 
 // record decodes a reviews row; a time that does not parse is ErrRecordCorrupt.
-func (r ReviewRow) record() (reviewer.Record, error) {
-	rec := reviewer.Record{MatchID: r.MatchID, Method: r.Method, Status: reviewer.Status(r.Status), Code: domain.Code(r.ErrorCode)}
+func (r ReviewRow) record() (reviews.Record, error) {
+	rec := reviews.Record{MatchID: r.MatchID, Method: r.Method, Status: reviews.Status(r.Status), Code: domain.Code(r.ErrorCode)}
 	if r.Result != nil {
 		rec.Result = []byte(*r.Result)
 	}
 	var err error
 	if rec.RequestedAt, err = ParseTime(r.RequestedAt); err != nil {
-		return reviewer.Record{}, fmt.Errorf("%w: review of %s: %v", domain.ErrRecordCorrupt, r.MatchID, err)
+		return reviews.Record{}, fmt.Errorf("%w: review of %s: %v", domain.ErrRecordCorrupt, r.MatchID, err)
 	}
 	if r.FinishedAt != nil {
 		if rec.FinishedAt, err = ParseTime(*r.FinishedAt); err != nil {
-			return reviewer.Record{}, fmt.Errorf("%w: review of %s: %v", domain.ErrRecordCorrupt, r.MatchID, err)
+			return reviews.Record{}, fmt.Errorf("%w: review of %s: %v", domain.ErrRecordCorrupt, r.MatchID, err)
 		}
 	}
 	return rec, nil
 }
 
 // Review reads the review of (id, method) through db; ok is false when there is none.
-func Review(db *gorm.DB, id, method string) (_ reviewer.Record, ok bool, _ error) {
+func Review(db *gorm.DB, id, method string) (_ reviews.Record, ok bool, _ error) {
 	var rows []ReviewRow
 	if err := db.Where("match_id = ? AND method = ?", id, method).Limit(1).Find(&rows).Error; err != nil {
-		return reviewer.Record{}, false, err
+		return reviews.Record{}, false, err
 	}
 	if len(rows) == 0 {
-		return reviewer.Record{}, false, nil
+		return reviews.Record{}, false, nil
 	}
 	rec, err := rows[0].record()
 	return rec, err == nil, err
@@ -72,33 +72,33 @@ WHERE reviews.status <> 'done'`
 )
 
 // StartReview records the review of (id, method) as running through tx, a transaction of
-// the caller's, unless it is done (reviewer.Store's contract).
-func StartReview(tx *gorm.DB, id, method string, at time.Time) (_ reviewer.Record, started bool, _ error) {
+// the caller's, unless it is done (reviews.Store's contract).
+func StartReview(tx *gorm.DB, id, method string, at time.Time) (_ reviews.Record, started bool, _ error) {
 	if err := matchExists(tx, id); err != nil {
-		return reviewer.Record{}, false, err
+		return reviews.Record{}, false, err
 	}
 	res := tx.Exec(startReview, id, method, FormatTime(at))
 	if res.Error != nil {
-		return reviewer.Record{}, false, res.Error
+		return reviews.Record{}, false, res.Error
 	}
 	if res.RowsAffected == 0 {
 		rec, _, err := Review(tx, id, method)
 		return rec, false, err
 	}
-	return reviewer.Record{MatchID: id, Method: method, Status: reviewer.StatusRunning, RequestedAt: at.UTC()}, true, nil
+	return reviews.Record{MatchID: id, Method: method, Status: reviews.StatusRunning, RequestedAt: at.UTC()}, true, nil
 }
 
 // FinishReview stores rec's outcome through tx, a transaction of the caller's, unless the
-// review is done (reviewer.Store's contract).
-func FinishReview(tx *gorm.DB, rec reviewer.Record) error {
-	if rec.Status != reviewer.StatusDone && rec.Status != reviewer.StatusFailed {
+// review is done (reviews.Store's contract).
+func FinishReview(tx *gorm.DB, rec reviews.Record) error {
+	if rec.Status != reviews.StatusDone && rec.Status != reviews.StatusFailed {
 		return fmt.Errorf("finish review of %s: status %q is no outcome", rec.MatchID, rec.Status)
 	}
 	if err := matchExists(tx, rec.MatchID); err != nil {
 		return err
 	}
 	var result *string
-	if rec.Status == reviewer.StatusDone {
+	if rec.Status == reviews.StatusDone {
 		r := string(rec.Result)
 		result = &r
 	}

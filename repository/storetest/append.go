@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/audit"
-	"github.com/allfives/allfives/domain/referee"
 )
 
 // testRejectsBrokenSequence: events must continue the log at Expected+1 with no gap; a bad

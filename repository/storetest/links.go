@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/audit"
-	"github.com/allfives/allfives/domain/referee"
 )
 
 // testLinks: Links gives back, for every stored event in seq order, the very bytes that were

@@ -17,7 +17,7 @@ import (
 	"gorm.io/gorm/logger"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/repository/sqlrow"
 )
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/players"
+	"github.com/allfives/allfives/domain/app/players"
 )
 
 // RunPlayerLookup checks store against the players.NameStore contract: a player is found by

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/players"
 	"github.com/allfives/allfives/domain/names"
-	"github.com/allfives/allfives/domain/players"
 )
 
 // RunPlayers checks store against the players.Store contract. open must return a new, empty

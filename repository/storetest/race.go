@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/referee"
 )
 
 // RacingAppends: 16 goroutines race to append the next move of one match, each reading the log,

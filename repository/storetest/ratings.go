@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/ratings"
+	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/domain/players"
-	"github.com/allfives/allfives/domain/ratings"
-	"github.com/allfives/allfives/domain/referee"
 )
 
 // RatingsStore is what the ratings' projection needs of a store: the logs, the players and
@@ -37,8 +37,8 @@ type RatingsInstances struct {
 
 // fastBots plays every strategy name with random or greedy, so that matches of the four
 // bots (four distinct rated players) end in milliseconds.
-func fastBots(seed uint64) map[string]referee.Strategy {
-	return map[string]referee.Strategy{
+func fastBots(seed uint64) map[string]domain.Strategy {
+	return map[string]domain.Strategy{
 		bot.NameRandom: bot.NewRandom(seed), bot.NameGreedy: bot.NewGreedy(),
 		bot.NamePIMC: bot.NewGreedy(), bot.NameExpert: bot.NewRandom(seed + 1),
 	}

@@ -10,10 +10,10 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/ratings"
+	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/domain/rating"
-	"github.com/allfives/allfives/domain/ratings"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/openskill"
 )
 
 // BenchRatingUpdate measures the projection's cost per match, its write included: n rated
@@ -67,7 +67,7 @@ func FillLeaderboard(tb testing.TB, s RatingsStore, format ratings.Format, n int
 	for i := range out {
 		out[i] = ratings.Standing{
 			Player: fmt.Sprintf("%032x", rng.Uint64()), Format: format,
-			Rating:  rating.Rating{Mu: 10 + 30*rng.Float64(), Sigma: 1 + 4*rng.Float64()},
+			Rating:  openskill.Rating{Mu: 10 + 30*rng.Float64(), Sigma: 1 + 4*rng.Float64()},
 			Matches: 10 + rng.IntN(500),
 		}
 		out[i].Wins = rng.IntN(out[i].Matches)

@@ -9,17 +9,17 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/referee"
-	"github.com/allfives/allfives/domain/reviewer"
+	"github.com/allfives/allfives/domain/app/referee"
+	"github.com/allfives/allfives/domain/app/reviews"
 )
 
 // ReviewStore is a store that keeps matches and their reviews.
 type ReviewStore interface {
 	referee.EventStore
-	reviewer.Store
+	reviews.Store
 }
 
-// RunReviews checks store against the reviewer.Store contract. open must return a new,
+// RunReviews checks store against the reviews.Store contract. open must return a new,
 // empty store for each call; it is called once per subtest.
 func RunReviews(t *testing.T, open func(t *testing.T) ReviewStore) {
 	tests := []struct {
@@ -52,7 +52,7 @@ func reviewMatch(t *testing.T, s ReviewStore, id string) {
 	mustCreate(t, s, NewFixture(t, id, Base, 0))
 }
 
-func mustReview(t *testing.T, s ReviewStore, id, method string) reviewer.Record {
+func mustReview(t *testing.T, s ReviewStore, id, method string) reviews.Record {
 	t.Helper()
 	rec, ok, err := s.Review(ctx, id, method)
 	if err != nil || !ok {
@@ -64,7 +64,7 @@ func mustReview(t *testing.T, s ReviewStore, id, method string) reviewer.Record 
 	return rec
 }
 
-func mustStart(t *testing.T, s ReviewStore, id, method string, at time.Time) (reviewer.Record, bool) {
+func mustStart(t *testing.T, s ReviewStore, id, method string, at time.Time) (reviews.Record, bool) {
 	t.Helper()
 	rec, started, err := s.StartReview(ctx, id, method, at)
 	if err != nil {
@@ -73,15 +73,15 @@ func mustStart(t *testing.T, s ReviewStore, id, method string, at time.Time) (re
 	return rec, started
 }
 
-func mustFinish(t *testing.T, s ReviewStore, rec reviewer.Record) {
+func mustFinish(t *testing.T, s ReviewStore, rec reviews.Record) {
 	t.Helper()
 	if err := s.FinishReview(ctx, rec); err != nil {
 		t.Fatalf("finish review of %s: %v", rec.MatchID, err)
 	}
 }
 
-func done(id, method string, result string, at time.Time) reviewer.Record {
-	return reviewer.Record{MatchID: id, Method: method, Status: reviewer.StatusDone, Result: []byte(result), FinishedAt: at}
+func done(id, method string, result string, at time.Time) reviews.Record {
+	return reviews.Record{MatchID: id, Method: method, Status: reviews.StatusDone, Result: []byte(result), FinishedAt: at}
 }
 
 func testReviewNeverAsked(t *testing.T, s ReviewStore) {
@@ -97,18 +97,18 @@ func testReviewStartThenFinish(t *testing.T, s ReviewStore) {
 	reviewMatch(t, s, "m-review")
 	asked := Base.Add(time.Hour).In(time.FixedZone("east", 3600))
 	rec, started := mustStart(t, s, "m-review", method1, asked)
-	if !started || rec.Status != reviewer.StatusRunning || !rec.RequestedAt.Equal(asked) {
+	if !started || rec.Status != reviews.StatusRunning || !rec.RequestedAt.Equal(asked) {
 		t.Fatalf("start: %+v started %v", rec, started)
 	}
 	got := mustReview(t, s, "m-review", method1)
-	if got.Status != reviewer.StatusRunning || !got.RequestedAt.Equal(asked) || got.RequestedAt.Location() != time.UTC ||
+	if got.Status != reviews.StatusRunning || !got.RequestedAt.Equal(asked) || got.RequestedAt.Location() != time.UTC ||
 		!got.FinishedAt.IsZero() || got.Result != nil || got.Code != "" {
 		t.Fatalf("running review reads as %+v", got)
 	}
 	finished := asked.Add(3*time.Second + 7)
 	mustFinish(t, s, done("m-review", method1, reviewJSON, finished))
 	got = mustReview(t, s, "m-review", method1)
-	if got.Status != reviewer.StatusDone || string(got.Result) != reviewJSON || got.Code != "" {
+	if got.Status != reviews.StatusDone || string(got.Result) != reviewJSON || got.Code != "" {
 		t.Fatalf("done review reads as %+v (%q)", got, got.Result)
 	}
 	if !got.RequestedAt.Equal(asked) || !got.FinishedAt.Equal(finished) || got.FinishedAt.Location() != time.UTC {
@@ -127,14 +127,14 @@ func testReviewDoneIsFinal(t *testing.T, s ReviewStore) {
 	mustStart(t, s, "m-review", method1, Base)
 	mustFinish(t, s, done("m-review", method1, reviewJSON, Base.Add(time.Second)))
 	rec, started := mustStart(t, s, "m-review", method1, Base.Add(time.Minute))
-	if started || rec.Status != reviewer.StatusDone || string(rec.Result) != reviewJSON {
+	if started || rec.Status != reviews.StatusDone || string(rec.Result) != reviewJSON {
 		t.Fatalf("start of a done review: %+v started %v", rec, started)
 	}
-	mustFinish(t, s, reviewer.Record{MatchID: "m-review", Method: method1, Status: reviewer.StatusFailed,
+	mustFinish(t, s, reviews.Record{MatchID: "m-review", Method: method1, Status: reviews.StatusFailed,
 		Code: domain.CodeRecordCorrupt, FinishedAt: Base.Add(time.Hour)})
 	mustFinish(t, s, done("m-review", method1, "{}\n", Base.Add(time.Hour)))
 	got := mustReview(t, s, "m-review", method1)
-	if got.Status != reviewer.StatusDone || string(got.Result) != reviewJSON || !got.FinishedAt.Equal(Base.Add(time.Second)) ||
+	if got.Status != reviews.StatusDone || string(got.Result) != reviewJSON || !got.FinishedAt.Equal(Base.Add(time.Second)) ||
 		!got.RequestedAt.Equal(Base) {
 		t.Fatalf("a done review changed: %+v", got)
 	}
@@ -145,23 +145,23 @@ func testReviewDoneIsFinal(t *testing.T, s ReviewStore) {
 func testReviewFailedStartsAgain(t *testing.T, s ReviewStore) {
 	reviewMatch(t, s, "m-review")
 	mustStart(t, s, "m-review", method1, Base)
-	mustFinish(t, s, reviewer.Record{MatchID: "m-review", Method: method1, Status: reviewer.StatusFailed,
+	mustFinish(t, s, reviews.Record{MatchID: "m-review", Method: method1, Status: reviews.StatusFailed,
 		Code: domain.CodeRecordCorrupt, FinishedAt: Base.Add(time.Second)})
 	got := mustReview(t, s, "m-review", method1)
-	if got.Status != reviewer.StatusFailed || got.Code != domain.CodeRecordCorrupt || got.Result != nil {
+	if got.Status != reviews.StatusFailed || got.Code != domain.CodeRecordCorrupt || got.Result != nil {
 		t.Fatalf("failed review reads as %+v", got)
 	}
 	rec, started := mustStart(t, s, "m-review", method1, Base.Add(time.Minute))
-	if !started || rec.Status != reviewer.StatusRunning {
+	if !started || rec.Status != reviews.StatusRunning {
 		t.Fatalf("start of a failed review: %+v started %v", rec, started)
 	}
 	got = mustReview(t, s, "m-review", method1)
-	if got.Status != reviewer.StatusRunning || got.Code != "" || !got.RequestedAt.Equal(Base.Add(time.Minute)) || !got.FinishedAt.IsZero() {
+	if got.Status != reviews.StatusRunning || got.Code != "" || !got.RequestedAt.Equal(Base.Add(time.Minute)) || !got.FinishedAt.IsZero() {
 		t.Fatalf("restarted review reads as %+v", got)
 	}
 	// A running review started again is running still, asked for at the new time.
 	mustStart(t, s, "m-review", method1, Base.Add(2*time.Minute))
-	if got := mustReview(t, s, "m-review", method1); got.Status != reviewer.StatusRunning || !got.RequestedAt.Equal(Base.Add(2*time.Minute)) {
+	if got := mustReview(t, s, "m-review", method1); got.Status != reviews.StatusRunning || !got.RequestedAt.Equal(Base.Add(2*time.Minute)) {
 		t.Fatalf("running review started again reads as %+v", got)
 	}
 }
@@ -205,7 +205,7 @@ func testReviewFinishWithoutStart(t *testing.T, s ReviewStore) {
 	reviewMatch(t, s, "m-review")
 	mustFinish(t, s, done("m-review", method1, reviewJSON, Base.Add(time.Second)))
 	got := mustReview(t, s, "m-review", method1)
-	if got.Status != reviewer.StatusDone || string(got.Result) != reviewJSON || !got.FinishedAt.Equal(Base.Add(time.Second)) {
+	if got.Status != reviews.StatusDone || string(got.Result) != reviewJSON || !got.FinishedAt.Equal(Base.Add(time.Second)) {
 		t.Fatalf("review finished without a start reads as %+v", got)
 	}
 }
@@ -241,7 +241,7 @@ func testReviewConcurrent(t *testing.T, s ReviewStore) {
 	}
 	for m := range matches {
 		id := fmt.Sprintf("m-%d", m)
-		if got := mustReview(t, s, id, method1); got.Status != reviewer.StatusDone || !bytes.Equal(got.Result, []byte(id+"\n")) {
+		if got := mustReview(t, s, id, method1); got.Status != reviews.StatusDone || !bytes.Equal(got.Result, []byte(id+"\n")) {
 			t.Errorf("%s after the race: %+v", id, got)
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/referee"
 )
 
 // testIdempotencyPerSeat: keys are per seat (docs/api.md, "Idempotency"). Two seats of one

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/referee"
 )
 
 // seatedMatch is a match NewOpenMatch created, with its record, for the joins below.

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/referee"
 )
 
 // testSeededRoundTrip: Summary.Seeded (the creator chose the seed) comes back from Match and

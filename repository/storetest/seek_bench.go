@@ -7,12 +7,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/ratings"
+	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/app/seeks"
 	"github.com/allfives/allfives/domain/bot"
 	"github.com/allfives/allfives/domain/matchmaking"
-	"github.com/allfives/allfives/domain/players"
-	"github.com/allfives/allfives/domain/ratings"
-	"github.com/allfives/allfives/domain/referee"
 )
 
 // SeekStore is what Play now needs of a store.

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/allfives/allfives/domain/ratings"
+	"github.com/allfives/allfives/domain/app/ratings"
 )
 
 // RunServerKeys checks the ratings.KeyStore contract: the first key stored under a name is

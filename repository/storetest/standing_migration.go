@@ -10,10 +10,10 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/ratings"
+	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/bot"
 	"github.com/allfives/allfives/domain/names"
-	"github.com/allfives/allfives/domain/ratings"
-	"github.com/allfives/allfives/domain/referee"
 	"github.com/allfives/allfives/migrations"
 )
 

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/referee"
+	"github.com/allfives/allfives/domain/app/referee"
 )
 
 // Base is the creation time of the suite's first match. Stores must keep the full

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/allfives/allfives/domain/players"
+	"github.com/allfives/allfives/domain/app/players"
 )
 
 // RunTickets checks store against the players.TicketStore contract: a ticket is taken once,

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/matchmaking"
-	"github.com/allfives/allfives/domain/referee"
 )
 
 // sweepEvery is how often the matcher expires seeks and decides claims left by a dead matcher.

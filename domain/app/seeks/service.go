@@ -19,7 +19,7 @@ import (
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/matchmaking"
-	"github.com/allfives/allfives/domain/rating"
+	"github.com/allfives/allfives/domain/openskill"
 )
 
 // Defaults of Config.
@@ -223,7 +223,7 @@ func (s *Service) shown(r Record) Record {
 // ratingsOf reads player's displayed rating in each format: in a format it never played,
 // the model's prior.
 func (s *Service) ratingsOf(ctx context.Context, player string) (func(matchmaking.Format) float64, error) {
-	fresh := rating.Default().New().Ordinal()
+	fresh := openskill.Default().New().Ordinal()
 	by := map[matchmaking.Format]float64{}
 	if s.standings != nil {
 		all, err := s.standings.PlayerStandings(ctx, player)

@@ -2,16 +2,12 @@ package matchtest
 
 import (
 	"bytes"
-	"context"
-	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/referee"
 )
 
 // Shape is one shape a match's seats may take (domain.Table; docs/rules.md, "Players and
@@ -73,73 +69,4 @@ func FirstMove(legal []domain.LegalMove) domain.LegalMove { return legal[0] }
 // RandomMove picks a legal move at random from rng.
 func RandomMove(rng *rand.Rand) func([]domain.LegalMove) domain.LegalMove {
 	return func(legal []domain.LegalMove) domain.LegalMove { return legal[rng.IntN(len(legal))] }
-}
-
-// clock ticks a second on each reading, so every event's time is distinct and repeatable.
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(time.Second)
-	return c.now
-}
-
-// randomBot takes a random legal move; its randomness is its own, so matches repeat per seed.
-type randomBot struct {
-	mu  sync.Mutex
-	rng *rand.Rand
-}
-
-func (b *randomBot) Choose(_ context.Context, v domain.SeatView) (domain.Move, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return v.LegalMoves[b.rng.IntN(len(v.LegalMoves))].Move(), nil
-}
-
-// lockedReader lets concurrent creates share one seeded stream (ChaCha8 is not safe for that).
-type lockedReader struct {
-	mu sync.Mutex
-	r  *rand.ChaCha8
-}
-
-func (l *lockedReader) Read(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.r.Read(p)
-}
-
-// Service is a MatchService over store with a "random" bot. Its deals, ids and tokens come
-// from seed too, so a test sees the same matches on every run (with crypto/rand a rare deal,
-// such as a match won in its first hand, made tests fail once in many runs).
-func Service(store referee.EventStore, seed uint64) *referee.MatchService {
-	var key [32]byte
-	binary.LittleEndian.PutUint64(key[:], seed)
-	return referee.NewMatchService(referee.ServiceConfig{
-		Store:  store,
-		Clock:  &clock{now: Start},
-		Random: &lockedReader{r: rand.NewChaCha8(key)},
-		Bots:   map[string]referee.Strategy{"random": &randomBot{rng: rand.New(rand.NewPCG(seed, 1))}},
-	})
-}
-
-// Create creates a match of the given shape; humans seats are human, the rest bots.
-func Create(t testing.TB, svc *referee.MatchService, shape Shape, humans int, target int) referee.Created {
-	t.Helper()
-	req := referee.CreateRequest{Partnerships: shape.Partnerships, Target: target}
-	for s := range shape.Players {
-		p := domain.PlayerInfo{Name: fmt.Sprintf("P%d", s), Kind: domain.Bot, Bot: "random"}
-		if s < humans {
-			p = domain.PlayerInfo{Name: fmt.Sprintf("P%d", s), Kind: domain.Human}
-		}
-		req.Players = append(req.Players, p)
-	}
-	c, err := svc.Create(context.Background(), req)
-	if err != nil {
-		t.Fatalf("create: %v", err)
-	}
-	return c
 }

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/referee"
 )
 
 // Big reports whether the long versions of the tests were asked for (ALLFIVES_BIG=1).
@@ -84,7 +83,7 @@ func Start(tb testing.TB, spec domain.MatchSpec, seed domain.Seed) (*domain.Matc
 // Play plays a match until it ends or visit, called before every move with the match as it
 // stands and its hand log, returns false. The seat to move asks strategies[seat % len(strategies)]. It returns
 // the match and its whole log.
-func Play(tb testing.TB, spec domain.MatchSpec, seed domain.Seed, strategies []referee.Strategy, visit func(m *domain.Match, hands domain.HandLog) bool) (*domain.Match, []domain.Event) {
+func Play(tb testing.TB, spec domain.MatchSpec, seed domain.Seed, strategies []domain.Strategy, visit func(m *domain.Match, hands domain.HandLog) bool) (*domain.Match, []domain.Event) {
 	tb.Helper()
 	m, log := Start(tb, spec, seed)
 	var hands domain.HandLog

@@ -1,0 +1,237 @@
+// Package problem is the one mapping from an error to what a client is told of it: the codes
+// only HTTP can get wrong, the table from code to status and title (docs/api.md, "Errors"),
+// the Retry-After of the codes that say "not now", and the errors the HTTP layer raises.
+// The problem+json body itself is a wire type of package api (api.Problem).
+package problem
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/allfives/allfives/domain"
+)
+
+// The codes the HTTP layer adds to the domain's (docs/api.md lists the domain's; these cover
+// what only HTTP can get wrong).
+const (
+	CodeNotFound             domain.Code = "NOT_FOUND"
+	CodeMethodNotAllowed     domain.Code = "METHOD_NOT_ALLOWED"
+	CodePayloadTooLarge      domain.Code = "PAYLOAD_TOO_LARGE"
+	CodeUnsupportedMediaType domain.Code = "UNSUPPORTED_MEDIA_TYPE"
+	CodeRateLimited          domain.Code = domain.CodeRateLimited
+	CodeNotReady             domain.Code = "NOT_READY"
+	CodeUnavailable          domain.Code = "UNAVAILABLE"
+	CodeRequestTimeout       domain.Code = "REQUEST_TIMEOUT"
+	CodeHeaderTooLarge       domain.Code = "HEADER_TOO_LARGE"
+	// CodeReviewNotFound: no review of the match was asked for (docs/review.md, "API").
+	CodeReviewNotFound domain.Code = "REVIEW_NOT_FOUND"
+)
+
+// retryAfterOf is the Retry-After, in seconds, sent with the domain's codes that say "not now"
+// rather than "no".
+var retryAfterOf = map[domain.Code]int{
+	domain.CodeStoreBusy: 1,
+	domain.CodeStoreFull: 30,
+	// A restart of PostgreSQL takes seconds; the pool reconnects by itself.
+	domain.CodeStoreUnavailable: 2,
+	// Too many challenges waiting (the store's count): one answered, declined or expired
+	// makes room, which takes a person a minute or more.
+	domain.CodeRateLimited: 60,
+}
+
+// StatusClientClosed is the status logged, never sent, for a request whose client hung up
+// before the answer was ready (nginx's 499).
+const StatusClientClosed = 499
+
+// kind is the status and the fixed title of one code.
+type kind struct {
+	status int
+	title  string
+}
+
+// kinds is the one table from error code to HTTP status. Every error a client can see
+// goes through it; a code missing here is a 500, so a new domain code cannot leak unmapped.
+var kinds = map[domain.Code]kind{
+	domain.CodeInvalidRequest:   {http.StatusBadRequest, "Invalid request"},
+	domain.CodeUnauthorized:     {http.StatusUnauthorized, "Unauthorized"},
+	domain.CodeMatchNotFound:    {http.StatusNotFound, "Match not found"},
+	CodeNotFound:                {http.StatusNotFound, "Not found"},
+	CodeMethodNotAllowed:        {http.StatusMethodNotAllowed, "Method not allowed"},
+	domain.CodeNotYourTurn:      {http.StatusConflict, "Not your turn"},
+	domain.CodeMatchFinished:    {http.StatusConflict, "Match finished"},
+	domain.CodeVersionConflict:  {http.StatusConflict, "Version conflict"},
+	domain.CodeSeatTaken:        {http.StatusConflict, "Seat taken"},
+	domain.CodeMatchNotStarted:  {http.StatusConflict, "Match not started"},
+	domain.CodeMatchStarted:     {http.StatusConflict, "Match started"},
+	domain.CodeInvalidInvite:    {http.StatusForbidden, "Invalid invite"},
+	CodePayloadTooLarge:         {http.StatusRequestEntityTooLarge, "Payload too large"},
+	CodeUnsupportedMediaType:    {http.StatusUnsupportedMediaType, "Unsupported media type"},
+	domain.CodeTileNotInHand:    {http.StatusUnprocessableEntity, "Tile not in hand"},
+	domain.CodeTileDoesNotFit:   {http.StatusUnprocessableEntity, "Tile does not fit"},
+	domain.CodeEndRequired:      {http.StatusUnprocessableEntity, "End required"},
+	domain.CodeMustLeadDouble:   {http.StatusUnprocessableEntity, "Must lead the highest double"},
+	domain.CodeMustPlay:         {http.StatusUnprocessableEntity, "Must play"},
+	domain.CodeMustDraw:         {http.StatusUnprocessableEntity, "Must draw"},
+	domain.CodeMustPass:         {http.StatusUnprocessableEntity, "Must pass"},
+	domain.CodeIdempotencyReuse: {http.StatusUnprocessableEntity, "Idempotency key reused"},
+	CodeRateLimited:             {http.StatusTooManyRequests, "Rate limited"},
+	domain.CodeInternal:         {http.StatusInternalServerError, "Internal error"},
+	CodeNotReady:                {http.StatusServiceUnavailable, "Not ready"},
+	domain.CodeRecordCorrupt:    {http.StatusInternalServerError, "Record corrupt"},
+	domain.CodeStoreBusy:        {http.StatusServiceUnavailable, "Store busy"},
+	domain.CodeStoreFull:        {http.StatusInsufficientStorage, "Store full"},
+	domain.CodeStoreUnavailable: {http.StatusServiceUnavailable, "Store unavailable"},
+	CodeUnavailable:             {http.StatusServiceUnavailable, "Unavailable"},
+	CodeRequestTimeout:          {http.StatusRequestTimeout, "Request timeout"},
+	CodeHeaderTooLarge:          {http.StatusRequestHeaderFieldsTooLarge, "Request header fields too large"},
+	// A create that would let its creator compute the hands of whoever joins.
+	domain.CodeSeedWithOpenSeats: {http.StatusBadRequest, "Seed with open seats"},
+	// Reviews (docs/review.md, "API"): only of a finished match, and only once asked for.
+	domain.CodeMatchNotFinished: {http.StatusConflict, "Match not finished"},
+	CodeReviewNotFound:          {http.StatusNotFound, "Review not found"},
+	// Players (docs/api.md, "Players").
+	domain.CodeNameTaken:      {http.StatusConflict, "Name taken"},
+	domain.CodePlayerNotFound: {http.StatusNotFound, "Player not found"},
+	domain.CodeAlreadySeated:  {http.StatusConflict, "Already seated"},
+	// Consent and resignation (docs/api.md, "Consent").
+	domain.CodeSeatNotReserved:  {http.StatusConflict, "Seat not reserved"},
+	domain.CodeSeatResigned:     {http.StatusConflict, "Seat resigned"},
+	domain.CodeRematchCancelled: {http.StatusConflict, "Rematch cancelled"},
+	// Play now (docs/matchmaking.md).
+	domain.CodeAlreadySeeking: {http.StatusConflict, "Already seeking"},
+	domain.CodeSeekNotFound:   {http.StatusNotFound, "Seek not found"},
+}
+
+// Row is one row of the error table (docs/api.md, "Errors"): a code, the status it is
+// answered with, its title, and the Retry-After in seconds sent with it (0: none).
+type Row struct {
+	Code       domain.Code
+	Status     int
+	Title      string
+	RetryAfter int
+}
+
+// Rows is every code a client can see, read from kinds, the one table, so that the docs can
+// be tested against it. Sorted by status, then code.
+func Rows() []Row {
+	out := make([]Row, 0, len(kinds))
+	for code, k := range kinds {
+		out = append(out, Row{Code: code, Status: k.status, Title: k.title, RetryAfter: retryAfterOf[code]})
+	}
+	slices.SortFunc(out, func(a, b Row) int {
+		return cmp.Or(cmp.Compare(a.Status, b.Status), cmp.Compare(a.Code, b.Code))
+	})
+	return out
+}
+
+// codeByStatus names the errors Echo raises itself (routing, our middleware's echo errors).
+var codeByStatus = map[int]domain.Code{
+	http.StatusBadRequest:            domain.CodeInvalidRequest,
+	http.StatusUnauthorized:          domain.CodeUnauthorized,
+	http.StatusNotFound:              CodeNotFound,
+	http.StatusMethodNotAllowed:      CodeMethodNotAllowed,
+	http.StatusRequestEntityTooLarge: CodePayloadTooLarge,
+	http.StatusUnsupportedMediaType:  CodeUnsupportedMediaType,
+	http.StatusTooManyRequests:       CodeRateLimited,
+}
+
+// Error is an error found by the HTTP layer itself: a bad header, query or body.
+type Error struct {
+	Code   domain.Code
+	Detail string
+	// RetryAfter is in seconds; sent as Retry-After when positive.
+	RetryAfter int
+}
+
+func (e *Error) Error() string { return e.Detail }
+
+// New is the Error of code with detail, sent without Retry-After.
+func New(code domain.Code, detail string) *Error { return &Error{Code: code, Detail: detail} }
+
+// Panic is a recovered panic; its value and stack go to the log, never to the client.
+type Panic struct {
+	Value any
+	Stack []byte
+}
+
+func (e *Panic) Error() string { return fmt.Sprintf("panic: %v", e.Value) }
+
+// Answer is what a client is told of an error: the fields of the problem+json body the error
+// decides, and the Retry-After in seconds (0: none).
+type Answer struct {
+	Code   domain.Code
+	Status int
+	Title  string
+	Detail string
+	// CurrentVersion is the match's version, with VERSION_CONFLICT only.
+	CurrentVersion *int
+	RetryAfter     int
+}
+
+// For turns any error into the answer the client sees. ok is false when the error is not one
+// the client caused or may know about: it is then logged and shown only as INTERNAL.
+func For(err error) (p Answer, ok bool) {
+	code, detail := domain.CodeInternal, ""
+	var (
+		ae  *Error
+		vc  *domain.VersionConflictError
+		de  *domain.Error
+		he  *echo.HTTPError
+		mbe *http.MaxBytesError
+	)
+	switch {
+	case errors.As(err, &ae):
+		code, detail, p.RetryAfter = ae.Code, ae.Detail, ae.RetryAfter
+	case errors.As(err, &vc):
+		code, detail = domain.CodeVersionConflict, vc.Error()
+		current := vc.Current
+		p.CurrentVersion = &current
+	case errors.As(err, &de):
+		code, detail, p.RetryAfter = de.Code(), err.Error(), retryAfterOf[de.Code()]
+	case errors.As(err, &mbe):
+		code, detail = CodePayloadTooLarge, fmt.Sprintf("the request body is larger than %d bytes", mbe.Limit)
+	case errors.As(err, &he):
+		if c, known := codeByStatus[he.Code]; known {
+			code, detail = c, echoMessage(he)
+		}
+	}
+	k, known := kinds[code]
+	if !known || code == domain.CodeInternal {
+		code, k = domain.CodeInternal, kinds[domain.CodeInternal]
+		detail = "the server failed to answer; quote the request_id when reporting it"
+		p.CurrentVersion = nil
+		ok = false
+	} else {
+		ok = true
+	}
+	p.Title, p.Status, p.Code, p.Detail = k.title, k.status, code, detail
+	return p, ok
+}
+
+// echoMessage words an error Echo raised itself. Its own messages are bare status texts
+// ("Not Found"), which tell a client nothing it can act on.
+func echoMessage(he *echo.HTTPError) string {
+	switch he.Code {
+	case http.StatusNotFound:
+		return "no route matches this path; /openapi.yaml lists the API's routes"
+	case http.StatusMethodNotAllowed:
+		return "this route does not take this method; the Allow header lists those it takes"
+	}
+	if s, ok := he.Message.(string); ok && s != "" && s != http.StatusText(he.Code) {
+		return strings.ToLower(s[:1]) + s[1:]
+	}
+	return strings.ToLower(http.StatusText(he.Code))
+}
+
+// KindOf is the status and the title code is answered with; ok is false for a code outside
+// the table, which a client never sees.
+func KindOf(code domain.Code) (status int, title string, ok bool) {
+	k, ok := kinds[code]
+	return k.status, k.title, ok
+}

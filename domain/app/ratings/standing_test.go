@@ -1,0 +1,103 @@
+package ratings_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/allfives/allfives/domain/app/ratings"
+	"github.com/allfives/allfives/domain/openskill"
+)
+
+var standingBase = time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+
+// rateAll rates logs in the order given, each ending a minute after the last, and returns the
+// store's standings by player in format.
+func rateAll(t *testing.T, matches [][]string, partners bool, scores func(i int) []int) map[string]ratings.Standing {
+	t.Helper()
+	s := newMemStore()
+	for i, players := range matches {
+		s.end(fmt.Sprintf("m%03d", i), ratedLog(players, partners, scores(i), standingBase.Add(time.Duration(i)*time.Minute)))
+	}
+	p := ratings.NewProjector(ratings.Config{Store: s, Logs: s, Batch: 7})
+	if _, err := p.Drain(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]ratings.Standing{}
+	all, _ := s.AllStandings(context.Background())
+	for _, st := range all {
+		out[st.Player] = st
+	}
+	return out
+}
+
+// TestStandingSybils: twenty fresh accounts that each lose a match to one account give it
+// twenty matches and a sigma that would rank it, but no standing: it stays provisional.
+func TestStandingSybils(t *testing.T) {
+	var matches [][]string
+	for i := range 20 {
+		matches = append(matches, []string{"farmer", fmt.Sprintf("sybil%02d", i)})
+	}
+	got := rateAll(t, matches, false, func(int) []int { return []int{100, 0} })
+	f := got["farmer"]
+	if f.Matches != 20 || f.Wins != 20 || f.Established != 0 || !f.Provisional() {
+		t.Fatalf("the farmer %+v is established", f)
+	}
+	if openskill.Provisional(f.Rating, f.Matches) {
+		t.Fatalf("sigma %.2f after 20 matches: the model's rule alone keeps the farmer off, so this test shows nothing", f.Rating.Sigma)
+	}
+}
+
+// TestStandingAgainstBots: a player who plays the bots is established once enough of its
+// matches were against them (ten, and sigma at most 6: the bots are new here too), whoever
+// won; and then its own matches count for those it meets.
+func TestStandingAgainstBots(t *testing.T) {
+	bots := []string{"bot-random", "bot-greedy", "bot-pimc", "bot-expert"}
+	var matches [][]string
+	for i := range 24 {
+		matches = append(matches, []string{"honest", bots[i%4]})
+	}
+	matches = append(matches, []string{"newcomer", "honest"})
+	got := rateAll(t, matches, false, func(i int) []int { return []int{5 * (i % 3), 10} })
+	h := got["honest"]
+	if h.Matches != 25 || h.Established != 24 || h.Provisional() {
+		t.Fatalf("the player who played the bots %+v is not established", h)
+	}
+	if n := got["newcomer"]; n.Matches != 1 || n.Established != 1 {
+		t.Fatalf("a match against the established player did not count for the newcomer: %+v", n)
+	}
+	for _, b := range bots { // each met the player while it was new, and later established
+		if st := got[b]; st.Established == 0 || st.Established >= st.Matches {
+			t.Fatalf("%s counted %d of its %d matches against the player, want the later ones only", b, st.Established, st.Matches)
+		}
+	}
+}
+
+// TestStandingTeams: in a match of partnerships a match counts when both opponents were
+// established, whoever the partner is; in a free-for-all, when every other seat was.
+func TestStandingTeams(t *testing.T) {
+	// 2v2: seats 0 and 2 against 1 and 3. "solo" sits with a new partner against two bots,
+	// then with a bot against a bot and a new player.
+	got := rateAll(t, [][]string{
+		{"solo", "bot-random", "partner", "bot-greedy"},
+		{"solo", "bot-random", "bot-greedy", "stranger"},
+	}, true, func(int) []int { return []int{100, 40} })
+	if s := got["solo"]; s.Matches != 2 || s.Established != 1 {
+		t.Fatalf("2v2: %+v, want one match of two counted", s)
+	}
+	if p := got["partner"]; p.Established != 1 {
+		t.Fatalf("2v2: the new partner of two bots' opponents %+v", p)
+	}
+	// 3p: two bots and a new player; then three bots.
+	got = rateAll(t, [][]string{
+		{"solo", "bot-random", "fresh"},
+		{"solo", "bot-random", "bot-greedy"},
+	}, false, func(int) []int { return []int{100, 40, 20} })
+	if s := got["solo"]; s.Matches != 2 || s.Established != 1 {
+		t.Fatalf("3p: %+v, want one match of two counted", s)
+	}
+	if f := got["fresh"]; f.Established != 0 {
+		t.Fatalf("3p: a match with another new player counted: %+v", f)
+	}
+}

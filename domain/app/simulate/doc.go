@@ -1,0 +1,8 @@
+// Package simulate plays many matches between strategies and reports how each fared: the
+// engine behind `allfives simulate`. Matches run in-process, straight on the domain aggregate,
+// or through a MatchService over a given store when they should be kept and replayable.
+//
+// A simulation is deterministic: every match's deal seed derives from the simulation seed and
+// the match's deal number, and the strategies are deterministic, so the same configuration
+// gives the same results whatever the number of workers. Only the timings differ.
+package simulate
