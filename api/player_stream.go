@@ -293,7 +293,7 @@ func (pf *playerFeed) seen(ctx context.Context, pending map[string]referee.Match
 			if created, err = pf.createdState(ctx, id, seat); err != nil {
 				continue // not readable now: the next announcement reads it again
 			}
-			out = append(out, pf.matched(ctx, id, seat)...) // seek_stream.go
+			out = append(out, pf.matched(ctx, id, seat)...) // player_stream_matched.go
 		}
 		out = append(out, pf.observe(id, mp.RematchOf, stateOfView(seat, v), created, v)...)
 	}
