@@ -295,3 +295,16 @@ func jsonString(s string) string {
 	js, _ := json.Marshal(s)
 	return string(js)
 }
+
+// clickWhen waits until the element the selector names is there, shown and enabled, and clicks
+// it in the same step: a list that re-renders between a wait and a click cannot replace the
+// node from under it, because finding and clicking happen in one turn of the page's script.
+func (tb *tab) clickWhen(what, selector string) {
+	tb.t.Helper()
+	poll[bool](tb, what, `(() => {
+  const e = document.querySelector(`+jsonString(selector)+`);
+  if (!e || e.disabled || !(e.offsetParent !== null || e.getClientRects().length > 0)) return false;
+  e.click();
+  return true;
+})()`)
+}

@@ -1,6 +1,10 @@
 // What every page of the client shares: calls to the public API, dominoes drawn in SVG, events
 // said in words, and the seat tokens kept in this browser (docs/api.md, "The web client").
 
+import { t, tn, has } from "/assets/i18n.js";
+
+export { t, tn, when } from "/assets/i18n.js";
+
 const SVG = "http://www.w3.org/2000/svg";
 
 // ApiError is a problem answered by the API; its message is the problem's detail.
@@ -21,7 +25,7 @@ export async function api(path, { method = "GET", body, token, headers = {} } = 
   try {
     res = await fetch(path, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (err) {
-    throw new ApiError({ detail: `the server cannot be reached (${err.message})` }, 0);
+    throw new ApiError({ code: "UNREACHABLE", detail: `the server cannot be reached (${err.message})` }, 0);
   }
   const text = await res.text();
   let data = null;
@@ -59,13 +63,19 @@ export function el(tag, attrs = {}, ...children) {
 // seededBadge marks a match whose creator chose the seed, and so can compute every hand
 // (docs/api.md, "Checking a deal yourself"): whoever joins or watches it should know.
 export function seededBadge() {
-  return el("span", { class: "seeded", title: "The creator chose the seed, so they can compute every hand, yours too.",
-    text: "seeded: the creator chose the deal" });
+  return el("span", { class: "seeded", title: t("seeded.title"), text: t("seeded.badge") });
 }
 
-// showError puts an API error (its detail) or any other error in a page's alert region.
+// problemText says an API error in the page's language when the client knows its code
+// (problem.CODE in the catalogue), else the problem's own English detail.
+export function problemText(err) {
+  if (err instanceof ApiError) return err.code && has(`problem.${err.code}`) ? t(`problem.${err.code}`) : err.message;
+  return String((err && err.message) || err);
+}
+
+// showError puts an API error or any other error in a page's alert region.
 export function showError(region, err) {
-  region.textContent = err ? (err instanceof ApiError ? err.message : String(err.message || err)) : "";
+  region.textContent = err ? problemText(err) : "";
   region.hidden = !err;
 }
 
@@ -90,9 +100,9 @@ export function tileSVG(name, upright = false) {
   svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
   svg.setAttribute("class", `domino ${upright ? "upright" : "across"}`);
   svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", name);
+  svg.setAttribute("aria-label", tileName(name));
   const title = document.createElementNS(SVG, "title");
-  title.textContent = name;
+  title.textContent = tileName(name);
   svg.append(title);
   const rect = document.createElementNS(SVG, "rect");
   for (const [k, v] of Object.entries({ x: 3, y: 3, width: w - 6, height: h - 6, rx: 12, class: "face" })) rect.setAttribute(k, v);
@@ -118,18 +128,57 @@ export function tileSVG(name, upright = false) {
   return svg;
 }
 
+// tileName says a tile for the ear and the eye alike: "4-4 (double)".
+export function tileName(name) {
+  return isDouble(name) ? t("tile.double", { tile: name }) : name;
+}
+
 // isDouble says whether a tile name is a double such as 5-5.
 export function isDouble(name) {
   const [a, b] = name.split("-");
   return a === b;
 }
 
-// drawLine fills a container with the line left to right, doubles crosswise.
-export function drawLine(container, line) {
-  container.replaceChildren(
-    ...line.map((t) => el("span", { class: "line-tile", "data-tile": t }, tileSVG(t, isDouble(t)))),
-  );
-  if (line.length === 0) container.append(el("p", { class: "muted", text: "No tile on the table yet." }));
+// drawLine fills a container with the line, left to right in one row that never wraps (a
+// wrapped row would read as two lines). The tiles shrink to fit the box, down to a size that
+// still shows their pips; a longer line scrolls inside its box, and a new tile at either end is
+// brought into view, so the end just played is always seen.
+export function drawLine(container, line, played = "") {
+  container.classList.add("line");
+  const row = el("div", { class: "line-row", role: "list", "aria-label": t("line.label") },
+    ...line.map((x, i) => el("span", { class: `line-tile${isDouble(x) ? " double" : ""}`, role: "listitem", "data-tile": x, "data-i": i }, tileSVG(x, isDouble(x)))));
+  if (line.length === 0) {
+    container.replaceChildren(el("p", { class: "muted", text: t("line.empty") }));
+    return;
+  }
+  container.replaceChildren(row);
+  fitLine(container, row, line);
+  if (played === "left") container.scrollLeft = 0;
+  else if (played === "right") container.scrollLeft = container.scrollWidth;
+}
+
+// fitLine sizes the line's tiles so the whole line fits its box when it can: a tile across is
+// two units wide, a double (crosswise) one. The size is kept between what shows the pips and
+// the full size; below that the box scrolls.
+function fitLine(container, row, line) {
+  const units = line.reduce((n, x) => n + (isDouble(x) ? 1 : 2), 0);
+  const gap = 2 * Math.max(0, line.length - 1);
+  const width = container.clientWidth - 8;
+  const unit = width > 0 ? Math.max(11, Math.min(27, Math.floor((width - gap) / units))) : 27;
+  row.style.setProperty("--unit", `${unit}px`);
+}
+
+// Lines drawn in a box whose width changes (a phone turned, a window resized) are fitted again.
+if (typeof ResizeObserver === "function") {
+  const watched = new ResizeObserver((entries) => {
+    for (const e of entries) {
+      const row = e.target.querySelector(".line-row");
+      if (row) fitLine(e.target, row, [...row.children].map((c) => c.dataset.tile));
+    }
+  });
+  const observe = () => { for (const c of document.querySelectorAll(".line")) watched.observe(c); };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", observe);
+  else observe();
 }
 
 // Seats are counted from 0, as the API, the command line and every error count them
@@ -138,12 +187,12 @@ export function drawLine(container, line) {
 // seatLabel names one seat of a view's or an event's list: its name, or "seat N" when it has
 // none (an open seat).
 export function seatLabel(s, seat) {
-  return s && s.name ? s.name : `seat ${seat}`;
+  return s && s.name ? s.name : t("seat.n", { n: seat });
 }
 
 // sideName names a side by its seats' names ("Ada & Cy").
 export function sideName(seats, side) {
-  return seats.filter((s) => s.side === side).map((s) => seatLabel(s, s.seat)).join(" & ") || `side ${side}`;
+  return seats.filter((s) => s.side === side).map((s) => seatLabel(s, s.seat)).join(" & ") || t("side.n", { n: side });
 }
 
 // seatName names a seat of the match; an unknown or open seat is called by its number.
@@ -157,55 +206,55 @@ function scoresText(seats, scores) {
 
 // playersText names match.created's players, an open seat as such ("Ann, an open seat (seat 1)").
 function playersText(players) {
-  return players.map((p) => (p.kind === "open" ? `an open seat (seat ${p.seat})` : p.name)).join(", ");
+  return players.map((p) => (p.kind === "open" ? t("ev.open_seat", { n: p.seat }) : p.name)).join(", ");
 }
+
+// endName says "left" or "right" in the page's language.
+export const endName = (end) => t(end === "left" ? "end.left" : "end.right");
 
 // DESCRIBERS says each event type in words: the client's one list of event types, which the
 // table's stream listens to as well (EVENT_TYPES). A test checks it against the server's list.
 const DESCRIBERS = {
-  "match.created": (d) =>
-    `Match created for ${playersText(d.players || [])}: first to ${d.target}` +
-    `${d.partnerships ? ", in partnerships" : ""}${d.seeded ? ", seeded" : ""}${d.rated ? ", rated" : ""}.`,
+  "match.created": (d) => t("ev.created", { players: playersText(d.players || []), target: d.target }) +
+    (d.partnerships ? t("ev.created.partnerships") : "") + (d.seeded ? t("ev.created.seeded") : "") +
+    (d.rated ? t("ev.created.rated") : "") + ".",
   "hand.started": (d, seats) => {
-    const why = d.lead === "winner" ? "the last hand's winner leads" : "the highest double leads";
-    const redeal = d.redeals ? ` after ${d.redeals} redeal${d.redeals > 1 ? "s" : ""}` : "";
-    return `Hand ${d.hand} dealt${redeal}: ${seatName(seats, d.leader)} to lead (${why}); ${d.boneyard_count} in the boneyard.`;
+    const why = d.lead === "winner" ? t("ev.lead.winner") : t("ev.lead.double");
+    const vars = { hand: d.hand, who: seatName(seats, d.leader), why, boneyard: d.boneyard_count, redeals: d.redeals };
+    return d.redeals ? tn("ev.hand_started_redeal", d.redeals, vars) : t("ev.hand_started", vars);
   },
   "tile.played": (d, seats, viewer, event) => {
-    const score = d.points > 0 ? `scores ${d.points}` : "no score";
     const tile = event.laid || d.tile; // as it lies in the line, when the caller knows it
-    const what = event.lead ? `leads ${tile}` : `plays ${tile} on the ${d.end}`;
-    return `${seatName(seats, d.seat)} ${what}: ends count ${d.total}, ${score}.`;
+    const vars = { who: seatName(seats, d.seat), tile, end: endName(d.end), total: d.total, points: d.points };
+    const what = event.lead ? t("ev.leads", vars) : t("ev.plays", vars);
+    return `${what} ${d.points > 0 ? t("ev.scores", vars) : t("ev.no_score", vars)}`;
   },
   "tile.drawn": (d, seats, viewer) =>
-    d.tile && (viewer === -1 || viewer === d.seat) ? `${seatName(seats, d.seat)} draws ${d.tile}.` : `${seatName(seats, d.seat)} draws a tile.`,
-  "turn.passed": (d, seats) => `${seatName(seats, d.seat)} passes.`,
+    d.tile && (viewer === -1 || viewer === d.seat) ? t("ev.draws_tile", { who: seatName(seats, d.seat), tile: d.tile }) : t("ev.draws", { who: seatName(seats, d.seat) }),
+  "turn.passed": (d, seats) => t("ev.passes", { who: seatName(seats, d.seat) }),
   "hand.ended": (d, seats) => {
-    const how = d.outcome === "domino" ? `${seatName(seats, d.seat)} goes out` : "the hand is blocked";
+    const how = d.outcome === "domino" ? t("ev.goes_out", { who: seatName(seats, d.seat) }) : t("ev.blocked");
     const pips = (d.pips || []).map((p, s) => `${seatName(seats, s)} ${p}`).join(", ");
     const won = d.winner_side === null || d.winner_side === undefined
-      ? "a tie, no one scores"
-      : `${sideName(seats, d.winner_side)} score${d.points === 1 ? "s" : ""} ${d.points}`;
-    return `Hand ${d.hand} ends: ${how}; pips left ${pips}; ${won}. Scores: ${scoresText(seats, d.scores || [])}.`;
+      ? t("ev.hand_tie")
+      : t("ev.hand_won", { side: sideName(seats, d.winner_side), points: d.points });
+    return t("ev.hand_ended", { hand: d.hand, how, pips, won, scores: scoresText(seats, d.scores || []) });
   },
-  "match.ended": (d, seats) =>
-    `Match over: ${sideName(seats, d.winner_side)} win${seats.filter((s) => s.side === d.winner_side).length > 1 ? "" : "s"}, ` +
-    `${scoresText(seats, d.scores || [])}. The seed is revealed.`,
-  "seat.joined": (d, seats) => `${d.name || seatName(seats, d.seat)} takes seat ${d.seat}.`,
-  "seat.left": (d, seats) => `${seatName(seats, d.seat)} leaves; seat ${d.seat} is open again.`,
-  "turn.timed_out": (d, seats) => `${seatName(seats, d.seat)}'s time is up: the greedy bot plays the turn.`,
-  "seat.autoplay": (d, seats) =>
-    `${seatName(seats, d.seat)} timed out too often: the ${d.bot || "greedy"} bot plays the seat until they resume.`,
-  "seat.resumed": (d, seats) => `${seatName(seats, d.seat)} takes the seat back from the bot.`,
-  "match.expired": () => "The match expired: its open seats were not taken in time.",
+  "match.ended": (d, seats) => tn("ev.match_ended", seats.filter((s) => s.side === d.winner_side).length, { side: sideName(seats, d.winner_side), scores: scoresText(seats, d.scores || []) }),
+  "seat.joined": (d, seats) => t("ev.joined", { who: d.name || seatName(seats, d.seat), n: d.seat }),
+  "seat.left": (d, seats) => t("ev.left", { who: seatName(seats, d.seat), n: d.seat }),
+  "turn.timed_out": (d, seats) => t("ev.timed_out", { who: seatName(seats, d.seat) }),
+  "seat.autoplay": (d, seats) => t("ev.autoplay", { who: seatName(seats, d.seat), bot: d.bot || "greedy" }),
+  "seat.resumed": (d, seats) => t("ev.resumed", { who: seatName(seats, d.seat) }),
+  "match.expired": () => t("ev.expired"),
   "match.cancelled": (d, seats) => {
     const who = (seats.find((x) => x.seat === d.seat) || {}).reserved_for;
     const name = who ? who.name : seatName(seats, d.seat);
-    return d.reason === "declined" ? `The match is cancelled: ${name} declined the seat kept for them.`
-      : d.reason === "withdrawn" ? `The match is cancelled: ${name} withdrew it.`
-      : "The match is cancelled: the offer was not accepted in time.";
+    return d.reason === "declined" ? t("ev.cancelled.declined", { who: name })
+      : d.reason === "withdrawn" ? t("ev.cancelled.withdrawn", { who: name })
+      : t("ev.cancelled.expired");
   },
-  "seat.resigned": (d, seats) => `${seatName(seats, d.seat)} resigns.`,
+  "seat.resigned": (d, seats) => t("ev.resigned", { who: seatName(seats, d.seat) }),
 };
 
 // EVENT_TYPES is every event type the client knows: an EventSource hands a named event only
@@ -217,7 +266,7 @@ export const EVENT_TYPES = Object.freeze(Object.keys(DESCRIBERS));
 // know yet is said as such rather than dropped.
 export function describe(event, seats, viewer = -1) {
   const say = Object.hasOwn(DESCRIBERS, event.type) ? DESCRIBERS[event.type] : null;
-  return say ? say(event.data || {}, seats, viewer, event) : `An event this page does not know: ${event.type}.`;
+  return say ? say(event.data || {}, seats, viewer, event) : t("ev.unknown", { type: event.type });
 }
 
 // markLeads flags each tile.played that leads a hand, so that describe can say "leads".
@@ -318,7 +367,7 @@ export function scoreList(list, seats, scores, target) {
         el("span", { class: "who", text: sideName(seats, side) }), " ",
         el("b", { class: "points", text: String(p) }),
         el("span", { class: "muted", text: ` / ${target}` }),
-        p === best && p > 0 ? el("span", { class: "tag", text: " (leading)" }) : null),
+        p === best && p > 0 ? el("span", { class: "tag", text: ` ${t("score.leading")}` }) : null),
     ),
   );
 }
