@@ -221,11 +221,6 @@ func (tb *tab) checkConsole() {
 	defer tb.mu.Unlock()
 next:
 	for _, e := range tb.errs {
-		// The replay viewer asks whether the match has a review: one never asked for is a 404
-		// by the API's contract (docs/api.md, "Review"), which the browser logs as an error.
-		if strings.Contains(e, "status of 404 (Not Found)") && strings.HasSuffix(e, "/review") {
-			continue
-		}
 		for _, a := range tb.allow {
 			if strings.Contains(e, a) {
 				continue next
