@@ -201,6 +201,10 @@ func TestPlayersChallengeAndRematch(t *testing.T) {
 	if v := s.view(next, ""); v.Status != "waiting" || v.Seats[1].ReservedFor == nil || v.Seats[1].ReservedFor.Name != "Bob" {
 		t.Fatalf("the rematch before Bob answers is %s, seat 1 %+v", v.Status, v.Seats[1])
 	}
+	// Ada's table of the offer says whom it waits for, by name.
+	if turn := poll[string](ada, "the offer's table", `document.getElementById("table").dataset.status === "waiting" && document.getElementById("turn").textContent`); turn != "Waiting for Bob. Bob has not answered yet." {
+		t.Errorf("the offer's table says %q", turn)
+	}
 	// Bob learns of it on his end screen without a reload, and his button accepts and takes
 	// him there; his acceptance deals, which Ada's table hears of live.
 	poll[bool](bob, "the rematch offered", `document.getElementById("rematch-note").textContent === "Ada offers a rematch: the same players, a new deal."`)

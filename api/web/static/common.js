@@ -139,43 +139,69 @@ export function isDouble(name) {
   return a === b;
 }
 
-// drawLine fills a container with the line, left to right in one row that never wraps (a
-// wrapped row would read as two lines). The tiles shrink to fit the box, down to a size that
-// still shows their pips; a longer line scrolls inside its box, and a new tile at either end is
-// brought into view, so the end just played is always seen.
+// drawLine fills a container with the line in reading order at any width. The tiles shrink to
+// fit the box in one row, down to a size that still shows their pips; a longer line bends like a
+// line of dominoes on a table: the next row runs back right to left, its tiles turned so that
+// touching halves still match. A screen reader reads the tiles in the line's own order.
 export function drawLine(container, line, played = "") {
   container.classList.add("line");
-  const row = el("div", { class: "line-row", role: "list", "aria-label": t("line.label") },
-    ...line.map((x, i) => el("span", { class: `line-tile${isDouble(x) ? " double" : ""}`, role: "listitem", "data-tile": x, "data-i": i }, tileSVG(x, isDouble(x)))));
+  container.lineTiles = line;
   if (line.length === 0) {
     container.replaceChildren(el("p", { class: "muted", text: t("line.empty") }));
     return;
   }
-  container.replaceChildren(row);
-  fitLine(container, row, line);
-  if (played === "left") container.scrollLeft = 0;
-  else if (played === "right") container.scrollLeft = container.scrollWidth;
+  layoutLine(container);
+  container.dataset.played = played;
 }
 
-// fitLine sizes the line's tiles so the whole line fits its box when it can: a tile across is
-// two units wide, a double (crosswise) one. The size is kept between what shows the pips and
-// the full size; below that the box scrolls.
-function fitLine(container, row, line) {
-  const units = line.reduce((n, x) => n + (isDouble(x) ? 1 : 2), 0);
-  const gap = 2 * Math.max(0, line.length - 1);
-  const width = container.clientWidth - 8;
-  const unit = width > 0 ? Math.max(11, Math.min(27, Math.floor((width - gap) / units))) : 27;
-  row.style.setProperty("--unit", `${unit}px`);
-}
+// The sizes of a tile's short side, in px: the largest drawn, the smallest in one row, and
+// the size of a bent line.
+const UNIT_MAX = 27;
+const UNIT_MIN = 18;
+const GAP = 2;
 
-// Lines drawn in a box whose width changes (a phone turned, a window resized) are fitted again.
-if (typeof ResizeObserver === "function") {
-  const watched = new ResizeObserver((entries) => {
-    for (const e of entries) {
-      const row = e.target.querySelector(".line-row");
-      if (row) fitLine(e.target, row, [...row.children].map((c) => c.dataset.tile));
+const unitsOf = (x) => (isDouble(x) ? 1 : 2);
+
+// layoutLine lays the container's line out for its width: one row when it fits, else rows
+// that turn back at each end of the box.
+function layoutLine(container) {
+  const line = container.lineTiles || [];
+  if (!line.length) return;
+  const width = Math.max(0, container.clientWidth - 8);
+  const units = line.reduce((n, x) => n + unitsOf(x), 0);
+  const one = width > 0 ? Math.floor((width - GAP * (line.length - 1)) / units) : UNIT_MAX;
+  const unit = Math.max(UNIT_MIN, Math.min(UNIT_MAX, one));
+  const rows = [[]];
+  let used = 0;
+  for (const [i, x] of line.entries()) {
+    const w = unitsOf(x) * unit + GAP;
+    if (width > 0 && used + w > width + GAP && rows[rows.length - 1].length) {
+      rows.push([]);
+      used = 0;
     }
-  });
+    rows[rows.length - 1].push([i, x]);
+    used += w;
+  }
+  const key = `${unit}:${rows.map((r) => r.length).join(",")}:${line.join(" ")}`;
+  if (container.dataset.layout === key) return;
+  container.dataset.layout = key;
+  const list = el("div", { class: "line-rows", role: "list", "aria-label": t("line.label") },
+    ...rows.map((r, n) => el("div", { class: `line-row${n % 2 ? " back" : ""}`, "data-row": n },
+      ...r.map(([i, x]) => {
+        // A row that runs back shows each tile turned end for end, as it lies on a table.
+        const shown = n % 2 && !isDouble(x) ? x.split("-").reverse().join("-") : x;
+        const svg = tileSVG(shown, isDouble(x));
+        svg.setAttribute("aria-label", tileName(x));
+        svg.querySelector("title").textContent = tileName(x);
+        return el("span", { class: `line-tile${isDouble(x) ? " double" : ""}`, role: "listitem", "data-tile": x, "data-i": i }, svg);
+      }))));
+  list.style.setProperty("--unit", `${unit}px`);
+  container.replaceChildren(list);
+}
+
+// Lines drawn in a box whose width changes (a phone turned, a window resized) are laid out again.
+if (typeof ResizeObserver === "function") {
+  const watched = new ResizeObserver((entries) => { for (const e of entries) layoutLine(e.target); });
   const observe = () => { for (const c of document.querySelectorAll(".line")) watched.observe(c); };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", observe);
   else observe();
