@@ -83,6 +83,7 @@ type axeViolation struct {
 	Help  string `json:"help"`
 	Nodes []struct {
 		Target  []any  `json:"target"`
+		HTML    string `json:"html"`
 		Summary string `json:"failureSummary"`
 	} `json:"nodes"`
 }
@@ -110,7 +111,7 @@ func (tb *tab) checkAxe(page string) {
 	for _, v := range vs {
 		var where []string
 		for _, n := range v.Nodes {
-			where = append(where, fmt.Sprint(n.Target)+": "+strings.ReplaceAll(n.Summary, "\n", " "))
+			where = append(where, fmt.Sprint(n.Target)+" "+n.HTML+": "+strings.ReplaceAll(n.Summary, "\n", " "))
 		}
 		tb.t.Errorf("%s: axe-core %s (%s): %s", page, v.ID, v.Help, strings.Join(where, "; "))
 	}

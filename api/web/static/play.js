@@ -5,11 +5,12 @@ import {
   api, matchId, el, showError, tileSVG, drawLine, describe, markLeads, scoreList, sideName, seatLabel,
   savedSeat, saveSeat, forgetSeat, EVENT_TYPES, liveStream, t, tn, endName, tileName,
 } from "/assets/common.js";
-import { waitingText, reservedSeat, decline, withdraw, resignBox, rematchState, rematchText, acceptRematch, rematchControls } from "/assets/consent.js";
+import { waitingText, reservedSeat, decline, withdraw, resignBox } from "/assets/consent.js";
 import { renderJoin, join } from "/assets/join.js";
 import { me, listen, announce } from "/assets/player.js";
 import { locale } from "/assets/i18n.js";
-import { changesList, formatName, profileLink } from "/assets/ratings.js";
+import { profileLink } from "/assets/ratings.js";
+import { endScreen } from "/assets/endscreen.js";
 
 const id = matchId();
 const base = `/api/v1/matches/${encodeURIComponent(id)}`;
@@ -25,7 +26,6 @@ const player = me(); // the lasting player this browser is signed in as, or null
 let bound = false; // the player holds a seat of this match, so its key stands for the seat
 let keyRefused = false; // the key was refused here (rotated elsewhere): watch as a spectator
 let challenged = null; // the seat of this waiting match reserved for the player, or null
-let watching = null; // the timer that reads a finished match again until it has a rematch
 let view = null;
 let log = []; // the last events, in seq order
 let stream = null;
@@ -37,6 +37,8 @@ let choosing = null; // the tile whose end is being asked
 const token = () => (leaving ? "" : seat ? seat.token : bound ? player.key : "");
 let leaving = false; // the seat is being left
 const over = (v) => v.status === "finished" || v.status === "expired" || v.status === "cancelled"; // nothing more will happen
+// The end screen: the result from this seat's side, rating changes, and the rematch.
+const ending = endScreen({ id, base, token: () => token(), load: () => load(), player, errorBox });
 
 // load reads the match as this seat (or a spectator) sees it and draws it.
 async function load() {
@@ -157,7 +159,7 @@ function render(v) {
   $("ends").textContent = endsText(h);
   $("boneyard").textContent = h ? tn("boneyard", h.boneyard) : "";
   renderSeat(v, mine);
-  renderResult(v);
+  ending.render(v);
   renderLog();
 }
 
@@ -223,10 +225,23 @@ function tileButton(x, plays, mine) {
     label = name;
   }
   const t0 = x;
+  // The points written on the tile are part of its name too (WCAG 2.5.3, label in name).
+  if (plays.length) label = `${badge}: ${label}`;
   return el("button", {
     type: "button", class: `tile${plays.length ? " legal" : ""}`, "data-tile": t0, disabled: plays.length === 0,
     "aria-label": label, title: label, onclick: () => choose(t0, plays),
-  }, tileSVG(t0, true), el("span", { class: "badge", "aria-hidden": "true", text: plays.length ? badge : mine ? "—" : "" }));
+  }, handTile(t0), el("span", { class: "badge", "aria-hidden": "true", text: plays.length ? badge : mine ? "—" : "" }));
+}
+
+// handTile is a tile drawn on its button: the button's name says the tile and its plays, so the
+// drawing itself is hidden from screen readers (its name would be said twice).
+function handTile(x) {
+  const svg = tileSVG(x, true);
+  svg.setAttribute("aria-hidden", "true");
+  svg.removeAttribute("role");
+  svg.removeAttribute("aria-label");
+  svg.querySelector("title").remove();
+  return svg;
 }
 
 // choose plays a tile that fits one end, and asks which end for a tile that fits both.
@@ -291,130 +306,6 @@ function renderLog() {
     $("announce").dataset.seq = String(newest.seq);
     $("announce").textContent = describe(newest, view.seats, me);
   }
-}
-
-function renderResult(v) {
-  const box = $("result");
-  box.hidden = v.status !== "finished";
-  renderRematch(v);
-  if (box.hidden || v.winner_side === undefined || v.winner_side === null) return;
-  $("result-text").textContent = resultText(v);
-  $("replay-link").href = `/replay/${encodeURIComponent(id)}`;
-  renderRatings(v);
-}
-
-// renderRatings shows a finished rated match's rating changes, seat by seat. The match is
-// rated shortly after it ends (docs/ratings.md, "The projection"): until its changes come, the
-// match is read again every second, for a minute at most.
-let ratingReads = 0;
-let ratingTimer = null;
-function renderRatings(v) {
-  const box = $("rating-box");
-  box.hidden = !v.rated;
-  if (!v.rated) return;
-  const changes = v.rating_changes || [];
-  if (changes.length) {
-    const f = changes[0].format;
-    $("rating-title").textContent = t("rating.changes_of", { format: formatName(f) });
-    $("rating-status").textContent = t("rating.each");
-    // Drawn again only when the figures changed (a rewind may change them; docs/ratings.md).
-    const key = JSON.stringify(changes);
-    if ($("rating-list").dataset.key !== key) {
-      $("rating-list").replaceChildren(changesList(changes, v.seats));
-      $("rating-list").dataset.key = key;
-    }
-    return;
-  }
-  $("rating-status").textContent = ratingReads > 60 ? t("rating.not_yet") : t("rating.updating");
-  if (!ratingTimer && ratingReads <= 60) {
-    ratingTimer = setTimeout(() => {
-      ratingTimer = null;
-      ratingReads++;
-      load();
-    }, 1000);
-  }
-}
-
-// renderRematch shows, on the end screen, where the rematch stands for this seat: none yet (offer
-// one), offered by another (accept or decline), taken (go to it, and who it still waits for),
-// or called off. The next match is read as anyone reads it. A spectator may watch it.
-let nextView = null;
-async function renderRematch(v) {
-  const finished = v.status === "finished";
-  const next = v.next_match_id || "";
-  $("next-link").hidden = !(finished && !v.you && next);
-  if (next) $("next-link").href = `/play/${encodeURIComponent(next)}`;
-  if (!(finished && v.you)) {
-    $("rematch-box").replaceChildren();
-    $("rematch-note").textContent = "";
-    return;
-  }
-  if (next && (!nextView || nextView.id !== next || nextView.status === "waiting")) {
-    nextView = await api(`/api/v1/matches/${encodeURIComponent(next)}`).catch(() => null);
-  }
-  const st = rematchState(v, next ? nextView : null, player);
-  const key = JSON.stringify([st.kind, nextView && nextView.version]);
-  if ($("rematch-box").dataset.key !== key) {
-    const hadFocus = $("rematch-box").contains(document.activeElement);
-    $("rematch-box").replaceChildren(...rematchControls(st, { offer: rematch, accept: rematch, refuse: refuseRematch }));
-    $("rematch-box").dataset.key = key;
-    if (hadFocus && $("rematch-box").firstElementChild) $("rematch-box").firstElementChild.focus();
-  }
-  $("rematch-note").textContent = rematchText(st);
-  $("result").dataset.rematch = st.kind;
-  // Without the player's stream, a seat holder learns of a rematch and its answers by reading
-  // the match again.
-  if ((st.kind === "none" || (nextView && nextView.status === "waiting")) && !watching && !player) {
-    let reads = 0;
-    watching = setInterval(() => {
-      if (++reads > 120 || (nextView && nextView.status !== "waiting")) {
-        clearInterval(watching);
-        return;
-      }
-      load();
-    }, 3000);
-  }
-}
-
-// rematch offers the next match as this seat, or accepts the offer another made (the same
-// route), keeps the new seat's token, and goes there.
-async function rematch(ev) {
-  ev.target.disabled = true;
-  try {
-    const next = await acceptRematch(base, token());
-    location.assign(`/play/${encodeURIComponent(next)}`);
-  } catch (err) {
-    showError(errorBox, err);
-    ev.target.disabled = false;
-  }
-}
-
-// refuseRematch declines the seat the rematch keeps for this seat: the offer ends.
-async function refuseRematch(ev) {
-  ev.target.disabled = true;
-  try {
-    nextView = await decline(view.next_match_id, view.you.seat, token());
-    showError(errorBox, null);
-    await renderRematch(view);
-  } catch (err) {
-    showError(errorBox, err);
-    ev.target.disabled = false;
-  }
-}
-
-// resultText says a finished match from this seat's side: "You won 50 to 15 against Ada".
-function resultText(v) {
-  const won = v.winner_side;
-  const resigned = v.seats.filter((s) => s.resigned).map((s) => s.name);
-  const how = resigned.length ? ` ${t("result.resigned", { who: resigned.join(", ") })}` : "";
-  if (!v.you) {
-    const others = v.scores.map((p, side) => [p, side]).filter(([, side]) => side !== won).map(([p]) => p);
-    return t("result.spectator", { side: sideName(v.seats, won), mine: v.scores[won], theirs: others.join(", ") }) + how;
-  }
-  const side = v.seats[v.you.seat].side;
-  const vs = v.seats.filter((s) => s.side !== side).map((s) => seatLabel(s, s.seat)).join(", ");
-  const theirs = v.scores.filter((_, x) => x !== side).join(", ");
-  return t(side === won ? "result.won" : "result.lost", { mine: v.scores[side], theirs, vs }) + how;
 }
 
 // cancelledText says why a match never started.
@@ -536,13 +427,13 @@ async function resume() {
 async function takeSeat(ev) {
   ev.preventDefault();
   const input = $("token-input");
-  const t = input.value.trim();
+  const typed = input.value.trim();
   input.value = "";
   try {
-    const v = await api(base, { token: t });
+    const v = await api(base, { token: typed });
     if (!v.you) throw new Error(t("play.not_a_seat"));
-    seat = { seat: v.you.seat, token: t };
-    saveSeat(id, v.you.seat, t);
+    seat = { seat: v.you.seat, token: typed };
+    saveSeat(id, v.you.seat, typed);
     showError(errorBox, null);
     render(v);
     if (!over(v)) follow(v.version);
