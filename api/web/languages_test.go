@@ -233,9 +233,8 @@ func TestEveryPageInBothLanguages(t *testing.T) {
 					}
 				}
 				tb.fitsWidth(page, 390)
-				if lang == "en" && page == "table" {
-					tb.screenshot("table-desktop", 1280, 900)
-					tb.screenshot("table-phone", 390, 844)
+				if page == "table" {
+					tb.screenshot("table-"+lang+"-phone", 390, 844)
 				}
 				if page == "replay with its review" {
 					tb.screenshot("replay-"+lang+"-desktop", 1280, 900)

@@ -154,7 +154,7 @@ func TestPlayAgainstExpertByClicking(t *testing.T) {
 	look := func(st tableState) {
 		if !shot && moves >= 2 && len(st.Legal) >= 2 { // a picture with moves to choose from
 			tb.screenshot("table-desktop", 1280, 900)
-			tb.screenshot("table-phone", 360, 740)
+			tb.screenshot("table-phone", 390, 844)
 			shot = true
 		}
 	}
