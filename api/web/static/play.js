@@ -300,11 +300,16 @@ function renderLog() {
   if (!view) return;
   const me = view.you ? view.you.seat : -1;
   $("log").replaceChildren(...log.slice().reverse().map((e) => el("li", { value: e.seq }, describe(e, view.seats, me))));
-  // A screen reader hears the newest event once, not the whole list again.
+  // A screen reader hears each new event once, not the whole list again: every event since
+  // the last one said (a move's answer may bring the opponents' replies with it), except the
+  // seat's own moves, which it made itself.
   const newest = log[log.length - 1];
-  if (newest && $("announce").dataset.seq !== String(newest.seq)) {
-    $("announce").dataset.seq = String(newest.seq);
-    $("announce").textContent = describe(newest, view.seats, me);
+  const box = $("announce");
+  if (newest && box.dataset.seq !== String(newest.seq)) {
+    const after = Number(box.dataset.seq || newest.seq - 1);
+    const fresh = log.filter((e) => e.seq > after && !(e.data && e.data.seat === me && e.type === "tile.played"));
+    box.dataset.seq = String(newest.seq);
+    if (fresh.length) box.textContent = fresh.map((e) => describe(e, view.seats, me)).join(" ");
   }
 }
 
