@@ -302,12 +302,12 @@ function renderLog() {
   $("log").replaceChildren(...log.slice().reverse().map((e) => el("li", { value: e.seq }, describe(e, view.seats, me))));
   // A screen reader hears each new event once, not the whole list again: every event since
   // the last one said (a move's answer may bring the opponents' replies with it), except the
-  // seat's own moves, which it made itself.
+  // seat's own plays (an event with a total), which it made itself.
   const newest = log[log.length - 1];
   const box = $("announce");
   if (newest && box.dataset.seq !== String(newest.seq)) {
     const after = Number(box.dataset.seq || newest.seq - 1);
-    const fresh = log.filter((e) => e.seq > after && !(e.data && e.data.seat === me && e.type === "tile.played"));
+    const fresh = log.filter((e) => e.seq > after && !(e.data && e.data.seat === me && e.data.total !== undefined));
     box.dataset.seq = String(newest.seq);
     if (fresh.length) box.textContent = fresh.map((e) => describe(e, view.seats, me)).join(" ");
   }
