@@ -507,6 +507,41 @@ check 200 /api/v1/leaderboard/2v2
 check 400 /api/v1/leaderboard/5p
 check 400 "/api/v1/leaderboard/2p?cursor=not-a-cursor"
 
+# ---- Play now: seeks (docs/matchmaking.md)
+k1="$(curl -sS -X POST "$server/api/v1/players" "${json[@]}" -d '{"name":"Prism Seeker"}' | jq -r .key)"
+k2="$(curl -sS -X POST "$server/api/v1/players" "${json[@]}" -d '{"name":"Prism Finder"}' | jq -r .key)"
+route POST /api/v1/seeks
+check 201 /api/v1/seeks "${json[@]}" -H "$(auth "$k1")" -d '{"format":"4p","rated":false,"turn_seconds":30,"target":100}'
+lone="$(field .seek.id)"
+check 409 /api/v1/seeks "${json[@]}" -H "$(auth "$k1")" -d '{"format":"4p","rated":true}'
+check 400 /api/v1/seeks "${json[@]}" -H "$(auth "$k1")" -d '{"format":"5p","rated":true}'
+check 401 /api/v1/seeks "${json[@]}" -d '{"format":"2p","rated":true}'
+check 415 /api/v1/seeks -H "$(auth "$k1")" -d '{"format":"2p","rated":true}'
+route GET '/api/v1/seeks/{id}'
+check 200 "/api/v1/seeks/$lone" -H "$(auth "$k1")"
+check 400 "/api/v1/seeks/$lone?status=searching" -H "$(auth "$k1")"
+check 401 "/api/v1/seeks/$lone"
+check 404 "/api/v1/seeks/$lone" -H "$(auth "$k2")"
+route DELETE '/api/v1/seeks/{id}'
+check 200 "/api/v1/seeks/$lone" -H "$(auth "$k1")"
+check 400 "/api/v1/seeks/$lone?reason=bored" -H "$(auth "$k1")"
+check 401 "/api/v1/seeks/$lone"
+check 404 "/api/v1/seeks/$lone" -H "$(auth "$k2")"
+route POST /api/v1/seeks
+check 201 /api/v1/seeks "${json[@]}" -H "$(auth "$k1")" -d '{"format":"2p","rated":true}'
+paired="$(field .seek.id)"
+check 201 /api/v1/seeks "${json[@]}" -H "$(auth "$k2")" -d '{"format":"2p","rated":true}'
+for _ in $(seq 40); do # the matcher pairs them (--seek-interval)
+	[ "$(curl -sS "$server/api/v1/seeks/$paired" -H "$(auth "$k1")" | jq -r .seek.status)" = matched ] && break
+	sleep 0.25
+done
+route GET '/api/v1/seeks/{id}'
+check 200 "/api/v1/seeks/$paired" -H "$(auth "$k1")"
+if [ "$(field .seek.status)" != matched ]; then
+	failures=$((failures + 1))
+	echo "FAIL: the seeks of two players were not paired within 10 s: $body"
+fi
+
 # ---- GET /api/v1/matches (history and lobby)
 route GET /api/v1/matches
 check 200 /api/v1/matches

@@ -83,6 +83,10 @@ func TestRequestExamplesSucceed(t *testing.T) {
 				hdr = auth(organiser.Key)
 			case "joinSeat": // the lobby example's open seat, which anyone may take
 				path = strings.ReplaceAll(strings.ReplaceAll(o.path, "{id}", lobby.Match.ID), "{seat}", "1")
+			case "createSeek": // a player's key: a seek is a player's
+				var p api.CreatePlayerResponse
+				h.do("POST", "/api/v1/players", api.CreatePlayerRequest{Name: "Seeker " + name}).decode(t, &p)
+				hdr = auth(p.Key)
 			default:
 				hdr = auth(match.Tokens[0].Token)
 			}

@@ -21,7 +21,7 @@ var (
 	// The tournaments' reads are public too (auditTournament, exportTournament, getTournament, listTournaments).
 	tokenOptional = []string{"auditMatch", "createReview", "exportMatch", "getMatch", "getReview", "listEvents", "replayMatch", "streamEvents"}
 	tokenRequired = []string{"cancelMatch", "createMatchTicket", "createRematch", "leaveSeat", "listLegalMoves", "makeMove", "resignMatch", "resumeSeat"}
-	keyRequired   = []string{"cancelTournament", "createPlayerTicket", "createTournament", "declineSeat", "getCurrentPlayer", "joinTournament", "leaveTournament", "rotatePlayerKey", "startTournament"}
+	keyRequired   = []string{"cancelSeek", "cancelTournament", "createPlayerTicket", "createSeek", "createTournament", "declineSeat", "getCurrentPlayer", "getSeek", "joinTournament", "leaveTournament", "rotatePlayerKey", "startTournament"}
 	keyOptional   = []string{"createMatch", "joinSeat", "listPlayerMatches", "streamPlayer"} // a key binds the seat to its player
 )
 

@@ -114,6 +114,12 @@ func (s *server) rotatePlayerKey(c echo.Context) error {
 		// copies of those matches still hold them (others hear of it from the store).
 		s.svc.ForgetSeatsOf(rotated.Player.ID)
 	}
+	if s.seeks != nil {
+		// A seek lasts no longer than the key it was made with (docs/matchmaking.md).
+		if err := s.seeks.EndPlayer(c.Request().Context(), rotated.Player.ID); err != nil {
+			s.log.Warn("the rotated key's seeks were not cancelled", "player", rotated.Player.ID, "err", err)
+		}
+	}
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.JSON(http.StatusOK, PlayerKeyResponse{Key: rotated.Key})
 }

@@ -31,6 +31,9 @@ const (
 	// seat was reserved for), then cancelled (for every reason).
 	playerEventDeclined  = "declined"
 	playerEventCancelled = "cancelled"
+	// A seek of the player's paired into a match (docs/matchmaking.md), told before the
+	// match's other events.
+	playerEventMatched = "matched"
 )
 
 // PlayerSnapshot is the first event of the player's stream: where it is the player's turn, and
@@ -68,13 +71,15 @@ type PlayerEvent struct {
 	// and Match empty for a bye.
 	Tournament string `json:"tournament,omitempty"`
 	Round      int    `json:"round,omitempty"`
+	// Seek is the player's seek the match was made from (matched).
+	Seek string `json:"seek,omitempty" example:"5b1f0c2ad4e6f7a8b9c0d1e2f3a4b5c6"`
 }
 
 // playerStream follows the caller's matches live.
 //
 //	@Summary			Follow the caller's matches live
 //	@ID					streamPlayer
-//	@Description		Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is `snapshot`: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as `event: {name}` and `data: {PlayerEvent as JSON}`: `turn` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), `challenge` (a seat was reserved for the player), `joined` (a seat of the match was taken, the player's own included; joined_seat and name say which), `started` (the first hand was dealt), `ended` (the match finished or expired), `rematch` (a rematch of a finished match was offered: next_match_id, and the player's seat in it, which waits for the player to accept with POST /api/v1/matches/{id}/rematch or decline), `declined` (the one a seat was reserved for declined it: by_seat) and `cancelled` (the match was cancelled before it started: reason declined, withdrawn or offer_expired, and by_seat). A match new to the stream (a challenge, a match created or joined elsewhere, a rematch) is told as its change from the match as created: challenge, rematch or joined (the player's own seat, taken at the create) first, then joined for each seat taken since, started once dealt, turn, ended. Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (": ping") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.
+//	@Description		Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is `snapshot`: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as `event: {name}` and `data: {PlayerEvent as JSON}`: `turn` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), `challenge` (a seat was reserved for the player), `joined` (a seat of the match was taken, the player's own included; joined_seat and name say which), `started` (the first hand was dealt), `ended` (the match finished or expired), `rematch` (a rematch of a finished match was offered: next_match_id, and the player's seat in it, which waits for the player to accept with POST /api/v1/matches/{id}/rematch or decline), `declined` (the one a seat was reserved for declined it: by_seat), `cancelled` (the match was cancelled before it started: reason declined, withdrawn or offer_expired, and by_seat) and `matched` (a seek of the player's was paired into the match: seek, and the player's seat; sent before the match's other events). A match new to the stream (a challenge, a match created or joined elsewhere, a rematch) is told as its change from the match as created: challenge, rematch or joined (the player's own seat, taken at the create) first, then joined for each seat taken since, started once dealt, turn, ended. Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (": ping") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.
 //	@Tags				players
 //	@Produce			event-stream
 //	@Produce			application/problem+json
@@ -303,6 +308,7 @@ func (pf *playerFeed) seen(ctx context.Context, pending map[string]referee.Match
 			if created, err = pf.createdState(ctx, id, seat); err != nil {
 				continue // not readable now: the next announcement reads it again
 			}
+			out = append(out, pf.matched(ctx, id, seat)...) // player_stream_matched.go
 		}
 		out = append(out, pf.observe(id, mp.RematchOf, stateOfView(seat, v), created, v)...)
 	}

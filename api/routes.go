@@ -74,6 +74,12 @@ func (s *server) routes(e *echo.Echo, reg *prometheus.Registry) {
 		v1.GET("/tournaments/:id/audit", s.auditTournament)
 		v1.GET("/tournaments/:id/export", s.exportTournament)
 	}
+	if s.players != nil && s.seeks != nil {
+		// Play now (docs/matchmaking.md).
+		v1.POST("/seeks", s.createSeek)
+		v1.GET("/seeks/:id", s.getSeek)
+		v1.DELETE("/seeks/:id", s.cancelSeek)
+	}
 	if s.players != nil && s.ratings != nil {
 		v1.GET("/players/:id/ratings", s.getPlayerRatings)
 		v1.GET("/leaderboard/:format", s.getLeaderboard)
@@ -99,4 +105,5 @@ var bodyRoutes = map[string]bool{
 	"/api/v1/players":                      true,
 	"/api/v1/tournaments":                  true,
 	"/api/v1/tournaments/:id/entries":      true,
+	"/api/v1/seeks":                        true,
 }

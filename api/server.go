@@ -19,6 +19,7 @@ import (
 	"github.com/allfives/allfives/domain/app/ratings"
 	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/app/reviews"
+	"github.com/allfives/allfives/domain/app/seeks"
 	"github.com/allfives/allfives/domain/app/tournaments"
 )
 
@@ -51,6 +52,8 @@ type Config struct {
 	Ratings *ratings.Service
 	// Tournaments serves the tournaments (docs/tournaments.md); nil leaves their routes out.
 	Tournaments *tournaments.Service
+	// Seeks serves Play now (/api/v1/seeks, docs/matchmaking.md); nil leaves its routes out.
+	Seeks *seeks.Service
 	// Ready is pinged by /readyz; nil means always ready.
 	Ready Pinger
 	// Draining, once it returns true, makes /readyz answer 503 whatever Ready says: the
@@ -104,6 +107,7 @@ type server struct {
 	// tournaments serves /api/v1/tournaments (tournament*.go); nil leaves their routes out.
 	tournaments *tournaments.Service
 	notices     *tournamentNotices // nil without tournaments
+	seeks       *seeks.Service     // Play now (seek*.go); nil leaves its routes out
 	ready       Pinger
 	drain       func() bool
 	log         *slog.Logger
@@ -127,7 +131,7 @@ func New(cfg Config) *echo.Echo {
 		cfg.Registry = prometheus.NewRegistry()
 	}
 	s := &server{
-		svc: cfg.Service, reviews: cfg.Reviews, players: cfg.Players, ratings: cfg.Ratings, tournaments: cfg.Tournaments, ready: cfg.Ready, drain: cfg.Draining, log: cfg.Logger,
+		svc: cfg.Service, reviews: cfg.Reviews, players: cfg.Players, ratings: cfg.Ratings, tournaments: cfg.Tournaments, seeks: cfg.Seeks, ready: cfg.Ready, drain: cfg.Draining, log: cfg.Logger,
 		metrics: metrics.New(cfg.Registry, cfg.Service), streams: newStreams(cfg.StreamHeartbeat),
 		caps:   sse.NewCaps(cfg.MaxStreams, cfg.MaxStreamsPerClient),
 		limits: newLimits(cfg.Limits),

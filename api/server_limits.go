@@ -77,6 +77,7 @@ type Limits struct {
 	Reviews    Rate // reviews asked for that the server then computes
 	Tickets    Rate // stream tickets issued, the player's and a seat's
 	BotMatches Rate // matches of bots only created
+	Seeks      Rate // seeks made (Play now): one client cannot flood the pool
 }
 
 // DefaultLimits are serve's limits unless configured: far above what a person does, far below
@@ -88,6 +89,7 @@ func DefaultLimits() Limits {
 		Reviews:    Rate{N: 20, Per: time.Hour},
 		Tickets:    Rate{N: 120, Per: 10 * time.Minute},
 		BotMatches: Rate{N: 30, Per: time.Hour},
+		Seeks:      Rate{N: 60, Per: time.Hour},
 	}
 }
 
@@ -101,6 +103,7 @@ type limit struct {
 // limits are the server's limits at work; a nil *limit limits nothing.
 type limits struct {
 	players, challenges, reviews, tickets, botMatches *limit
+	seeks                                             *limit
 }
 
 func newLimits(l Limits) limits {
@@ -110,6 +113,7 @@ func newLimits(l Limits) limits {
 		reviews:    newLimit("reviews asked for", l.Reviews),
 		tickets:    newLimit("stream tickets issued", l.Tickets),
 		botMatches: newLimit("matches of bots only created", l.BotMatches),
+		seeks:      newLimit("seeks made", l.Seeks),
 	}
 }
 

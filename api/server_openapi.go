@@ -80,6 +80,9 @@ func requestExamples() map[string][]openapi.Example {
 		"joinTournament": {
 			{Name: "bot", Summary: "The organiser enters the greedy bot", Value: EnterTournamentRequest{Bot: "greedy"}},
 		},
+		"createSeek": {
+			{Name: "playNow", Summary: "Play now: a rated two-player match on the server's clock", Value: CreateSeekRequest{Format: "2p", Rated: true}},
+		},
 		"makeMove": {
 			{Name: "leadDouble", Summary: "Seat 0's first move in the humanVsBot match: lead the 5-5", Value: MoveRequest{Action: "play", Tile: &five}},
 		},

@@ -1851,7 +1851,7 @@ const docTemplate = `{
                         "PlayerKey": []
                     }
                 ],
-                "description": "Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is ` + "`" + `snapshot` + "`" + `: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as ` + "`" + `event: {name}` + "`" + ` and ` + "`" + `data: {PlayerEvent as JSON}` + "`" + `: ` + "`" + `turn` + "`" + ` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), ` + "`" + `challenge` + "`" + ` (a seat was reserved for the player), ` + "`" + `joined` + "`" + ` (a seat of the match was taken, the player's own included; joined_seat and name say which), ` + "`" + `started` + "`" + ` (the first hand was dealt), ` + "`" + `ended` + "`" + ` (the match finished or expired), ` + "`" + `rematch` + "`" + ` (a rematch of a finished match was offered: next_match_id, and the player's seat in it, which waits for the player to accept with POST /api/v1/matches/{id}/rematch or decline), ` + "`" + `declined` + "`" + ` (the one a seat was reserved for declined it: by_seat) and ` + "`" + `cancelled` + "`" + ` (the match was cancelled before it started: reason declined, withdrawn or offer_expired, and by_seat). A match new to the stream (a challenge, a match created or joined elsewhere, a rematch) is told as its change from the match as created: challenge, rematch or joined (the player's own seat, taken at the create) first, then joined for each seat taken since, started once dealt, turn, ended. Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (\": ping\") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.",
+                "description": "Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is ` + "`" + `snapshot` + "`" + `: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as ` + "`" + `event: {name}` + "`" + ` and ` + "`" + `data: {PlayerEvent as JSON}` + "`" + `: ` + "`" + `turn` + "`" + ` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), ` + "`" + `challenge` + "`" + ` (a seat was reserved for the player), ` + "`" + `joined` + "`" + ` (a seat of the match was taken, the player's own included; joined_seat and name say which), ` + "`" + `started` + "`" + ` (the first hand was dealt), ` + "`" + `ended` + "`" + ` (the match finished or expired), ` + "`" + `rematch` + "`" + ` (a rematch of a finished match was offered: next_match_id, and the player's seat in it, which waits for the player to accept with POST /api/v1/matches/{id}/rematch or decline), ` + "`" + `declined` + "`" + ` (the one a seat was reserved for declined it: by_seat), ` + "`" + `cancelled` + "`" + ` (the match was cancelled before it started: reason declined, withdrawn or offer_expired, and by_seat) and ` + "`" + `matched` + "`" + ` (a seek of the player's was paired into the match: seek, and the player's seat; sent before the match's other events). A match new to the stream (a challenge, a match created or joined elsewhere, a rematch) is told as its change from the match as created: challenge, rematch or joined (the player's own seat, taken at the create) first, then joined for each seat taken since, started once dealt, turn, ended. Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (\": ping\") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.",
                 "produces": [
                     "text/event-stream",
                     "application/problem+json"
@@ -2153,6 +2153,201 @@ const docTemplate = `{
                     },
                     "404": {
                         "description": "PLAYER_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                }
+            }
+        },
+        "/api/v1/seeks": {
+            "post": {
+                "security": [
+                    {
+                        "PlayerKey": []
+                    }
+                ],
+                "description": "Puts the player of the key in the pool: the server pairs it with players of close rating in the format who seek the same (rated or not, clock, target), the rating window widening as it waits, and, after --seek-bot-after (15 s by default) with no one, seats the bots whose ratings are nearest its own (docs/matchmaking.md). The match is created with every seat bound to its player and dealt at once; the seek then reads matched, with match and seat, and the player's stream sends matched. A player has one live seek per format (409 ALREADY_SEEKING); a player seated in a live match may still seek. A seek that finds nothing expires after --seek-ttl; a rotation of the key cancels it.",
+                "consumes": [
+                    "application/json"
+                ],
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "seeks"
+                ],
+                "summary": "Seek a match (Play now)",
+                "operationId": "createSeek",
+                "parameters": [
+                    {
+                        "description": "the match sought",
+                        "name": "body",
+                        "in": "body",
+                        "required": true,
+                        "schema": {
+                            "$ref": "#/definitions/api.CreateSeekRequest"
+                        }
+                    }
+                ],
+                "responses": {
+                    "201": {
+                        "description": "Created",
+                        "schema": {
+                            "$ref": "#/definitions/api.SeekResponse"
+                        },
+                        "headers": {
+                            "Location": {
+                                "type": "string",
+                                "description": "/api/v1/seeks/{id}"
+                            }
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "401": {
+                        "description": "UNAUTHORIZED: no key, or not a valid one",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "409": {
+                        "description": "ALREADY_SEEKING: the player has a live seek in this format",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "413": {
+                        "description": "PAYLOAD_TOO_LARGE",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "415": {
+                        "description": "UNSUPPORTED_MEDIA_TYPE",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "429": {
+                        "description": "RATE_LIMITED: this client address or player made as many seeks as --limit-seeks allows (docs/operations.md, \\\"Limits\\\"), or over --rate-limit; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
+                        }
+                    }
+                }
+            }
+        },
+        "/api/v1/seeks/{id}": {
+            "get": {
+                "security": [
+                    {
+                        "PlayerKey": []
+                    }
+                ],
+                "description": "The seek as it stands: searching, pairing (for a moment), matched (with match and seat: play it with the key), cancelled or expired. Only its player reads it: another player's seek is 404 SEEK_NOT_FOUND, as one that does not exist.",
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "seeks"
+                ],
+                "summary": "Get a seek",
+                "operationId": "getSeek",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "seek id",
+                        "name": "id",
+                        "in": "path",
+                        "required": true
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "OK",
+                        "schema": {
+                            "$ref": "#/definitions/api.SeekResponse"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "401": {
+                        "description": "UNAUTHORIZED: no key, or not a valid one",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "SEEK_NOT_FOUND: no seek of this player has that id",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                }
+            },
+            "delete": {
+                "security": [
+                    {
+                        "PlayerKey": []
+                    }
+                ],
+                "description": "Takes the seek out of the pool and answers it as it ends up: cancelled; or, when the matcher paired it first, pairing or matched (with match and seat), since the match was made with the player's consent, its seek. A seek already ended is answered as it is. Another player's seek is 404 SEEK_NOT_FOUND.",
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "seeks"
+                ],
+                "summary": "Cancel a seek",
+                "operationId": "cancelSeek",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "seek id",
+                        "name": "id",
+                        "in": "path",
+                        "required": true
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "OK",
+                        "schema": {
+                            "$ref": "#/definitions/api.SeekResponse"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "401": {
+                        "description": "UNAUTHORIZED: no key, or not a valid one",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "SEEK_NOT_FOUND: no seek of this player has that id",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -2979,6 +3174,41 @@ const docTemplate = `{
                 },
                 "player": {
                     "$ref": "#/definitions/api.PlayerView"
+                }
+            }
+        },
+        "api.CreateSeekRequest": {
+            "type": "object",
+            "required": [
+                "format",
+                "rated"
+            ],
+            "properties": {
+                "format": {
+                    "description": "Format is the table: 2p, 3p, 4p, or 2v2 (two sides of two partners).",
+                    "type": "string",
+                    "enum": [
+                        "2p",
+                        "3p",
+                        "4p",
+                        "2v2"
+                    ],
+                    "example": "2p"
+                },
+                "rated": {
+                    "description": "Rated makes the match move its players' ratings; only rated seeks meet rated seeks.",
+                    "type": "boolean",
+                    "example": true
+                },
+                "target": {
+                    "description": "Target is the score that wins, a multiple of 5 from 5 to 1000; left out, the format's\ndefault. Only seeks of one target meet.",
+                    "type": "integer",
+                    "example": 250
+                },
+                "turn_seconds": {
+                    "description": "TurnSeconds is the clock of the match, 10 to 604800; left out, the server's default\n(--seek-turn-seconds). Only seeks of one clock meet.",
+                    "type": "integer",
+                    "example": 60
                 }
             }
         },
@@ -4368,6 +4598,8 @@ const docTemplate = `{
                         "SEAT_NOT_RESERVED",
                         "SEAT_RESIGNED",
                         "REMATCH_CANCELLED",
+                        "ALREADY_SEEKING",
+                        "SEEK_NOT_FOUND",
                         "MATCH_SEALED",
                         "TOURNAMENT_CLOSED",
                         "TOURNAMENT_FULL",
@@ -5009,6 +5241,91 @@ const docTemplate = `{
                 },
                 "token": {
                     "type": "string"
+                }
+            }
+        },
+        "api.SeekResponse": {
+            "type": "object",
+            "required": [
+                "seek"
+            ],
+            "properties": {
+                "seek": {
+                    "$ref": "#/definitions/api.SeekView"
+                }
+            }
+        },
+        "api.SeekView": {
+            "type": "object",
+            "required": [
+                "created_at",
+                "expires_at",
+                "format",
+                "id",
+                "rated",
+                "status",
+                "target",
+                "turn_seconds"
+            ],
+            "properties": {
+                "created_at": {
+                    "type": "string",
+                    "format": "date-time"
+                },
+                "expires_at": {
+                    "description": "ExpiresAt is when a seek still searching expires (--seek-ttl).",
+                    "type": "string",
+                    "format": "date-time"
+                },
+                "format": {
+                    "type": "string",
+                    "enum": [
+                        "2p",
+                        "3p",
+                        "4p",
+                        "2v2"
+                    ]
+                },
+                "id": {
+                    "type": "string",
+                    "example": "5b1f0c2ad4e6f7a8b9c0d1e2f3a4b5c6"
+                },
+                "match": {
+                    "description": "Match and Seat are the match it was paired into and the player's seat there (matched).",
+                    "type": "string",
+                    "example": "9f90f450a2df8e5610da7196339fb2c8"
+                },
+                "rated": {
+                    "type": "boolean"
+                },
+                "reason": {
+                    "description": "Reason is why it was cancelled: cancelled (its player) or key_rotated.",
+                    "type": "string",
+                    "enum": [
+                        "cancelled",
+                        "key_rotated"
+                    ]
+                },
+                "seat": {
+                    "type": "integer"
+                },
+                "status": {
+                    "description": "Status is searching, pairing (a match is being made for it, for a moment), matched,\ncancelled (by its player, or by a rotation of its key) or expired.",
+                    "type": "string",
+                    "enum": [
+                        "searching",
+                        "pairing",
+                        "matched",
+                        "cancelled",
+                        "expired"
+                    ]
+                },
+                "target": {
+                    "description": "Target is the score that wins; 0 for the format's default.",
+                    "type": "integer"
+                },
+                "turn_seconds": {
+                    "type": "integer"
                 }
             }
         },

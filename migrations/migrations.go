@@ -47,7 +47,8 @@ var Files = []string{
 	"00010_cancelled.sql",
 	"00011_server_keys.sql",
 	"00012_standing_and_skeletons.sql",
-	"00014_tournaments.sql", // 00013 is the seeks' (matchmaking)
+	"00013_seeks.sql",
+	"00014_tournaments.sql",
 	"00015_bot_levels.sql",
 }
 

@@ -1,8 +1,9 @@
 // Package apitest is the one way tests build the real server: Harness (New, with options: the
 // store, SQLite on a file in the test's own temporary directory by default, or PostgreSQL;
-// players, reviews, tournaments, clock, limits, a live HTTP server), used by the tests of
-// package api, and Server, the live server the web client's, the generated client's and the
-// load tool's tests talk to. It holds the one hand-moved Clock and the one SyncBuffer of the tests.
+// players, reviews, tournaments, Play now's matcher, clock, limits, a live HTTP server), used by
+// the tests of package api, and Server, the live server the web client's, the generated client's
+// and the load tool's tests talk to. It holds the one hand-moved Clock and the one SyncBuffer of
+// the tests.
 package apitest
 
 import (
@@ -23,8 +24,10 @@ import (
 	"github.com/allfives/allfives/domain/app/players"
 	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/app/reviews"
+	"github.com/allfives/allfives/domain/app/seeks"
 	"github.com/allfives/allfives/domain/app/tournaments"
 	"github.com/allfives/allfives/domain/bot"
+	"github.com/allfives/allfives/domain/matchmaking"
 	"github.com/allfives/allfives/repository/postgres"
 	"github.com/allfives/allfives/repository/postgres/pgtest"
 	"github.com/allfives/allfives/repository/sqlite"
@@ -39,7 +42,11 @@ var SmallReview = analysis.Options{Rollouts: 40, HindsightNodes: 300, ParRuns: 1
 // seeded with seed. The server and the store close when the test ends.
 func Server(t testing.TB, seed uint64) *httptest.Server {
 	t.Helper()
-	return New(t, Bots(seed), Reviews(nil), Tournaments(nil), Live(nil)).Server
+	// Play now's matcher seats bots after 2 s rather than serve's 15, so that a test of a lone
+	// seeker does not wait long (docs/matchmaking.md).
+	rule := matchmaking.DefaultRule()
+	rule.BotAfter = 2 * time.Second
+	return New(t, Bots(seed), Reviews(nil), Tournaments(nil), Matcher(rule, 50*time.Millisecond, nil), Live(nil)).Server
 }
 
 // Bots seeds every bot strategy with seed (7 without).
@@ -78,6 +85,10 @@ type Harness struct {
 	Server *httptest.Server
 	// Clock is the clock WithClock or WithPlayersClock gave, else nil.
 	Clock *Clock
+	// Seeks is Play now's service (nil without players, or on a store that keeps no seeks);
+	// StopMatcher stops its matcher (Matcher only) before the test ends, a dead instance.
+	Seeks       *seeks.Service
+	StopMatcher func()
 
 	stops []func() // what Stop undoes, in the order New did it
 	once  sync.Once
@@ -103,6 +114,10 @@ type config struct {
 	clock    *Clock
 	live     bool
 	setup    func(*http.Server)
+	matcher  bool
+	rule     matchmaking.Rule
+	every    time.Duration
+	seeks    func(*seeks.Config)
 }
 
 // Option chooses one part of a harness.
@@ -262,20 +277,8 @@ func New(t testing.TB, opts ...Option) *Harness {
 		h.onStop(h.Reviews.Close)
 		ac.Reviews = h.Reviews
 	}
-	if h.Players != nil {
-		tc := tournaments.Config{Store: h.Store.(tournaments.Store), Matches: h.Service, Players: h.Players}
-		if c.tours != nil {
-			c.tours(&tc)
-		}
-		h.Tournaments = tournaments.New(tc)
-		ac.Tournaments = h.Tournaments
-		if c.drive {
-			drive, stop := context.WithCancel(context.Background())
-			driven := make(chan struct{})
-			go func() { defer close(driven); h.Tournaments.Run(drive, 20*time.Millisecond) }()
-			h.onStop(func() { stop(); <-driven })
-		}
-	}
+	h.wireTournaments(&c, &ac)
+	h.wireSeeks(t, &c, &ac)
 	if c.logs != nil {
 		ac.Logger = slog.New(slog.NewJSONHandler(c.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}

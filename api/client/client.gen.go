@@ -76,6 +76,30 @@ func (e ApiCancellationReason) Valid() bool {
 	}
 }
 
+// Defines values for ApiCreateSeekRequestFormat.
+const (
+	ApiCreateSeekRequestFormatN2p  ApiCreateSeekRequestFormat = "2p"
+	ApiCreateSeekRequestFormatN2v2 ApiCreateSeekRequestFormat = "2v2"
+	ApiCreateSeekRequestFormatN3p  ApiCreateSeekRequestFormat = "3p"
+	ApiCreateSeekRequestFormatN4p  ApiCreateSeekRequestFormat = "4p"
+)
+
+// Valid indicates whether the value is a known member of the ApiCreateSeekRequestFormat enum.
+func (e ApiCreateSeekRequestFormat) Valid() bool {
+	switch e {
+	case ApiCreateSeekRequestFormatN2p:
+		return true
+	case ApiCreateSeekRequestFormatN2v2:
+		return true
+	case ApiCreateSeekRequestFormatN3p:
+		return true
+	case ApiCreateSeekRequestFormatN4p:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ApiCreateTournamentRequestFormat.
 const (
 	ApiCreateTournamentRequestFormatN2p  ApiCreateTournamentRequestFormat = "2p"
@@ -680,6 +704,7 @@ func (e ApiPlayerRequestKind) Valid() bool {
 const (
 	ALREADYENTERED       ApiProblemCode = "ALREADY_ENTERED"
 	ALREADYSEATED        ApiProblemCode = "ALREADY_SEATED"
+	ALREADYSEEKING       ApiProblemCode = "ALREADY_SEEKING"
 	ENDREQUIRED          ApiProblemCode = "END_REQUIRED"
 	HEADERTOOLARGE       ApiProblemCode = "HEADER_TOO_LARGE"
 	IDEMPOTENCYKEYREUSED ApiProblemCode = "IDEMPOTENCY_KEY_REUSED"
@@ -713,6 +738,7 @@ const (
 	SEATRESIGNED         ApiProblemCode = "SEAT_RESIGNED"
 	SEATTAKEN            ApiProblemCode = "SEAT_TAKEN"
 	SEEDWITHOPENSEATS    ApiProblemCode = "SEED_WITH_OPEN_SEATS"
+	SEEKNOTFOUND         ApiProblemCode = "SEEK_NOT_FOUND"
 	STOREBUSY            ApiProblemCode = "STORE_BUSY"
 	STOREFULL            ApiProblemCode = "STORE_FULL"
 	STOREUNAVAILABLE     ApiProblemCode = "STORE_UNAVAILABLE"
@@ -734,6 +760,8 @@ func (e ApiProblemCode) Valid() bool {
 	case ALREADYENTERED:
 		return true
 	case ALREADYSEATED:
+		return true
+	case ALREADYSEEKING:
 		return true
 	case ENDREQUIRED:
 		return true
@@ -800,6 +828,8 @@ func (e ApiProblemCode) Valid() bool {
 	case SEATTAKEN:
 		return true
 	case SEEDWITHOPENSEATS:
+		return true
+	case SEEKNOTFOUND:
 		return true
 	case STOREBUSY:
 		return true
@@ -1039,6 +1069,75 @@ func (e ApiSeatRatingChangeFormat) Valid() bool {
 	case ApiSeatRatingChangeFormatN3p:
 		return true
 	case ApiSeatRatingChangeFormatN4p:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ApiSeekViewFormat.
+const (
+	ApiSeekViewFormatN2p  ApiSeekViewFormat = "2p"
+	ApiSeekViewFormatN2v2 ApiSeekViewFormat = "2v2"
+	ApiSeekViewFormatN3p  ApiSeekViewFormat = "3p"
+	ApiSeekViewFormatN4p  ApiSeekViewFormat = "4p"
+)
+
+// Valid indicates whether the value is a known member of the ApiSeekViewFormat enum.
+func (e ApiSeekViewFormat) Valid() bool {
+	switch e {
+	case ApiSeekViewFormatN2p:
+		return true
+	case ApiSeekViewFormatN2v2:
+		return true
+	case ApiSeekViewFormatN3p:
+		return true
+	case ApiSeekViewFormatN4p:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ApiSeekViewReason.
+const (
+	ApiSeekViewReasonCancelled  ApiSeekViewReason = "cancelled"
+	ApiSeekViewReasonKeyRotated ApiSeekViewReason = "key_rotated"
+)
+
+// Valid indicates whether the value is a known member of the ApiSeekViewReason enum.
+func (e ApiSeekViewReason) Valid() bool {
+	switch e {
+	case ApiSeekViewReasonCancelled:
+		return true
+	case ApiSeekViewReasonKeyRotated:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ApiSeekViewStatus.
+const (
+	ApiSeekViewStatusCancelled ApiSeekViewStatus = "cancelled"
+	ApiSeekViewStatusExpired   ApiSeekViewStatus = "expired"
+	ApiSeekViewStatusMatched   ApiSeekViewStatus = "matched"
+	ApiSeekViewStatusPairing   ApiSeekViewStatus = "pairing"
+	ApiSeekViewStatusSearching ApiSeekViewStatus = "searching"
+)
+
+// Valid indicates whether the value is a known member of the ApiSeekViewStatus enum.
+func (e ApiSeekViewStatus) Valid() bool {
+	switch e {
+	case ApiSeekViewStatusCancelled:
+		return true
+	case ApiSeekViewStatusExpired:
+		return true
+	case ApiSeekViewStatusMatched:
+		return true
+	case ApiSeekViewStatusPairing:
+		return true
+	case ApiSeekViewStatusSearching:
 		return true
 	default:
 		return false
@@ -1575,6 +1674,36 @@ type ApiCreatePlayerResponse struct {
 	Key    string        `json:"key"`
 	Player ApiPlayerView `json:"player"`
 }
+
+// ApiCreateSeekRequest defines model for api.CreateSeekRequest.
+type ApiCreateSeekRequest struct {
+	// Format Format is the table: 2p, 3p, 4p, or 2v2 (two sides of two partners).
+	//
+	// Example: 2p
+	Format ApiCreateSeekRequestFormat `json:"format"`
+
+	// Rated Rated makes the match move its players' ratings; only rated seeks meet rated seeks.
+	//
+	// Example: true
+	Rated bool `json:"rated"`
+
+	// Target Target is the score that wins, a multiple of 5 from 5 to 1000; left out, the format's
+	// default. Only seeks of one target meet.
+	//
+	// Example: 250
+	Target *int `json:"target,omitempty"`
+
+	// TurnSeconds TurnSeconds is the clock of the match, 10 to 604800; left out, the server's default
+	// (--seek-turn-seconds). Only seeks of one clock meet.
+	//
+	// Example: 60
+	TurnSeconds *int `json:"turn_seconds,omitempty"`
+}
+
+// ApiCreateSeekRequestFormat Format is the table: 2p, 3p, 4p, or 2v2 (two sides of two partners).
+//
+// Example: 2p
+type ApiCreateSeekRequestFormat string
 
 // ApiCreateTournamentRequest defines model for api.CreateTournamentRequest.
 type ApiCreateTournamentRequest struct {
@@ -2584,6 +2713,51 @@ type ApiSeatToken struct {
 	Token string `json:"token"`
 }
 
+// ApiSeekResponse defines model for api.SeekResponse.
+type ApiSeekResponse struct {
+	Seek ApiSeekView `json:"seek"`
+}
+
+// ApiSeekView defines model for api.SeekView.
+type ApiSeekView struct {
+	CreatedAt time.Time `json:"created_at"`
+
+	// ExpiresAt ExpiresAt is when a seek still searching expires (--seek-ttl).
+	ExpiresAt time.Time         `json:"expires_at"`
+	Format    ApiSeekViewFormat `json:"format"`
+
+	// Id Example: 5b1f0c2ad4e6f7a8b9c0d1e2f3a4b5c6
+	Id string `json:"id"`
+
+	// Match Match and Seat are the match it was paired into and the player's seat there (matched).
+	//
+	// Example: 9f90f450a2df8e5610da7196339fb2c8
+	Match *string `json:"match,omitempty"`
+	Rated bool    `json:"rated"`
+
+	// Reason Reason is why it was cancelled: cancelled (its player) or key_rotated.
+	Reason *ApiSeekViewReason `json:"reason,omitempty"`
+	Seat   *int               `json:"seat,omitempty"`
+
+	// Status Status is searching, pairing (a match is being made for it, for a moment), matched,
+	// cancelled (by its player, or by a rotation of its key) or expired.
+	Status ApiSeekViewStatus `json:"status"`
+
+	// Target Target is the score that wins; 0 for the format's default.
+	Target      int `json:"target"`
+	TurnSeconds int `json:"turn_seconds"`
+}
+
+// ApiSeekViewFormat defines model for ApiSeekView.Format.
+type ApiSeekViewFormat string
+
+// ApiSeekViewReason Reason is why it was cancelled: cancelled (its player) or key_rotated.
+type ApiSeekViewReason string
+
+// ApiSeekViewStatus Status is searching, pairing (a match is being made for it, for a moment), matched,
+// cancelled (by its player, or by a rotation of its key) or expired.
+type ApiSeekViewStatus string
+
 // ApiStatus defines model for api.Status.
 type ApiStatus struct {
 	// Status Example: ok
@@ -2935,6 +3109,9 @@ type JoinSeatJSONRequestBody = ApiJoinRequest
 // CreatePlayerJSONRequestBody defines body for CreatePlayer for application/json ContentType.
 type CreatePlayerJSONRequestBody = ApiCreatePlayerRequest
 
+// CreateSeekJSONRequestBody defines body for CreateSeek for application/json ContentType.
+type CreateSeekJSONRequestBody = ApiCreateSeekRequest
+
 // CreateTournamentJSONRequestBody defines body for CreateTournament for application/json ContentType.
 type CreateTournamentJSONRequestBody = ApiCreateTournamentRequest
 
@@ -3236,7 +3413,7 @@ type ClientInterface interface {
 
 	// StreamPlayer Follow the caller's matches live
 	//
-	// Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is `snapshot`: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as `event: {name}` and `data: {PlayerEvent as JSON}`: `turn` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), `challenge` (a seat was reserved for the player), `joined` (a seat of the match was taken, the player's own included; joined_seat and name say which), `started` (the first hand was dealt), `ended` (the match finished or expired), `rematch` (a rematch of a finished match was offered: next_match_id, and the player's seat in it, which waits for the player to accept with POST /api/v1/matches/{id}/rematch or decline), `declined` (the one a seat was reserved for declined it: by_seat) and `cancelled` (the match was cancelled before it started: reason declined, withdrawn or offer_expired, and by_seat). A match new to the stream (a challenge, a match created or joined elsewhere, a rematch) is told as its change from the match as created: challenge, rematch or joined (the player's own seat, taken at the create) first, then joined for each seat taken since, started once dealt, turn, ended. Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (": ping") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.
+	// Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is `snapshot`: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as `event: {name}` and `data: {PlayerEvent as JSON}`: `turn` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), `challenge` (a seat was reserved for the player), `joined` (a seat of the match was taken, the player's own included; joined_seat and name say which), `started` (the first hand was dealt), `ended` (the match finished or expired), `rematch` (a rematch of a finished match was offered: next_match_id, and the player's seat in it, which waits for the player to accept with POST /api/v1/matches/{id}/rematch or decline), `declined` (the one a seat was reserved for declined it: by_seat), `cancelled` (the match was cancelled before it started: reason declined, withdrawn or offer_expired, and by_seat) and `matched` (a seek of the player's was paired into the match: seek, and the player's seat; sent before the match's other events). A match new to the stream (a challenge, a match created or joined elsewhere, a rematch) is told as its change from the match as created: challenge, rematch or joined (the player's own seat, taken at the create) first, then joined for each seat taken since, started once dealt, turn, ended. Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (": ping") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.
 	//
 	// Corresponds with GET /api/v1/players/me/stream (the `StreamPlayer` operationId).
 	StreamPlayer(ctx context.Context, params *StreamPlayerParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -3268,6 +3445,38 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/v1/players/{id}/ratings (the `GetPlayerRatings` operationId).
 	GetPlayerRatings(ctx context.Context, id string, params *GetPlayerRatingsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateSeekWithBody Seek a match (Play now)
+	//
+	// Puts the player of the key in the pool: the server pairs it with players of close rating in the format who seek the same (rated or not, clock, target), the rating window widening as it waits, and, after --seek-bot-after (15 s by default) with no one, seats the bots whose ratings are nearest its own (docs/matchmaking.md). The match is created with every seat bound to its player and dealt at once; the seek then reads matched, with match and seat, and the player's stream sends matched. A player has one live seek per format (409 ALREADY_SEEKING); a player seated in a live match may still seek. A seek that finds nothing expires after --seek-ttl; a rotation of the key cancels it.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/seeks (the `CreateSeek` operationId).
+	CreateSeekWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateSeek Seek a match (Play now)
+	//
+	// Puts the player of the key in the pool: the server pairs it with players of close rating in the format who seek the same (rated or not, clock, target), the rating window widening as it waits, and, after --seek-bot-after (15 s by default) with no one, seats the bots whose ratings are nearest its own (docs/matchmaking.md). The match is created with every seat bound to its player and dealt at once; the seek then reads matched, with match and seat, and the player's stream sends matched. A player has one live seek per format (409 ALREADY_SEEKING); a player seated in a live match may still seek. A seek that finds nothing expires after --seek-ttl; a rotation of the key cancels it.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/seeks (the `CreateSeek` operationId).
+	CreateSeek(ctx context.Context, body CreateSeekJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CancelSeek Cancel a seek
+	//
+	// Takes the seek out of the pool and answers it as it ends up: cancelled; or, when the matcher paired it first, pairing or matched (with match and seat), since the match was made with the player's consent, its seek. A seek already ended is answered as it is. Another player's seek is 404 SEEK_NOT_FOUND.
+	//
+	// Corresponds with DELETE /api/v1/seeks/{id} (the `CancelSeek` operationId).
+	CancelSeek(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetSeek Get a seek
+	//
+	// The seek as it stands: searching, pairing (for a moment), matched (with match and seat: play it with the key), cancelled or expired. Only its player reads it: another player's seek is 404 SEEK_NOT_FOUND, as one that does not exist.
+	//
+	// Corresponds with GET /api/v1/seeks/{id} (the `GetSeek` operationId).
+	GetSeek(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListTournaments List tournaments
 	//
@@ -3888,7 +4097,7 @@ func (c *Client) RotatePlayerKey(ctx context.Context, reqEditors ...RequestEdito
 
 // StreamPlayer Follow the caller's matches live
 //
-// Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is `snapshot`: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as `event: {name}` and `data: {PlayerEvent as JSON}`: `turn` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), `challenge` (a seat was reserved for the player), `joined` (a seat of the match was taken, the player's own included; joined_seat and name say which), `started` (the first hand was dealt), `ended` (the match finished or expired), `rematch` (a rematch of a finished match was offered: next_match_id, and the player's seat in it, which waits for the player to accept with POST /api/v1/matches/{id}/rematch or decline), `declined` (the one a seat was reserved for declined it: by_seat) and `cancelled` (the match was cancelled before it started: reason declined, withdrawn or offer_expired, and by_seat). A match new to the stream (a challenge, a match created or joined elsewhere, a rematch) is told as its change from the match as created: challenge, rematch or joined (the player's own seat, taken at the create) first, then joined for each seat taken since, started once dealt, turn, ended. Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (": ping") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.
+// Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is `snapshot`: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as `event: {name}` and `data: {PlayerEvent as JSON}`: `turn` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), `challenge` (a seat was reserved for the player), `joined` (a seat of the match was taken, the player's own included; joined_seat and name say which), `started` (the first hand was dealt), `ended` (the match finished or expired), `rematch` (a rematch of a finished match was offered: next_match_id, and the player's seat in it, which waits for the player to accept with POST /api/v1/matches/{id}/rematch or decline), `declined` (the one a seat was reserved for declined it: by_seat), `cancelled` (the match was cancelled before it started: reason declined, withdrawn or offer_expired, and by_seat) and `matched` (a seek of the player's was paired into the match: seek, and the player's seat; sent before the match's other events). A match new to the stream (a challenge, a match created or joined elsewhere, a rematch) is told as its change from the match as created: challenge, rematch or joined (the player's own seat, taken at the create) first, then joined for each seat taken since, started once dealt, turn, ended. Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (": ping") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.
 //
 // Corresponds with GET /api/v1/players/me/stream (the `StreamPlayer` operationId).
 func (c *Client) StreamPlayer(ctx context.Context, params *StreamPlayerParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -3961,6 +4170,78 @@ func (c *Client) ListPlayerMatches(ctx context.Context, id string, params *ListP
 // Corresponds with GET /api/v1/players/{id}/ratings (the `GetPlayerRatings` operationId).
 func (c *Client) GetPlayerRatings(ctx context.Context, id string, params *GetPlayerRatingsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetPlayerRatingsRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateSeekWithBody Seek a match (Play now)
+//
+// Puts the player of the key in the pool: the server pairs it with players of close rating in the format who seek the same (rated or not, clock, target), the rating window widening as it waits, and, after --seek-bot-after (15 s by default) with no one, seats the bots whose ratings are nearest its own (docs/matchmaking.md). The match is created with every seat bound to its player and dealt at once; the seek then reads matched, with match and seat, and the player's stream sends matched. A player has one live seek per format (409 ALREADY_SEEKING); a player seated in a live match may still seek. A seek that finds nothing expires after --seek-ttl; a rotation of the key cancels it.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/seeks (the `CreateSeek` operationId).
+func (c *Client) CreateSeekWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateSeekRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateSeek Seek a match (Play now)
+//
+// Puts the player of the key in the pool: the server pairs it with players of close rating in the format who seek the same (rated or not, clock, target), the rating window widening as it waits, and, after --seek-bot-after (15 s by default) with no one, seats the bots whose ratings are nearest its own (docs/matchmaking.md). The match is created with every seat bound to its player and dealt at once; the seek then reads matched, with match and seat, and the player's stream sends matched. A player has one live seek per format (409 ALREADY_SEEKING); a player seated in a live match may still seek. A seek that finds nothing expires after --seek-ttl; a rotation of the key cancels it.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/seeks (the `CreateSeek` operationId).
+func (c *Client) CreateSeek(ctx context.Context, body CreateSeekJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateSeekRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CancelSeek Cancel a seek
+//
+// Takes the seek out of the pool and answers it as it ends up: cancelled; or, when the matcher paired it first, pairing or matched (with match and seat), since the match was made with the player's consent, its seek. A seek already ended is answered as it is. Another player's seek is 404 SEEK_NOT_FOUND.
+//
+// Corresponds with DELETE /api/v1/seeks/{id} (the `CancelSeek` operationId).
+func (c *Client) CancelSeek(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCancelSeekRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetSeek Get a seek
+//
+// The seek as it stands: searching, pairing (for a moment), matched (with match and seat: play it with the key), cancelled or expired. Only its player reads it: another player's seek is 404 SEEK_NOT_FOUND, as one that does not exist.
+//
+// Corresponds with GET /api/v1/seeks/{id} (the `GetSeek` operationId).
+func (c *Client) GetSeek(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetSeekRequest(c.Server, id)
 	if err != nil {
 		return nil, err
 	}
@@ -5770,6 +6051,114 @@ func NewGetPlayerRatingsRequest(server string, id string, params *GetPlayerRatin
 	return req, nil
 }
 
+// NewCreateSeekRequest calls the generic CreateSeek builder with application/json body
+func NewCreateSeekRequest(server string, body CreateSeekJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateSeekRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewCreateSeekRequestWithBody constructs an http.Request for the CreateSeek method, with any body, and a specified content type
+func NewCreateSeekRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/seeks")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewCancelSeekRequest constructs an http.Request for the CancelSeek method
+func NewCancelSeekRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/seeks/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetSeekRequest constructs an http.Request for the GetSeek method
+func NewGetSeekRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/seeks/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewListTournamentsRequest constructs an http.Request for the ListTournaments method
 func NewListTournamentsRequest(server string, params *ListTournamentsParams) (*http.Request, error) {
 	var err error
@@ -6549,7 +6938,7 @@ type ClientWithResponsesInterface interface {
 
 	// StreamPlayerWithResponse Follow the caller's matches live
 	//
-	// Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is `snapshot`: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as `event: {name}` and `data: {PlayerEvent as JSON}`: `turn` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), `challenge` (a seat was reserved for the player), `joined` (a seat of the match was taken, the player's own included; joined_seat and name say which), `started` (the first hand was dealt), `ended` (the match finished or expired), `rematch` (a rematch of a finished match was offered: next_match_id, and the player's seat in it, which waits for the player to accept with POST /api/v1/matches/{id}/rematch or decline), `declined` (the one a seat was reserved for declined it: by_seat) and `cancelled` (the match was cancelled before it started: reason declined, withdrawn or offer_expired, and by_seat). A match new to the stream (a challenge, a match created or joined elsewhere, a rematch) is told as its change from the match as created: challenge, rematch or joined (the player's own seat, taken at the create) first, then joined for each seat taken since, started once dealt, turn, ended. Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (": ping") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.
+	// Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is `snapshot`: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as `event: {name}` and `data: {PlayerEvent as JSON}`: `turn` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), `challenge` (a seat was reserved for the player), `joined` (a seat of the match was taken, the player's own included; joined_seat and name say which), `started` (the first hand was dealt), `ended` (the match finished or expired), `rematch` (a rematch of a finished match was offered: next_match_id, and the player's seat in it, which waits for the player to accept with POST /api/v1/matches/{id}/rematch or decline), `declined` (the one a seat was reserved for declined it: by_seat), `cancelled` (the match was cancelled before it started: reason declined, withdrawn or offer_expired, and by_seat) and `matched` (a seek of the player's was paired into the match: seek, and the player's seat; sent before the match's other events). A match new to the stream (a challenge, a match created or joined elsewhere, a rematch) is told as its change from the match as created: challenge, rematch or joined (the player's own seat, taken at the create) first, then joined for each seat taken since, started once dealt, turn, ended. Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (": ping") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -6591,6 +6980,42 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/v1/players/{id}/ratings (the `GetPlayerRatings` operationId).
 	GetPlayerRatingsWithResponse(ctx context.Context, id string, params *GetPlayerRatingsParams, reqEditors ...RequestEditorFn) (*GetPlayerRatingsResponse, error)
+
+	// CreateSeekWithBodyWithResponse Seek a match (Play now)
+	//
+	// Puts the player of the key in the pool: the server pairs it with players of close rating in the format who seek the same (rated or not, clock, target), the rating window widening as it waits, and, after --seek-bot-after (15 s by default) with no one, seats the bots whose ratings are nearest its own (docs/matchmaking.md). The match is created with every seat bound to its player and dealt at once; the seek then reads matched, with match and seat, and the player's stream sends matched. A player has one live seek per format (409 ALREADY_SEEKING); a player seated in a live match may still seek. A seek that finds nothing expires after --seek-ttl; a rotation of the key cancels it.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/seeks (the `CreateSeek` operationId).
+	CreateSeekWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateSeekResponse, error)
+
+	// CreateSeekWithResponse Seek a match (Play now)
+	//
+	// Puts the player of the key in the pool: the server pairs it with players of close rating in the format who seek the same (rated or not, clock, target), the rating window widening as it waits, and, after --seek-bot-after (15 s by default) with no one, seats the bots whose ratings are nearest its own (docs/matchmaking.md). The match is created with every seat bound to its player and dealt at once; the seek then reads matched, with match and seat, and the player's stream sends matched. A player has one live seek per format (409 ALREADY_SEEKING); a player seated in a live match may still seek. A seek that finds nothing expires after --seek-ttl; a rotation of the key cancels it.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/seeks (the `CreateSeek` operationId).
+	CreateSeekWithResponse(ctx context.Context, body CreateSeekJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateSeekResponse, error)
+
+	// CancelSeekWithResponse Cancel a seek
+	//
+	// Takes the seek out of the pool and answers it as it ends up: cancelled; or, when the matcher paired it first, pairing or matched (with match and seat), since the match was made with the player's consent, its seek. A seek already ended is answered as it is. Another player's seek is 404 SEEK_NOT_FOUND.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /api/v1/seeks/{id} (the `CancelSeek` operationId).
+	CancelSeekWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*CancelSeekResponse, error)
+
+	// GetSeekWithResponse Get a seek
+	//
+	// The seek as it stands: searching, pairing (for a moment), matched (with match and seat: play it with the key), cancelled or expired. Only its player reads it: another player's seek is 404 SEEK_NOT_FOUND, as one that does not exist.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/seeks/{id} (the `GetSeek` operationId).
+	GetSeekWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetSeekResponse, error)
 
 	// ListTournamentsWithResponse List tournaments
 	//
@@ -10543,6 +10968,388 @@ func (r GetPlayerRatingsResponse) ContentType() string {
 	return ""
 }
 
+// CreateSeekResponse201Headers the declared response headers of an HTTP 201 response for CreateSeek
+type CreateSeekResponse201Headers struct {
+	Location *string
+}
+
+// CreateSeekResponse429Headers the declared response headers of an HTTP 429 response for CreateSeek
+type CreateSeekResponse429Headers struct {
+	RetryAfter *int
+}
+
+// CreateSeekResponse503Headers the declared response headers of an HTTP 503 response for CreateSeek
+type CreateSeekResponse503Headers struct {
+	RetryAfter *int
+}
+
+// CreateSeekResponse507Headers the declared response headers of an HTTP 507 response for CreateSeek
+type CreateSeekResponse507Headers struct {
+	RetryAfter *int
+}
+
+type CreateSeekResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *ApiSeekResponse
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ApiProblem
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *ApiProblem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *ApiProblem
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *ApiProblem
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *ApiProblem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ApiProblem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ApiProblem
+	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
+	ApplicationproblemJSON507 *ApiProblem
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateSeekResponse201Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateSeekResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateSeekResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *CreateSeekResponse507Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateSeekResponse) GetJSON201() *ApiSeekResponse {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateSeekResponse) GetApplicationproblemJSON400() *ApiProblem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateSeekResponse) GetApplicationproblemJSON401() *ApiProblem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r CreateSeekResponse) GetApplicationproblemJSON408() *ApiProblem {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateSeekResponse) GetApplicationproblemJSON409() *ApiProblem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CreateSeekResponse) GetApplicationproblemJSON413() *ApiProblem {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r CreateSeekResponse) GetApplicationproblemJSON415() *ApiProblem {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CreateSeekResponse) GetApplicationproblemJSON429() *ApiProblem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r CreateSeekResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CreateSeekResponse) GetApplicationproblemJSON500() *ApiProblem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateSeekResponse) GetApplicationproblemJSON503() *ApiProblem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
+func (r CreateSeekResponse) GetApplicationproblemJSON507() *ApiProblem {
+	return r.ApplicationproblemJSON507
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateSeekResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateSeekResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateSeekResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateSeekResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CancelSeekResponse429Headers the declared response headers of an HTTP 429 response for CancelSeek
+type CancelSeekResponse429Headers struct {
+	RetryAfter *int
+}
+
+// CancelSeekResponse503Headers the declared response headers of an HTTP 503 response for CancelSeek
+type CancelSeekResponse503Headers struct {
+	RetryAfter *int
+}
+
+// CancelSeekResponse507Headers the declared response headers of an HTTP 507 response for CancelSeek
+type CancelSeekResponse507Headers struct {
+	RetryAfter *int
+}
+
+type CancelSeekResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ApiSeekResponse
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ApiProblem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ApiProblem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ApiProblem
+	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
+	ApplicationproblemJSON507 *ApiProblem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CancelSeekResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CancelSeekResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *CancelSeekResponse507Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r CancelSeekResponse) GetJSON200() *ApiSeekResponse {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CancelSeekResponse) GetApplicationproblemJSON400() *ApiProblem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CancelSeekResponse) GetApplicationproblemJSON401() *ApiProblem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CancelSeekResponse) GetApplicationproblemJSON404() *ApiProblem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CancelSeekResponse) GetApplicationproblemJSON429() *ApiProblem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r CancelSeekResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CancelSeekResponse) GetApplicationproblemJSON500() *ApiProblem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CancelSeekResponse) GetApplicationproblemJSON503() *ApiProblem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
+func (r CancelSeekResponse) GetApplicationproblemJSON507() *ApiProblem {
+	return r.ApplicationproblemJSON507
+}
+
+// GetBody returns the raw response body bytes
+func (r CancelSeekResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CancelSeekResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CancelSeekResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CancelSeekResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetSeekResponse429Headers the declared response headers of an HTTP 429 response for GetSeek
+type GetSeekResponse429Headers struct {
+	RetryAfter *int
+}
+
+// GetSeekResponse503Headers the declared response headers of an HTTP 503 response for GetSeek
+type GetSeekResponse503Headers struct {
+	RetryAfter *int
+}
+
+// GetSeekResponse507Headers the declared response headers of an HTTP 507 response for GetSeek
+type GetSeekResponse507Headers struct {
+	RetryAfter *int
+}
+
+type GetSeekResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ApiSeekResponse
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ApiProblem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ApiProblem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ApiProblem
+	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
+	ApplicationproblemJSON507 *ApiProblem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetSeekResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetSeekResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *GetSeekResponse507Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetSeekResponse) GetJSON200() *ApiSeekResponse {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetSeekResponse) GetApplicationproblemJSON400() *ApiProblem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetSeekResponse) GetApplicationproblemJSON401() *ApiProblem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetSeekResponse) GetApplicationproblemJSON404() *ApiProblem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetSeekResponse) GetApplicationproblemJSON429() *ApiProblem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r GetSeekResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetSeekResponse) GetApplicationproblemJSON500() *ApiProblem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetSeekResponse) GetApplicationproblemJSON503() *ApiProblem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
+func (r GetSeekResponse) GetApplicationproblemJSON507() *ApiProblem {
+	return r.ApplicationproblemJSON507
+}
+
+// GetBody returns the raw response body bytes
+func (r GetSeekResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetSeekResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetSeekResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetSeekResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListTournamentsResponse429Headers the declared response headers of an HTTP 429 response for ListTournaments
 type ListTournamentsResponse429Headers struct {
 	RetryAfter *int
@@ -12311,7 +13118,7 @@ func (c *ClientWithResponses) RotatePlayerKeyWithResponse(ctx context.Context, r
 
 // StreamPlayerWithResponse Follow the caller's matches live
 //
-// Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is `snapshot`: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as `event: {name}` and `data: {PlayerEvent as JSON}`: `turn` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), `challenge` (a seat was reserved for the player), `joined` (a seat of the match was taken, the player's own included; joined_seat and name say which), `started` (the first hand was dealt), `ended` (the match finished or expired), `rematch` (a rematch of a finished match was offered: next_match_id, and the player's seat in it, which waits for the player to accept with POST /api/v1/matches/{id}/rematch or decline), `declined` (the one a seat was reserved for declined it: by_seat) and `cancelled` (the match was cancelled before it started: reason declined, withdrawn or offer_expired, and by_seat). A match new to the stream (a challenge, a match created or joined elsewhere, a rematch) is told as its change from the match as created: challenge, rematch or joined (the player's own seat, taken at the create) first, then joined for each seat taken since, started once dealt, turn, ended. Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (": ping") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.
+// Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is `snapshot`: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as `event: {name}` and `data: {PlayerEvent as JSON}`: `turn` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), `challenge` (a seat was reserved for the player), `joined` (a seat of the match was taken, the player's own included; joined_seat and name say which), `started` (the first hand was dealt), `ended` (the match finished or expired), `rematch` (a rematch of a finished match was offered: next_match_id, and the player's seat in it, which waits for the player to accept with POST /api/v1/matches/{id}/rematch or decline), `declined` (the one a seat was reserved for declined it: by_seat), `cancelled` (the match was cancelled before it started: reason declined, withdrawn or offer_expired, and by_seat) and `matched` (a seek of the player's was paired into the match: seek, and the player's seat; sent before the match's other events). A match new to the stream (a challenge, a match created or joined elsewhere, a rematch) is told as its change from the match as created: challenge, rematch or joined (the player's own seat, taken at the create) first, then joined for each seat taken since, started once dealt, turn, ended. Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (": ping") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -12382,6 +13189,66 @@ func (c *ClientWithResponses) GetPlayerRatingsWithResponse(ctx context.Context, 
 		return nil, err
 	}
 	return ParseGetPlayerRatingsResponse(rsp)
+}
+
+// CreateSeekWithBodyWithResponse Seek a match (Play now)
+//
+// Puts the player of the key in the pool: the server pairs it with players of close rating in the format who seek the same (rated or not, clock, target), the rating window widening as it waits, and, after --seek-bot-after (15 s by default) with no one, seats the bots whose ratings are nearest its own (docs/matchmaking.md). The match is created with every seat bound to its player and dealt at once; the seek then reads matched, with match and seat, and the player's stream sends matched. A player has one live seek per format (409 ALREADY_SEEKING); a player seated in a live match may still seek. A seek that finds nothing expires after --seek-ttl; a rotation of the key cancels it.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/seeks (the `CreateSeek` operationId).
+func (c *ClientWithResponses) CreateSeekWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateSeekResponse, error) {
+	rsp, err := c.CreateSeekWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateSeekResponse(rsp)
+}
+
+// CreateSeekWithResponse Seek a match (Play now)
+//
+// Puts the player of the key in the pool: the server pairs it with players of close rating in the format who seek the same (rated or not, clock, target), the rating window widening as it waits, and, after --seek-bot-after (15 s by default) with no one, seats the bots whose ratings are nearest its own (docs/matchmaking.md). The match is created with every seat bound to its player and dealt at once; the seek then reads matched, with match and seat, and the player's stream sends matched. A player has one live seek per format (409 ALREADY_SEEKING); a player seated in a live match may still seek. A seek that finds nothing expires after --seek-ttl; a rotation of the key cancels it.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/seeks (the `CreateSeek` operationId).
+func (c *ClientWithResponses) CreateSeekWithResponse(ctx context.Context, body CreateSeekJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateSeekResponse, error) {
+	rsp, err := c.CreateSeek(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateSeekResponse(rsp)
+}
+
+// CancelSeekWithResponse Cancel a seek
+//
+// Takes the seek out of the pool and answers it as it ends up: cancelled; or, when the matcher paired it first, pairing or matched (with match and seat), since the match was made with the player's consent, its seek. A seek already ended is answered as it is. Another player's seek is 404 SEEK_NOT_FOUND.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /api/v1/seeks/{id} (the `CancelSeek` operationId).
+func (c *ClientWithResponses) CancelSeekWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*CancelSeekResponse, error) {
+	rsp, err := c.CancelSeek(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCancelSeekResponse(rsp)
+}
+
+// GetSeekWithResponse Get a seek
+//
+// The seek as it stands: searching, pairing (for a moment), matched (with match and seat: play it with the key), cancelled or expired. Only its player reads it: another player's seek is 404 SEEK_NOT_FOUND, as one that does not exist.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/seeks/{id} (the `GetSeek` operationId).
+func (c *ClientWithResponses) GetSeekWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetSeekResponse, error) {
+	rsp, err := c.GetSeek(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetSeekResponse(rsp)
 }
 
 // ListTournamentsWithResponse List tournaments
@@ -16357,6 +17224,382 @@ func ParseGetPlayerRatingsResponse(rsp *http.Response) (*GetPlayerRatingsRespons
 		response.Headers503 = &headers
 	case rsp.StatusCode == 507:
 		var headers GetPlayerRatingsResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateSeekResponse parses an HTTP response from a CreateSeekWithResponse call
+func ParseCreateSeekResponse(rsp *http.Response) (*CreateSeekResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateSeekResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest ApiSeekResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 507:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON507 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateSeekResponse201Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 429:
+		var headers CreateSeekResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateSeekResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers CreateSeekResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCancelSeekResponse parses an HTTP response from a CancelSeekWithResponse call
+func ParseCancelSeekResponse(rsp *http.Response) (*CancelSeekResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CancelSeekResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ApiSeekResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 507:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON507 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers CancelSeekResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers CancelSeekResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers CancelSeekResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetSeekResponse parses an HTTP response from a GetSeekWithResponse call
+func ParseGetSeekResponse(rsp *http.Response) (*GetSeekResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetSeekResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ApiSeekResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 507:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON507 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers GetSeekResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetSeekResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers GetSeekResponse507Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

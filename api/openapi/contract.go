@@ -78,6 +78,9 @@ var invalidDetails = map[string]string{
 	"cancelTournament": `this endpoint takes no query parameters, got "reason"`,
 	"auditTournament":  `this endpoint takes no query parameters, got "round"`,
 	"exportTournament": `this endpoint takes no query parameters, got "format"`,
+	"createSeek":       `format must be 2p, 3p, 4p or 2v2, not "5p"`,
+	"getSeek":          `this endpoint takes no query parameters, got "status"`,
+	"cancelSeek":       `this endpoint takes no query parameters, got "reason"`,
 }
 
 // problemDetails is the detail of an example problem for every other code.
@@ -131,6 +134,8 @@ var problemDetails = map[domain.Code]string{
 	domain.CodeAlreadyEntered:     domain.ErrAlreadyEntered.Error(),
 	domain.CodeNotOrganiser:       domain.ErrNotOrganiser.Error(),
 	domain.CodeTooFewEntries:      domain.ErrTooFewEntries.Error() + ": 1 of 2",
+	domain.CodeAlreadySeeking:     "store a seek: " + domain.ErrAlreadySeeking.Error(),
+	domain.CodeSeekNotFound:       fmt.Sprintf("seek %q: %s", exampleID, domain.ErrSeekNotFound),
 }
 
 // sharpenSecurity makes every operation say who may call it, and the seat token and the

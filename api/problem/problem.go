@@ -111,6 +111,9 @@ var kinds = map[domain.Code]kind{
 	domain.CodeAlreadyEntered:     {http.StatusConflict, "Already entered"},
 	domain.CodeNotOrganiser:       {http.StatusForbidden, "Not the organiser"},
 	domain.CodeTooFewEntries:      {http.StatusConflict, "Too few entries"},
+	// Play now (docs/matchmaking.md).
+	domain.CodeAlreadySeeking: {http.StatusConflict, "Already seeking"},
+	domain.CodeSeekNotFound:   {http.StatusNotFound, "Seek not found"},
 }
 
 // Row is one row of the error table (docs/api.md, "Errors"): a code, the status it is

@@ -20,6 +20,8 @@ const accessibilityProblems = `(() => {
     if (!(e.textContent.trim() || e.getAttribute("aria-label") || e.title)) bad.push("nameless " + e.outerHTML.slice(0, 80));
   }
   for (const e of document.querySelectorAll("svg.domino")) {
+    // A tile on a button is named by the button (its label says the tile and its plays).
+    if (e.getAttribute("aria-hidden") === "true" && e.closest("button[aria-label]")) continue;
     const t = e.querySelector("title");
     if (!t || !t.textContent || !e.getAttribute("aria-label")) bad.push("untitled tile");
   }
@@ -41,12 +43,21 @@ func (tb *tab) checkAccessible(page string) {
 	}
 }
 
-// fitsWidth checks that the page needs no sideways scrolling at a phone's width.
+// fitsWidth checks that the page needs no sideways scrolling at a phone's width (844 px high, a
+// phone held upright), and that every control there is at least 24 px in both directions.
 func (tb *tab) fitsWidth(page string, width int64) {
 	tb.t.Helper()
-	tb.do("phone width", chromedp.EmulateViewport(width, 740), chromedp.Sleep(100*time.Millisecond))
+	tb.do("phone width", chromedp.EmulateViewport(width, 844), chromedp.Sleep(100*time.Millisecond))
 	if got := eval[int64](tb, `document.documentElement.scrollWidth`); got > width {
 		tb.t.Errorf("%s is %d px wide at a %d px screen", page, got, width)
+	}
+	small := eval[[]string](tb, `[...document.querySelectorAll("button, select, input, summary")].filter((e) => {
+  if (!(e.offsetParent !== null || e.getClientRects().length > 0) || e.type === "hidden") return false;
+  const r = e.getBoundingClientRect();
+  return r.width < 24 || r.height < 24;
+}).map((e) => (e.id || e.outerHTML.slice(0, 60)) + " " + Math.round(e.getBoundingClientRect().width) + "x" + Math.round(e.getBoundingClientRect().height))`)
+	if len(small) > 0 {
+		tb.t.Errorf("%s: controls smaller than 24 px at %d px wide: %v", page, width, small)
 	}
 	tb.do("desktop width", chromedp.EmulateViewport(1280, 900))
 }

@@ -26,7 +26,7 @@ func TestLobbyJoin(t *testing.T) {
 		chromedp.WaitVisible(chromedp.ID("hand")),
 	)
 	id := eval[string](ann, `location.pathname.split("/")[2]`)
-	poll[bool](ann, "waiting", `document.getElementById("table").dataset.status === "waiting" && document.getElementById("turn").textContent.includes("seat 1 open")`)
+	poll[bool](ann, "waiting", `document.getElementById("table").dataset.status === "waiting" && document.getElementById("turn").textContent.includes("Seat 1 is open to anyone.")`)
 
 	ben.do("open the lobby", chromedp.Navigate(s.url+"/"))
 	link := fmt.Sprintf(`#lobby li[data-id=%q] a`, id)

@@ -133,7 +133,7 @@ func TestOpenSeatForANewcomer(t *testing.T) {
 	host.do("go to the table", chromedp.Click(chromedp.ID("table-link")), chromedp.WaitVisible(chromedp.ID("hand")))
 	id := eval[string](host, `location.pathname.split("/")[2]`)
 	turn := poll[string](host, "waiting", `document.getElementById("table").dataset.status === "waiting" && document.getElementById("turn").textContent`)
-	if turn != "Waiting for players: seat 1 open." {
+	if turn != "Seat 1 is open to anyone." {
 		t.Errorf("the table says %q", turn)
 	}
 	log := poll[string](host, "the log", `document.querySelectorAll("#log li").length > 0 && document.getElementById("log").textContent`)

@@ -154,7 +154,7 @@ func TestPlayAgainstExpertByClicking(t *testing.T) {
 	look := func(st tableState) {
 		if !shot && moves >= 2 && len(st.Legal) >= 2 { // a picture with moves to choose from
 			tb.screenshot("table-desktop", 1280, 900)
-			tb.screenshot("table-phone", 360, 740)
+			tb.screenshot("table-phone", 390, 844)
 			shot = true
 		}
 	}
@@ -174,7 +174,12 @@ func TestPlayAgainstExpertByClicking(t *testing.T) {
 		t.Errorf("the final scores shown are %v, the API's %v", scores, v.Scores)
 	}
 	text := eval[string](tb, `document.getElementById("result-text").textContent`)
-	want := fmt.Sprintf("%s won, Ann %d to Bo %d", v.Seats[*v.WinnerSide].Name, v.Scores[0], v.Scores[1])
+	// Said from Ann's side, her own score first.
+	outcome := "lost"
+	if *v.WinnerSide == 0 {
+		outcome = "won"
+	}
+	want := fmt.Sprintf("You %s %d to %d against Bo.", outcome, v.Scores[0], v.Scores[1])
 	if !strings.HasPrefix(text, want) {
 		t.Errorf("the end screen reads %q, want %q", text, want)
 	}

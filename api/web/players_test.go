@@ -176,7 +176,8 @@ func TestPlayersChallengeAndRematch(t *testing.T) {
 	poll[bool](bob, "the notice of the challenge", fmt.Sprintf(
 		`!!document.getElementById("notices") && document.getElementById("notices").textContent.includes("Ada challenges you.") && !!document.querySelector('#notices a[href="/play/%s"]')`, id))
 	bob.checkAccessible("home with a challenge")
-	bob.do("accept", chromedp.Click(chromedp.CSS(accept)), chromedp.WaitVisible(chromedp.ID("hand")))
+	bob.clickWhen("accept", accept)
+	bob.do("the table after accepting", chromedp.WaitVisible(chromedp.ID("hand")))
 	if got := eval[string](bob, `location.pathname`); got != "/play/"+id {
 		t.Fatalf("accepting leads to %s", got)
 	}
@@ -200,10 +201,14 @@ func TestPlayersChallengeAndRematch(t *testing.T) {
 	if v := s.view(next, ""); v.Status != "waiting" || v.Seats[1].ReservedFor == nil || v.Seats[1].ReservedFor.Name != "Bob" {
 		t.Fatalf("the rematch before Bob answers is %s, seat 1 %+v", v.Status, v.Seats[1])
 	}
+	// Ada's table of the offer says whom it waits for, by name.
+	if turn := poll[string](ada, "the offer's table", `document.getElementById("table").dataset.status === "waiting" && document.getElementById("turn").textContent`); turn != "Waiting for Bob. Bob has not answered yet." {
+		t.Errorf("the offer's table says %q", turn)
+	}
 	// Bob learns of it on his end screen without a reload, and his button accepts and takes
 	// him there; his acceptance deals, which Ada's table hears of live.
-	poll[bool](bob, "the rematch offered", `document.getElementById("rematch").textContent === "Go to the rematch"`)
-	bob.do("go to the rematch", chromedp.Click(chromedp.ID("rematch")))
+	poll[bool](bob, "the rematch offered", `document.getElementById("rematch-note").textContent === "Ada offers a rematch: the same players, a new deal."`)
+	bob.clickWhen("accept the rematch", "#rematch-accept")
 	pollAcross[bool](bob, "Bob at the next match", fmt.Sprintf(`location.pathname === "/play/%s" && !document.getElementById("seat-box").hidden`, next))
 	poll[bool](ada, "the rematch dealt, live", `document.getElementById("table").dataset.status === "in_progress"`)
 	for seat, tb := range tabs {
@@ -231,7 +236,9 @@ func TestPlayersChallengeAndRematch(t *testing.T) {
 			won = "Won"
 		}
 		item := poll[string](tb, "the challenge listed", fmt.Sprintf(`(document.querySelector('#my-matches li[data-id=%q]') || {}).textContent`, id))
-		if !strings.HasPrefix(item, won+" against ") || !strings.Contains(item, "replay") || !strings.Contains(item, "rematch") {
+		// From the player's side: its own score first ("Won 50 to 15 against Ada").
+		mine, theirs := end.Scores[seat], end.Scores[1-seat]
+		if !strings.HasPrefix(item, fmt.Sprintf("%s %d to %d against ", won, mine, theirs)) || !strings.Contains(item, "replay") || !strings.Contains(item, "rematch") {
 			t.Errorf("seat %d lists the finished challenge as %q", seat, item)
 		}
 	}
@@ -361,10 +368,11 @@ func TestPlayerKeyInTheBrowser(t *testing.T) {
 
 	dee.do("Dee pastes her key",
 		setInput("key-input", deeP.Key),
-		chromedp.Click(chromedp.CSS(`#signin button[type=submit]`)),
-		chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`#my-challenges li[data-id=%q] a`, id))),
-		chromedp.Click(chromedp.CSS(fmt.Sprintf(`#my-challenges li[data-id=%q] a`, id))),
-		chromedp.WaitVisible(chromedp.ID("accept")))
+		chromedp.Click(chromedp.CSS(`#signin button[type=submit]`)))
+	// The lists are drawn again as the player's stream speaks: the link is found and clicked in
+	// one step of the page, never a node found before a redraw.
+	dee.clickWhen("the challenge's link", fmt.Sprintf(`#my-challenges li[data-id=%q] a`, id))
+	dee.do("the challenged table", chromedp.WaitVisible(chromedp.ID("accept")))
 	if text := eval[string](dee, `document.getElementById("challenge-text").textContent`); !strings.HasPrefix(text, "Cy challenged you, Dee") {
 		t.Errorf("the table says %q", text)
 	}

@@ -158,7 +158,7 @@ func TestReplayViewer(t *testing.T) {
 	tb.do("deep link to step 3", chromedp.Navigate(s.url+"/replay/"+m.ID+"?step=3"))
 	check(3)
 	tb.screenshot("replay-desktop", 1280, 900)
-	tb.screenshot("replay-phone", 360, 740)
+	tb.screenshot("replay-phone", 390, 844)
 
 	// The table of the finished match, as a spectator: the end screen and the last events.
 	tb.do("the finished table", chromedp.Navigate(s.url+"/play/"+m.ID), chromedp.WaitVisible(chromedp.ID("result")))

@@ -56,6 +56,21 @@ func TestReviewFromTheReplayViewer(t *testing.T) {
 		t.Fatalf("the viewer shows %d seats, %d points and %d lines; the review has %d seats and %d decisions, the match %d seats",
 			shown.Seats, shown.Dots, shown.Lines, len(rv.Seats), len(rv.Decisions), len(m.Seats))
 	}
+	// The chart names its axes, and its legend names each player's line; the method is one
+	// click away, folded under "How this was judged".
+	legend := eval[[]string](tb, `[...document.querySelectorAll("#review-legend li")].map((li) => li.textContent)`)
+	if len(legend) != len(m.Seats) || legend[0] != m.Seats[0].Name || legend[1] != m.Seats[1].Name {
+		t.Errorf("the chart's legend reads %v", legend)
+	}
+	if n := eval[int](tb, `document.querySelectorAll("#review-graph .axis-name").length`); n != 2 {
+		t.Errorf("the chart names %d axes", n)
+	}
+	if method := eval[string](tb, `(() => { const d = document.getElementById("review-method"); return d && !d.open ? d.querySelector("code").textContent : ""; })()`); method != rv.Method {
+		t.Errorf("the method, folded, reads %q; the review's is %q", method, rv.Method)
+	}
+	if strings.Contains(eval[string](tb, `document.getElementById("review-status").textContent`), "allfives-review") {
+		t.Error("the review's status shows the raw method")
+	}
 	if len(shown.Worst) == 0 {
 		t.Fatalf("no worst move listed: %+v", shown)
 	}
@@ -74,7 +89,12 @@ func TestReviewFromTheReplayViewer(t *testing.T) {
 		fmt.Sprintf(`document.getElementById("replay").dataset.step === "%d" && document.getElementById("review-step").textContent`, step))
 	d := bySeq[step]
 	name := m.Seats[d.Seat].Name
-	if !strings.HasPrefix(said, name+" played ") || !strings.Contains(said, d.Class) || !strings.Contains(said, fmt.Sprintf("−%.1f", d.Loss)) {
+	// The class in plain words (the catalogue's), and the class itself on the line.
+	plain := map[string]string{"best": "the best move", "good": "a good move", "inaccuracy": "a small slip", "mistake": "a mistake", "blunder": "a big mistake"}[d.Class]
+	if cls := eval[string](tb, `document.getElementById("review-step").dataset.class`); cls != d.Class {
+		t.Errorf("the step's class is %q, the review's %q", cls, d.Class)
+	}
+	if !strings.HasPrefix(said, name+" played ") || !strings.Contains(said, plain) || !strings.Contains(said, fmt.Sprintf("−%.1f", d.Loss)) {
 		t.Fatalf("at step %d the viewer says %q; the review has %s's %s losing %.1f", step, said, name, d.Class, d.Loss)
 	}
 	if url := eval[string](tb, "location.href"); !strings.Contains(url, "step="+strconv.Itoa(step)) {

@@ -40,6 +40,7 @@ func Register(e *echo.Echo) {
 	e.GET("/replay/:id", page("replay.html"))
 	e.GET("/leaderboard/:format", page("leaderboard.html"))
 	e.GET("/player/:id", page("profile.html"))
+	e.GET("/rules", page("rules.html"))
 	e.GET("/assets/*", asset)
 }
 
@@ -85,6 +86,8 @@ func contentType(name string) string {
 		return "text/css; charset=utf-8"
 	case ".svg":
 		return "image/svg+xml"
+	case ".json":
+		return "application/json"
 	}
 	return "application/octet-stream"
 }

@@ -23,7 +23,7 @@ func TestPagesAndAssets(t *testing.T) {
 		body, _ := io.ReadAll(res.Body)
 		return res, string(body)
 	}
-	pages := map[string]string{"/": "home.js", "/play/abc": "play.js", "/replay/abc": "replay.js", "/leaderboard/2p": "leaderboard.js", "/player/abc": "profile.js"}
+	pages := map[string]string{"/": "home.js", "/play/abc": "play.js", "/replay/abc": "replay.js", "/leaderboard/2p": "leaderboard.js", "/player/abc": "profile.js", "/rules": "rules.js"}
 	for path, script := range pages {
 		res, body := get(path)
 		if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
@@ -43,6 +43,7 @@ func TestPagesAndAssets(t *testing.T) {
 	}
 	types := map[string]string{
 		"/assets/common.js": "text/javascript", "/assets/player.js": "text/javascript", "/assets/me.js": "text/javascript", "/assets/ratings.js": "text/javascript", "/assets/style.css": "text/css", "/assets/favicon.svg": "image/svg+xml",
+		"/assets/i18n/en.json": "application/json", "/assets/i18n/nl.json": "application/json", "/assets/i18n.js": "text/javascript",
 	}
 	for path, want := range types {
 		if res, _ := get(path); res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), want) {

@@ -32,6 +32,7 @@ func TestServeConfigPrecedence(t *testing.T) {
 		if c.rematchTTL == 0 {
 			c.rematchTTL, c.ratedTurnSeconds = referee.DefaultRematchTTL, referee.DefaultRatedTurnSeconds
 		}
+		c.seeks = defaultSeekConfig()
 		if c.cacheMiB == 0 {
 			c.cacheMiB = 256
 		}
@@ -59,7 +60,7 @@ func TestServeConfigPrecedence(t *testing.T) {
 		{"limits", []string{"--bot-workers", "3", "--max-streams", "50", "--busy-timeout", "2s"},
 			map[string]string{"ALLFIVES_MAX_STREAMS": "9", "ALLFIVES_MAX_STREAMS_PER_CLIENT": "4", "ALLFIVES_REVIEW_WORKERS": "2"},
 			serveConfig{addr: ":8080", db: "allfives.db", sync: "full", logLevel: "info", botWorkers: 3, reviewWorkers: 2, maxStreams: 50, perClient: 4, busyTimeout: 2 * time.Second, waitingTTL: week, sweepEvery: time.Second, cacheMiB: 256, accessSample: 100, ratingsEvery: time.Second,
-				limits: defaultLimits(), rematchTTL: referee.DefaultRematchTTL, ratedTurnSeconds: referee.DefaultRatedTurnSeconds}},
+				limits: defaultLimits(), rematchTTL: referee.DefaultRematchTTL, ratedTurnSeconds: referee.DefaultRatedTurnSeconds, seeks: defaultSeekConfig()}},
 		{"consent", []string{"--rematch-ttl", "30s"}, map[string]string{"ALLFIVES_RATED_TURN_SECONDS": "90"},
 			def(serveConfig{addr: ":8080", db: "allfives.db", sync: "full", logLevel: "info", waitingTTL: week, sweepEvery: time.Second,
 				rematchTTL: 30 * time.Second, ratedTurnSeconds: 90})},

@@ -66,7 +66,7 @@ func standard(g importGraph, imp string) bool {
 // "Layers"): the standard library and each other is all they may import.
 var pureEngines = []string{
 	"domain", "domain/openskill", "domain/analysis", "domain/bot", "domain/audit",
-	"domain/notation", "domain/names", "domain/tournament",
+	"domain/notation", "domain/names", "domain/tournament", "domain/matchmaking",
 }
 
 // pureLibraries are the libraries outside the standard library a pure engine may import:

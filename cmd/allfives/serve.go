@@ -64,6 +64,7 @@ type serveConfig struct {
 	rematchTTL       time.Duration // how long a rematch offer stands
 	ratedTurnSeconds int           // the clock of a rated match created without one
 	limits           limitsConfig  // servelimits.go
+	seeks            seekConfig    // seekflags.go
 }
 
 func parseServe(args []string, getenv func(string) string, out io.Writer) (c serveConfig, err error) {
@@ -90,6 +91,7 @@ func parseServe(args []string, getenv func(string) string, out io.Writer) (c ser
 	rematchTTL := f.string("rematch-ttl", "ALLFIVES_REMATCH_TTL", "10m", "how long a rematch offer waits for the other players to accept before it is cancelled (10s to 168h)")
 	ratedTurn := f.int("rated-turn-seconds", "ALLFIVES_RATED_TURN_SECONDS", referee.DefaultRatedTurnSeconds, "the clock, in seconds per turn, of a rated match created without turn_seconds (10 to 604800)")
 	limits := limitFlags(f)
+	seekCfg := seekFlags(f)
 	if err := f.parse(args); err != nil {
 		return c, err
 	}
@@ -100,6 +102,9 @@ func parseServe(args []string, getenv func(string) string, out io.Writer) (c ser
 		return c, err
 	}
 	if c.limits, err = limits(); err != nil {
+		return c, err
+	}
+	if c.seeks, err = seekCfg(); err != nil {
 		return c, err
 	}
 	if c.drain, err = time.ParseDuration(*drain); err != nil || c.drain < 0 {
@@ -216,11 +221,14 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		proj.Run(rateCtx, cfg.ratingsEvery, func(err error) { log.Error("rate matches", "err", err) })
 	}()
 	defer func() { stopRating(); <-rated }() // before the store closes
+	// Play now's matcher (seekflags.go); it stops before the store closes.
+	matcher, stopMatching := startSeeks(cfg.seeks, store, svc, people, log)
+	defer stopMatching()
 	var draining atomic.Bool
 	rs := ratings.NewService(store)
 	tourneys, stopTourneys := startTournaments(store, svc, people, rs, log) // tournament_wire.go
 	defer stopTourneys()                                                    // before the store closes
-	handler := api.New(api.Config{Service: svc, Reviews: reviews, Players: people, Ratings: rs, Tournaments: tourneys, Ready: store, Draining: draining.Load, Logger: log, RateLimit: cfg.rateLimit, Registry: reg,
+	handler := api.New(api.Config{Service: svc, Reviews: reviews, Players: people, Ratings: rs, Tournaments: tourneys, Seeks: matcher, Ready: store, Draining: draining.Load, Logger: log, RateLimit: cfg.rateLimit, Registry: reg,
 		CORSOrigins: cfg.corsOrigins, MaxStreams: cfg.maxStreams, MaxStreamsPerClient: cfg.perClient,
 		AccessSample: int(cfg.accessSample), Limits: cfg.limits.api, TrustedProxies: cfg.limits.trusted})
 	// The clock: one sweeper per instance; the expected version settles races with others.

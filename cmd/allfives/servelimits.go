@@ -39,6 +39,7 @@ func limitFlags(f *envFlags) func() (limitsConfig, error) {
 		{&d.api.Reviews, f.string("limit-reviews", "ALLFIVES_LIMIT_REVIEWS", d.api.Reviews.String(), "reviews queued per client address and per player; 0: none")},
 		{&d.api.Tickets, f.string("limit-tickets", "ALLFIVES_LIMIT_TICKETS", d.api.Tickets.String(), "stream tickets issued per client address and per player; 0: none")},
 		{&d.api.BotMatches, f.string("limit-bot-matches", "ALLFIVES_LIMIT_BOT_MATCHES", d.api.BotMatches.String(), "matches of bots only created per client address; 0: none")},
+		{&d.api.Seeks, f.string("limit-seeks", "ALLFIVES_LIMIT_SEEKS", d.api.Seeks.String(), "seeks made (Play now) per client address and per player; 0: none")},
 	}
 	challenges := f.int("max-waiting-challenges", "ALLFIVES_MAX_WAITING_CHALLENGES", d.maxChallenges, "challenges waiting for an answer from one player, and to one player; 0: no bound")
 	running := f.int("max-running-reviews", "ALLFIVES_MAX_RUNNING_REVIEWS", d.runningReviews, "reviews one client address (or player) may have queued or being computed; 0: no bound")

@@ -15,6 +15,7 @@ import (
 	"github.com/allfives/allfives/domain/app/ratings"
 	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/app/reviews"
+	"github.com/allfives/allfives/domain/app/seeks"
 	"github.com/allfives/allfives/repository/postgres"
 	"github.com/allfives/allfives/repository/sqlite"
 )
@@ -28,6 +29,7 @@ type store interface {
 	reviews.Store
 	players.Store
 	ratings.Store
+	seeks.Store
 	Ping(ctx context.Context) error
 	Close() error
 	Migrate(ctx context.Context) ([]string, error)

@@ -68,6 +68,7 @@ func TestSchemaKeys(t *testing.T) {
 		"matches": {"id"}, "seats": {"match_id", "seat"},
 		"events": {"match_id", "seq"}, "idempotency_keys": {"match_id", "seat", "key"},
 		"players": {"id"}, "server_keys": {"name"}, "player_skeletons": {"player_id"},
+		"seeks": {"id"},
 	}
 	for table, cols := range want {
 		if !slices.Equal(keys[table], cols) {
@@ -76,11 +77,11 @@ func TestSchemaKeys(t *testing.T) {
 	}
 	for table, cols := range keys {
 		// A player's rating (ratings), its name's skeleton (player_skeletons) and a key of the
-		// server's (server_keys) are no match's either.
+		// server's (server_keys) are no match's either, nor is a player's seek (seeks).
 		// Nor are a tournament's log and seals: they are keyed by the tournament (or by the
 		// round's commitment), and a tournament's rows stay on its own shard.
 		tournamentTable := table == "tournaments" || table == "tournament_events" || table == "tournament_seals"
-		if table != "matches" && table != "players" && table != "ratings" && table != "player_skeletons" && table != "server_keys" && !tournamentTable && cols[0] != "match_id" {
+		if table != "matches" && table != "players" && table != "ratings" && table != "player_skeletons" && table != "server_keys" && table != "seeks" && !tournamentTable && cols[0] != "match_id" {
 			t.Errorf("table %s is keyed by %v, which does not start with match_id", table, cols)
 		}
 	}

@@ -1,7 +1,14 @@
 // What every page of the client shares: calls to the public API, dominoes drawn in SVG, events
 // said in words, and the seat tokens kept in this browser (docs/api.md, "The web client").
 
-const SVG = "http://www.w3.org/2000/svg";
+import { t, tn, has } from "/assets/i18n.js";
+
+export { t, tn, when } from "/assets/i18n.js";
+
+import { el } from "/assets/dom.js";
+
+export { el } from "/assets/dom.js";
+export { tileSVG, tileName, isDouble, drawLine } from "/assets/tiles.js";
 
 // ApiError is a problem answered by the API; its message is the problem's detail.
 export class ApiError extends Error {
@@ -21,7 +28,7 @@ export async function api(path, { method = "GET", body, token, headers = {} } = 
   try {
     res = await fetch(path, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (err) {
-    throw new ApiError({ detail: `the server cannot be reached (${err.message})` }, 0);
+    throw new ApiError({ code: "UNREACHABLE", detail: `the server cannot be reached (${err.message})` }, 0);
   }
   const text = await res.text();
   let data = null;
@@ -39,97 +46,23 @@ export function matchId() {
   return decodeURIComponent(location.pathname.split("/")[2] || "");
 }
 
-// el makes an element with attributes and children; strings become text, never HTML.
-export function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const c of children.flat()) {
-    if (c === null || c === undefined || c === false) continue;
-    node.append(typeof c === "string" || typeof c === "number" ? String(c) : c);
-  }
-  return node;
-}
-
 // seededBadge marks a match whose creator chose the seed, and so can compute every hand
 // (docs/api.md, "Checking a deal yourself"): whoever joins or watches it should know.
 export function seededBadge() {
-  return el("span", { class: "seeded", title: "The creator chose the seed, so they can compute every hand, yours too.",
-    text: "seeded: the creator chose the deal" });
+  return el("span", { class: "seeded", title: t("seeded.title"), text: t("seeded.badge") });
 }
 
-// showError puts an API error (its detail) or any other error in a page's alert region.
+// problemText says an API error in the page's language when the client knows its code
+// (problem.CODE in the catalogue), else the problem's own English detail.
+export function problemText(err) {
+  if (err instanceof ApiError) return err.code && has(`problem.${err.code}`) ? t(`problem.${err.code}`) : err.message;
+  return String((err && err.message) || err);
+}
+
+// showError puts an API error or any other error in a page's alert region.
 export function showError(region, err) {
-  region.textContent = err ? (err instanceof ApiError ? err.message : String(err.message || err)) : "";
+  region.textContent = err ? problemText(err) : "";
   region.hidden = !err;
-}
-
-// Pip positions in one square half of a tile, in a 100 by 100 box.
-const PIPS = {
-  0: [],
-  1: [[50, 50]],
-  2: [[25, 25], [75, 75]],
-  3: [[25, 25], [50, 50], [75, 75]],
-  4: [[25, 25], [75, 25], [25, 75], [75, 75]],
-  5: [[25, 25], [75, 25], [50, 50], [25, 75], [75, 75]],
-  6: [[25, 22], [25, 50], [25, 78], [75, 22], [75, 50], [75, 78]],
-};
-
-// tileSVG draws a domino: across (the first pip on the left) or upright (the first pip on
-// top). Its title names it, so it reads the same to a screen reader as it looks.
-export function tileSVG(name, upright = false) {
-  const [a, b] = name.split("-").map(Number);
-  const w = upright ? 100 : 200;
-  const h = upright ? 200 : 100;
-  const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
-  svg.setAttribute("class", `domino ${upright ? "upright" : "across"}`);
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", name);
-  const title = document.createElementNS(SVG, "title");
-  title.textContent = name;
-  svg.append(title);
-  const rect = document.createElementNS(SVG, "rect");
-  for (const [k, v] of Object.entries({ x: 3, y: 3, width: w - 6, height: h - 6, rx: 12, class: "face" })) rect.setAttribute(k, v);
-  svg.append(rect);
-  const bar = document.createElementNS(SVG, "line");
-  const mid = upright ? { x1: 14, y1: 100, x2: 86, y2: 100 } : { x1: 100, y1: 14, x2: 100, y2: 86 };
-  for (const [k, v] of Object.entries(mid)) bar.setAttribute(k, v);
-  bar.setAttribute("class", "bar");
-  svg.append(bar);
-  [a, b].forEach((pips, half) => {
-    for (const [x, y] of PIPS[pips] || []) {
-      const c = document.createElementNS(SVG, "circle");
-      // Across, a half is offset sideways; upright, downwards (and the pattern turned).
-      const cx = upright ? y : x + half * 100;
-      const cy = upright ? x + half * 100 : y;
-      c.setAttribute("cx", cx);
-      c.setAttribute("cy", cy);
-      c.setAttribute("r", 9);
-      c.setAttribute("class", "pip");
-      svg.append(c);
-    }
-  });
-  return svg;
-}
-
-// isDouble says whether a tile name is a double such as 5-5.
-export function isDouble(name) {
-  const [a, b] = name.split("-");
-  return a === b;
-}
-
-// drawLine fills a container with the line left to right, doubles crosswise.
-export function drawLine(container, line) {
-  container.replaceChildren(
-    ...line.map((t) => el("span", { class: "line-tile", "data-tile": t }, tileSVG(t, isDouble(t)))),
-  );
-  if (line.length === 0) container.append(el("p", { class: "muted", text: "No tile on the table yet." }));
 }
 
 // Seats are counted from 0, as the API, the command line and every error count them
@@ -138,12 +71,12 @@ export function drawLine(container, line) {
 // seatLabel names one seat of a view's or an event's list: its name, or "seat N" when it has
 // none (an open seat).
 export function seatLabel(s, seat) {
-  return s && s.name ? s.name : `seat ${seat}`;
+  return s && s.name ? s.name : t("seat.n", { n: seat });
 }
 
 // sideName names a side by its seats' names ("Ada & Cy").
 export function sideName(seats, side) {
-  return seats.filter((s) => s.side === side).map((s) => seatLabel(s, s.seat)).join(" & ") || `side ${side}`;
+  return seats.filter((s) => s.side === side).map((s) => seatLabel(s, s.seat)).join(" & ") || t("side.n", { n: side });
 }
 
 // seatName names a seat of the match; an unknown or open seat is called by its number.
@@ -157,55 +90,55 @@ function scoresText(seats, scores) {
 
 // playersText names match.created's players, an open seat as such ("Ann, an open seat (seat 1)").
 function playersText(players) {
-  return players.map((p) => (p.kind === "open" ? `an open seat (seat ${p.seat})` : p.name)).join(", ");
+  return players.map((p) => (p.kind === "open" ? t("ev.open_seat", { n: p.seat }) : p.name)).join(", ");
 }
+
+// endName says "left" or "right" in the page's language.
+export const endName = (end) => t(end === "left" ? "end.left" : "end.right");
 
 // DESCRIBERS says each event type in words: the client's one list of event types, which the
 // table's stream listens to as well (EVENT_TYPES). A test checks it against the server's list.
 const DESCRIBERS = {
-  "match.created": (d) =>
-    `Match created for ${playersText(d.players || [])}: first to ${d.target}` +
-    `${d.partnerships ? ", in partnerships" : ""}${d.seeded ? ", seeded" : ""}${d.rated ? ", rated" : ""}.`,
+  "match.created": (d) => t("ev.created", { players: playersText(d.players || []), target: d.target }) +
+    (d.partnerships ? t("ev.created.partnerships") : "") + (d.seeded ? t("ev.created.seeded") : "") +
+    (d.rated ? t("ev.created.rated") : "") + ".",
   "hand.started": (d, seats) => {
-    const why = d.lead === "winner" ? "the last hand's winner leads" : "the highest double leads";
-    const redeal = d.redeals ? ` after ${d.redeals} redeal${d.redeals > 1 ? "s" : ""}` : "";
-    return `Hand ${d.hand} dealt${redeal}: ${seatName(seats, d.leader)} to lead (${why}); ${d.boneyard_count} in the boneyard.`;
+    const why = d.lead === "winner" ? t("ev.lead.winner") : t("ev.lead.double");
+    const vars = { hand: d.hand, who: seatName(seats, d.leader), why, boneyard: d.boneyard_count, redeals: d.redeals };
+    return d.redeals ? tn("ev.hand_started_redeal", d.redeals, vars) : t("ev.hand_started", vars);
   },
   "tile.played": (d, seats, viewer, event) => {
-    const score = d.points > 0 ? `scores ${d.points}` : "no score";
     const tile = event.laid || d.tile; // as it lies in the line, when the caller knows it
-    const what = event.lead ? `leads ${tile}` : `plays ${tile} on the ${d.end}`;
-    return `${seatName(seats, d.seat)} ${what}: ends count ${d.total}, ${score}.`;
+    const vars = { who: seatName(seats, d.seat), tile, end: endName(d.end), total: d.total, points: d.points };
+    const what = event.lead ? t("ev.leads", vars) : t("ev.plays", vars);
+    return `${what} ${d.points > 0 ? t("ev.scores", vars) : t("ev.no_score", vars)}`;
   },
   "tile.drawn": (d, seats, viewer) =>
-    d.tile && (viewer === -1 || viewer === d.seat) ? `${seatName(seats, d.seat)} draws ${d.tile}.` : `${seatName(seats, d.seat)} draws a tile.`,
-  "turn.passed": (d, seats) => `${seatName(seats, d.seat)} passes.`,
+    d.tile && (viewer === -1 || viewer === d.seat) ? t("ev.draws_tile", { who: seatName(seats, d.seat), tile: d.tile }) : t("ev.draws", { who: seatName(seats, d.seat) }),
+  "turn.passed": (d, seats) => t("ev.passes", { who: seatName(seats, d.seat) }),
   "hand.ended": (d, seats) => {
-    const how = d.outcome === "domino" ? `${seatName(seats, d.seat)} goes out` : "the hand is blocked";
+    const how = d.outcome === "domino" ? t("ev.goes_out", { who: seatName(seats, d.seat) }) : t("ev.blocked");
     const pips = (d.pips || []).map((p, s) => `${seatName(seats, s)} ${p}`).join(", ");
     const won = d.winner_side === null || d.winner_side === undefined
-      ? "a tie, no one scores"
-      : `${sideName(seats, d.winner_side)} score${d.points === 1 ? "s" : ""} ${d.points}`;
-    return `Hand ${d.hand} ends: ${how}; pips left ${pips}; ${won}. Scores: ${scoresText(seats, d.scores || [])}.`;
+      ? t("ev.hand_tie")
+      : t("ev.hand_won", { side: sideName(seats, d.winner_side), points: d.points });
+    return t("ev.hand_ended", { hand: d.hand, how, pips, won, scores: scoresText(seats, d.scores || []) });
   },
-  "match.ended": (d, seats) =>
-    `Match over: ${sideName(seats, d.winner_side)} win${seats.filter((s) => s.side === d.winner_side).length > 1 ? "" : "s"}, ` +
-    `${scoresText(seats, d.scores || [])}. The seed is revealed.`,
-  "seat.joined": (d, seats) => `${d.name || seatName(seats, d.seat)} takes seat ${d.seat}.`,
-  "seat.left": (d, seats) => `${seatName(seats, d.seat)} leaves; seat ${d.seat} is open again.`,
-  "turn.timed_out": (d, seats) => `${seatName(seats, d.seat)}'s time is up: the greedy bot plays the turn.`,
-  "seat.autoplay": (d, seats) =>
-    `${seatName(seats, d.seat)} timed out too often: the ${d.bot || "greedy"} bot plays the seat until they resume.`,
-  "seat.resumed": (d, seats) => `${seatName(seats, d.seat)} takes the seat back from the bot.`,
-  "match.expired": () => "The match expired: its open seats were not taken in time.",
+  "match.ended": (d, seats) => tn("ev.match_ended", seats.filter((s) => s.side === d.winner_side).length, { side: sideName(seats, d.winner_side), scores: scoresText(seats, d.scores || []) }),
+  "seat.joined": (d, seats) => t("ev.joined", { who: d.name || seatName(seats, d.seat), n: d.seat }),
+  "seat.left": (d, seats) => t("ev.left", { who: seatName(seats, d.seat), n: d.seat }),
+  "turn.timed_out": (d, seats) => t("ev.timed_out", { who: seatName(seats, d.seat) }),
+  "seat.autoplay": (d, seats) => t("ev.autoplay", { who: seatName(seats, d.seat), bot: d.bot || "greedy" }),
+  "seat.resumed": (d, seats) => t("ev.resumed", { who: seatName(seats, d.seat) }),
+  "match.expired": () => t("ev.expired"),
   "match.cancelled": (d, seats) => {
     const who = (seats.find((x) => x.seat === d.seat) || {}).reserved_for;
     const name = who ? who.name : seatName(seats, d.seat);
-    return d.reason === "declined" ? `The match is cancelled: ${name} declined the seat kept for them.`
-      : d.reason === "withdrawn" ? `The match is cancelled: ${name} withdrew it.`
-      : "The match is cancelled: the offer was not accepted in time.";
+    return d.reason === "declined" ? t("ev.cancelled.declined", { who: name })
+      : d.reason === "withdrawn" ? t("ev.cancelled.withdrawn", { who: name })
+      : t("ev.cancelled.expired");
   },
-  "seat.resigned": (d, seats) => `${seatName(seats, d.seat)} resigns.`,
+  "seat.resigned": (d, seats) => t("ev.resigned", { who: seatName(seats, d.seat) }),
 };
 
 // EVENT_TYPES is every event type the client knows: an EventSource hands a named event only
@@ -217,7 +150,7 @@ export const EVENT_TYPES = Object.freeze(Object.keys(DESCRIBERS));
 // know yet is said as such rather than dropped.
 export function describe(event, seats, viewer = -1) {
   const say = Object.hasOwn(DESCRIBERS, event.type) ? DESCRIBERS[event.type] : null;
-  return say ? say(event.data || {}, seats, viewer, event) : `An event this page does not know: ${event.type}.`;
+  return say ? say(event.data || {}, seats, viewer, event) : t("ev.unknown", { type: event.type });
 }
 
 // markLeads flags each tile.played that leads a hand, so that describe can say "leads".
@@ -318,7 +251,7 @@ export function scoreList(list, seats, scores, target) {
         el("span", { class: "who", text: sideName(seats, side) }), " ",
         el("b", { class: "points", text: String(p) }),
         el("span", { class: "muted", text: ` / ${target}` }),
-        p === best && p > 0 ? el("span", { class: "tag", text: " (leading)" }) : null),
+        p === best && p > 0 ? el("span", { class: "tag", text: ` ${t("score.leading")}` }) : null),
     ),
   );
 }

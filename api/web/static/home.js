@@ -1,7 +1,9 @@
-// The home page: create a match, and find matches to join, watch or replay.
-import { api, el, showError, saveSeat, seededBadge } from "/assets/common.js";
+// The home page: create a match, and find matches to join, watch or replay. A player signed in
+// sits in its own seat of a new match (bound to it by its key), which may then be rated.
+import { api, el, t, when, showError, saveSeat, seededBadge, problemText } from "/assets/common.js";
 import { setupMe } from "/assets/me.js";
-import { hasRatings } from "/assets/player.js";
+import { me, hasRatings } from "/assets/player.js";
+import { pagedList } from "/assets/paging.js";
 
 const $ = (sel) => document.getElementById(sel);
 const errorBox = $("error");
@@ -29,25 +31,46 @@ const botStrategies = apiDoc.then((doc) => {
   return names.length ? names : FALLBACK_BOTS;
 });
 
-const DEFAULTS = [["You", "human"], ["Expert", "bot:expert"], ["Greedy", "bot:greedy"], ["Random", "bot:random"]];
+// DEFAULTS are the seats as the form first shows them: the first is yours ("me" once signed
+// in), the others bots, strongest first.
+const DEFAULTS = [["default.you", "human"], ["default.expert", "bot:expert"], ["default.greedy", "bot:greedy"], ["default.random", "bot:random"]];
 
-// rows draws a row per seat, counted from 0 as the API counts them, each played by a human, a
-// bot of a strategy the server offers, or left open. The form shows once they are drawn.
+// rows draws a row per seat, counted from 0 as the API counts them, each played by you (signed
+// in), a human, a bot of a strategy the server offers, or left open. The form shows once they
+// are drawn; they are drawn again when the player signs in or out.
 async function rows() {
   const bots = await botStrategies;
-  const kinds = [["human", "Human"], ...bots.slice().reverse().map((b) => [`bot:${b}`, `Bot: ${b}`]), ["open", "Open seat (someone joins)"]];
+  const p = me();
+  const kinds = [...(p ? [["me", t("kind.me", { name: p.name })]] : []), ["human", t("kind.human_option")],
+    ...bots.slice().reverse().map((b) => [`bot:${b}`, t("kind.bot_option", { bot: b })]), ["open", t("kind.open_option")]];
   const strongest = `bot:${bots[bots.length - 1]}`;
-  const kindOf = (kind) => (kinds.some(([v]) => v === kind) ? kind : strongest);
+  const kindOf = (kind, i) => (i === 0 && p ? "me" : kinds.some(([v]) => v === kind) ? kind : strongest);
+  const named = (i) => $(`name-${i}`).disabled = ["open", "me"].includes($(`kind-${i}`).value);
   $("rows").replaceChildren(...DEFAULTS.map(([name, kind], i) =>
     el("div", { class: "player-row", id: `row-${i}` },
-      el("label", { for: `name-${i}`, text: `Seat ${i}` }),
-      el("input", { id: `name-${i}`, value: name, maxlength: 64, autocomplete: "off" }),
-      el("label", { for: `kind-${i}`, class: "visually-hidden", text: `Seat ${i} is played by` }),
-      el("select", { id: `kind-${i}`, onchange: () => { $(`name-${i}`).disabled = $(`kind-${i}`).value === "open"; } },
-        ...kinds.map(([v, label]) => el("option", { value: v, selected: v === kindOf(kind), text: label }))))));
+      el("label", { for: `name-${i}`, text: t("seat.label", { n: i }) }),
+      el("input", { id: `name-${i}`, value: i === 0 && p ? p.name : t(name), maxlength: 64, autocomplete: "off" }),
+      el("label", { for: `kind-${i}`, class: "visually-hidden", text: t("seat.played_by", { n: i }) }),
+      el("select", { id: `kind-${i}`, onchange: () => { named(i); rated(); } },
+        ...kinds.map(([v, label]) => el("option", { value: v, selected: v === kindOf(kind, i), text: label }))))));
+  for (let i = 0; i < 4; i++) named(i);
   count();
+  rated();
   $("create-loading").hidden = true;
   $("create").hidden = false;
+}
+
+// rated offers a rated match to a player signed in on a server with ratings; a rated match
+// needs every seat a player (you) or a bot, so the box says so when another seat is not.
+let ratings = false;
+function rated() {
+  const p = me();
+  $("rated-box").hidden = !(p && ratings);
+  const n = Number($("count").value);
+  const fit = [...Array(n).keys()].every((i) => ["me"].includes($(`kind-${i}`).value) || $(`kind-${i}`).value.startsWith("bot:"));
+  $("rated-note").textContent = fit ? t("create.rated_note") : t("create.rated_unfit");
+  $("create-rated").disabled = !fit;
+  if (!fit) $("create-rated").checked = false;
 }
 
 // count shows as many seat rows as players, and allows partnerships only with four.
@@ -56,16 +79,21 @@ function count() {
   for (let i = 0; i < 4; i++) $(`row-${i}`).hidden = i >= n;
   $("partnerships").disabled = n !== 4;
   if (n !== 4) $("partnerships").checked = false;
+  rated();
 }
 
 function request() {
   const n = Number($("count").value);
   const players = [];
+  let mine = false;
   for (let i = 0; i < n; i++) {
     const kind = $(`kind-${i}`).value;
     const name = $(`name-${i}`).value.trim();
     if (kind === "open") players.push({ kind: "open" });
-    else if (kind.startsWith("bot:")) players.push({ name, kind: "bot", bot: kind.slice(4) });
+    else if (kind === "me") {
+      players.push({ kind: "human", player: "me" }); // the seat is bound to the key's player
+      mine = true;
+    } else if (kind.startsWith("bot:")) players.push({ name, kind: "bot", bot: kind.slice(4) });
     else players.push({ name, kind: "human" });
   }
   const body = { players };
@@ -75,7 +103,8 @@ function request() {
   // Sent only when asked for, so that a server without open seats or a clock still creates.
   if ($("listed").checked) body.listed = true;
   if ($("turn-seconds").value) body.turn_seconds = Number($("turn-seconds").value);
-  return body;
+  if (!$("rated-box").hidden && $("create-rated").checked) body.rated = true;
+  return { body, mine };
 }
 
 async function create(ev) {
@@ -83,9 +112,12 @@ async function create(ev) {
   const button = ev.target.querySelector("button[type=submit]");
   button.disabled = true;
   try {
-    const res = await api("/api/v1/matches", { method: "POST", body: request() });
+    const { body, mine } = request();
+    if (mine && body.players.filter((x) => x.player === "me").length > 1) throw new Error(t("create.one_me"));
+    const res = await api("/api/v1/matches", { method: "POST", body, token: mine ? me().key : "" });
     showError(errorBox, null);
-    created(res);
+    created(res, body);
+    finished.reload();
     recent();
   } catch (err) {
     showError(errorBox, err);
@@ -94,36 +126,40 @@ async function create(ev) {
   }
 }
 
-// created says what to do next. This browser keeps the first human seat's token; the other
-// human seats' tokens and the open seats' invites are shown once, to pass on privately.
-function created(res) {
+// created says what to do next. This browser keeps the token of its seat (the player's own,
+// else the first human seat); the other human seats' tokens and the open seats' invites are
+// shown once, to pass on privately.
+function created(res, body) {
   const m = res.match;
   const id = m.id;
-  const name = (seat) => m.seats[seat].name || `seat ${seat}`;
-  const tokens = res.tokens || [];
+  const name = (seat) => m.seats[seat].name || t("seat.n", { n: seat });
+  const mineAt = body.players.findIndex((x) => x.player === "me");
+  const all = res.tokens || [];
+  const own = all.find((x) => x.seat === mineAt) || all[0];
+  const tokens = own ? [own, ...all.filter((x) => x !== own)] : [];
   const invites = res.invites || [];
   const box = $("created");
-  const parts = [el("h3", { text: "Match created" })];
+  const parts = [el("h3", { text: t("created.title") })];
   if (tokens.length) {
     saveSeat(id, tokens[0].seat, tokens[0].token);
-    parts.push(el("p", {}, `You sit at seat ${tokens[0].seat} (${name(tokens[0].seat)}); your token is kept in this browser. `,
-      el("a", { href: `/play/${id}`, id: "table-link", text: "Go to your table" })));
+    parts.push(el("p", {}, t("created.you_sit", { n: tokens[0].seat, name: name(tokens[0].seat) }), " ",
+      el("a", { href: `/play/${id}`, id: "table-link", text: t("created.go") })));
   } else if (m.status === "finished") {
-    parts.push(el("p", {}, "The bots played it to the end: ", el("a", { href: `/replay/${id}`, id: "replay-link", text: "watch the replay" }), "."));
+    parts.push(el("p", {}, t("created.bots_played"), " ", el("a", { href: `/replay/${id}`, id: "replay-link", text: t("created.watch_replay") })));
   } else {
-    parts.push(el("p", {}, el("a", { href: `/play/${id}`, id: "table-link", text: "Watch the table" })));
+    parts.push(el("p", {}, el("a", { href: `/play/${id}`, id: "table-link", text: t("created.watch") })));
   }
   if (tokens.length > 1) {
-    parts.push(el("p", { text: "Give each other player their token privately; they open the table and enter it there:" }),
-      el("ul", {}, ...tokens.slice(1).map((t) => el("li", {}, `${name(t.seat)} (seat ${t.seat}): `, el("code", { class: "token", text: t.token })))));
+    parts.push(el("p", { text: t("created.tokens") }),
+      el("ul", {}, ...tokens.slice(1).map((x) => el("li", {}, `${t("created.seat_of", { name: name(x.seat), n: x.seat })}: `, el("code", { class: "token", text: x.token })))));
   }
   if (invites.length) {
-    parts.push(el("p", { text: "Invites for the open seats: send each link (or its code) privately; whoever opens it joins that seat. The invite rides in the link's #fragment, which browsers never send to a server." }),
-      el("ul", {}, ...invites.map((i) => el("li", {}, `Seat ${i.seat}: `,
-        el("a", { href: `/play/${id}#invite=${i.seat}.${i.invite}`, class: "invite-link", text: "invite link" }), " ",
+    parts.push(el("p", { text: t("created.invites") }),
+      el("ul", {}, ...invites.map((i) => el("li", {}, `${t("seat.label", { n: i.seat })}: `,
+        el("a", { href: `/play/${id}#invite=${i.seat}.${i.invite}`, class: "invite-link", text: t("created.invite_link") }), " ",
         el("code", { class: "token", text: i.invite })))));
   }
-  parts.push(el("p", { class: "muted small" }, "Table: ", el("a", { href: `/play/${id}`, text: `/play/${id}` })));
+  parts.push(el("p", { class: "muted small" }, `${t("created.table")}: `, el("a", { href: `/play/${id}`, text: `/play/${id}` })));
   box.replaceChildren(...parts);
   box.hidden = false;
 }
@@ -134,12 +170,13 @@ function seeded(item) {
 }
 
 function players(item) {
-  return item.players.map((p) => (p.kind === "open" ? "open seat" : p.name)).join(", ");
+  return item.players.map((p) => (p.kind === "open" ? (p.reserved_for ? t("kind.kept", { who: p.reserved_for.name }) : t("kind.open")) : p.name)).join(", ");
 }
 
-function when(t) {
-  const d = new Date(t);
-  return Number.isNaN(d.getTime()) ? "" : d.toLocaleString();
+// scoreline names each seat's side with its score, "Ada 50, Bo 15".
+function scoreline(m) {
+  if (m.scores.length === m.players.length) return m.players.map((p, i) => `${p.name || t("seat.n", { n: i })} ${m.scores[i]}`).join(", ");
+  return m.scores.join(" – ");
 }
 
 // list fills one list of the history, or says why it cannot.
@@ -147,11 +184,17 @@ async function list(status, ul, item) {
   try {
     const res = await api(`/api/v1/matches?status=${status}&limit=15`);
     ul.replaceChildren(...res.matches.map(item));
-    if (!res.matches.length) ul.append(el("li", { class: "muted", text: "None yet." }));
+    if (!res.matches.length) ul.append(el("li", { class: "muted", text: t("none_yet") }));
   } catch (err) {
-    ul.replaceChildren(el("li", { class: "bad", text: err.message }));
+    ul.replaceChildren(el("li", { class: "bad", text: problemText(err) }));
   }
 }
+
+// finished is the list of finished matches, newest first, with older ones a page at a time.
+const finished = pagedList($("finished"), (cursor) => api(`/api/v1/matches?status=finished&limit=15${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`),
+  (m) => el("li", { "data-id": m.id },
+    el("a", { href: `/replay/${m.id}`, text: `${players(m)}: ${scoreline(m)}` }),
+    el("span", { class: "muted", text: ` · ${when(m.updated_at)}` }), seeded(m)), "more-finished");
 
 async function recent() {
   if (!(await hasLobby)) {
@@ -160,19 +203,24 @@ async function recent() {
     $("more").hidden = true;
     for (const o of document.querySelectorAll("option[value=open]")) o.remove();
   } else list("waiting", $("lobby"), (m) => el("li", { "data-id": m.id },
-    el("a", { href: `/play/${m.id}`, text: `Join: ${players(m)}` }),
-    el("span", { class: "muted", text: ` · target ${m.target ?? "default"}${m.turn_seconds ? ` · ${m.turn_seconds} s a turn` : ""}` }),
+    el("a", { href: `/play/${m.id}`, text: t("lobby.join", { players: players(m) }) }),
+    el("span", { class: "muted", text: ` · ${t("lobby.target", { target: m.target ?? t("lobby.default") })}${m.turn_seconds ? ` · ${t("lobby.clock", { n: m.turn_seconds })}` : ""}` }),
     seeded(m)));
   list("in_progress", $("live-matches"), (m) => el("li", { "data-id": m.id },
-    el("a", { href: `/play/${m.id}`, text: `${players(m)}: ${m.scores.join(" to ")}` }),
-    el("span", { class: "muted", text: ` · started ${when(m.created_at)}` }), seeded(m)));
-  list("finished", $("finished"), (m) => el("li", { "data-id": m.id },
-    el("a", { href: `/replay/${m.id}`, text: `${players(m)}: ${m.scores.join(" to ")}` }),
-    el("span", { class: "muted", text: ` · ${when(m.updated_at)}` }), seeded(m)));
+    el("a", { href: `/play/${m.id}`, text: `${players(m)}: ${scoreline(m)}` }),
+    el("span", { class: "muted", text: ` · ${t("lobby.started", { when: when(m.created_at) })}` }), seeded(m)));
 }
 
 $("count").addEventListener("change", count);
 $("create").addEventListener("submit", create);
-rows().then(recent);
+addEventListener("allfives:player", () => rows());
+hasRatings().then((ok) => {
+  ratings = ok;
+  $("leaderboard-link").hidden = !ok;
+  if (!$("create").hidden) rated();
+});
+rows().then(() => {
+  recent();
+  finished.reload();
+});
 setupMe();
-hasRatings().then((ok) => { $("site-nav").hidden = !ok; });

@@ -1,6 +1,6 @@
 // Joining an open seat of a waiting match from the table (docs/api.md, "Playing with others").
 // The form shows only when the server has open seats and the match has one this browser can take.
-import { api, el, showError, saveSeat } from "/assets/common.js";
+import { api, el, t, showError, saveSeat } from "/assets/common.js";
 
 const $ = (sel) => document.getElementById(sel);
 const errorBox = $("error");
@@ -14,7 +14,7 @@ export function renderJoin(v, player = null) {
   const select = $("join-seat");
   const wanted = open.map(String).join(",");
   if (select.dataset.seats !== wanted) {
-    select.replaceChildren(...open.map((s) => el("option", { value: s, text: `Seat ${s}` })));
+    select.replaceChildren(...open.map((s) => el("option", { value: s, text: t("seat.label", { n: s }) })));
     select.dataset.seats = wanted;
   }
   const link = inviteFromLink();
@@ -25,8 +25,8 @@ export function renderJoin(v, player = null) {
   if (player && !$("join-name").value) $("join-name").value = player.name;
   $("join-invite").required = !v.listed;
   $("join-note").textContent = v.listed
-    ? "This match is in the lobby: no invite is needed."
-    : "Enter the invite the match's creator gave you.";
+    ? t("join.listed")
+    : t("join.enter_invite");
 }
 
 // inviteFromLink reads an invite link's "#invite={seat}.{invite}" once and takes it out of the

@@ -3,11 +3,14 @@
 // another hand while the match is live.
 import {
   api, matchId, el, showError, tileSVG, drawLine, describe, markLeads, scoreList, sideName, seatLabel,
-  savedSeat, saveSeat, forgetSeat, EVENT_TYPES, liveStream,
+  savedSeat, saveSeat, forgetSeat, EVENT_TYPES, liveStream, t, tn, endName, tileName,
 } from "/assets/common.js";
+import { waitingText, reservedSeat, decline, withdraw, resignBox } from "/assets/consent.js";
 import { renderJoin, join } from "/assets/join.js";
 import { me, listen, announce } from "/assets/player.js";
-import { changesList, formatName, profileLink } from "/assets/ratings.js";
+import { locale } from "/assets/i18n.js";
+import { profileLink } from "/assets/ratings.js";
+import { endScreen } from "/assets/endscreen.js";
 
 const id = matchId();
 const base = `/api/v1/matches/${encodeURIComponent(id)}`;
@@ -15,7 +18,7 @@ const $ = (sel) => document.getElementById(sel);
 const main = $("table");
 const errorBox = $("error");
 // The events after which nothing more happens; the stream listens to every type (EVENT_TYPES).
-const OVER = ["match.ended", "match.expired"];
+const OVER = ["match.ended", "match.expired", "match.cancelled"];
 const LOG_SIZE = 12;
 
 let seat = savedSeat(id); // {seat, token} or null
@@ -23,7 +26,6 @@ const player = me(); // the lasting player this browser is signed in as, or null
 let bound = false; // the player holds a seat of this match, so its key stands for the seat
 let keyRefused = false; // the key was refused here (rotated elsewhere): watch as a spectator
 let challenged = null; // the seat of this waiting match reserved for the player, or null
-let watching = null; // the timer that reads a finished match again until it has a rematch
 let view = null;
 let log = []; // the last events, in seq order
 let stream = null;
@@ -35,6 +37,8 @@ let choosing = null; // the tile whose end is being asked
 const token = () => (leaving ? "" : seat ? seat.token : bound ? player.key : "");
 let leaving = false; // the seat is being left
 const over = (v) => v.status === "finished" || v.status === "expired" || v.status === "cancelled"; // nothing more will happen
+// The end screen: the result from this seat's side, rating changes, and the rematch.
+const ending = endScreen({ id, base, token: () => token(), load: () => load(), player, errorBox });
 
 // load reads the match as this seat (or a spectator) sees it and draws it.
 async function load() {
@@ -45,8 +49,9 @@ async function load() {
       if (v.seats.some((s) => s.player === player.id)) {
         bound = true;
         v = await api(base, { token: player.key });
-      } else if (v.status === "waiting" && v.seats.some((s) => s.kind === "open")) {
-        challenged = await findChallenge();
+      } else {
+        // A seat kept for the player says so (reserved_for): a challenge to it.
+        challenged = reservedSeat(v, player);
       }
     }
     render(v);
@@ -54,28 +59,16 @@ async function load() {
     if (err.status === 401 && seat) {
       forgetSeat(id);
       seat = null;
-      showError(errorBox, new Error(`The saved token was refused (${err.message}); it is forgotten, and you now watch as a spectator.`));
+      showError(errorBox, new Error(t("play.token_refused")));
       return load();
     }
     if (err.status === 401 && bound) {
       bound = false;
       keyRefused = true;
-      showError(errorBox, new Error(`Your player key was refused (${err.message}): sign in again on the home page. You now watch as a spectator.`));
+      showError(errorBox, new Error(t("play.key_refused")));
       return load();
     }
     showError(errorBox, err);
-  }
-}
-
-// findChallenge answers the seat of this match reserved for the player (a challenge to it), or
-// null: the view does not say for whom an open seat is kept, the player's own matches do.
-async function findChallenge() {
-  try {
-    const res = await api(`/api/v1/players/${encodeURIComponent(player.id)}/matches?status=waiting&limit=100`, { token: player.key });
-    const m = res.matches.find((x) => x.id === id && (x.players[x.seat] || {}).kind === "open");
-    return m ? m.seat : null;
-  } catch {
-    return null;
   }
 }
 
@@ -89,6 +82,27 @@ async function accept() {
     showError(errorBox, null);
     await load();
     if (view) follow(log.length ? log[log.length - 1].seq : Math.max(0, view.version - LOG_SIZE));
+  } catch (err) {
+    showError(errorBox, err);
+  }
+}
+
+// refuseChallenge declines the seat a challenge keeps for the player: the match is cancelled.
+async function refuseChallenge() {
+  try {
+    render(await decline(id, challenged, player.key));
+    challenged = null;
+    showError(errorBox, null);
+  } catch (err) {
+    showError(errorBox, err);
+  }
+}
+
+// callOff withdraws a waiting match this seat holds: a challenge or an offer taken back.
+async function callOff() {
+  try {
+    render(await withdraw(id, token()));
+    showError(errorBox, null);
   } catch (err) {
     showError(errorBox, err);
   }
@@ -118,39 +132,34 @@ function render(v) {
   main.dataset.myTurn = mine ? "1" : "0";
   $("seeded").hidden = !v.seeded; // the creator can compute every hand: say so to all who sit or watch
   $("rated").hidden = !v.rated;
-  document.title = `${mine ? "Your turn · " : ""}${v.seats.map((s) => seatLabel(s, s.seat)).join(" v ")} · All Fives`;
-  const open = v.open_seats || [];
+  document.title = `${mine ? `${t("play.your_turn")} · ` : ""}${v.seats.map((s) => seatLabel(s, s.seat)).join(" v ")} · ${t("site.name")}`;
   const clock = live && h && v.seats[h.turn] && v.seats[h.turn].deadline
-    ? ` Clock: by ${new Date(v.seats[h.turn].deadline).toLocaleTimeString()}.` : "";
+    ? ` ${t("play.clock", { time: new Date(v.seats[h.turn].deadline).toLocaleTimeString(locale) })}` : "";
   // A seat kept for someone (reserved_for) waits for that one's answer, not for anyone.
-  const kept = v.seats.filter((s) => s.kind === "open" && s.reserved_for).map((s) => s.reserved_for.name);
-  $("turn").textContent = v.status === "waiting"
-    ? (open.length ? `Waiting for players: seat${open.length === 1 ? "" : "s"} ${open.join(", ")} open.` : "Waiting for players.") +
-      (kept.length ? ` Not answered yet: ${kept.join(", ")}.` : "")
-    : v.status === "expired" ? "The match expired before its seats were taken."
-    : v.status === "cancelled" ? "The match was cancelled before it started."
-    : !live ? "The match is over."
-    : !h || h.number === 0 ? "Waiting for the deal."
-    : (mine ? "Your turn." : `${seatLabel(v.seats[h.turn], h.turn)} to move.`) + clock;
+  $("turn").textContent = v.status === "waiting" ? waitingText(v)
+    : v.status === "expired" ? t("play.expired")
+    : v.status === "cancelled" ? cancelledText(v)
+    : !live ? t("play.is_over")
+    : !h || h.number === 0 ? t("play.wait_deal")
+    : (mine ? t("play.your_turn") : t("play.to_move", { who: seatLabel(v.seats[h.turn], h.turn) })) + clock;
   scoreList($("scores"), v.seats, v.scores, v.target);
   $("seats").replaceChildren(...v.seats.map((s) => {
     const toMove = live && h && h.turn === s.seat;
-    const kind = s.kind === "bot" ? `${s.bot} bot` : s.kind === "open" ? "open seat" : s.autoplay ? "human, on autoplay" : "human";
+    const kind = s.kind === "bot" ? t("kind.bot", { bot: s.bot }) : s.kind === "open" ? (s.reserved_for ? t("kind.kept", { who: s.reserved_for.name }) : t("kind.open"))
+      : s.resigned ? t("kind.resigned") : s.autoplay ? t("kind.autoplay") : t("kind.human");
     // A seat bound to a lasting player (or a rated match's bot) links to the player's page.
     const pid = s.player || (v.rated && s.kind === "bot" && s.bot ? `bot-${s.bot}` : ""); // the bots are players bot-{strategy}
     const who = pid ? profileLink(pid, seatLabel(s, s.seat)) : seatLabel(s, s.seat);
     return el("li", { class: toMove ? "to-move" : "", "data-seat": s.seat },
-      who, `${s.seat === me ? " (you)" : ""}: ${s.tiles} tile${s.tiles === 1 ? "" : "s"}`,
-      el("span", { class: "muted", text: ` · ${kind}${v.partnerships ? `, side ${s.side}` : ""}` }),
-      toMove ? el("span", { class: "tag", text: " ▶ to move" }) : null);
+      who, `${s.seat === me ? ` ${t("you_tag")}` : ""}: ${tn("tiles", s.tiles)}`,
+      el("span", { class: "muted", text: ` · ${kind}${v.partnerships ? `, ${t("side.n", { n: s.side })}` : ""}` }),
+      toMove ? el("span", { class: "tag", text: ` ▶ ${t("to_move")}` }) : null);
   }));
-  drawLine($("line"), h ? h.line : []);
-  $("ends").textContent = h && h.left
-    ? `Ends ${h.left.pip}${h.left.double ? " (double)" : ""} and ${h.right.pip}${h.right.double ? " (double)" : ""}: they count ${h.total}.`
-    : "";
-  $("boneyard").textContent = h ? `Boneyard: ${h.boneyard} tile${h.boneyard === 1 ? "" : "s"}.` : "";
+  drawLine($("line"), h ? h.line : [], lastEnd());
+  $("ends").textContent = endsText(h);
+  $("boneyard").textContent = h ? tn("boneyard", h.boneyard) : "";
   renderSeat(v, mine);
-  renderResult(v);
+  ending.render(v);
   renderLog();
 }
 
@@ -159,7 +168,7 @@ function renderSeat(v, mine) {
   $("challenge-box").hidden = !offer;
   if (offer) {
     const from = v.seats.filter((s) => s.kind !== "open").map((s) => seatLabel(s, s.seat)).join(", ");
-    $("challenge-text").textContent = `${from || "Someone"} challenged you, ${player.name}: seat ${challenged} is kept for you.`;
+    $("challenge-text").textContent = t("play.challenged", { from: from || t("rematch.someone"), name: player.name, n: challenged });
   }
   if (offer) $("join-box").hidden = true;
   else renderJoin(v, player && !keyRefused ? player : null);
@@ -167,9 +176,16 @@ function renderSeat(v, mine) {
   $("seat-box").hidden = !v.you;
   if (!v.you) return;
   const s = v.seats[v.you.seat];
-  $("seat-who").textContent = `You are ${s.name} (seat ${s.seat})${!seat && bound ? ", playing with your player's key" : ""}.`;
+  $("seat-who").textContent = t(!seat && bound ? "play.you_are_key" : "play.you_are", { name: s.name, n: s.seat });
   $("forget").hidden = !seat;
-  $("leave").hidden = v.status !== "waiting"; // a seat may be left only while the match waits
+  // A seat may be left only while the match waits; a match bound to players (a challenge, a
+  // rematch) is withdrawn instead, which tells the one it waits for.
+  const waiting = v.status === "waiting";
+  $("withdraw").hidden = !waiting;
+  $("leave").hidden = !waiting || v.seats.some((x) => x.reserved_for);
+  $("resign").hidden = !(v.status === "in_progress" && !s.resigned);
+  if ($("resign").hidden) $("resign-confirm").hidden = true;
+  $("resign-question").textContent = v.seats.map((x) => x.side).filter((x, i, a) => a.indexOf(x) === i).length > 2 ? t("play.resign_q_many") : t("play.resign_q_two");
   $("resume").hidden = !(s.autoplay && v.status === "in_progress"); // after too many timeouts
   const moves = mine ? v.legal_moves || [] : [];
   // The hand is drawn again only when it changed, so that a refresh bringing the same view
@@ -193,38 +209,53 @@ function renderSeat(v, mine) {
 
 // tileButton is one tile of the hand: playable when it has plays, with the points each would
 // score written on it (the border and the lift say "playable" as well as the colour).
-function tileButton(t, plays, mine) {
+function tileButton(x, plays, mine) {
   const pts = (m) => (m.points > 0 ? `+${m.points}` : "+0");
+  const name = tileName(x);
   let badge = "";
-  let label = `${t}: not playable now`;
+  let label = t("tile.not_playable", { tile: name });
   if (plays.length === 1) {
     badge = pts(plays[0]);
-    label = `Play ${t} on the ${plays[0].end}: scores ${plays[0].points}`;
+    label = t("tile.play_on", { tile: name, end: endName(plays[0].end), points: plays[0].points });
   } else if (plays.length > 1) {
     const [l, r] = ["left", "right"].map((e) => plays.find((m) => m.end === e));
-    badge = `L${pts(l)} R${pts(r)}`;
-    label = `Play ${t}: on the left scores ${l.points}, on the right ${r.points}; you choose the end`;
+    badge = `${t("end.l")}${pts(l)} ${t("end.r")}${pts(r)}`;
+    label = t("tile.play_either", { tile: name, left: l.points, right: r.points });
   } else if (!mine) {
-    label = t;
+    label = name;
   }
+  const t0 = x;
+  // The points written on the tile are part of its name too (WCAG 2.5.3, label in name).
+  if (plays.length) label = `${badge}: ${label}`;
   return el("button", {
-    type: "button", class: `tile${plays.length ? " legal" : ""}`, "data-tile": t, disabled: plays.length === 0,
-    "aria-label": label, title: label, onclick: () => choose(t, plays),
-  }, tileSVG(t, true), el("span", { class: "badge", "aria-hidden": "true", text: plays.length ? badge : mine ? "—" : "" }));
+    type: "button", class: `tile${plays.length ? " legal" : ""}`, "data-tile": t0, disabled: plays.length === 0,
+    "aria-label": label, title: label, onclick: () => choose(t0, plays),
+  }, handTile(t0), el("span", { class: "badge", "aria-hidden": "true", text: plays.length ? badge : mine ? "—" : "" }));
+}
+
+// handTile is a tile drawn on its button: the button's name says the tile and its plays, so the
+// drawing itself is hidden from screen readers (its name would be said twice).
+function handTile(x) {
+  const svg = tileSVG(x, true);
+  svg.setAttribute("aria-hidden", "true");
+  svg.removeAttribute("role");
+  svg.removeAttribute("aria-label");
+  svg.querySelector("title").remove();
+  return svg;
 }
 
 // choose plays a tile that fits one end, and asks which end for a tile that fits both.
-function choose(t, plays) {
-  if (plays.length === 1) return move({ action: "play", tile: t, end: plays[0].end });
-  choosing = t;
+function choose(x, plays) {
+  if (plays.length === 1) return move({ action: "play", tile: x, end: plays[0].end });
+  choosing = x;
   const box = $("end-choice");
-  $("end-question").textContent = `${t} fits both ends. Play it:`;
+  $("end-question").textContent = t("tile.fits_both", { tile: tileName(x) });
   for (const b of box.querySelectorAll("button[data-end]")) {
     const m = plays.find((p) => p.end === b.dataset.end);
-    b.textContent = `on the ${m.end} (scores ${m.points})`;
+    b.textContent = t("tile.on_end", { end: endName(m.end), points: m.points });
     b.onclick = () => {
       closeChoice();
-      move({ action: "play", tile: t, end: m.end });
+      move({ action: "play", tile: x, end: m.end });
     };
   }
   box.hidden = false;
@@ -269,95 +300,40 @@ function renderLog() {
   if (!view) return;
   const me = view.you ? view.you.seat : -1;
   $("log").replaceChildren(...log.slice().reverse().map((e) => el("li", { value: e.seq }, describe(e, view.seats, me))));
-  // A screen reader hears the newest event once, not the whole list again.
+  // A screen reader hears each new event once, not the whole list again: every event since
+  // the last one said (a move's answer may bring the opponents' replies with it), except the
+  // seat's own plays (an event with a total), which it made itself.
   const newest = log[log.length - 1];
-  if (newest && $("announce").dataset.seq !== String(newest.seq)) {
-    $("announce").dataset.seq = String(newest.seq);
-    $("announce").textContent = describe(newest, view.seats, me);
+  const box = $("announce");
+  if (newest && box.dataset.seq !== String(newest.seq)) {
+    const after = Number(box.dataset.seq || newest.seq - 1);
+    const fresh = log.filter((e) => e.seq > after && !(e.data && e.data.seat === me && e.data.total !== undefined));
+    box.dataset.seq = String(newest.seq);
+    if (fresh.length) box.textContent = fresh.map((e) => describe(e, view.seats, me)).join(" ");
   }
 }
 
-function renderResult(v) {
-  const box = $("result");
-  box.hidden = v.status !== "finished";
-  renderRematch(v);
-  if (box.hidden || v.winner_side === undefined || v.winner_side === null) return;
-  const won = v.winner_side;
-  const mine = v.you ? v.seats[v.you.seat].side === won : null;
-  $("result-text").textContent = `${sideName(v.seats, won)} won, ` +
-    v.scores.map((p, side) => `${sideName(v.seats, side)} ${p}`).join(" to ") +
-    `${mine === null ? "." : mine ? ". You won!" : ". You lost."}`;
-  $("replay-link").href = `/replay/${encodeURIComponent(id)}`;
-  renderRatings(v);
+// cancelledText says why a match never started.
+function cancelledText(v) {
+  const c = v.cancelled || {};
+  const s = c.seat === undefined ? null : v.seats[c.seat];
+  const who = s ? (s.reserved_for ? s.reserved_for.name : seatLabel(s, s.seat)) : "";
+  return c.reason === "declined" ? t("play.cancel.declined", { who })
+    : c.reason === "withdrawn" ? t("play.cancel.withdrawn", { who })
+    : c.reason === "offer_expired" ? t("play.cancel.expired") : t("play.cancelled");
 }
 
-// renderRatings shows a finished rated match's rating changes, seat by seat. The match is
-// rated shortly after it ends (docs/ratings.md, "The projection"): until its changes come, the
-// match is read again every second, for a minute at most.
-let ratingReads = 0;
-let ratingTimer = null;
-function renderRatings(v) {
-  const box = $("rating-box");
-  box.hidden = !v.rated;
-  if (!v.rated) return;
-  const changes = v.rating_changes || [];
-  if (changes.length) {
-    const f = changes[0].format;
-    $("rating-title").textContent = `Rating changes, ${formatName(f)}`;
-    $("rating-status").textContent = "Each rating is μ − 3σ, before → after.";
-    // Drawn again only when the figures changed (a rewind may change them; docs/ratings.md).
-    const key = JSON.stringify(changes);
-    if ($("rating-list").dataset.key !== key) {
-      $("rating-list").replaceChildren(changesList(changes, v.seats));
-      $("rating-list").dataset.key = key;
-    }
-    return;
-  }
-  $("rating-status").textContent = ratingReads > 60 ? "The ratings are not updated yet: read this page again later." : "The ratings are being updated…";
-  if (!ratingTimer && ratingReads <= 60) {
-    ratingTimer = setTimeout(() => {
-      ratingTimer = null;
-      ratingReads++;
-      load();
-    }, 1000);
-  }
+// endsText says the open ends and what they count.
+function endsText(h) {
+  if (!(h && h.left)) return "";
+  const end = (e) => (e.double ? t("ends.double", { pip: e.pip }) : String(e.pip));
+  return t("ends.count", { left: end(h.left), right: end(h.right), total: h.total });
 }
 
-// renderRematch offers the next match on the end screen: to ask for it (the first ask creates
-// it) or, once someone has, to go to it. A spectator is offered to watch it.
-function renderRematch(v) {
-  const finished = v.status === "finished";
-  const next = v.next_match_id || "";
-  $("rematch").hidden = !(finished && v.you);
-  $("rematch").textContent = next ? "Go to the rematch" : "Rematch";
-  $("rematch-note").textContent = finished && v.you && next ? "A rematch was asked for: the same players, a new deal." : "";
-  $("next-link").hidden = !(finished && !v.you && next);
-  if (next) $("next-link").href = `/play/${encodeURIComponent(next)}`;
-  // Without the player's stream, a seat holder learns of a rematch by reading the match again.
-  if (finished && v.you && !next && !watching && !player) {
-    let reads = 0;
-    watching = setInterval(() => {
-      if (++reads > 120 || (view && view.next_match_id)) {
-        clearInterval(watching);
-        return;
-      }
-      load();
-    }, 5000);
-  }
-}
-
-// rematch asks for the next match as this seat, keeps the new seat's token, and goes there.
-async function rematch() {
-  $("rematch").disabled = true;
-  try {
-    const res = await api(`${base}/rematch`, { method: "POST", token: token() });
-    const next = res.match;
-    if (res.token && next.you) saveSeat(next.id, next.you.seat, res.token);
-    location.assign(`/play/${encodeURIComponent(next.id)}`);
-  } catch (err) {
-    showError(errorBox, err);
-    $("rematch").disabled = false;
-  }
+// lastEnd is the end the latest tile went to, so the line shows that end.
+function lastEnd() {
+  const last = log.length ? log[log.length - 1] : null;
+  return last && last.data && last.data.end && last.data.tile ? last.data.end : "";
 }
 
 // ticket buys a single-use ticket to this match's stream as the seat. A server without tickets
@@ -392,7 +368,7 @@ function follow(after) {
     renderLog();
     if (OVER.includes(e.type)) {
       stream.close();
-      $("live").textContent = "(the match is over)";
+      $("live").textContent = t("play.live_over");
     }
     if (!view || e.seq > view.version) refresh();
   };
@@ -406,7 +382,7 @@ function follow(after) {
     },
     types: EVENT_TYPES,
     onEvent,
-    onState: (st) => { $("live").textContent = st === "live" ? "(live)" : "(disconnected; reconnecting…)"; },
+    onState: (st) => { $("live").textContent = st === "live" ? t("play.live") : t("play.reconnecting"); },
     stop: () => Boolean(view && over(view)),
   });
 }
@@ -456,13 +432,13 @@ async function resume() {
 async function takeSeat(ev) {
   ev.preventDefault();
   const input = $("token-input");
-  const t = input.value.trim();
+  const typed = input.value.trim();
   input.value = "";
   try {
-    const v = await api(base, { token: t });
-    if (!v.you) throw new Error("that token is not a seat of this match");
-    seat = { seat: v.you.seat, token: t };
-    saveSeat(id, v.you.seat, t);
+    const v = await api(base, { token: typed });
+    if (!v.you) throw new Error(t("play.not_a_seat"));
+    seat = { seat: v.you.seat, token: typed };
+    saveSeat(id, v.you.seat, typed);
     showError(errorBox, null);
     render(v);
     if (!over(v)) follow(v.version);
@@ -488,7 +464,9 @@ async function start() {
   });
   $("leave").addEventListener("click", leave);
   $("accept").addEventListener("click", accept);
-  $("rematch").addEventListener("click", rematch);
+  $("decline").addEventListener("click", refuseChallenge);
+  $("withdraw").addEventListener("click", callOff);
+  resignBox(base, token, (v) => { render(v); }, errorBox);
   $("resume").addEventListener("click", resume);
   $("draw").addEventListener("click", () => move({ action: "draw" }));
   $("pass").addEventListener("click", () => move({ action: "pass" }));

@@ -2,7 +2,7 @@
 // or signed in with a pasted key, kept in localStorage, and told what happens in its matches
 // over the player's stream while a page is open. The key is sent only in the Authorization
 // header; a stream is opened with a single-use ticket, never with the key in its address.
-import { api, el, liveStream } from "/assets/common.js";
+import { api, el, t, liveStream } from "/assets/common.js";
 
 const STORE = "allfives:player";
 
@@ -83,7 +83,7 @@ export const hasRatings = () => paths().then((p) => Boolean(p["/api/v1/leaderboa
 const hasPlayerStream = () => paths().then((p) => Boolean(p["/api/v1/players/me/stream"] && p["/api/v1/players/me/tickets"]));
 
 // PLAYER_EVENTS are the player's stream's event types (docs/api.md, "Players").
-export const PLAYER_EVENTS = Object.freeze(["snapshot", "turn", "challenge", "joined", "started", "ended", "rematch"]);
+export const PLAYER_EVENTS = Object.freeze(["snapshot", "turn", "challenge", "joined", "started", "ended", "rematch", "declined", "cancelled"]);
 
 // listen follows the player's stream while the page is open, calling onEvent(type, data) for
 // each event. Each connection takes a new ticket: a ticket is single-use, so a connection that
@@ -137,17 +137,19 @@ export async function announce(type, data, here = "") {
   } catch {
     others = "";
   }
-  const vs = others ? ` against ${others}` : "";
+  const vs = others ? ` ${t("notice.against", { vs: others })}` : "";
   const open = (href, text) => el("a", { href, text });
   const table = `/play/${encodeURIComponent(mid)}`;
-  if (type === "challenge") notice(`${others || "Someone"} challenges you.`, open(table, "Open the challenge"), mid);
-  else if (type === "turn") notice(`It is your turn${vs}.`, open(table, "Play"), mid);
-  else if (type === "joined" && data.joined_seat !== data.seat) notice(`${data.name || "A player"} took seat ${data.joined_seat}${vs}.`, open(table, "Open the table"), mid);
+  if (type === "challenge") notice(t("notice.challenge", { who: others || t("rematch.someone") }), open(table, t("notice.open_challenge")), mid);
+  else if (type === "turn") notice(t("notice.turn", { vs }), open(table, t("notice.play")), mid);
+  else if (type === "joined" && data.joined_seat !== data.seat) notice(t("notice.joined", { who: data.name || t("notice.a_player"), n: data.joined_seat, vs }), open(table, t("notice.open_table")), mid);
   else if (type === "ended" && data.status === "finished") {
-    const how = data.winner_side === undefined || side === null ? "is over" : data.winner_side === side ? "is over: you won" : "is over: you lost";
-    notice(`Your match${vs} ${how}.`, open(table, "See the end"), mid);
+    const how = data.winner_side === undefined || side === null ? "notice.over" : data.winner_side === side ? "notice.won" : "notice.lost";
+    notice(t(how, { vs }), open(table, t("notice.see_end")), mid);
   } else if (type === "rematch" && data.next_match_id) {
-    notice(`A rematch was asked for${vs}.`, open(`/play/${encodeURIComponent(data.next_match_id)}`, "Go to the rematch"), mid);
+    notice(t("notice.rematch", { vs }), open(`/play/${encodeURIComponent(data.next_match_id)}`, t("rematch.go")), mid);
+  } else if (type === "declined" || type === "cancelled") {
+    notice(t("notice.cancelled", { vs }), open(table, t("notice.open_table")), mid);
   }
 }
 
@@ -157,14 +159,14 @@ export async function announce(type, data, here = "") {
 export function notice(text, action, key = "") {
   let box = document.getElementById("notices");
   if (!box) {
-    box = el("section", { id: "notices", class: "notices", "aria-label": "Notifications" },
+    box = el("section", { id: "notices", class: "notices", "aria-label": t("notice.label") },
       el("ul", { id: "notice-list", "aria-live": "polite" }));
     document.body.append(box);
   }
   const list = box.querySelector("ul");
   if (key) for (const old of list.querySelectorAll("li")) if (old.dataset.key === key) old.remove();
   const item = el("li", { class: "notice", "data-key": key || undefined }, el("span", { class: "notice-text", text }), action ? [" ", action] : null,
-    " ", el("button", { type: "button", class: "dismiss", "aria-label": `Dismiss: ${text}`, text: "×", onclick: () => item.remove() }));
+    " ", el("button", { type: "button", class: "dismiss", "aria-label": t("notice.dismiss", { text }), text: "×", onclick: () => item.remove() }));
   list.prepend(item);
   while (list.children.length > 4) list.lastElementChild.remove();
   return item;

@@ -2,7 +2,7 @@
 // rating (μ, σ, the rating μ − 3σ, rated matches and wins, those against established
 // opponents, provisional said in words), with a chart of the rating over the player's rated
 // matches and the same figures in a table.
-import { api, el, matchId, showError } from "/assets/common.js";
+import { api, el, matchId, showError, t, tn, when as whenT } from "/assets/common.js";
 import { FORMATS, formatName, figure, PROVISIONAL, ratingChart, historyTable } from "/assets/ratings.js";
 import { me } from "/assets/player.js";
 
@@ -26,38 +26,35 @@ async function history(format) {
   return { items: out.reverse(), more: Boolean(cursor) };
 }
 
-function when(t) {
-  const d = new Date(t);
-  return Number.isNaN(d.getTime()) ? "" : d.toLocaleDateString();
-}
+const when = (x) => whenT(x, true);
 
 // figures lists a format's rating as terms and values.
 function figures(f, r) {
   const row = (term, value, cls) => [el("dt", { text: term }), el("dd", { class: cls, text: value })];
   return el("dl", { class: "rating-figures", id: `figures-${f}` },
-    ...row("Rating (μ − 3σ)", figure(r.rating), "rating"),
-    ...row("μ (mean)", figure(r.mu), "mu"),
-    ...row("σ (uncertainty)", figure(r.sigma), "sigma"),
-    ...row("Rated matches", String(r.matches), "matches"),
-    ...row("Wins", String(r.wins), "wins"),
-    ...row("Against established opponents", String(r.established_matches ?? 0), "established"));
+    ...row(t("profile.rating"), figure(r.rating), "rating"),
+    ...row(t("profile.mu"), figure(r.mu), "mu"),
+    ...row(t("profile.sigma"), figure(r.sigma), "sigma"),
+    ...row(t("profile.matches"), String(r.matches), "matches"),
+    ...row(t("board.wins"), String(r.wins), "wins"),
+    ...row(t("profile.established"), String(r.established_matches ?? 0), "established"));
 }
 
 async function section(f, r) {
   const box = el("section", { class: "panel format", id: `format-${f}`, "data-format": f, "aria-labelledby": `title-${f}` },
     el("h2", { id: `title-${f}` }, formatName(f), " ",
-      r.provisional ? el("span", { class: "provisional", text: "provisional" }) : null),
+      r.provisional ? el("span", { class: "provisional", text: t("profile.provisional") }) : null),
     r.provisional
-      ? el("p", { class: "muted small", text: `Provisional: ${PROVISIONAL}. A provisional rating is left off the leaderboard.` })
-      : el("p", { class: "small" }, el("a", { href: `/leaderboard/${f}`, text: `See the ${f} leaderboard` })),
+      ? el("p", { class: "muted small", text: t("profile.provisional_note", { when: PROVISIONAL }) })
+      : el("p", { class: "small" }, el("a", { href: `/leaderboard/${f}`, text: t("profile.see_board", { format: f }) })),
     figures(f, r));
   const chartBox = el("figure", { class: "chart" });
   box.append(chartBox);
   try {
     const { items, more } = await history(f);
     chartBox.replaceChildren(ratingChart(f, items),
-      el("figcaption", { class: "small muted", text: `The rating after each rated match${more ? ` (the last ${items.length})` : ""}: a dot a match, filled when won; the square is where it began.` }),
-      el("details", { class: "figures-box" }, el("summary", { text: `The ${items.length} rated match${items.length === 1 ? "" : "es"} in figures` }),
+      el("figcaption", { class: "small muted", text: t(more ? "profile.caption_last" : "profile.caption", { n: items.length }) }),
+      el("details", { class: "figures-box" }, el("summary", { text: tn("profile.in_figures", items.length) }),
         el("div", { class: "scroll" }, historyTable(f, items))));
   } catch (err) {
     chartBox.replaceChildren(el("p", { class: "bad", text: err.message }));
@@ -75,23 +72,23 @@ async function load() {
     })]);
     const mine = me() && me().id === p.id;
     $("player-name").textContent = p.name;
-    document.title = `${p.name} · All Fives`;
+    document.title = `${p.name} · ${t("site.name")}`;
     const bot = p.id.startsWith("bot-");
-    const since = p.created_at ? `Player since ${when(p.created_at)}` : "A player";
-    $("about").replaceChildren(el("span", { text: `${since}${mine ? " (you)" : ""}. ` }),
-      el("span", { class: "muted small" }, "Player id ", el("code", { id: "player-id", text: p.id }), ".",
-        bot ? " A bot of the server: rated like anyone, it anchors the scale." : null));
+    const since = p.created_at ? t("profile.since", { when: when(p.created_at) }) : t("profile.a_player");
+    $("about").replaceChildren(el("span", { text: `${since}${mine ? ` ${t("you_tag")}` : ""}. ` }),
+      el("span", { class: "muted small" }, `${t("profile.id")} `, el("code", { id: "player-id", text: p.id }), ".",
+        bot ? ` ${t("profile.bot")}` : null));
     const played = rs ? FORMATS.map(([f]) => f).filter((f) => rs.ratings[f]) : [];
     if (!rs) {
-      $("formats-box").replaceChildren(el("section", { class: "panel", id: "no-ratings" }, el("p", { text: "This server keeps no ratings." })));
+      $("formats-box").replaceChildren(el("section", { class: "panel", id: "no-ratings" }, el("p", { text: t("profile.no_ratings_server") })));
     } else if (!played.length) {
       $("formats-box").replaceChildren(el("section", { class: "panel", id: "no-ratings" },
-        el("p", { text: "No rated match yet. A match is rated when it is created rated and every seat is a player or a bot." })));
+        el("p", { text: t("profile.no_rated") })));
     } else {
       $("formats-box").replaceChildren(...(await Promise.all(played.map((f) => section(f, rs.ratings[f])))));
     }
   } catch (err) {
-    $("about").textContent = err.status === 404 ? "There is no such player." : "The player cannot be shown.";
+    $("about").textContent = err.status === 404 ? t("profile.no_such") : t("profile.cannot");
     showError($("error"), err);
   } finally {
     $("profile").dataset.loaded = "1";

@@ -1,16 +1,16 @@
 // Ratings in the client (docs/ratings.md, docs/api.md "The web client"): the formats, figures
 // written alike on every page, and a rating's chart over a player's rated matches, drawn in
 // SVG with its words and figures beside it for whoever cannot see it.
-import { el } from "/assets/common.js";
+import { el, t, tn, when as whenT } from "/assets/common.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
 // FORMATS are the formats rated apart, as the API names them, with their names in words.
 export const FORMATS = Object.freeze([
-  ["2p", "Two players"],
-  ["3p", "Three players"],
-  ["4p", "Four players"],
-  ["2v2", "Partnerships, 2 v 2"],
+  ["2p", t("format.2p")],
+  ["3p", t("format.3p")],
+  ["4p", t("format.4p")],
+  ["2v2", t("format.2v2")],
 ]);
 
 // formatName says a format in words ("2p: two players").
@@ -20,7 +20,7 @@ export function formatName(f) {
 }
 
 // PROVISIONAL says when a rating is provisional, as the API documents it.
-export const PROVISIONAL = "fewer than 10 rated matches of the format, σ above 6, or fewer than 10 rated matches against established opponents (bots, or players not provisional then)";
+export const PROVISIONAL = t("rating.provisional_when");
 
 // figure writes a rating figure with two decimals and a true minus sign ("−1.25").
 export function figure(x) {
@@ -45,10 +45,7 @@ function svg(tag, attrs = {}) {
   return node;
 }
 
-function when(t) {
-  const d = new Date(t);
-  return Number.isNaN(d.getTime()) ? "" : d.toLocaleString();
-}
+const when = (x) => whenT(x);
 
 // ratingChart draws the rating (μ − 3σ) after each of a format's rated matches, oldest first:
 // one point a match, joined by a line, the start (before the first) marked apart. The SVG is
@@ -69,11 +66,11 @@ export function ratingChart(format, items) {
   const y = (v) => top + ((H - top - bottom) * (hi - v)) / (hi - lo);
   const chart = svg("svg", { id, class: "rating-chart", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-labelledby": `${id}-title`, "aria-describedby": `${id}-desc`, "data-format": format });
   const title = svg("title", { id: `${id}-title` });
-  title.textContent = `${formatName(format)}: the rating over ${n} rated match${n === 1 ? "" : "es"}`;
+  title.textContent = tn("chart.title", n, { format: formatName(format) });
   const desc = svg("desc", { id: `${id}-desc` });
   desc.textContent = n
-    ? `From ${figure(start)} before the first to ${figure(values[n - 1])} after the last; highest ${figure(Math.max(...values))}, lowest ${figure(Math.min(...values))}. The table below gives each match's figures.`
-    : "No rated match yet.";
+    ? t("chart.desc", { from: figure(start), to: figure(values[n - 1]), hi: figure(Math.max(...values)), lo: figure(Math.min(...values)) })
+    : t("chart.none");
   chart.append(title, desc);
   // The frame: the top, middle and bottom of the range, and 0 where it falls inside.
   const ticks = [hi, (hi + lo) / 2, lo];
@@ -85,14 +82,14 @@ export function ratingChart(format, items) {
     chart.append(label);
   }
   const xlabel = svg("text", { x: (W + left - right) / 2, y: H - 8, class: "tick", "text-anchor": "middle" });
-  xlabel.textContent = n ? `rated matches, oldest first (1 to ${n})` : "no rated match yet";
+  xlabel.textContent = n ? t("chart.x", { n }) : t("chart.none_short");
   chart.append(xlabel);
   if (!n) return chart;
   const points = [[x(0), y(start)], ...values.map((v, i) => [x(i + 1), y(v)])];
   chart.append(svg("polyline", { class: "rating-line", points: points.map(([a, b]) => `${a.toFixed(1)},${b.toFixed(1)}`).join(" ") }));
   const origin = svg("rect", { class: "start", x: (x(0) - 3).toFixed(1), y: (y(start) - 3).toFixed(1), width: 6, height: 6 });
   const ot = svg("title");
-  ot.textContent = `Before the first rated match: ${figure(start)}`;
+  ot.textContent = t("chart.start", { rating: figure(start) });
   origin.append(ot);
   chart.append(origin);
   items.forEach((h, i) => {
@@ -100,9 +97,9 @@ export function ratingChart(format, items) {
       cx: x(i + 1).toFixed(1), cy: y(h.after.rating).toFixed(1), r: n > 60 ? 2.5 : 4,
       class: `point ${h.won ? "won" : "lost"}`, "data-match": h.match_id, "data-rating": h.after.rating,
     });
-    const t = svg("title");
-    t.textContent = `Match ${i + 1} (${h.won ? "won" : "lost"}, ${when(h.ended_at)}): ${figure(h.before.rating)} → ${figure(h.after.rating)} (${signed(h.after.rating - h.before.rating)})`;
-    dot.append(t);
+    const tt = svg("title");
+    tt.textContent = t("chart.point", { n: i + 1, result: t(h.won ? "chart.won" : "chart.lost"), when: when(h.ended_at), before: figure(h.before.rating), after: figure(h.after.rating), diff: signed(h.after.rating - h.before.rating) });
+    dot.append(tt);
     chart.append(dot);
   });
   return chart;
@@ -111,20 +108,20 @@ export function ratingChart(format, items) {
 // historyTable is a format's rated matches in figures, oldest first, each with its replay.
 export function historyTable(format, items) {
   return el("table", { class: "figures history", id: `history-${format}` },
-    el("caption", { class: "visually-hidden", text: `${formatName(format)}: each rated match's rating, before and after` }),
+    el("caption", { class: "visually-hidden", text: t("history.caption", { format: formatName(format) }) }),
     el("thead", {}, el("tr", {},
-      ...["#", "Ended", "Result", "Before", "After", "Change", "μ", "σ"].map((h) => el("th", { scope: "col", text: h })),
-      el("th", { scope: "col" }, el("span", { class: "visually-hidden", text: "Replay" })))),
+      ...["#", t("history.ended"), t("history.result"), t("history.before"), t("history.after"), t("history.change"), "μ", "σ"].map((h) => el("th", { scope: "col", text: h })),
+      el("th", { scope: "col" }, el("span", { class: "visually-hidden", text: t("replay.title") })))),
     el("tbody", {}, ...items.map((h, i) => el("tr", { "data-match": h.match_id },
       el("td", { text: String(i + 1) }),
       el("td", { text: when(h.ended_at) }),
-      el("td", { text: h.won ? "won" : "lost" }),
+      el("td", { text: t(h.won ? "chart.won" : "chart.lost") }),
       el("td", { class: "num", text: figure(h.before.rating) }),
       el("td", { class: "num after", text: figure(h.after.rating) }),
       el("td", { class: "num", text: signed(h.after.rating - h.before.rating) }),
       el("td", { class: "num", text: figure(h.after.mu) }),
       el("td", { class: "num", text: figure(h.after.sigma) }),
-      el("td", {}, el("a", { href: `/replay/${encodeURIComponent(h.match_id)}`, "aria-label": `Replay of match ${i + 1}`, text: "replay" }))))));
+      el("td", {}, el("a", { href: `/replay/${encodeURIComponent(h.match_id)}`, "aria-label": t("history.replay_of", { n: i + 1 }), text: t("me.replay") }))))));
 }
 
 // changesList says a finished match's rating changes, seat by seat: the name (linked to the

@@ -1,7 +1,7 @@
 // The replay viewer: step through a match with a slider, buttons and the keyboard. Each step is
 // the API's own replay answer (GET /matches/{id}/replay?step=N), so what is drawn is what the
 // referee says the match was right after that event.
-import { api, matchId, el, showError, tileSVG, drawLine, describe, markLeads, scoreList, sideName, seatLabel } from "/assets/common.js";
+import { api, matchId, el, showError, tileSVG, drawLine, describe, markLeads, scoreList, sideName, seatLabel, t, tn, problemText } from "/assets/common.js";
 import { reviewPanel } from "/assets/review.js";
 import { changesList, formatName } from "/assets/ratings.js";
 
@@ -58,13 +58,12 @@ function render(r) {
   scoreList($("scores"), m.seats, m.scores, m.target);
   const h = m.hand;
   $("hand-info").textContent = m.status === "finished"
-    ? `Finished: ${sideName(m.seats, m.winner_side)} won.`
-    : h && h.number > 0 ? `Hand ${h.number}. ${m.status === "in_progress" ? `${seatLabel(m.seats[h.turn], h.turn)} to move.` : ""}`
-    : "Before the first deal.";
-  drawLine($("line"), h ? h.line : []);
-  $("ends").textContent = h && h.left
-    ? `Ends ${h.left.pip}${h.left.double ? " (double)" : ""} and ${h.right.pip}${h.right.double ? " (double)" : ""}: they count ${h.total}.`
-    : "";
+    ? t("replay.finished", { side: sideName(m.seats, m.winner_side) })
+    : h && h.number > 0 ? `${t("replay.hand", { n: h.number })} ${m.status === "in_progress" ? t("play.to_move", { who: seatLabel(m.seats[h.turn], h.turn) }) : ""}`
+    : t("replay.before");
+  drawLine($("line"), h ? h.line : [], ev.type === "tile.played" ? ev.data.end : "");
+  const end = (e) => (e.double ? t("ends.double", { pip: e.pip }) : String(e.pip));
+  $("ends").textContent = h && h.left ? t("ends.count", { left: end(h.left), right: end(h.right), total: h.total }) : "";
   renderHands(m);
   renderRatings(r.step);
   reviewStep(r.step);
@@ -76,7 +75,7 @@ function renderRatings(step) {
   const changes = rated && step === max ? rated.rating_changes || [] : [];
   $("replay-ratings").hidden = changes.length === 0;
   if (!changes.length) return;
-  $("replay-ratings-title").textContent = `Rating changes, ${formatName(changes[0].format)}`;
+  $("replay-ratings-title").textContent = t("rating.changes_of", { format: formatName(changes[0].format) });
   $("replay-rating-list").replaceChildren(changesList(changes, rated.seats));
 }
 
@@ -88,8 +87,8 @@ function renderHands(m) {
       const tiles = hands[s.seat] || [];
       const toMove = h && m.status === "in_progress" && h.turn === s.seat && h.number > 0;
       return el("div", { class: `seat${toMove ? " to-move" : ""}`, "data-seat": s.seat },
-        el("h3", {}, `${seatLabel(s, s.seat)} `, el("span", { class: "muted", text: `(${s.kind === "bot" ? `${s.bot} bot` : s.kind === "open" ? "open seat" : "human"}, ${s.tiles} tile${s.tiles === 1 ? "" : "s"})` }),
-          toMove ? el("span", { class: "tag", text: " ▶ to move" }) : null),
+        el("h3", {}, `${seatLabel(s, s.seat)} `, el("span", { class: "muted", text: `(${s.kind === "bot" ? t("kind.bot", { bot: s.bot }) : s.kind === "open" ? t("kind.open") : t("kind.human")}, ${tn("tiles", s.tiles)})` }),
+          toMove ? el("span", { class: "tag", text: ` ▶ ${t("to_move")}` }) : null),
         el("div", { class: "tiles" }, ...tiles.map((t) => el("span", { class: "hand-tile", "data-tile": t }, tileSVG(t, true)))));
     }),
   );
@@ -104,22 +103,22 @@ async function audit(view) {
   try {
     const a = await api(`${base}/audit`);
     $("audit-verdict").textContent = a.ok
-      ? `Verified: all ${a.checks.length} checks pass over ${a.events} events.`
-      : `FAILED: the record does not hold up${a.first_bad_seq ? `; the first event at fault is ${a.first_bad_seq}` : ""}.`;
+      ? t("audit.ok", { checks: a.checks.length, events: a.events })
+      : a.first_bad_seq ? t("audit.bad_at", { seq: a.first_bad_seq }) : t("audit.bad");
     $("audit-verdict").className = a.ok ? "ok" : "bad";
     $("audit-checks").replaceChildren(...a.checks.map((c) =>
-      el("li", { class: c.ok ? "ok" : "bad" }, el("b", { text: `${c.ok ? "✓ pass" : "✗ FAIL"} ${c.name}: ` }), c.detail)));
+      el("li", { class: c.ok ? "ok" : "bad" }, el("b", { text: `${c.ok ? t("audit.pass") : t("audit.fail")} ${c.name}: ` }), el("span", { lang: "en", text: c.detail }))));
   } catch (err) {
-    $("audit-verdict").textContent = `The audit could not run: ${err.message}`;
+    $("audit-verdict").textContent = t("audit.could_not", { why: problemText(err) });
   }
   const ended = events.find((e) => e.type === "match.ended");
   if (!ended) {
-    $("seed-check").textContent = `Commitment ${view.commitment}; the seed stays secret until the match ends.`;
+    $("seed-check").textContent = t("audit.secret", { commitment: view.commitment });
     return;
   }
   const seed = ended.data.seed;
   if (!(window.crypto && crypto.subtle)) {
-    $("seed-check").textContent = `Seed ${seed}; commitment ${view.commitment}. This page is not on a secure origin, so the browser cannot hash it here; the audit's seed check above did.`;
+    $("seed-check").textContent = t("audit.insecure", { seed, commitment: view.commitment });
     return;
   }
   const bytes = new Uint8Array(seed.match(/../g).map((x) => parseInt(x, 16)));
@@ -127,7 +126,7 @@ async function audit(view) {
   const hex = [...digest].map((b) => b.toString(16).padStart(2, "0")).join("");
   const ok = hex === view.commitment;
   $("seed-check").className = ok ? "ok" : "bad";
-  $("seed-check").textContent = `${ok ? "✓ Seed matches" : "✗ Seed does NOT match"} the commitment (sha256 checked in this browser): seed ${seed}, commitment ${view.commitment}.`;
+  $("seed-check").textContent = t(ok ? "audit.seed_ok" : "audit.seed_bad", { seed, commitment: view.commitment });
 }
 
 function renderLog(seats) {
@@ -158,12 +157,12 @@ async function start() {
   }
   events = markLeads(exp.events);
   max = Math.max(1, exp.match.version);
-  document.title = `Replay: ${exp.match.seats.map((s) => seatLabel(s, s.seat)).join(" v ")} · All Fives`;
+  document.title = `${t("replay.title")}: ${exp.match.seats.map((s) => seatLabel(s, s.seat)).join(" v ")} · ${t("site.name")}`;
   slider.max = String(max);
   $("step-max").textContent = String(max);
   renderLog(exp.match.seats);
-  if (exp.match.status === "finished") reviewStep = reviewPanel($("review"), base, exp.match.seats, go);
-  else $("review").textContent = "A match is reviewed once it has finished.";
+  if (exp.match.status === "finished") reviewStep = reviewPanel($("review"), base, id, exp.match.seats, go);
+  else $("review").textContent = t("review.not_finished");
   $("first").addEventListener("click", () => go(1));
   $("prev").addEventListener("click", () => go(wanted - 1));
   $("next").addEventListener("click", () => go(wanted + 1));

@@ -1,16 +1,38 @@
-// The review on the replay viewer (docs/review.md): each step's judgement, the evaluation across
-// the match drawn as SVG, the worst moves linked to their steps, and each seat's accuracy and
-// luck against skill. A match never reviewed offers a button; a review still running is polled.
-import { api, el, seatLabel } from "/assets/common.js";
+// The review on the replay viewer (docs/review.md): each step's judgement in plain words, the
+// value of each move played drawn as a chart with its axes and a legend naming each player's
+// line, the worst moves linked to their steps, and each seat's accuracy and luck against skill.
+// How the review was judged (its method) is one click away. The page never asks for a review
+// that was not asked for: this browser remembers the matches it asked about, and any other
+// match offers a button, whose answer is the review when it exists already.
+import { api, el, t, seatLabel, endName, problemText } from "/assets/common.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const POLL_MS = 1500;
+const ASKED = "allfives-reviews"; // the matches this browser asked to review (ids, newest last)
+
+function asked(id) {
+  try {
+    return (JSON.parse(localStorage.getItem(ASKED) || "[]") || []).includes(id);
+  } catch {
+    return false;
+  }
+}
+
+function remember(id, yes = true) {
+  try {
+    const ids = (JSON.parse(localStorage.getItem(ASKED) || "[]") || []).filter((x) => x !== id);
+    if (yes) ids.push(id);
+    localStorage.setItem(ASKED, JSON.stringify(ids.slice(-200)));
+  } catch {
+    // a browser that keeps nothing asks again next time
+  }
+}
 
 // moveText writes a move as the table says it: a tile and its end, "draw" or "pass".
 function moveText(m) {
   if (!m) return "?";
-  if (m.action === "play") return m.end ? `${m.tile} (${m.end})` : m.tile;
-  return m.action;
+  if (m.action === "play") return m.end ? `${m.tile} (${endName(m.end)})` : m.tile;
+  return t(m.action === "draw" ? "review.draw" : "review.pass");
 }
 
 const sameMove = (a, b) => a && b && a.action === b.action && a.tile === b.tile && a.end === b.end;
@@ -21,20 +43,24 @@ function valueOf(d, move) {
   return c ? c.value : NaN;
 }
 
-// judgement says one decision in words: "Ada played 6-1 (0.0); 5-5 was best (+10.0): mistake, −8.5".
+// CLASSES are the review's classes, best first; className says one in plain words.
+const CLASSES = ["best", "good", "inaccuracy", "mistake", "blunder"];
+export const className = (c) => t(`class.${c}`);
+
+// judgement says one decision in words: "Ada played 6-1 (0.0); 5-5 was best (+10.0): a
+// mistake, it cost 8.5 points".
 export function judgement(d, seats) {
   const who = seatLabel(seats[d.seat], d.seat);
-  const played = `${who} played ${moveText(d.played)} (${signed(valueOf(d, d.played))})`;
-  if (d.class === "best") return `${played}: best${d.exact ? " (exact)" : ""}.`;
-  return `${played}; ${moveText(d.best)} was best (${signed(valueOf(d, d.best))}): ${d.class}, −${d.loss.toFixed(1)}.`;
+  const vars = { who, played: moveText(d.played), value: signed(valueOf(d, d.played)), best: moveText(d.best), bestValue: signed(valueOf(d, d.best)), cls: className(d.class), loss: `−${d.loss.toFixed(1)}` };
+  return d.class === "best" ? t("review.judged_best", vars) : t("review.judged", vars);
 }
 
-// reviewPanel fills the element root for the match at base; goTo(seq) moves the viewer to a
+// reviewPanel fills the element root for the match id at base; goTo(seq) moves the viewer to a
 // step. It returns showStep(step), which says the judgement of the decision that step made.
-export function reviewPanel(root, base, seats, goTo) {
+export function reviewPanel(root, base, id, seats, goTo) {
   let decisions = new Map();
   let current = 0;
-  const status = el("p", { id: "review-status", "aria-live": "polite", text: "Looking for a review…" });
+  const status = el("p", { id: "review-status", "aria-live": "polite", text: "" });
   const body = el("div", { id: "review-body" });
   const stepLine = el("p", { id: "review-step", class: "event small" });
   root.replaceChildren(status, stepLine, body);
@@ -42,113 +68,132 @@ export function reviewPanel(root, base, seats, goTo) {
   const showStep = (step) => {
     current = step;
     const d = decisions.get(step);
-    stepLine.textContent = d ? judgement(d, seats) : decisions.size ? "No decision at this step: a forced move, or not a move." : "";
+    stepLine.textContent = d ? judgement(d, seats) : decisions.size ? t("review.no_decision") : "";
     stepLine.dataset.class = d ? d.class : "";
   };
 
   const render = (rv) => {
     decisions = new Map(rv.decisions.map((d) => [d.seq, d]));
-    status.textContent = `Reviewed: ${rv.decisions.length} decisions judged (${rv.method}).`;
-    body.replaceChildren(seatTable(rv, seats), graph(rv, seats, goTo), worst(rv, seats, goTo));
+    status.textContent = t("review.done", { n: rv.decisions.length });
+    body.replaceChildren(seatTable(rv, seats), graph(rv, seats, goTo), worst(rv, seats, goTo),
+      el("details", { id: "review-method", class: "small" }, el("summary", { text: t("review.how") }),
+        el("p", { text: t("review.how_text") }), el("p", {}, `${t("review.method")}: `, el("code", { text: rv.method }))));
     showStep(current);
+  };
+
+  const answer = (rv) => {
+    if (rv && rv.status === "done") return render(rv);
+    status.textContent = t("review.running");
+    setTimeout(poll, POLL_MS);
   };
 
   const poll = async () => {
     try {
-      const rv = await api(`${base}/review`);
-      if (rv && rv.status === "done") return render(rv);
-      status.textContent = "The review is running…";
-      setTimeout(poll, POLL_MS);
+      answer(await api(`${base}/review`));
     } catch (err) {
-      if (err.status === 404) return offer();
-      status.textContent = err.status === 409 ? "A match is reviewed once it has finished." : `The review is not available: ${err.message}`;
+      if (err.status === 404 && err.code === "REVIEW_NOT_FOUND") {
+        remember(id, false);
+        return offer();
+      }
+      status.textContent = t("review.unavailable", { why: problemText(err) });
     }
   };
 
   const offer = () => {
-    status.textContent = "This match has not been reviewed yet.";
-    const button = el("button", { type: "button", id: "review-request", text: "Review this match" });
+    status.textContent = t("review.none_here");
+    const button = el("button", { type: "button", id: "review-request", text: t("review.request") });
     button.addEventListener("click", async () => {
       button.disabled = true;
       try {
-        await api(`${base}/review`, { method: "POST" });
-        status.textContent = "The review is running…";
+        const rv = await api(`${base}/review`, { method: "POST" });
+        remember(id);
         button.remove();
-        setTimeout(poll, POLL_MS);
+        answer(rv);
       } catch (err) {
         button.disabled = false;
-        status.textContent = `The review could not start: ${err.message}`;
+        status.textContent = t("review.could_not", { why: problemText(err) });
       }
     });
     body.replaceChildren(button);
   };
 
-  poll();
+  if (asked(id)) {
+    status.textContent = t("review.loading");
+    poll();
+  } else offer();
   return showStep;
 }
 
 // seatTable is each seat's accuracy, mean loss, classes, and its side's luck against skill.
 function seatTable(rv, seats) {
-  const head = ["Seat", "Accuracy", "Mean loss", "Best / good / inaccuracy / mistake / blunder", "Luck", "Skill"];
-  return el("table", { id: "review-seats", class: "review-seats" },
+  const head = [t("review.col.player"), t("review.col.accuracy"), t("review.col.loss"), ...CLASSES.map(className), t("review.col.luck"), t("review.col.skill")];
+  return el("div", { class: "scroll" }, el("table", { id: "review-seats", class: "review-seats" },
+    el("caption", { class: "visually-hidden", text: t("review.table_caption") }),
     el("thead", {}, el("tr", {}, ...head.map((h) => el("th", { scope: "col", text: h })))),
-    el("tbody", {}, ...rv.seats.map((s) => {
-      const c = s.classes;
-      return el("tr", { "data-seat": s.seat },
-        el("th", { scope: "row", text: seatLabel(seats[s.seat], s.seat) }),
-        el("td", { text: `${s.accuracy.toFixed(1)}%` }),
-        el("td", { text: s.mean_loss.toFixed(2) }),
-        el("td", { text: `${c.best} / ${c.good} / ${c.inaccuracy} / ${c.mistake} / ${c.blunder}` }),
-        el("td", { text: signed(s.luck) }),
-        el("td", { text: signed(s.skill) }));
-    })));
+    el("tbody", {}, ...rv.seats.map((s) => el("tr", { "data-seat": s.seat },
+      el("th", { scope: "row", text: seatLabel(seats[s.seat], s.seat) }),
+      el("td", { text: `${s.accuracy.toFixed(1)}%` }),
+      el("td", { text: s.mean_loss.toFixed(2) }),
+      ...CLASSES.map((c) => el("td", { class: "num", text: String(s.classes[c]) })),
+      el("td", { text: signed(s.luck) }),
+      el("td", { text: signed(s.skill) }))))),
+  el("p", { class: "small muted", text: t("review.luck_skill") }));
 }
 
-// graph draws, per seat, the value of each move it played across the match (its side's expected
-// points then), one polyline a seat over the steps; a point is a link to its step.
+function svg(tag, attrs = {}, text = "") {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  if (text) node.textContent = text;
+  return node;
+}
+
+// graph draws, per seat, the value of each move it played across the match (its side's
+// expected points then), one line a seat over the steps, with the axes named and marked and a
+// legend naming each line by its player. A point is a step's judgement, a click away.
 function graph(rv, seats, goTo) {
-  const W = 640, H = 180, pad = 24;
+  const W = 640, H = 220, left = 44, right = 12, top = 12, bottom = 36;
   const ds = rv.decisions;
-  const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("id", "review-graph");
-  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", "the value of each move played, by seat, across the match");
-  if (!ds.length) return svg;
+  const chart = svg("svg", { id: "review-graph", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-labelledby": "review-graph-title" });
+  chart.append(svg("title", { id: "review-graph-title" }, t("review.chart_title")));
+  if (!ds.length) return chart;
   const values = ds.map((d) => valueOf(d, d.played)).filter(Number.isFinite);
-  const top = Math.max(1, ...values.map(Math.abs));
+  const span = Math.max(1, ...values.map(Math.abs));
   const first = ds[0].seq, last = ds[ds.length - 1].seq;
-  const x = (seq) => pad + ((W - 2 * pad) * (seq - first)) / Math.max(1, last - first);
-  const y = (v) => H / 2 - ((H / 2 - pad) * v) / top;
-  const axis = document.createElementNS(SVG, "line");
-  for (const [k, v] of Object.entries({ x1: pad, x2: W - pad, y1: y(0), y2: y(0), class: "axis" })) axis.setAttribute(k, v);
-  svg.append(axis);
+  const x = (seq) => left + ((W - left - right) * (seq - first)) / Math.max(1, last - first);
+  const y = (v) => top + ((H - top - bottom) * (span - v)) / (2 * span);
+  // The axes: points up the side (the top, 0 and the bottom marked), steps along the bottom.
+  for (const v of [span, 0, -span]) {
+    chart.append(svg("line", { x1: left, x2: W - right, y1: y(v).toFixed(1), y2: y(v).toFixed(1), class: v === 0 ? "axis zero" : "axis" }));
+    chart.append(svg("text", { x: left - 4, y: (y(v) + 4).toFixed(1), class: "tick", "text-anchor": "end" }, signed(v)));
+  }
+  chart.append(svg("line", { x1: left, x2: left, y1: top, y2: H - bottom, class: "axis" }));
+  for (const seq of [first, Math.round((first + last) / 2), last]) {
+    chart.append(svg("text", { x: x(seq).toFixed(1), y: H - bottom + 14, class: "tick", "text-anchor": "middle" }, String(seq)));
+  }
+  chart.append(svg("text", { x: (W + left - right) / 2, y: H - 4, class: "tick axis-name", "text-anchor": "middle" }, t("review.x_axis")));
+  chart.append(svg("text", { x: 10, y: (top + H - bottom) / 2, class: "tick axis-name", "text-anchor": "middle", transform: `rotate(-90 10 ${(top + H - bottom) / 2})` }, t("review.y_axis")));
   for (const seat of seats.map((s) => s.seat)) {
     const mine = ds.filter((d) => d.seat === seat && Number.isFinite(valueOf(d, d.played)));
-    const line = document.createElementNS(SVG, "polyline");
-    line.setAttribute("points", mine.map((d) => `${x(d.seq).toFixed(1)},${y(valueOf(d, d.played)).toFixed(1)}`).join(" "));
-    line.setAttribute("class", `seat-line seat-${seat}`);
-    svg.append(line);
+    chart.append(svg("polyline", { points: mine.map((d) => `${x(d.seq).toFixed(1)},${y(valueOf(d, d.played)).toFixed(1)}`).join(" "), class: `seat-line seat-${seat}` }));
     for (const d of mine) {
-      const dot = document.createElementNS(SVG, "circle");
-      for (const [k, v] of Object.entries({ cx: x(d.seq).toFixed(1), cy: y(valueOf(d, d.played)).toFixed(1), r: d.class === "best" || d.class === "good" ? 2.5 : 4, class: `dot seat-${seat} ${d.class}` })) dot.setAttribute(k, v);
-      const title = document.createElementNS(SVG, "title");
-      title.textContent = `step ${d.seq}: ${judgement(d, seats)}`;
-      dot.append(title);
+      const dot = svg("circle", { cx: x(d.seq).toFixed(1), cy: y(valueOf(d, d.played)).toFixed(1), r: d.class === "best" || d.class === "good" ? 3 : 5, class: `dot seat-${seat} ${d.class}` });
+      dot.append(svg("title", {}, `${t("review.step", { n: d.seq })}: ${judgement(d, seats)}`));
       dot.addEventListener("click", () => goTo(d.seq));
-      svg.append(dot);
+      chart.append(dot);
     }
   }
-  return el("figure", { class: "review-graph" }, svg,
-    el("figcaption", { class: "small muted", text: `Each seat's value of the move it played (points, its side's view), ${seats.map((s) => `${seatLabel(s, s.seat)}: line ${s.seat}`).join(", ")}.` }));
+  const legend = el("ul", { class: "legend", id: "review-legend" }, ...seats.map((s) =>
+    el("li", { "data-seat": s.seat }, el("span", { class: `swatch seat-${s.seat}`, "aria-hidden": "true" }), seatLabel(s, s.seat))));
+  return el("figure", { class: "review-graph" }, chart, legend,
+    el("figcaption", { class: "small muted", text: t("review.caption") }));
 }
 
 // worst lists the costliest decisions, each linked to its step.
 function worst(rv, seats, goTo) {
   const top = rv.decisions.filter((d) => d.loss > 0).sort((a, b) => b.loss - a.loss || a.seq - b.seq).slice(0, 5);
   return el("div", {},
-    el("h3", { text: "The worst moves" }),
+    el("h3", { text: t("review.worst") }),
     top.length ? el("ol", { id: "review-worst" }, ...top.map((d) =>
-      el("li", {}, el("a", { href: `?step=${d.seq}`, "data-step": d.seq, onclick: (ev) => { ev.preventDefault(); goTo(d.seq); } }, `Step ${d.seq}: ${judgement(d, seats)}`))))
-      : el("p", { id: "review-worst", text: "No move lost anything." }));
+      el("li", {}, el("a", { href: `?step=${d.seq}`, "data-step": d.seq, onclick: (ev) => { ev.preventDefault(); goTo(d.seq); } }, `${t("review.step", { n: d.seq })}: ${judgement(d, seats)}`))))
+      : el("p", { id: "review-worst", text: t("review.no_loss") }));
 }

@@ -238,6 +238,12 @@ func (s *MatchService) Create(ctx context.Context, req CreateRequest) (_ Created
 	if err != nil {
 		return Created{}, err
 	}
+	return s.create(ctx, "", req, entries, bound)
+}
+
+// create starts match id (a fresh one when id is "") with the seats entries, bound by seat to
+// the players of bound.
+func (s *MatchService) create(ctx context.Context, id string, req CreateRequest, entries []domain.PlayerInfo, bound map[int]string) (Created, error) {
 	players, err := s.checkPlayers(entries)
 	if err != nil {
 		return Created{}, err
@@ -261,9 +267,10 @@ func (s *MatchService) Create(ctx context.Context, req CreateRequest) (_ Created
 	if err != nil {
 		return Created{}, err
 	}
-	id, err := s.randomText(16, hex.EncodeToString)
-	if err != nil {
-		return Created{}, err
+	if id == "" {
+		if id, err = s.randomText(16, hex.EncodeToString); err != nil {
+			return Created{}, err
+		}
 	}
 	now := s.clock.Now()
 	spec := domain.MatchSpec{
