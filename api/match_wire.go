@@ -55,8 +55,10 @@ type PlayerRequest struct {
 	Name string `json:"name,omitempty" minLength:"1" maxLength:"64" example:"Ada"`
 	// Kind open is a seat for someone to join with the invite the create answer gives.
 	Kind string `json:"kind" validate:"required" enums:"human,bot,open" example:"human"`
-	// Bot names the strategy of a bot seat, weakest first; only with kind bot.
-	Bot string `json:"bot,omitempty" enums:"random,greedy,pimc,expert" example:"greedy"`
+	// Bot names the strategy of a bot seat (docs/bots.md): random, greedy, pimc and expert,
+	// weakest first, then the levels, level-1 (just above random) to level-8 (the expert);
+	// only with kind bot.
+	Bot string `json:"bot,omitempty" enums:"random,greedy,pimc,expert,level-1,level-2,level-3,level-4,level-5,level-6,level-7,level-8" example:"greedy"`
 	// Player binds a human seat to a lasting player: "me" is the creator, whose player key
 	// is then the Authorization (the seat shows the player's name); another
 	// player's id reserves the seat for that player (a challenge: an open seat, without
@@ -79,7 +81,7 @@ type Seat struct {
 	Seat  int    `json:"seat"`
 	Name  string `json:"name"`
 	Kind  string `json:"kind" enums:"human,bot,open"`
-	Bot   string `json:"bot,omitempty" enums:"random,greedy,pimc,expert"`
+	Bot   string `json:"bot,omitempty" enums:"random,greedy,pimc,expert,level-1,level-2,level-3,level-4,level-5,level-6,level-7,level-8"`
 	Side  int    `json:"side"`
 	Tiles int    `json:"tiles"`
 	// Autoplay says the seat timed out too often and its bot plays it until its player resumes.
@@ -244,7 +246,7 @@ type Player struct {
 	Seat int    `json:"seat"`
 	Name string `json:"name"`
 	Kind string `json:"kind" enums:"human,bot,open"`
-	Bot  string `json:"bot,omitempty" enums:"random,greedy,pimc,expert"`
+	Bot  string `json:"bot,omitempty" enums:"random,greedy,pimc,expert,level-1,level-2,level-3,level-4,level-5,level-6,level-7,level-8"`
 	// Player is the id of the lasting player bound to the seat; absent for an anonymous seat.
 	Player string `json:"player,omitempty"`
 	// ReservedFor says, on an open seat kept for someone (a challenge, a rematch), for whom.

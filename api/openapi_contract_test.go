@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -120,10 +121,13 @@ func TestOpenAPIEnums(t *testing.T) {
 		}
 		return out
 	}
-	for _, schema := range []string{"api.PlayerRequest", "api.Seat", "api.Player"} {
-		if got := enum(schema, "bot"); !slices.Equal(got, bot.Names()) {
-			t.Errorf("%s.bot enum %v, the strategies are %v", schema, got, bot.Names())
+	for _, schema := range []string{"api.PlayerRequest", "api.Seat", "api.Player", "api.EnterTournamentRequest", "api.TournamentEntry"} {
+		if got := enum(schema, "bot"); !slices.Equal(got, bot.AllNames()) {
+			t.Errorf("%s.bot enum %v, the strategies are %v", schema, got, bot.AllNames())
 		}
+	}
+	if got := slices.Sorted(maps.Keys(bot.Strategies(1))); !slices.Equal(got, slices.Sorted(slices.Values(bot.AllNames()))) {
+		t.Errorf("the server serves the strategies %v, the enum lists %v", got, bot.AllNames())
 	}
 	for schema, props := range map[string][]string{
 		"api.MoveRequest": {"action", "end"}, "api.MatchView": {"status"}, "api.Event": {"type"},

@@ -49,6 +49,7 @@ var Files = []string{
 	"00012_standing_and_skeletons.sql",
 	"00013_seeks.sql",
 	"00014_tournaments.sql",
+	"00015_bot_levels.sql",
 }
 
 // LatestVersion is the version of the last of Files, which a store's schema reports once every

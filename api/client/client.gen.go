@@ -142,6 +142,54 @@ func (e ApiCreateTournamentRequestSystem) Valid() bool {
 	}
 }
 
+// Defines values for ApiEnterTournamentRequestBot.
+const (
+	ApiEnterTournamentRequestBotExpert ApiEnterTournamentRequestBot = "expert"
+	ApiEnterTournamentRequestBotGreedy ApiEnterTournamentRequestBot = "greedy"
+	ApiEnterTournamentRequestBotLevel1 ApiEnterTournamentRequestBot = "level-1"
+	ApiEnterTournamentRequestBotLevel2 ApiEnterTournamentRequestBot = "level-2"
+	ApiEnterTournamentRequestBotLevel3 ApiEnterTournamentRequestBot = "level-3"
+	ApiEnterTournamentRequestBotLevel4 ApiEnterTournamentRequestBot = "level-4"
+	ApiEnterTournamentRequestBotLevel5 ApiEnterTournamentRequestBot = "level-5"
+	ApiEnterTournamentRequestBotLevel6 ApiEnterTournamentRequestBot = "level-6"
+	ApiEnterTournamentRequestBotLevel7 ApiEnterTournamentRequestBot = "level-7"
+	ApiEnterTournamentRequestBotLevel8 ApiEnterTournamentRequestBot = "level-8"
+	ApiEnterTournamentRequestBotPimc   ApiEnterTournamentRequestBot = "pimc"
+	ApiEnterTournamentRequestBotRandom ApiEnterTournamentRequestBot = "random"
+)
+
+// Valid indicates whether the value is a known member of the ApiEnterTournamentRequestBot enum.
+func (e ApiEnterTournamentRequestBot) Valid() bool {
+	switch e {
+	case ApiEnterTournamentRequestBotExpert:
+		return true
+	case ApiEnterTournamentRequestBotGreedy:
+		return true
+	case ApiEnterTournamentRequestBotLevel1:
+		return true
+	case ApiEnterTournamentRequestBotLevel2:
+		return true
+	case ApiEnterTournamentRequestBotLevel3:
+		return true
+	case ApiEnterTournamentRequestBotLevel4:
+		return true
+	case ApiEnterTournamentRequestBotLevel5:
+		return true
+	case ApiEnterTournamentRequestBotLevel6:
+		return true
+	case ApiEnterTournamentRequestBotLevel7:
+		return true
+	case ApiEnterTournamentRequestBotLevel8:
+		return true
+	case ApiEnterTournamentRequestBotPimc:
+		return true
+	case ApiEnterTournamentRequestBotRandom:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ApiEventType.
 const (
 	ApiEventTypeHandEnded      ApiEventType = "hand.ended"
@@ -491,6 +539,14 @@ func (e ApiMoveRequestEnd) Valid() bool {
 const (
 	ApiPlayerBotExpert ApiPlayerBot = "expert"
 	ApiPlayerBotGreedy ApiPlayerBot = "greedy"
+	ApiPlayerBotLevel1 ApiPlayerBot = "level-1"
+	ApiPlayerBotLevel2 ApiPlayerBot = "level-2"
+	ApiPlayerBotLevel3 ApiPlayerBot = "level-3"
+	ApiPlayerBotLevel4 ApiPlayerBot = "level-4"
+	ApiPlayerBotLevel5 ApiPlayerBot = "level-5"
+	ApiPlayerBotLevel6 ApiPlayerBot = "level-6"
+	ApiPlayerBotLevel7 ApiPlayerBot = "level-7"
+	ApiPlayerBotLevel8 ApiPlayerBot = "level-8"
 	ApiPlayerBotPimc   ApiPlayerBot = "pimc"
 	ApiPlayerBotRandom ApiPlayerBot = "random"
 )
@@ -501,6 +557,22 @@ func (e ApiPlayerBot) Valid() bool {
 	case ApiPlayerBotExpert:
 		return true
 	case ApiPlayerBotGreedy:
+		return true
+	case ApiPlayerBotLevel1:
+		return true
+	case ApiPlayerBotLevel2:
+		return true
+	case ApiPlayerBotLevel3:
+		return true
+	case ApiPlayerBotLevel4:
+		return true
+	case ApiPlayerBotLevel5:
+		return true
+	case ApiPlayerBotLevel6:
+		return true
+	case ApiPlayerBotLevel7:
+		return true
+	case ApiPlayerBotLevel8:
 		return true
 	case ApiPlayerBotPimc:
 		return true
@@ -563,6 +635,14 @@ func (e ApiPlayerMatchItemStatus) Valid() bool {
 const (
 	ApiPlayerRequestBotExpert ApiPlayerRequestBot = "expert"
 	ApiPlayerRequestBotGreedy ApiPlayerRequestBot = "greedy"
+	ApiPlayerRequestBotLevel1 ApiPlayerRequestBot = "level-1"
+	ApiPlayerRequestBotLevel2 ApiPlayerRequestBot = "level-2"
+	ApiPlayerRequestBotLevel3 ApiPlayerRequestBot = "level-3"
+	ApiPlayerRequestBotLevel4 ApiPlayerRequestBot = "level-4"
+	ApiPlayerRequestBotLevel5 ApiPlayerRequestBot = "level-5"
+	ApiPlayerRequestBotLevel6 ApiPlayerRequestBot = "level-6"
+	ApiPlayerRequestBotLevel7 ApiPlayerRequestBot = "level-7"
+	ApiPlayerRequestBotLevel8 ApiPlayerRequestBot = "level-8"
 	ApiPlayerRequestBotPimc   ApiPlayerRequestBot = "pimc"
 	ApiPlayerRequestBotRandom ApiPlayerRequestBot = "random"
 )
@@ -573,6 +653,22 @@ func (e ApiPlayerRequestBot) Valid() bool {
 	case ApiPlayerRequestBotExpert:
 		return true
 	case ApiPlayerRequestBotGreedy:
+		return true
+	case ApiPlayerRequestBotLevel1:
+		return true
+	case ApiPlayerRequestBotLevel2:
+		return true
+	case ApiPlayerRequestBotLevel3:
+		return true
+	case ApiPlayerRequestBotLevel4:
+		return true
+	case ApiPlayerRequestBotLevel5:
+		return true
+	case ApiPlayerRequestBotLevel6:
+		return true
+	case ApiPlayerRequestBotLevel7:
+		return true
+	case ApiPlayerRequestBotLevel8:
 		return true
 	case ApiPlayerRequestBotPimc:
 		return true
@@ -890,6 +986,14 @@ func (e ApiReviewRunningStatus) Valid() bool {
 const (
 	ApiSeatBotExpert ApiSeatBot = "expert"
 	ApiSeatBotGreedy ApiSeatBot = "greedy"
+	ApiSeatBotLevel1 ApiSeatBot = "level-1"
+	ApiSeatBotLevel2 ApiSeatBot = "level-2"
+	ApiSeatBotLevel3 ApiSeatBot = "level-3"
+	ApiSeatBotLevel4 ApiSeatBot = "level-4"
+	ApiSeatBotLevel5 ApiSeatBot = "level-5"
+	ApiSeatBotLevel6 ApiSeatBot = "level-6"
+	ApiSeatBotLevel7 ApiSeatBot = "level-7"
+	ApiSeatBotLevel8 ApiSeatBot = "level-8"
 	ApiSeatBotPimc   ApiSeatBot = "pimc"
 	ApiSeatBotRandom ApiSeatBot = "random"
 )
@@ -900,6 +1004,22 @@ func (e ApiSeatBot) Valid() bool {
 	case ApiSeatBotExpert:
 		return true
 	case ApiSeatBotGreedy:
+		return true
+	case ApiSeatBotLevel1:
+		return true
+	case ApiSeatBotLevel2:
+		return true
+	case ApiSeatBotLevel3:
+		return true
+	case ApiSeatBotLevel4:
+		return true
+	case ApiSeatBotLevel5:
+		return true
+	case ApiSeatBotLevel6:
+		return true
+	case ApiSeatBotLevel7:
+		return true
+	case ApiSeatBotLevel8:
 		return true
 	case ApiSeatBotPimc:
 		return true
@@ -1081,6 +1201,54 @@ func (e ApiTournamentCancelledReason) Valid() bool {
 	case Organiser:
 		return true
 	case TooFewEntries:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ApiTournamentEntryBot.
+const (
+	ApiTournamentEntryBotExpert ApiTournamentEntryBot = "expert"
+	ApiTournamentEntryBotGreedy ApiTournamentEntryBot = "greedy"
+	ApiTournamentEntryBotLevel1 ApiTournamentEntryBot = "level-1"
+	ApiTournamentEntryBotLevel2 ApiTournamentEntryBot = "level-2"
+	ApiTournamentEntryBotLevel3 ApiTournamentEntryBot = "level-3"
+	ApiTournamentEntryBotLevel4 ApiTournamentEntryBot = "level-4"
+	ApiTournamentEntryBotLevel5 ApiTournamentEntryBot = "level-5"
+	ApiTournamentEntryBotLevel6 ApiTournamentEntryBot = "level-6"
+	ApiTournamentEntryBotLevel7 ApiTournamentEntryBot = "level-7"
+	ApiTournamentEntryBotLevel8 ApiTournamentEntryBot = "level-8"
+	ApiTournamentEntryBotPimc   ApiTournamentEntryBot = "pimc"
+	ApiTournamentEntryBotRandom ApiTournamentEntryBot = "random"
+)
+
+// Valid indicates whether the value is a known member of the ApiTournamentEntryBot enum.
+func (e ApiTournamentEntryBot) Valid() bool {
+	switch e {
+	case ApiTournamentEntryBotExpert:
+		return true
+	case ApiTournamentEntryBotGreedy:
+		return true
+	case ApiTournamentEntryBotLevel1:
+		return true
+	case ApiTournamentEntryBotLevel2:
+		return true
+	case ApiTournamentEntryBotLevel3:
+		return true
+	case ApiTournamentEntryBotLevel4:
+		return true
+	case ApiTournamentEntryBotLevel5:
+		return true
+	case ApiTournamentEntryBotLevel6:
+		return true
+	case ApiTournamentEntryBotLevel7:
+		return true
+	case ApiTournamentEntryBotLevel8:
+		return true
+	case ApiTournamentEntryBotPimc:
+		return true
+	case ApiTournamentEntryBotRandom:
 		return true
 	default:
 		return false
@@ -1599,8 +1767,11 @@ type ApiCreateTournamentRequestSystem string
 // ApiEnterTournamentRequest defines model for api.EnterTournamentRequest.
 type ApiEnterTournamentRequest struct {
 	// Bot Example: greedy
-	Bot *string `json:"bot,omitempty"`
+	Bot *ApiEnterTournamentRequestBot `json:"bot,omitempty"`
 }
+
+// ApiEnterTournamentRequestBot Example: greedy
+type ApiEnterTournamentRequestBot string
 
 // ApiEvent defines model for api.Event.
 type ApiEvent struct {
@@ -2176,7 +2347,9 @@ type ApiPlayerRef struct {
 
 // ApiPlayerRequest defines model for api.PlayerRequest.
 type ApiPlayerRequest struct {
-	// Bot Bot names the strategy of a bot seat, weakest first; only with kind bot.
+	// Bot Bot names the strategy of a bot seat (docs/bots.md): random, greedy, pimc and expert,
+	// weakest first, then the levels, level-1 (just above random) to level-8 (the expert);
+	// only with kind bot.
 	//
 	// Example: greedy
 	Bot *ApiPlayerRequestBot `json:"bot,omitempty"`
@@ -2211,7 +2384,9 @@ type ApiPlayerRequest struct {
 	Player *string `json:"player,omitempty"`
 }
 
-// ApiPlayerRequestBot Bot names the strategy of a bot seat, weakest first; only with kind bot.
+// ApiPlayerRequestBot Bot names the strategy of a bot seat (docs/bots.md): random, greedy, pimc and expert,
+// weakest first, then the levels, level-1 (just above random) to level-8 (the expert);
+// only with kind bot.
 //
 // Example: greedy
 type ApiPlayerRequestBot string
@@ -2634,7 +2809,7 @@ type ApiTournamentCancelledReason string
 // ApiTournamentEntry defines model for api.TournamentEntry.
 type ApiTournamentEntry struct {
 	// Bot Example: greedy
-	Bot *string `json:"bot,omitempty"`
+	Bot *ApiTournamentEntryBot `json:"bot,omitempty"`
 
 	// Name Example: Ada
 	Name string `json:"name"`
@@ -2646,6 +2821,9 @@ type ApiTournamentEntry struct {
 	Player string  `json:"player"`
 	Rating float32 `json:"rating"`
 }
+
+// ApiTournamentEntryBot Example: greedy
+type ApiTournamentEntryBot string
 
 // ApiTournamentEvent defines model for api.TournamentEvent.
 type ApiTournamentEvent struct {
@@ -3030,7 +3208,7 @@ type ClientInterface interface {
 
 	// CreateMatchWithBody Create a match
 	//
-	// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc and bot-expert) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).
+	// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc, bot-expert and bot-level-1 to bot-level-8) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3039,7 +3217,7 @@ type ClientInterface interface {
 
 	// CreateMatch Create a match
 	//
-	// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc and bot-expert) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).
+	// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc, bot-expert and bot-level-1 to bot-level-8) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -3263,7 +3441,7 @@ type ClientInterface interface {
 
 	// GetPlayerRatings Get a player's ratings
 	//
-	// The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, its rated matches against opponents who were established when they met (established_matches: every player of every other side a bot or a player not provisional then), and whether the rating is still provisional (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 matches against established opponents). Then its history, newest first: what each rated match did to its rating, and whether it counted against established opponents. The bots are players too: bot-random, bot-greedy, bot-pimc, bot-expert. A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.
+	// The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, its rated matches against opponents who were established when they met (established_matches: every player of every other side a bot or a player not provisional then), and whether the rating is still provisional (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 matches against established opponents). Then its history, newest first: what each rated match did to its rating, and whether it counted against established opponents. The bots are players too: bot-random, bot-greedy, bot-pimc, bot-expert, and bot-level-1 to bot-level-8. A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.
 	//
 	// Corresponds with GET /api/v1/players/{id}/ratings (the `GetPlayerRatings` operationId).
 	GetPlayerRatings(ctx context.Context, id string, params *GetPlayerRatingsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -3444,7 +3622,7 @@ func (c *Client) ListMatches(ctx context.Context, params *ListMatchesParams, req
 
 // CreateMatchWithBody Create a match
 //
-// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc and bot-expert) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).
+// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc, bot-expert and bot-level-1 to bot-level-8) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).
 //
 // Takes any type of body and a specified content type.
 //
@@ -3463,7 +3641,7 @@ func (c *Client) CreateMatchWithBody(ctx context.Context, contentType string, bo
 
 // CreateMatch Create a match
 //
-// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc and bot-expert) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).
+// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc, bot-expert and bot-level-1 to bot-level-8) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -3987,7 +4165,7 @@ func (c *Client) ListPlayerMatches(ctx context.Context, id string, params *ListP
 
 // GetPlayerRatings Get a player's ratings
 //
-// The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, its rated matches against opponents who were established when they met (established_matches: every player of every other side a bot or a player not provisional then), and whether the rating is still provisional (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 matches against established opponents). Then its history, newest first: what each rated match did to its rating, and whether it counted against established opponents. The bots are players too: bot-random, bot-greedy, bot-pimc, bot-expert. A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.
+// The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, its rated matches against opponents who were established when they met (established_matches: every player of every other side a bot or a player not provisional then), and whether the rating is still provisional (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 matches against established opponents). Then its history, newest first: what each rated match did to its rating, and whether it counted against established opponents. The bots are players too: bot-random, bot-greedy, bot-pimc, bot-expert, and bot-level-1 to bot-level-8. A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.
 //
 // Corresponds with GET /api/v1/players/{id}/ratings (the `GetPlayerRatings` operationId).
 func (c *Client) GetPlayerRatings(ctx context.Context, id string, params *GetPlayerRatingsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -6517,7 +6695,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateMatchWithBodyWithResponse Create a match
 	//
-	// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc and bot-expert) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).
+	// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc, bot-expert and bot-level-1 to bot-level-8) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -6526,7 +6704,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateMatchWithResponse Create a match
 	//
-	// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc and bot-expert) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).
+	// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc, bot-expert and bot-level-1 to bot-level-8) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -6796,7 +6974,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetPlayerRatingsWithResponse Get a player's ratings
 	//
-	// The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, its rated matches against opponents who were established when they met (established_matches: every player of every other side a bot or a player not provisional then), and whether the rating is still provisional (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 matches against established opponents). Then its history, newest first: what each rated match did to its rating, and whether it counted against established opponents. The bots are players too: bot-random, bot-greedy, bot-pimc, bot-expert. A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.
+	// The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, its rated matches against opponents who were established when they met (established_matches: every player of every other side a bot or a player not provisional then), and whether the rating is still provisional (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 matches against established opponents). Then its history, newest first: what each rated match did to its rating, and whether it counted against established opponents. The bots are players too: bot-random, bot-greedy, bot-pimc, bot-expert, and bot-level-1 to bot-level-8. A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -12535,7 +12713,7 @@ func (c *ClientWithResponses) ListMatchesWithResponse(ctx context.Context, param
 
 // CreateMatchWithBodyWithResponse Create a match
 //
-// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc and bot-expert) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).
+// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc, bot-expert and bot-level-1 to bot-level-8) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -12550,7 +12728,7 @@ func (c *ClientWithResponses) CreateMatchWithBodyWithResponse(ctx context.Contex
 
 // CreateMatchWithResponse Create a match
 //
-// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc and bot-expert) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).
+// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc, bot-expert and bot-level-1 to bot-level-8) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -13000,7 +13178,7 @@ func (c *ClientWithResponses) ListPlayerMatchesWithResponse(ctx context.Context,
 
 // GetPlayerRatingsWithResponse Get a player's ratings
 //
-// The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, its rated matches against opponents who were established when they met (established_matches: every player of every other side a bot or a player not provisional then), and whether the rating is still provisional (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 matches against established opponents). Then its history, newest first: what each rated match did to its rating, and whether it counted against established opponents. The bots are players too: bot-random, bot-greedy, bot-pimc, bot-expert. A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.
+// The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, its rated matches against opponents who were established when they met (established_matches: every player of every other side a bot or a player not provisional then), and whether the rating is still provisional (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 matches against established opponents). Then its history, newest first: what each rated match did to its rating, and whether it counted against established opponents. The bots are players too: bot-random, bot-greedy, bot-pimc, bot-expert, and bot-level-1 to bot-level-8. A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.
 //
 // Returns a wrapper object for the known response body format(s).
 //

@@ -72,7 +72,7 @@ var invalidDetails = map[string]string{
 	"createTournament": "rounds: a swiss plays 1 to 20 rounds",
 	"listTournaments":  `status must be upcoming, running, finished or cancelled, got "over"`,
 	"getTournament":    `this endpoint takes no query parameters, got "round"`,
-	"joinTournament":   `bot "chess" is not a strategy; choose one of expert, greedy, pimc, random`,
+	"joinTournament":   `bot "chess" is not a strategy; choose one of expert, greedy, level-1, level-2, level-3, level-4, level-5, level-6, level-7, level-8, pimc, random`,
 	"leaveTournament":  `this endpoint takes no query parameters, got "reason"`,
 	"startTournament":  `this endpoint takes no query parameters, got "at"`,
 	"cancelTournament": `this endpoint takes no query parameters, got "reason"`,

@@ -65,6 +65,7 @@ func startSeeks(cfg seekConfig, st store, svc *referee.MatchService, people *pla
 	s := seeks.New(seeks.Config{
 		Store: st, Matches: svc, Keys: people, Standings: st, Rule: cfg.rule,
 		TTL: cfg.ttl, Every: cfg.every, TurnSeconds: cfg.turnSeconds, BotOrder: bot.Names(), Logger: log,
+		BotStart: func(name string, f matchmaking.Format) (float64, bool) { return bot.LadderRating(name, string(f)) },
 	})
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan struct{})

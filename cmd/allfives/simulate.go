@@ -68,13 +68,13 @@ func parseSimulate(args []string, out io.Writer) (simulate.Config, simulateOptio
 	matches := fs.Int("matches", 100, "matches to play (in duplicate mode, rounded up to whole deal sequences)")
 	players := fs.Int("players", 2, "players per match: 2, 3 or 4")
 	partners := fs.Bool("partnerships", false, "4 players in two partnerships (seats 0+2 against 1+3)")
-	bots := fs.String("bots", "expert,greedy", "strategy per seat, comma-separated, repeated to fill the table: "+strings.Join(bot.Names(), ", "))
+	bots := fs.String("bots", "expert,greedy", "strategy per seat, comma-separated, repeated to fill the table: "+strings.Join(bot.AllNames(), ", "))
 	seed := fs.String("seed", "1", "tournament seed, an integer (decimal or 0x hex) or a hex string; the same seed replays the same tournament")
 	duplicate := fs.Bool("duplicate", false, "play each deal sequence again with the seats rotated, so every strategy plays every deal from every seat")
 	workers := fs.Int("workers", runtime.NumCPU(), "matches played at once")
 	target := fs.Int("target", 0, "score that ends a match (a multiple of 5); 0 for the table's default")
 	db := fs.String("db", "", "SQLite file to store the matches in, replayable through the API; empty stores nothing")
-	fs.Bool("rated", false, "rate matches of the four bots instead, format by format (see allfives simulate --rated -h)")
+	fs.Bool("rated", false, "rate matches of the bots (the four and the levels) instead, format by format (see allfives simulate --rated -h)")
 	sync := fs.String("sync", "normal", "durability for --db: full, normal or off")
 	if err := fs.Parse(args); err != nil {
 		return simulate.Config{}, simulateOptions{}, err

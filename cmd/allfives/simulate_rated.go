@@ -49,7 +49,7 @@ func isRated(args []string) bool {
 func parseSimulateRated(args []string, out io.Writer) (ratedOptions, error) {
 	fs := flag.NewFlagSet("allfives simulate --rated", flag.ContinueOnError)
 	fs.SetOutput(out)
-	fs.Bool("rated", true, "rate matches of the four bots as the server does (docs/ratings.md), format by format, and show their ratings settle")
+	fs.Bool("rated", true, "rate matches of the bots (the four and the eight levels) as the server does (docs/ratings.md), format by format, and show their ratings settle")
 	matches := fs.Int("matches", 2000, "rated matches per format")
 	formats := fs.String("formats", "2p,3p,4p,2v2", "formats to play, comma-separated: 2p, 3p, 4p, 2v2")
 	seed := fs.String("seed", "1", "seed, an integer or a hex string; the same seed plays the same matches")
@@ -79,10 +79,10 @@ func parseSimulateRated(args []string, out io.Writer) (ratedOptions, error) {
 	return o, nil
 }
 
-// runSimulateRated plays rated matches of the four bots in-process, each format apart: every
-// match seats distinct bots (two or three of the four, drawn at random, or all four) in a
-// random order, and is rated in order by the server's own code, from the match's log
-// (ratings.ResultOf, ratings.Rate). It prints each bot's rating as it settles, then a table
+// runSimulateRated plays rated matches of the bots of bot.AllNames (the four and the eight
+// levels) in-process, each format apart: every match seats distinct bots, as many as the
+// format has seats, drawn at random from the twelve, in a random order, and is rated in order
+// by the server's own code, from the match's log (ratings.ResultOf, ratings.Rate). It prints each bot's rating as it settles, then a table
 // per format with the model's 95% interval for each bot's skill, mu +- 1.96 sigma.
 func runSimulateRated(ctx context.Context, args []string, stdout io.Writer) error {
 	o, err := parseSimulateRated(args, stdout)
@@ -111,7 +111,7 @@ func seatings(o ratedOptions, f ratings.Format) []ratedJob {
 	seats := map[ratings.Format]int{ratings.Format2p: 2, ratings.Format3p: 3, ratings.Format4p: 4, ratings.Format2v2: 4}[f]
 	jobs := make([]ratedJob, o.matches)
 	for i := range jobs {
-		names := slices.Clone(bot.Names())
+		names := bot.AllNames()
 		rng.Shuffle(len(names), func(a, b int) { names[a], names[b] = names[b], names[a] })
 		jobs[i] = ratedJob{index: i, seating: names[:seats]}
 	}
@@ -161,8 +161,8 @@ func simulateFormat(ctx context.Context, o ratedOptions, f ratings.Format, stdou
 	// Rated in order, as the projection rates matches in the order they end.
 	model := openskill.Default()
 	state := map[string]ratings.Standing{}
-	bots := make([]string, 0, 4)
-	for _, n := range bot.Names() {
+	bots := make([]string, 0, len(bot.AllNames()))
+	for _, n := range bot.AllNames() {
 		bots = append(bots, ratings.BotPrefix+n)
 	}
 	fmt.Fprintf(stdout, "\n%s: %s in %s (%.1f/s); the displayed rating (mu - 3 sigma) as the matches are rated:\n", f, count(len(jobs), "match", "matches"), elapsed.Round(time.Second), float64(len(jobs))/elapsed.Seconds())

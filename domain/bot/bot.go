@@ -34,8 +34,13 @@ func Strategies(seed uint64) map[string]domain.Strategy {
 	return s
 }
 
-// Names lists the strategy names in order of strength.
+// Names lists the four original strategy names in order of strength.
 func Names() []string { return []string{NameRandom, NameGreedy, NamePIMC, NameExpert} }
+
+// AllNames lists every strategy a seat may name, each also a rated player (bot-<name>): the
+// four of Names, then the levels of LevelNames, weakest first. It is what the OpenAPI enum,
+// the rated bot players and simulate --rated follow.
+func AllNames() []string { return append(Names(), LevelNames()...) }
 
 // onlyMove returns the move when the view leaves exactly one, so random and greedy answer a
 // forced draw, pass or lead at once. The Monte Carlo players do not use it: they spend their

@@ -99,13 +99,13 @@ func RunStandingMigration(t *testing.T, m StandingMigration) {
 	if n := m.count(t, `SELECT count(*) FROM player_skeletons WHERE player_id = ? AND skeleton IS NULL`, vob.ID); n != 1 {
 		t.Fatal("Вob, whose name looks like the older Bob's, was given a skeleton")
 	}
-	for _, b := range bot.Names() {
+	for _, b := range bot.AllNames() {
 		k, _ := names.Skeleton(referee.BotPlayer(b))
 		if n := m.count(t, `SELECT count(*) FROM player_skeletons WHERE player_id = ? AND skeleton = ?`, referee.BotPlayer(b), k); n != 1 {
 			t.Fatalf("%s's skeleton in the migration is not names.Skeleton's %q", referee.BotPlayer(b), k)
 		}
 	}
-	if n := m.count(t, `SELECT count(*) FROM player_skeletons`); n != 6 {
+	if n := m.count(t, `SELECT count(*) FROM player_skeletons`); n != 2+len(bot.AllNames()) {
 		t.Fatalf("%d players in player_skeletons, want every one", n)
 	}
 	for _, name := range []string{"ВОВ", "Βob", "bot-expеrt", "BOT-RANDOM"} {

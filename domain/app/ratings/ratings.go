@@ -46,7 +46,8 @@ func ParseFormat(s string) (Format, bool) {
 	return "", false
 }
 
-// BotPrefix starts the player id of every bot: bot-random, bot-greedy, bot-pimc, bot-expert.
+// BotPrefix starts the player id of every bot: bot-random, bot-greedy, bot-pimc, bot-expert,
+// bot-level-1 to bot-level-8.
 const BotPrefix = "bot-"
 
 // IsBot says whether player id is a bot's.

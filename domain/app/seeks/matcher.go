@@ -11,6 +11,7 @@ import (
 
 	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/matchmaking"
+	"github.com/allfives/allfives/domain/openskill"
 )
 
 // sweepEvery is how often the matcher expires seeks and decides claims left by a dead matcher.
@@ -209,20 +210,38 @@ func (s *Service) botRatings(ctx context.Context, now time.Time) (map[matchmakin
 			ordered = append(ordered, n)
 		}
 	}
+	fresh := openskill.Default().New().Ordinal()
 	for _, name := range ordered {
 		player := referee.BotPlayer(name)
-		byFormat, err := s.ratingsOf(ctx, player)
+		by, err := s.standingsOf(ctx, player)
 		if err != nil {
 			return nil, err
 		}
 		for _, f := range formats {
-			out[f] = append(out[f], matchmaking.Bot{Player: player, Rating: byFormat(f)})
+			st, played := by[f]
+			rating := fresh
+			if played {
+				rating = st.Ordinal()
+			}
+			// Until its own rating settles, a bot is placed where the ladder put it.
+			if start, ok := s.startOf(name, f); ok && (!played || st.Provisional()) {
+				rating = start
+			}
+			out[f] = append(out[f], matchmaking.Bot{Player: player, Rating: rating})
 		}
 	}
 	s.mu.Lock()
 	s.bots, s.botsAt = out, now
 	s.mu.Unlock()
 	return out, nil
+}
+
+// startOf is Config.BotStart's rating of bot name in f, if there is one.
+func (s *Service) startOf(name string, f matchmaking.Format) (float64, bool) {
+	if s.botStart == nil {
+		return 0, false
+	}
+	return s.botStart(name, f)
 }
 
 var formats = []matchmaking.Format{matchmaking.Format2p, matchmaking.Format3p, matchmaking.Format4p, matchmaking.Format2v2}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/ratings"
 	"github.com/allfives/allfives/domain/matchmaking"
 	"github.com/allfives/allfives/domain/openskill"
 )
@@ -58,6 +59,11 @@ type Config struct {
 	// a server where they have not yet played rated matches, all have the prior's), the weaker
 	// sits first. Strategies it leaves out follow in name order.
 	BotOrder []string
+	// BotStart is the displayed rating the fallback gives a bot of strategy name in format f
+	// while the bot's own rating there is provisional (false: none, its own or the prior's).
+	// On a fresh server every bot has the prior's rating, so without it the fallback could not
+	// tell level-1 from level-8; serve passes bot.LadderRating, the ladder of docs/bots.md.
+	BotStart func(name string, f matchmaking.Format) (float64, bool)
 	Now      func() time.Time // default time.Now
 	Random   io.Reader        // default crypto/rand.Reader
 	Logger   *slog.Logger     // default slog.Default()
@@ -74,6 +80,7 @@ type Service struct {
 	every     time.Duration
 	turn      int
 	botOrder  []string
+	botStart  func(string, matchmaking.Format) (float64, bool)
 	now       func() time.Time
 	random    io.Reader
 	log       *slog.Logger
@@ -92,7 +99,7 @@ type Service struct {
 func New(cfg Config) *Service {
 	s := &Service{
 		store: cfg.Store, matches: cfg.Matches, keys: cfg.Keys, standings: cfg.Standings, rule: cfg.Rule,
-		ttl: cfg.TTL, every: cfg.Every, turn: cfg.TurnSeconds, botOrder: cfg.BotOrder, now: cfg.Now, random: cfg.Random, log: cfg.Logger,
+		ttl: cfg.TTL, every: cfg.Every, turn: cfg.TurnSeconds, botOrder: cfg.BotOrder, botStart: cfg.BotStart, now: cfg.Now, random: cfg.Random, log: cfg.Logger,
 		wake: make(chan struct{}, 1),
 	}
 	if s.ttl <= 0 {
@@ -224,22 +231,31 @@ func (s *Service) shown(r Record) Record {
 // the model's prior.
 func (s *Service) ratingsOf(ctx context.Context, player string) (func(matchmaking.Format) float64, error) {
 	fresh := openskill.Default().New().Ordinal()
-	by := map[matchmaking.Format]float64{}
+	by, err := s.standingsOf(ctx, player)
+	if err != nil {
+		return nil, err
+	}
+	return func(f matchmaking.Format) float64 {
+		if st, ok := by[f]; ok {
+			return st.Ordinal()
+		}
+		return fresh
+	}, nil
+}
+
+// standingsOf is the player's standing in each format it has played rated.
+func (s *Service) standingsOf(ctx context.Context, player string) (map[matchmaking.Format]ratings.Standing, error) {
+	by := map[matchmaking.Format]ratings.Standing{}
 	if s.standings != nil {
 		all, err := s.standings.PlayerStandings(ctx, player)
 		if err != nil {
 			return nil, err
 		}
 		for _, st := range all {
-			by[matchmaking.Format(st.Format)] = st.Ordinal()
+			by[matchmaking.Format(st.Format)] = st
 		}
 	}
-	return func(f matchmaking.Format) float64 {
-		if r, ok := by[f]; ok {
-			return r
-		}
-		return fresh
-	}, nil
+	return by, nil
 }
 
 func (s *Service) newID() (string, error) {

@@ -1,0 +1,27 @@
+package bot
+
+import (
+	"maps"
+	"slices"
+	"testing"
+)
+
+// TestLadderRating: the ladder holds every strategy a seat may name in every format, and
+// nothing else.
+func TestLadderRating(t *testing.T) {
+	if got, want := slices.Sorted(maps.Keys(ladder)), slices.Sorted(maps.Keys(Strategies(1))); !slices.Equal(got, want) {
+		t.Fatalf("the ladder holds %v, the strategies are %v", got, want)
+	}
+	for _, n := range AllNames() {
+		for i, f := range ladderFormats {
+			if r, ok := LadderRating(n, f); !ok || r != ladder[n][i] {
+				t.Errorf("LadderRating(%q, %q) = %v, %v", n, f, r, ok)
+			}
+		}
+	}
+	for _, bad := range [][2]string{{"level-9", "2p"}, {"expert", "5p"}, {"", ""}} {
+		if _, ok := LadderRating(bad[0], bad[1]); ok {
+			t.Errorf("LadderRating(%q, %q) answers", bad[0], bad[1])
+		}
+	}
+}
