@@ -8,46 +8,15 @@ import (
 	"sync"
 	"time"
 
+	"github.com/allfives/allfives/domain/app/referee/refereetest"
 	"github.com/allfives/allfives/domain/app/tournaments"
 )
 
-// Clock is the one clock tests move by hand, so that no test sleeps for a deadline. A Clock
-// from NewClock stands still at its start until Set or Advance moves it; the zero Clock runs
-// with the real time, shifted by what Advance adds (a ticket's expiry, a key's age).
-type Clock struct {
-	mu    sync.Mutex
-	fixed bool
-	at    time.Time
-	skew  time.Duration
-}
+// Clock is the one clock tests move by hand (refereetest.Clock), here for the api's tests.
+type Clock = refereetest.Clock
 
 // NewClock is a clock standing at start.
-func NewClock(start time.Time) *Clock { return &Clock{fixed: true, at: start} }
-
-// Now is the clock's time.
-func (c *Clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if !c.fixed {
-		return time.Now().Add(c.skew)
-	}
-	return c.at
-}
-
-// Set stands the clock at t.
-func (c *Clock) Set(t time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.fixed, c.at = true, t
-}
-
-// Advance moves the clock d ahead.
-func (c *Clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.at = c.at.Add(d)
-	c.skew += d
-}
+func NewClock(start time.Time) *Clock { return refereetest.NewClock(start) }
 
 // SyncBuffer is a bytes.Buffer safe for a server's goroutines to write into: a log, a run's
 // stdout.

@@ -9,6 +9,7 @@ import (
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/app/players"
 	"github.com/allfives/allfives/domain/app/referee"
+	"github.com/allfives/allfives/domain/app/referee/refereetest"
 	"github.com/allfives/allfives/repository/memstore"
 )
 
@@ -60,7 +61,7 @@ func (k *keyHeaded) reads() (heads, headKeys, lookups int) {
 func keyService(store *keyHeaded) (*referee.MatchService, *players.Service) {
 	people := players.NewService(players.Config{Store: store})
 	return referee.NewMatchService(referee.ServiceConfig{
-		Store: store, Clock: fixedClock{time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)}, Players: people,
+		Store: store, Clock: refereetest.NewClock(time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)), Players: people,
 	}), people
 }
 

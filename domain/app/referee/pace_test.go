@@ -10,6 +10,7 @@ import (
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/app/referee"
+	"github.com/allfives/allfives/domain/app/referee/refereetest"
 	"github.com/allfives/allfives/repository/memstore"
 )
 
@@ -103,21 +104,21 @@ func TestPacedBotsAreHeldToTheirFloor(t *testing.T) {
 		workers int // the bot pool's
 		clock   bool
 		// when plays the match on from its creation.
-		when func(t *testing.T, svc *referee.MatchService, c referee.Created, clock *manualClock)
+		when func(t *testing.T, svc *referee.MatchService, c referee.Created, clock *refereetest.Clock)
 		// paused says which strategy's decisions must each have had one pause: "paced", or ""
 		// for none at all.
 		paused string
 	}{
 		"a paced bot answering a human": {
 			players: []domain.PlayerInfo{human("ann"), robot("robo", "paced")},
-			when: func(t *testing.T, svc *referee.MatchService, c referee.Created, _ *manualClock) {
+			when: func(t *testing.T, svc *referee.MatchService, c referee.Created, _ *refereetest.Clock) {
 				actFirstLegal(t, svc, c.Match.ID, seatOf(t, svc, c.Match.ID, c.Tokens[0].Token), 30)
 			},
 			paused: "paced",
 		},
 		"a bot that is not paced answering a human": {
 			players: []domain.PlayerInfo{human("ann"), robot("robo", "counting")},
-			when: func(t *testing.T, svc *referee.MatchService, c referee.Created, _ *manualClock) {
+			when: func(t *testing.T, svc *referee.MatchService, c referee.Created, _ *refereetest.Clock) {
 				actFirstLegal(t, svc, c.Match.ID, seatOf(t, svc, c.Match.ID, c.Tokens[0].Token), 30)
 			},
 		},
@@ -127,7 +128,7 @@ func TestPacedBotsAreHeldToTheirFloor(t *testing.T) {
 		"paced bots only, played by the bot pool": {
 			players: []domain.PlayerInfo{robot("a", "paced"), robot("b", "paced")},
 			workers: 1,
-			when: func(t *testing.T, svc *referee.MatchService, _ referee.Created, _ *manualClock) {
+			when: func(t *testing.T, svc *referee.MatchService, _ referee.Created, _ *refereetest.Clock) {
 				if err := svc.WaitBots(context.Background()); err != nil {
 					t.Fatal(err)
 				}
@@ -139,7 +140,7 @@ func TestPacedBotsAreHeldToTheirFloor(t *testing.T) {
 			// The human to move times out and goes on autoplay (played by "greedy", here a
 			// Paced fake); the other human plays on, and the autoplayed seat moves inside
 			// their requests.
-			when: func(t *testing.T, svc *referee.MatchService, c referee.Created, clock *manualClock) {
+			when: func(t *testing.T, svc *referee.MatchService, c referee.Created, clock *refereetest.Clock) {
 				ctx := context.Background()
 				id := c.Match.ID
 				view, err := svc.View(ctx, id, domain.Spectator())
@@ -147,7 +148,7 @@ func TestPacedBotsAreHeldToTheirFloor(t *testing.T) {
 					t.Fatalf("a human must be to move: %+v %v", view.Turn, err)
 				}
 				mover := *view.Turn
-				clock.add(30 * time.Second)
+				clock.Advance(30 * time.Second)
 				if n, err := svc.Sweep(ctx); err != nil || n != 1 {
 					t.Fatalf("sweep: %d %v", n, err)
 				}
@@ -163,7 +164,7 @@ func TestPacedBotsAreHeldToTheirFloor(t *testing.T) {
 			pacedBot, greedy, plain := newPaced(floor), newPaced(floor), &counting{}
 			strategies["paced"], strategies[domain.AutoplayBot], strategies["counting"] = &pacedBot.counting, &greedy.counting, plain
 			rec := &pauses{}
-			clock := &manualClock{now: time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)}
+			clock := refereetest.NewClock(time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC))
 			cfg := referee.ServiceConfig{
 				Store: memstore.New(), Clock: clock, CacheSize: 16, BotWorkers: c.workers, Pause: rec.pause,
 				Bots: map[string]domain.Strategy{"paced": pacedBot, domain.AutoplayBot: greedy, "counting": plain},
@@ -237,7 +238,7 @@ func TestACancelledPauseStoresNothing(t *testing.T) {
 			store := memstore.New()
 			robo := newPaced(0) // no floor while the match is created
 			svc := referee.NewMatchService(referee.ServiceConfig{
-				Store: store, Clock: fixedClock{time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)}, CacheSize: 16,
+				Store: store, Clock: refereetest.NewClock(time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)), CacheSize: 16,
 				Bots: map[string]domain.Strategy{"paced": robo}, Pause: pause,
 			})
 			c := create(t, svc, referee.CreateRequest{Players: []domain.PlayerInfo{

@@ -11,38 +11,15 @@ import (
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/app/referee"
+	"github.com/allfives/allfives/domain/app/referee/refereetest"
 	"github.com/allfives/allfives/domain/bot"
 	"github.com/allfives/allfives/repository/memstore"
 	"github.com/allfives/allfives/repository/sqlite"
 )
 
-// manualClock is a clock a test moves by hand: the clock tests never sleep.
-type manualClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *manualClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *manualClock) set(t time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = t
-}
-
-func (c *manualClock) add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
 // clockService is a service with the real strategies (greedy plays timed-out turns through the
 // Strategy port) on store and a clock the test moves.
-func clockService(store referee.EventStore, clock *manualClock) *referee.MatchService {
+func clockService(store referee.EventStore, clock *refereetest.Clock) *referee.MatchService {
 	return referee.NewMatchService(referee.ServiceConfig{Store: store, Clock: clock, Bots: bot.Strategies(1), CacheSize: 16})
 }
 
@@ -151,7 +128,7 @@ func TestLeaveReopensTheSeatAndRevokesItsToken(t *testing.T) {
 func TestTheClockPlaysForAHumanWhoNeverMoves(t *testing.T) {
 	ctx := context.Background()
 	store := openSQLite(t)
-	clock := &manualClock{now: time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)}
+	clock := refereetest.NewClock(time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC))
 	svc, other := clockService(store, clock), clockService(store, clock)
 	c, err := svc.Create(ctx, referee.CreateRequest{Players: []domain.PlayerInfo{
 		{Name: "absent", Kind: domain.Human}, {Name: "robo", Kind: domain.Bot, Bot: bot.NameRandom},
@@ -176,11 +153,11 @@ func TestTheClockPlaysForAHumanWhoNeverMoves(t *testing.T) {
 		if d == nil || *stored.Summary.Turn != 0 {
 			t.Fatalf("the human to move has no deadline: %+v", stored.Summary)
 		}
-		clock.set(d.Add(-time.Second))
+		clock.Set(d.Add(-time.Second))
 		if n, err := svc.Sweep(ctx); err != nil || n != 0 {
 			t.Fatalf("a sweep before the deadline changed %d matches (%v)", n, err)
 		}
-		clock.set(*d)
+		clock.Set(*d)
 		var wg sync.WaitGroup
 		changed := make([]int, 2)
 		for i, s := range []*referee.MatchService{svc, other} {
@@ -219,7 +196,7 @@ func TestTheClockPlaysForAHumanWhoNeverMoves(t *testing.T) {
 
 func TestResumeTakesTheSeatBackFromItsBot(t *testing.T) {
 	ctx := context.Background()
-	clock := &manualClock{now: time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)}
+	clock := refereetest.NewClock(time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC))
 	svc := clockService(memstore.New(), clock)
 	c, err := svc.Create(ctx, referee.CreateRequest{Players: []domain.PlayerInfo{
 		{Name: "ann", Kind: domain.Human}, {Name: "bob", Kind: domain.Human},
@@ -233,7 +210,7 @@ func TestResumeTakesTheSeatBackFromItsBot(t *testing.T) {
 	if _, err := svc.Resume(ctx, id, v, mover); !errors.Is(err, domain.ErrInvalid) {
 		t.Fatalf("resume of a seat its player holds: %v", err)
 	}
-	clock.add(30 * time.Second)
+	clock.Advance(30 * time.Second)
 	if n, err := svc.Sweep(ctx); err != nil || n != 1 {
 		t.Fatalf("sweep: %d %v", n, err)
 	}
@@ -249,17 +226,17 @@ func TestResumeTakesTheSeatBackFromItsBot(t *testing.T) {
 
 func TestAWaitingMatchExpiresAfterItsTTL(t *testing.T) {
 	ctx := context.Background()
-	clock := &manualClock{now: time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)}
+	clock := refereetest.NewClock(time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC))
 	svc := clockService(memstore.New(), clock)
 	c, err := svc.Create(ctx, seated(true, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
-	clock.add(referee.DefaultWaitingTTL - time.Second)
+	clock.Advance(referee.DefaultWaitingTTL - time.Second)
 	if n, _ := svc.Sweep(ctx); n != 0 {
 		t.Fatal("expired before its time")
 	}
-	clock.add(time.Second)
+	clock.Advance(time.Second)
 	if n, err := svc.Sweep(ctx); err != nil || n != 1 {
 		t.Fatalf("sweep: %d %v", n, err)
 	}

@@ -11,14 +11,11 @@ import (
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/app/referee"
+	"github.com/allfives/allfives/domain/app/referee/refereetest"
 	"github.com/allfives/allfives/repository/memstore"
 )
 
 const vectorSeed = "1220bce908f962d172dd71edf7f3215397eaadbf54c4d03b1fc8334e91eaf12a"
-
-type fixedClock struct{ t time.Time }
-
-func (c fixedClock) Now() time.Time { return c.t }
 
 // firstLegal is a test strategy: always the first legal move.
 type firstLegal struct{}
@@ -30,7 +27,7 @@ func (firstLegal) Choose(_ context.Context, v domain.SeatView) (domain.Move, err
 func newService(t *testing.T, store referee.EventStore, cacheSize int) *referee.MatchService {
 	t.Helper()
 	return referee.NewMatchService(referee.ServiceConfig{
-		Store: store, Clock: fixedClock{time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)},
+		Store: store, Clock: refereetest.NewClock(time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)),
 		Bots: map[string]domain.Strategy{"first": firstLegal{}}, CacheSize: cacheSize,
 	})
 }

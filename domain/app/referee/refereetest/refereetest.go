@@ -19,19 +19,6 @@ import (
 	"github.com/allfives/allfives/domain/internal/matchtest"
 )
 
-// clock ticks a second on each reading, so every event's time is distinct and repeatable.
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(time.Second)
-	return c.now
-}
-
 // randomBot takes a random legal move; its randomness is its own, so matches repeat per seed.
 type randomBot struct {
 	mu  sync.Mutex
@@ -64,7 +51,7 @@ func Service(store referee.EventStore, seed uint64) *referee.MatchService {
 	binary.LittleEndian.PutUint64(key[:], seed)
 	return referee.NewMatchService(referee.ServiceConfig{
 		Store:  store,
-		Clock:  &clock{now: matchtest.Start},
+		Clock:  NewTickingClock(matchtest.Start, time.Second),
 		Random: &lockedReader{r: rand.NewChaCha8(key)},
 		Bots:   map[string]domain.Strategy{"random": &randomBot{rng: rand.New(rand.NewPCG(seed, 1))}},
 	})
