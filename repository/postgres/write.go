@@ -61,11 +61,7 @@ func (s *Store) Create(ctx context.Context, rec referee.MatchRecord, events []do
 func (s *Store) Append(ctx context.Context, a referee.Append) (err error) {
 	defer classify(&err)
 	defer domain.Wrap(&err, "append to %s at %d", a.MatchID, a.Expected)
-	rows, err := sqlrow.EncodeEvents(a.MatchID, a.Events)
-	if err != nil {
-		return err
-	}
-	m, err := sqlrow.ReadModel(a.Summary, a.Expected+len(rows))
+	rows, m, err := sqlrow.EncodeAppend(a)
 	if err != nil {
 		return err
 	}

@@ -54,6 +54,17 @@ func EncodeEvents(id string, events []domain.Event) ([]EventRow, error) {
 	return rows, nil
 }
 
+// EncodeAppend is what both stores' Append encode first: the append's event rows
+// (EncodeEvents) and the read model of the match they leave.
+func EncodeAppend(a referee.Append) ([]EventRow, MatchRow, error) {
+	rows, err := EncodeEvents(a.MatchID, a.Events)
+	if err != nil {
+		return nil, MatchRow{}, err
+	}
+	m, err := ReadModel(a.Summary, a.Expected+len(rows))
+	return rows, m, err
+}
+
 // DecodeEvents is the events that rows hold, in their order.
 func DecodeEvents(rows []EventRow) ([]domain.Event, error) {
 	out := make([]domain.Event, len(rows))

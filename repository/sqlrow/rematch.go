@@ -1,11 +1,7 @@
 package sqlrow
 
 import (
-	"fmt"
-
 	"gorm.io/gorm"
-
-	"github.com/allfives/allfives/domain"
 )
 
 // LinkRematch sets next_match_id of match id to next unless it names a match already
@@ -15,14 +11,7 @@ func LinkRematch(db *gorm.DB, id, next string) error {
 	if res.Error != nil || res.RowsAffected == 1 {
 		return res.Error
 	}
-	var n int64
-	if err := db.Model(&MatchRow{}).Where("id = ?", id).Count(&n).Error; err != nil {
-		return err
-	}
-	if n == 0 {
-		return fmt.Errorf("match %q: %w", id, domain.ErrMatchNotFound)
-	}
-	return nil
+	return matchExists(db, id)
 }
 
 // ClaimSeat stores hash as the token hash of human seat seat of match id if it has none, and

@@ -137,16 +137,12 @@ func (s *Service) Request(ctx context.Context, id string) (Answer, error) {
 // RequestBy is Request asked by who: a review it would queue counts against who's limits,
 // and is refused with ErrTooManyRunning or Admit's error beyond them.
 func (s *Service) RequestBy(ctx context.Context, id string, who Asker) (Answer, error) {
-	if err := s.finished(ctx, id); err != nil {
-		return Answer{}, err
-	}
-	if s.busyWith(id) {
-		return running, nil
-	}
-	rec, ok, err := s.store.Review(ctx, id, s.method)
+	rec, ok, busy, err := s.lookup(ctx, id)
 	switch {
 	case err != nil:
 		return Answer{}, err
+	case busy:
+		return running, nil
 	case ok && rec.Status == StatusDone:
 		return Answer{Status: StatusDone, Result: rec.Result}, nil
 	}
@@ -164,16 +160,12 @@ func (s *Service) Get(ctx context.Context, id string) (Answer, error) {
 // GetBy is Get asked by who, whose limits a review it queues again counts against, as
 // RequestBy's does.
 func (s *Service) GetBy(ctx context.Context, id string, who Asker) (Answer, error) {
-	if err := s.finished(ctx, id); err != nil {
-		return Answer{}, err
-	}
-	if s.busyWith(id) {
-		return running, nil
-	}
-	rec, ok, err := s.store.Review(ctx, id, s.method)
+	rec, ok, busy, err := s.lookup(ctx, id)
 	switch {
 	case err != nil:
 		return Answer{}, err
+	case busy:
+		return running, nil
 	case !ok:
 		return Answer{}, ErrNotRequested
 	case rec.Status == StatusDone:
@@ -182,6 +174,19 @@ func (s *Service) GetBy(ctx context.Context, id string, who Asker) (Answer, erro
 		return Answer{}, failure(rec)
 	}
 	return s.start(ctx, id, who)
+}
+
+// lookup is what RequestBy and GetBy read first: the match must be finished; a review this
+// instance is computing is busy, without a read of the store; else the stored record, if any.
+func (s *Service) lookup(ctx context.Context, id string) (rec Record, ok, busy bool, err error) {
+	if err = s.finished(ctx, id); err != nil {
+		return rec, false, false, err
+	}
+	if s.busyWith(id) {
+		return rec, false, true, nil
+	}
+	rec, ok, err = s.store.Review(ctx, id, s.method)
+	return rec, ok, false, err
 }
 
 // errLive refuses the review of a live match: its hands and seed are secret.
