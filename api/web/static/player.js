@@ -150,7 +150,7 @@ export async function announce(type, data, here = "") {
     notice(t("notice.rematch", { vs }), open(`/play/${encodeURIComponent(data.next_match_id)}`, t("rematch.go")), mid);
   } else if (type === "round" && data.tournament) {
     const link = open(`/tournaments/${encodeURIComponent(data.tournament)}`, t("notice.see_tournament"));
-    notice(t("notice.round", { round: data.round, vs }), data.match ? [open(table, t("notice.play")), " ", link] : link, mid);
+    notice(t("notice.round", { round: data.round, vs }), data.match ? el("span", {}, open(table, t("notice.play")), " ", link) : link, mid);
   } else if (type === "declined" || type === "cancelled") {
     notice(t("notice.cancelled", { vs }), open(table, t("notice.open_table")), mid);
   }
