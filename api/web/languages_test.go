@@ -150,7 +150,7 @@ const untranslated = `(async () => {
 // home signed in (with a challenge, an offer, turns and finished matches; Play now waiting,
 // then cancelled), a table in play,
 // a challenge's table, a finished table, a replay with its review, a leaderboard, a player's
-// page and the rules.
+// page, the rules, the tournaments, and a tournament upcoming and running.
 func tour(t *testing.T, s *site, tb *tab, check func(page string)) {
 	t.Helper()
 	var ada, bo api.CreatePlayerResponse
@@ -212,6 +212,18 @@ func tour(t *testing.T, s *site, tb *tab, check func(page string)) {
 	check("player")
 	tb.do("the rules", chromedp.Navigate(s.url+"/rules"), chromedp.WaitVisible(chromedp.ID("rules")))
 	check("rules")
+
+	tid, orgKey := tournamentOf(s, "Club night")
+	s.call("POST", "/api/v1/tournaments/"+tid+"/entries", ada.Key, nil, nil)
+	tb.do("the tournaments", chromedp.Navigate(s.url+"/tournaments"))
+	poll[bool](tb, "the tournaments listed", `document.getElementById("tournaments").dataset.loaded === "1" && !!document.querySelector("#t-upcoming li[data-id]")`)
+	check("tournaments")
+	tb.do("a tournament", chromedp.Navigate(s.url+"/tournaments/"+tid))
+	poll[bool](tb, "the tournament, upcoming", `document.getElementById("tournament").dataset.status === "upcoming" && !document.getElementById("t-withdraw").hidden`)
+	check("tournament, upcoming")
+	s.call("POST", "/api/v1/tournaments/"+tid+"/start", orgKey, nil, nil)
+	poll[bool](tb, "the tournament, running", `document.getElementById("tournament").dataset.status === "running" && !!document.querySelector("#t-rounds a.pairing")`)
+	check("tournament, running")
 }
 
 // TestEveryPageInBothLanguages tours every page in English and in Dutch, chosen by the
