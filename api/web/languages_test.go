@@ -147,9 +147,10 @@ const untranslated = `(async () => {
 })()`
 
 // tour opens every page of the client in a state that shows most of it, running check on each:
-// home signed in (with a challenge, an offer, turns and finished matches), a table in play,
+// home signed in (with a challenge, an offer, turns and finished matches; Play now waiting,
+// then cancelled), a table in play,
 // a challenge's table, a finished table, a replay with its review, a leaderboard, a player's
-// page and the rules.
+// page, the rules, the tournaments, and a tournament upcoming and running.
 func tour(t *testing.T, s *site, tb *tab, check func(page string)) {
 	t.Helper()
 	var ada, bo api.CreatePlayerResponse
@@ -169,6 +170,13 @@ func tour(t *testing.T, s *site, tb *tab, check func(page string)) {
 		setInput("key-input", ada.Key), chromedp.Click(chromedp.CSS(`#signin button[type=submit]`)), chromedp.WaitVisible(chromedp.ID("signed-in")))
 	poll[bool](tb, "home's lists", `document.getElementById("finished").dataset.loaded === "1" && document.getElementById("my-matches").dataset.loaded === "1" && !!document.querySelector("#my-challenges button.accept") && !!document.querySelector("#my-offers button.withdraw") && !document.getElementById("more-finished").hidden`)
 	check("home")
+	// Play now's waiting state: this server pairs nothing, so it waits until cancelled.
+	tb.clickWhen("Play now", "#play-now-button")
+	poll[bool](tb, "the waiting state", `!document.getElementById("seeking").hidden && document.getElementById("seek-elapsed").textContent !== ""`)
+	check("home, Play now waiting")
+	tb.clickWhen("cancel the seek", "#seek-cancel")
+	poll[bool](tb, "the seek cancelled", `!document.getElementById("play-now").hidden && document.getElementById("seek-note").textContent !== ""`)
+	check("home, Play now cancelled")
 	tb.do("older finished matches", chromedp.Click(chromedp.ID("more-finished")))
 	poll[bool](tb, "the next page", `document.querySelectorAll("#finished li").length > 15`)
 
@@ -204,6 +212,18 @@ func tour(t *testing.T, s *site, tb *tab, check func(page string)) {
 	check("player")
 	tb.do("the rules", chromedp.Navigate(s.url+"/rules"), chromedp.WaitVisible(chromedp.ID("rules")))
 	check("rules")
+
+	tid, orgKey := tournamentOf(s, "Club night")
+	s.call("POST", "/api/v1/tournaments/"+tid+"/entries", ada.Key, nil, nil)
+	tb.do("the tournaments", chromedp.Navigate(s.url+"/tournaments"))
+	poll[bool](tb, "the tournaments listed", `document.getElementById("tournaments").dataset.loaded === "1" && !!document.querySelector("#t-upcoming li[data-id]")`)
+	check("tournaments")
+	tb.do("a tournament", chromedp.Navigate(s.url+"/tournaments/"+tid))
+	poll[bool](tb, "the tournament, upcoming", `document.getElementById("tournament").dataset.status === "upcoming" && !document.getElementById("t-withdraw").hidden`)
+	check("tournament, upcoming")
+	s.call("POST", "/api/v1/tournaments/"+tid+"/start", orgKey, nil, nil)
+	poll[bool](tb, "the tournament, running", `document.getElementById("tournament").dataset.status === "running" && !!document.querySelector("#t-rounds a.pairing")`)
+	check("tournament, running")
 }
 
 // TestEveryPageInBothLanguages tours every page in English and in Dutch, chosen by the

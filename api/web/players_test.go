@@ -20,6 +20,8 @@ import (
 	"github.com/allfives/allfives/domain/app/ratings"
 	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/app/reviews"
+	"github.com/allfives/allfives/domain/app/seeks"
+	"github.com/allfives/allfives/domain/app/tournaments"
 	"github.com/allfives/allfives/domain/bot"
 	"github.com/allfives/allfives/repository/sqlite"
 )
@@ -38,7 +40,12 @@ func newPlayersSite(t *testing.T) *site {
 	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(7), Players: people})
 	reviews := reviews.New(reviews.Config{Store: store, Matches: svc, Options: apitest.SmallReview})
 	t.Cleanup(reviews.Close)
-	srv := httptest.NewServer(api.New(api.Config{Service: svc, Players: people, Reviews: reviews, Ratings: ratings.NewService(store), Ready: store}))
+	// Play now and tournaments are served, but nothing pairs seeks or drives tournaments here:
+	// a seek waits until it is cancelled, a tournament until it is started (newMatcherSite
+	// runs both).
+	tours := tournaments.New(tournaments.Config{Store: store, Matches: svc, Players: people})
+	pool := seeks.New(seeks.Config{Store: store, Matches: svc, Keys: people})
+	srv := httptest.NewServer(api.New(api.Config{Service: svc, Players: people, Reviews: reviews, Ratings: ratings.NewService(store), Ready: store, Tournaments: tours, Seeks: pool}))
 	t.Cleanup(srv.Close)
 	return &site{t: t, url: srv.URL, srv: srv}
 }

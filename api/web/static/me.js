@@ -7,6 +7,7 @@ import { me, signUp, signIn, signOut, rotateKey, findPlayer, hasPlayers, hasRati
 import { profileLink } from "/assets/ratings.js";
 import { decline, withdraw } from "/assets/consent.js";
 import { pagedList } from "/assets/paging.js";
+import { setupPlayNow, seekMatched } from "/assets/seek.js";
 
 const $ = (sel) => document.getElementById(sel);
 const errorBox = $("error");
@@ -45,6 +46,7 @@ export async function setupMe() {
     }
   });
   $("challenge").addEventListener("submit", challenge);
+  setupPlayNow(errorBox);
   // A challenge binds both seats to players, so it may be rated (docs/ratings.md).
   hasRatings().then((ok) => { $("challenge-rated-box").hidden = !ok; });
   pages = pagedList($("my-matches"), (cursor) => {
@@ -100,6 +102,7 @@ function show(keepKey = false) {
 // heard is one event of the player's stream: the lists are read again (a snapshot, sent again
 // after each reconnection, may hold what was missed meanwhile), and a notice says it.
 function heard(type, data) {
+  if (type === "matched") seekMatched(data);
   clearTimeout(refreshing);
   refreshing = setTimeout(mine, 50);
   if (type !== "snapshot") announce(type, data);

@@ -83,7 +83,7 @@ export const hasRatings = () => paths().then((p) => Boolean(p["/api/v1/leaderboa
 const hasPlayerStream = () => paths().then((p) => Boolean(p["/api/v1/players/me/stream"] && p["/api/v1/players/me/tickets"]));
 
 // PLAYER_EVENTS are the player's stream's event types (docs/api.md, "Players").
-export const PLAYER_EVENTS = Object.freeze(["snapshot", "turn", "challenge", "joined", "started", "ended", "rematch", "declined", "cancelled"]);
+export const PLAYER_EVENTS = Object.freeze(["snapshot", "turn", "challenge", "joined", "started", "ended", "rematch", "declined", "cancelled", "matched", "round", "tournament_ended"]);
 
 // listen follows the player's stream while the page is open, calling onEvent(type, data) for
 // each event. Each connection takes a new ticket: a ticket is single-use, so a connection that
@@ -148,6 +148,9 @@ export async function announce(type, data, here = "") {
     notice(t(how, { vs }), open(table, t("notice.see_end")), mid);
   } else if (type === "rematch" && data.next_match_id) {
     notice(t("notice.rematch", { vs }), open(`/play/${encodeURIComponent(data.next_match_id)}`, t("rematch.go")), mid);
+  } else if (type === "round" && data.tournament) {
+    const link = open(`/tournaments/${encodeURIComponent(data.tournament)}`, t("notice.see_tournament"));
+    notice(t("notice.round", { round: data.round, vs }), data.match ? el("span", {}, open(table, t("notice.play")), " ", link) : link, mid);
   } else if (type === "declined" || type === "cancelled") {
     notice(t("notice.cancelled", { vs }), open(table, t("notice.open_table")), mid);
   }
