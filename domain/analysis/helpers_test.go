@@ -9,6 +9,7 @@ import (
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/analysis"
+	"github.com/allfives/allfives/domain/internal/matchtest"
 )
 
 // chooser is what a strategy of package bot does.
@@ -36,14 +37,7 @@ func playInto(tb testing.TB, players []chooser, partners bool, target int, seed 
 		spec.Players = append(spec.Players, domain.PlayerInfo{Seat: s, Name: fmt.Sprint("p", s), Kind: domain.Bot, Bot: "expert"})
 	}
 	at := time.Unix(0, 0).UTC()
-	events, err := domain.Start(spec, seed, at)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	m, err := domain.Resume("m", seed, events)
-	if err != nil {
-		tb.Fatal(err)
-	}
+	m, events := matchtest.Begin(tb, spec, seed, at)
 	var log domain.HandLog
 	log.Record(events...)
 	*out = events

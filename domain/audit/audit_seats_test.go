@@ -24,14 +24,7 @@ func seatedLog(t *testing.T, choose domain.Chooser) []domain.Event {
 	seed := matchtest.Seed(9)
 	at := matchtest.Start
 	spec := domain.MatchSpec{Players: []domain.PlayerInfo{{Name: "ann", Kind: domain.Human}, {Kind: domain.Open}}, TurnSeconds: 20, Target: 60}
-	log, err := domain.Start(spec, seed, at)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := domain.Resume("m", seed, log)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, log := matchtest.Begin(t, spec, seed, at)
 	var hl domain.HandLog
 	hl.Record(log...)
 	step := func(evs []domain.Event, err error) {

@@ -14,14 +14,7 @@ import (
 func TestNotationWritesSeatsAndTheClock(t *testing.T) {
 	seed, at := matchtest.Seed(4), matchtest.Start
 	spec := domain.MatchSpec{Players: []domain.PlayerInfo{{Name: "Ann", Kind: domain.Human}, {Kind: domain.Open}, {Kind: domain.Open}}, Listed: true, TurnSeconds: 30, AutoplayAfter: 1}
-	log, err := domain.Start(spec, seed, at)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := domain.Resume("m", seed, log)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, log := matchtest.Begin(t, spec, seed, at)
 	var hl domain.HandLog
 	step := func(evs []domain.Event, err error) {
 		t.Helper()

@@ -1,12 +1,12 @@
 package ratings_test
 
 import (
-	"bytes"
 	"testing"
 	"time"
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/app/ratings"
+	"github.com/allfives/allfives/domain/internal/matchtest"
 	"github.com/allfives/allfives/domain/openskill"
 )
 
@@ -19,16 +19,9 @@ func resignedLog(t *testing.T, seats, resigner int) []domain.Event {
 	for s := range seats {
 		spec.Players = append(spec.Players, domain.PlayerInfo{Name: string(rune('a' + s)), Kind: domain.Human, Player: "p" + string(rune('0'+s))})
 	}
-	seed := domain.Seed(bytes.Repeat([]byte{4}, 32))
-	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	log, err := domain.Start(spec, seed, at)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := domain.Resume("m", seed, log)
-	if err != nil {
-		t.Fatal(err)
-	}
+	seed := matchtest.Seed(4)
+	at := matchtest.Start
+	m, log := matchtest.Begin(t, spec, seed, at)
 	var hl domain.HandLog
 	hl.Record(log...)
 	events, err := m.DecideResign(resigner, at)

@@ -70,3 +70,18 @@ func FirstMove(legal []domain.LegalMove) domain.LegalMove { return legal[0] }
 func RandomMove(rng *rand.Rand) func([]domain.LegalMove) domain.LegalMove {
 	return func(legal []domain.LegalMove) domain.LegalMove { return legal[rng.IntN(len(legal))] }
 }
+
+// Begin deals match "m" of spec from seed at at, as the referee would: the opening events and
+// the aggregate resumed from them.
+func Begin(tb testing.TB, spec domain.MatchSpec, seed domain.Seed, at time.Time) (*domain.Match, []domain.Event) {
+	tb.Helper()
+	events, err := domain.Start(spec, seed, at)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	m, err := domain.Resume("m", seed, events)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return m, events
+}
