@@ -76,7 +76,7 @@ func TestHomeForANewcomer(t *testing.T) {
 		t.Errorf("the partnerships are said as %q", p)
 	}
 	want := []string{"human"}
-	for _, name := range slices.Backward(bot.Names()) {
+	for _, name := range slices.Backward(bot.AllNames()) {
 		want = append(want, "bot:"+name)
 	}
 	want = append(want, "open")
