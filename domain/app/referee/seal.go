@@ -36,15 +36,11 @@ func (s *MatchService) sealFor(ctx context.Context, m *domain.Match, v domain.Vi
 	switch {
 	case err != nil && record:
 		return v, err
-	case err != nil:
-		// A view fails closed: the answer to a move that committed must not become an error.
-		if _, seat := v.Seat(); !seat {
-			return v, fmt.Errorf("match %s: %w", m.ID(), domain.ErrMatchSealed)
-		}
-		return v.Sealed(), nil
-	case !sealed:
+	case err == nil && !sealed:
 		return v, nil
 	}
+	// Sealed, or a view that could not learn whether it is: a view fails closed, since the
+	// answer to a move that committed must not become an error.
 	if _, seat := v.Seat(); !seat {
 		return v, fmt.Errorf("match %s: %w", m.ID(), domain.ErrMatchSealed)
 	}
