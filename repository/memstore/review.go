@@ -28,6 +28,17 @@ func (s *Store) Review(ctx context.Context, id, method string) (reviews.Record, 
 	return copyReview(rec), ok, nil
 }
 
+// ReviewStatus returns the status of the review stored for (id, method), without its answer.
+func (s *Store) ReviewStatus(ctx context.Context, id, method string) (reviews.Status, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return "", false, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	rec, ok := s.reviews[reviewKey{id, method}]
+	return rec.Status, ok, nil
+}
+
 // StartReview records the review of (id, method) as running unless it is done
 // (reviews.Store).
 func (s *Store) StartReview(ctx context.Context, id, method string, at time.Time) (reviews.Record, bool, error) {

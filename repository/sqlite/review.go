@@ -23,6 +23,13 @@ func (s *Store) Review(ctx context.Context, id, method string) (_ reviews.Record
 	return sqlrow.Review(s.r.WithContext(ctx), id, method)
 }
 
+// ReviewStatus returns the status of the review stored for (id, method), without its answer.
+func (s *Store) ReviewStatus(ctx context.Context, id, method string) (_ reviews.Status, _ bool, err error) {
+	defer s.read(&err)
+	defer domain.Wrap(&err, "review status of %s", id)
+	return sqlrow.ReviewStatus(s.r.WithContext(ctx), id, method)
+}
+
 // StartReview records the review of (id, method) as running unless it is done
 // (reviews.Store).
 func (s *Store) StartReview(ctx context.Context, id, method string, at time.Time) (rec reviews.Record, started bool, err error) {

@@ -56,6 +56,24 @@ func Review(db *gorm.DB, id, method string) (_ reviews.Record, ok bool, _ error)
 	return rec, err == nil, err
 }
 
+// ReviewStatus reads the status alone of the review of (id, method) through db, by the
+// table's primary key; ok is false when there is none. A status the schema does not allow is
+// ErrRecordCorrupt.
+func ReviewStatus(db *gorm.DB, id, method string) (_ reviews.Status, ok bool, _ error) {
+	var st []string
+	if err := db.Model(&ReviewRow{}).Where("match_id = ? AND method = ?", id, method).Limit(1).Pluck("status", &st).Error; err != nil {
+		return "", false, err
+	}
+	if len(st) == 0 {
+		return "", false, nil
+	}
+	switch s := reviews.Status(st[0]); s {
+	case reviews.StatusRunning, reviews.StatusDone, reviews.StatusFailed:
+		return s, true, nil
+	}
+	return "", false, fmt.Errorf("%w: review of %s: status %q", domain.ErrRecordCorrupt, id, st[0])
+}
+
 // The upserts both dialects share: SQLite (3.24 and later) and PostgreSQL spell ON CONFLICT
 // ... DO UPDATE ... WHERE alike, and the WHERE keeps a done review as it is.
 const (

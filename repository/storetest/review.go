@@ -34,6 +34,7 @@ func RunReviews(t *testing.T, open func(t *testing.T) ReviewStore) {
 		{"UnknownMatch", testReviewUnknownMatch},
 		{"FinishWithoutStart", testReviewFinishWithoutStart},
 		{"Concurrent", testReviewConcurrent},
+		{"Status", testReviewStatus},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })

@@ -18,6 +18,9 @@ const (
 	StatusDone Status = "done"
 	// StatusFailed: the match cannot be reviewed; Record.Code says why.
 	StatusFailed Status = "failed"
+	// StatusNone: no review of the match was asked for (with this method). Never stored: it
+	// is what a match's view says when the store has no record (Service.State).
+	StatusNone Status = "none"
 )
 
 // Record is one stored review of one match by one method.
@@ -42,6 +45,10 @@ type Record struct {
 type Store interface {
 	// Review returns the review stored for (matchID, method), with ok false when there is none.
 	Review(ctx context.Context, matchID, method string) (rec Record, ok bool, err error)
+	// ReviewStatus returns the status of the review stored for (matchID, method), with ok
+	// false when there is none. It reads the status alone, by the table's key, and never the
+	// answer: a match's view asks it on every read (Service.State).
+	ReviewStatus(ctx context.Context, matchID, method string) (st Status, ok bool, err error)
 	// StartReview records that the review of (matchID, method) is running, asked for at at, and
 	// returns the record as stored with started true. When the review is done already it changes
 	// nothing and returns the done record with started false: a done review is final. A review
