@@ -65,7 +65,7 @@ func TestIfMatchIsOneVersion(t *testing.T) {
 	h := newHarness(t)
 	tb := h.create(seed1, false, "human", "human")
 	for _, m := range []string{`"2-0", "3-0"`, `"1-0", "2-0"`, `"2-x"`, `"2-0-0"`, `"2-"`, `"2-01"`, `2-0`, `"2`, `""`, `"-2"`,
-		`2 2`, `+2`, `"99999999999999999999"`, `0`, `"2-0-r-r"`, `"2-0-x"`, `"2-0-g1234567"`, `"2-0-gzzzzzzzz"`, `"2-g1234abcd"`, `"2-r"`} {
+		`2 2`, `+2`, `"99999999999999999999"`, `0`, `"2-0-r-r"`, `"2-0-x"`, `"2-0-g1234567"`, `"2-0-gzzzzzzzz"`, `"2-g1234abcd"`, `"2-r"`, `"2-0-v"`, `"2-0-vx"`, `"2-0-vd-r"`, `"2-vd"`, `"2-0-vdd"`} {
 		tb.move(0, play("5-5", ""), "If-Match", m).problem(t, 400, "INVALID_REQUEST")
 	}
 	req := httptest.NewRequest(http.MethodPost, tb.path("/moves"), strings.NewReader(`{"action":"play","tile":"5-5"}`))
@@ -76,7 +76,7 @@ func TestIfMatchIsOneVersion(t *testing.T) {
 	if v := tb.view(-1); v.Version != 2 {
 		t.Fatalf("a move with a bad If-Match was made: version %d", v.Version)
 	}
-	for _, m := range []string{`"2-s"`, ` "2-1" `, `2`, `"2"`, `*`, `"2-1-r"`, `"2-s-g1234abcd"`, `"2-0-r-gf7f80ae7"`} {
+	for _, m := range []string{`"2-s"`, ` "2-1" `, `2`, `"2"`, `*`, `"2-1-r"`, `"2-s-g1234abcd"`, `"2-0-r-gf7f80ae7"`, `"2-s-vn"`, `"2-1-r-gf7f80ae7-vd"`, `"2-0-vr"`, `"2-0-vf"`} {
 		if r := tb.move(1, api.MoveRequest{Action: "draw"}, "If-Match", m); r.status != 409 {
 			t.Fatalf("If-Match %s: %d %s", m, r.status, r.body) // accepted, then not seat 1's turn
 		}

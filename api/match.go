@@ -168,7 +168,7 @@ func (s *server) listMatches(c echo.Context) error {
 //
 //	@Summary			Get a match
 //	@ID					getMatch
-//	@Description		The match as the caller may see it: with a seat token, that seat's tiles (and its legal moves when it is to move); without one, a spectator's view with no hand. While the match is live no response shows another seat's tiles. ETag changes with every event; send it back in If-None-Match to get 304 when nothing changed.
+//	@Description		The match as the caller may see it: with a seat token, that seat's tiles (and its legal moves when it is to move); without one, a spectator's view with no hand. While the match is live no response shows another seat's tiles. A finished match's view says where its review stands (review: none, running, done or failed), so that a client learns whether there is one without asking GET /review. ETag changes with every event; send it back in If-None-Match to get 304 when nothing changed.
 //	@Tags				matches
 //	@Produce			json
 //	@Produce			application/problem+json
@@ -177,7 +177,7 @@ func (s *server) listMatches(c echo.Context) error {
 //	@Param				id				path		string	true	"match id"
 //	@Param				If-None-Match	header		string	false	"an ETag from an earlier answer"
 //	@Success			200				{object}	MatchView
-//	@Header				200				{string}	ETag	"this view's tag: the version and the seat (s for a spectator), quoted, like 12-0; a finished match's may go on with -r once it has a rematch and -g with a hash of its rating changes once it is rated"
+//	@Header				200				{string}	ETag	"this view's tag: the version and the seat (s for a spectator), quoted, like 12-0; a finished match's may go on with -r once it has a rematch, -g with a hash of its rating changes once it is rated, and -v with the first letter of its review's state (n, r, d or f)"
 //	@Success			304				"not modified since the ETag given"
 //	@Failure			400				{object}	Problem	"INVALID_REQUEST"
 //	@Failure			401				{object}	Problem	"UNAUTHORIZED: a token that is not this match's"
@@ -197,6 +197,9 @@ func (s *server) getMatch(c echo.Context) error {
 		return err
 	}
 	if body, tag, err = s.withRatingChanges(c, id, body, tag); err != nil {
+		return err
+	}
+	if body, tag, err = s.withReview(c, id, body, tag); err != nil {
 		return err
 	}
 	c.Response().Header().Set("ETag", tag)

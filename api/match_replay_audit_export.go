@@ -181,7 +181,7 @@ func (s *server) audit(c echo.Context) error {
 //
 //	@Summary			Export a match
 //	@ID					exportMatch
-//	@Description		The whole record as the caller may see it: with format=json (the default) the match and every event, which re-fold to the same state; with format=text the readable notation of docs/notation.md, one line per event. While the match is live a seat token shows that seat's tiles and a spectator sees no hand; a finished match shows everything, the revealed seed included.
+//	@Description		The whole record as the caller may see it: with format=json (the default) the match and every event, which re-fold to the same state; with format=text the readable notation of docs/notation.md, one line per event. While the match is live a seat token shows that seat's tiles and a spectator sees no hand; a finished match shows everything, the revealed seed included, and its match says where its review stands (review).
 //	@Tags				records
 //	@Produce			json
 //	@Produce			plain
@@ -224,7 +224,12 @@ func (s *server) export(c echo.Context) error {
 		}
 		return c.Blob(http.StatusOK, "text/plain; charset=utf-8", buf.Bytes())
 	}
-	return c.JSON(http.StatusOK, ExportResponse{Match: ToMatchView(rec.Match), Events: toExportEvents(rec.Events, rec.Chain)})
+	out := ExportResponse{Match: ToMatchView(rec.Match), Events: toExportEvents(rec.Events, rec.Chain)}
+	// The replay viewer reads the export: its match says whether to show a review.
+	if out.Match.Review, err = s.reviewState(c, id); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, out)
 }
 
 // recordHeaders marks an answer that depends on the caller's token and changes with the match.

@@ -179,6 +179,12 @@ type MatchView struct {
 	OfferExpiresAt *time.Time `json:"offer_expires_at,omitempty" format:"date-time"`
 	// Cancelled says, on a cancelled match, who cancelled it and why.
 	Cancelled *Cancellation `json:"cancelled,omitempty"`
+	// Review says, on a finished match, where its review stands (docs/review.md, "In the
+	// match's view"): none (never asked for: POST /review asks), running (queued or being
+	// computed: GET /review until it is done), done (GET /review answers it) or failed (the
+	// record could not be reviewed: POST asks again). State reads and the export carry it;
+	// absent while the match is live, on a sealed match, and from a server without reviews.
+	Review string `json:"review,omitempty" enums:"none,running,done,failed"`
 }
 
 // SeatToken is a human seat's secret, shown once.

@@ -1,8 +1,10 @@
 package api
 
 import (
+	"bytes"
 	"errors"
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -141,4 +143,35 @@ func (s *server) reviewAsker(c echo.Context) reviews.Asker {
 		who.Admit = func() error { return s.limits.reviews.admit(c, player) }
 	}
 	return who
+}
+
+// reviewState is the review field of match id's view (MatchView.Review): "" when the view
+// carries none (a live or sealed match, a server without reviews).
+func (s *server) reviewState(c echo.Context, id string) (string, error) {
+	if s.reviews == nil {
+		return "", nil
+	}
+	st, ok, err := s.reviews.State(c.Request().Context(), id)
+	if err != nil || !ok {
+		return "", err
+	}
+	return string(st), nil
+}
+
+// withReview adds review to a state read's body, and -v with its first letter to the tag,
+// once the match is finished: the review is kept beside the log, so the view of the version
+// does not hold it, and it changes with no event (asked for, then done).
+func (s *server) withReview(c echo.Context, id string, body []byte, tag string) ([]byte, string, error) {
+	st, err := s.reviewState(c, id)
+	if err != nil || st == "" {
+		return body, tag, err
+	}
+	end := bytes.LastIndexByte(body, '}')
+	if end < 0 {
+		return body, tag, nil
+	}
+	// st is one of the four words of reviews.Status: it needs no escaping.
+	out := append(append([]byte(nil), body[:end]...), `,"review":"`+st+`"`...)
+	out = append(out, body[end:]...)
+	return out, strings.TrimSuffix(tag, `"`) + "-v" + st[:1] + `"`, nil
 }

@@ -168,8 +168,9 @@ func ifMatchVersion(r *http.Request) (int, error) {
 
 // ifMatchForm is a bare version or a quoted one, with the viewer part of an ETag (etag) and
 // the parts a finished match's tag may add: -r once it has a rematch (withNextMatch), -g and
-// a hash of its rating changes (withRatingChanges). Any tag GET gave is a valid If-Match.
-var ifMatchForm = regexp.MustCompile(`^(?:([0-9]{1,9})|"([0-9]{1,9})(?:-(?:s|[0-9])(?:-r)?(?:-g[0-9a-f]{8})?)?")$`)
+// a hash of its rating changes (withRatingChanges), -v and its review's state (withReview).
+// Any tag GET gave is a valid If-Match.
+var ifMatchForm = regexp.MustCompile(`^(?:([0-9]{1,9})|"([0-9]{1,9})(?:-(?:s|[0-9])(?:-r)?(?:-g[0-9a-f]{8})?(?:-v[nrdf])?)?")$`)
 
 // idempotencyKey reads Idempotency-Key: 1 to 200 visible ASCII characters.
 func idempotencyKey(r *http.Request) (string, error) {

@@ -274,7 +274,7 @@ const docTemplate = `{
                         "SeatToken": []
                     }
                 ],
-                "description": "The match as the caller may see it: with a seat token, that seat's tiles (and its legal moves when it is to move); without one, a spectator's view with no hand. While the match is live no response shows another seat's tiles. ETag changes with every event; send it back in If-None-Match to get 304 when nothing changed.",
+                "description": "The match as the caller may see it: with a seat token, that seat's tiles (and its legal moves when it is to move); without one, a spectator's view with no hand. While the match is live no response shows another seat's tiles. A finished match's view says where its review stands (review: none, running, done or failed), so that a client learns whether there is one without asking GET /review. ETag changes with every event; send it back in If-None-Match to get 304 when nothing changed.",
                 "produces": [
                     "application/json",
                     "application/problem+json"
@@ -308,7 +308,7 @@ const docTemplate = `{
                         "headers": {
                             "ETag": {
                                 "type": "string",
-                                "description": "this view's tag: the version and the seat (s for a spectator), quoted, like 12-0; a finished match's may go on with -r once it has a rematch and -g with a hash of its rating changes once it is rated"
+                                "description": "this view's tag: the version and the seat (s for a spectator), quoted, like 12-0; a finished match's may go on with -r once it has a rematch, -g with a hash of its rating changes once it is rated, and -v with the first letter of its review's state (n, r, d or f)"
                             }
                         }
                     },
@@ -531,7 +531,7 @@ const docTemplate = `{
                         "SeatToken": []
                     }
                 ],
-                "description": "The whole record as the caller may see it: with format=json (the default) the match and every event, which re-fold to the same state; with format=text the readable notation of docs/notation.md, one line per event. While the match is live a seat token shows that seat's tiles and a spectator sees no hand; a finished match shows everything, the revealed seed included.",
+                "description": "The whole record as the caller may see it: with format=json (the default) the match and every event, which re-fold to the same state; with format=text the readable notation of docs/notation.md, one line per event. While the match is live a seat token shows that seat's tiles and a spectator sees no hand; a finished match shows everything, the revealed seed included, and its match says where its review stands (review).",
                 "produces": [
                     "application/json",
                     "text/plain",
@@ -4128,6 +4128,16 @@ const docTemplate = `{
                     "items": {
                         "$ref": "#/definitions/api.SeatRatingChange"
                     }
+                },
+                "review": {
+                    "description": "Review says, on a finished match, where its review stands (docs/review.md, \"In the\nmatch's view\"): none (never asked for: POST /review asks), running (queued or being\ncomputed: GET /review until it is done), done (GET /review answers it) or failed (the\nrecord could not be reviewed: POST asks again). State reads and the export carry it;\nabsent while the match is live, on a sealed match, and from a server without reviews.",
+                    "type": "string",
+                    "enum": [
+                        "none",
+                        "running",
+                        "done",
+                        "failed"
+                    ]
                 },
                 "scores": {
                     "type": "array",

@@ -469,6 +469,30 @@ func (e ApiLegalMoveEnd) Valid() bool {
 	}
 }
 
+// Defines values for ApiMatchViewReview.
+const (
+	ApiMatchViewReviewDone    ApiMatchViewReview = "done"
+	ApiMatchViewReviewFailed  ApiMatchViewReview = "failed"
+	ApiMatchViewReviewNone    ApiMatchViewReview = "none"
+	ApiMatchViewReviewRunning ApiMatchViewReview = "running"
+)
+
+// Valid indicates whether the value is a known member of the ApiMatchViewReview enum.
+func (e ApiMatchViewReview) Valid() bool {
+	switch e {
+	case ApiMatchViewReviewDone:
+		return true
+	case ApiMatchViewReviewFailed:
+		return true
+	case ApiMatchViewReviewNone:
+		return true
+	case ApiMatchViewReviewRunning:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ApiMatchViewStatus.
 const (
 	ApiMatchViewStatusCancelled  ApiMatchViewStatus = "cancelled"
@@ -888,13 +912,13 @@ func (e ApiRatingHistoryItemFormat) Valid() bool {
 
 // Defines values for ApiReviewStatus.
 const (
-	Done ApiReviewStatus = "done"
+	ApiReviewStatusDone ApiReviewStatus = "done"
 )
 
 // Valid indicates whether the value is a known member of the ApiReviewStatus enum.
 func (e ApiReviewStatus) Valid() bool {
 	switch e {
-	case Done:
+	case ApiReviewStatusDone:
 		return true
 	default:
 		return false
@@ -2187,11 +2211,18 @@ type ApiMatchView struct {
 	// RatingChanges RatingChanges is, once a finished rated match is rated, each seat's rating before and
 	// after it; state reads carry it.
 	RatingChanges *[]ApiSeatRatingChange `json:"rating_changes,omitempty"`
-	Scores        []int                  `json:"scores"`
-	Seats         []ApiSeat              `json:"seats"`
-	Seeded        bool                   `json:"seeded"`
-	Status        ApiMatchViewStatus     `json:"status"`
-	Target        int                    `json:"target"`
+
+	// Review Review says, on a finished match, where its review stands (docs/review.md, "In the
+	// match's view"): none (never asked for: POST /review asks), running (queued or being
+	// computed: GET /review until it is done), done (GET /review answers it) or failed (the
+	// record could not be reviewed: POST asks again). State reads and the export carry it;
+	// absent while the match is live, on a sealed match, and from a server without reviews.
+	Review *ApiMatchViewReview `json:"review,omitempty"`
+	Scores []int               `json:"scores"`
+	Seats  []ApiSeat           `json:"seats"`
+	Seeded bool                `json:"seeded"`
+	Status ApiMatchViewStatus  `json:"status"`
+	Target int                 `json:"target"`
 
 	// Turn Turn is the seat to act; null when none is (waiting, finished, expired).
 	Turn *int `json:"turn"`
@@ -2204,6 +2235,13 @@ type ApiMatchView struct {
 	WinnerSide *int    `json:"winner_side,omitempty"`
 	You        *ApiYou `json:"you,omitempty"`
 }
+
+// ApiMatchViewReview Review says, on a finished match, where its review stands (docs/review.md, "In the
+// match's view"): none (never asked for: POST /review asks), running (queued or being
+// computed: GET /review until it is done), done (GET /review answers it) or failed (the
+// record could not be reviewed: POST asks again). State reads and the export carry it;
+// absent while the match is live, on a sealed match, and from a server without reviews.
+type ApiMatchViewReview string
 
 // ApiMatchViewStatus defines model for ApiMatchView.Status.
 type ApiMatchViewStatus string
@@ -3226,7 +3264,7 @@ type ClientInterface interface {
 
 	// GetMatch Get a match
 	//
-	// The match as the caller may see it: with a seat token, that seat's tiles (and its legal moves when it is to move); without one, a spectator's view with no hand. While the match is live no response shows another seat's tiles. ETag changes with every event; send it back in If-None-Match to get 304 when nothing changed.
+	// The match as the caller may see it: with a seat token, that seat's tiles (and its legal moves when it is to move); without one, a spectator's view with no hand. While the match is live no response shows another seat's tiles. A finished match's view says where its review stands (review: none, running, done or failed), so that a client learns whether there is one without asking GET /review. ETag changes with every event; send it back in If-None-Match to get 304 when nothing changed.
 	//
 	// Corresponds with GET /api/v1/matches/{id} (the `GetMatch` operationId).
 	GetMatch(ctx context.Context, id string, params *GetMatchParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -3254,7 +3292,7 @@ type ClientInterface interface {
 
 	// ExportMatch Export a match
 	//
-	// The whole record as the caller may see it: with format=json (the default) the match and every event, which re-fold to the same state; with format=text the readable notation of docs/notation.md, one line per event. While the match is live a seat token shows that seat's tiles and a spectator sees no hand; a finished match shows everything, the revealed seed included.
+	// The whole record as the caller may see it: with format=json (the default) the match and every event, which re-fold to the same state; with format=text the readable notation of docs/notation.md, one line per event. While the match is live a seat token shows that seat's tiles and a spectator sees no hand; a finished match shows everything, the revealed seed included, and its match says where its review stands (review).
 	//
 	// Corresponds with GET /api/v1/matches/{id}/export (the `ExportMatch` operationId).
 	ExportMatch(ctx context.Context, id string, params *ExportMatchParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -3660,7 +3698,7 @@ func (c *Client) CreateMatch(ctx context.Context, body CreateMatchJSONRequestBod
 
 // GetMatch Get a match
 //
-// The match as the caller may see it: with a seat token, that seat's tiles (and its legal moves when it is to move); without one, a spectator's view with no hand. While the match is live no response shows another seat's tiles. ETag changes with every event; send it back in If-None-Match to get 304 when nothing changed.
+// The match as the caller may see it: with a seat token, that seat's tiles (and its legal moves when it is to move); without one, a spectator's view with no hand. While the match is live no response shows another seat's tiles. A finished match's view says where its review stands (review: none, running, done or failed), so that a client learns whether there is one without asking GET /review. ETag changes with every event; send it back in If-None-Match to get 304 when nothing changed.
 //
 // Corresponds with GET /api/v1/matches/{id} (the `GetMatch` operationId).
 func (c *Client) GetMatch(ctx context.Context, id string, params *GetMatchParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -3728,7 +3766,7 @@ func (c *Client) ListEvents(ctx context.Context, id string, params *ListEventsPa
 
 // ExportMatch Export a match
 //
-// The whole record as the caller may see it: with format=json (the default) the match and every event, which re-fold to the same state; with format=text the readable notation of docs/notation.md, one line per event. While the match is live a seat token shows that seat's tiles and a spectator sees no hand; a finished match shows everything, the revealed seed included.
+// The whole record as the caller may see it: with format=json (the default) the match and every event, which re-fold to the same state; with format=text the readable notation of docs/notation.md, one line per event. While the match is live a seat token shows that seat's tiles and a spectator sees no hand; a finished match shows everything, the revealed seed included, and its match says where its review stands (review).
 //
 // Corresponds with GET /api/v1/matches/{id}/export (the `ExportMatch` operationId).
 func (c *Client) ExportMatch(ctx context.Context, id string, params *ExportMatchParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -6713,7 +6751,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetMatchWithResponse Get a match
 	//
-	// The match as the caller may see it: with a seat token, that seat's tiles (and its legal moves when it is to move); without one, a spectator's view with no hand. While the match is live no response shows another seat's tiles. ETag changes with every event; send it back in If-None-Match to get 304 when nothing changed.
+	// The match as the caller may see it: with a seat token, that seat's tiles (and its legal moves when it is to move); without one, a spectator's view with no hand. While the match is live no response shows another seat's tiles. A finished match's view says where its review stands (review: none, running, done or failed), so that a client learns whether there is one without asking GET /review. ETag changes with every event; send it back in If-None-Match to get 304 when nothing changed.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -6749,7 +6787,7 @@ type ClientWithResponsesInterface interface {
 
 	// ExportMatchWithResponse Export a match
 	//
-	// The whole record as the caller may see it: with format=json (the default) the match and every event, which re-fold to the same state; with format=text the readable notation of docs/notation.md, one line per event. While the match is live a seat token shows that seat's tiles and a spectator sees no hand; a finished match shows everything, the revealed seed included.
+	// The whole record as the caller may see it: with format=json (the default) the match and every event, which re-fold to the same state; with format=text the readable notation of docs/notation.md, one line per event. While the match is live a seat token shows that seat's tiles and a spectator sees no hand; a finished match shows everything, the revealed seed included, and its match says where its review stands (review).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -12743,7 +12781,7 @@ func (c *ClientWithResponses) CreateMatchWithResponse(ctx context.Context, body 
 
 // GetMatchWithResponse Get a match
 //
-// The match as the caller may see it: with a seat token, that seat's tiles (and its legal moves when it is to move); without one, a spectator's view with no hand. While the match is live no response shows another seat's tiles. ETag changes with every event; send it back in If-None-Match to get 304 when nothing changed.
+// The match as the caller may see it: with a seat token, that seat's tiles (and its legal moves when it is to move); without one, a spectator's view with no hand. While the match is live no response shows another seat's tiles. A finished match's view says where its review stands (review: none, running, done or failed), so that a client learns whether there is one without asking GET /review. ETag changes with every event; send it back in If-None-Match to get 304 when nothing changed.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -12803,7 +12841,7 @@ func (c *ClientWithResponses) ListEventsWithResponse(ctx context.Context, id str
 
 // ExportMatchWithResponse Export a match
 //
-// The whole record as the caller may see it: with format=json (the default) the match and every event, which re-fold to the same state; with format=text the readable notation of docs/notation.md, one line per event. While the match is live a seat token shows that seat's tiles and a spectator sees no hand; a finished match shows everything, the revealed seed included.
+// The whole record as the caller may see it: with format=json (the default) the match and every event, which re-fold to the same state; with format=text the readable notation of docs/notation.md, one line per event. While the match is live a seat token shows that seat's tiles and a spectator sees no hand; a finished match shows everything, the revealed seed included, and its match says where its review stands (review).
 //
 // Returns a wrapper object for the known response body format(s).
 //
