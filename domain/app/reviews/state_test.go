@@ -72,7 +72,9 @@ func TestState(t *testing.T) {
 	wantState(t, other, id, reviews.StatusDone, true)
 
 	bad := reviews.New(reviews.Config{Store: store, Matches: svc, Options: small, Logger: slog.New(slog.DiscardHandler),
-		Engine: func(context.Context, []domain.Event, analysis.Options) (*analysis.Result, error) { return nil, analysis.ErrBadLog }})
+		Engine: func(context.Context, []domain.Event, analysis.Options) (*analysis.Result, error) {
+			return nil, analysis.ErrBadLog
+		}})
 	defer bad.Close()
 	corrupt := finished(t, svc)
 	if _, err := bad.Request(ctx, corrupt); err != nil {
