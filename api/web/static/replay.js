@@ -161,7 +161,9 @@ async function start() {
   slider.max = String(max);
   $("step-max").textContent = String(max);
   renderLog(exp.match.seats);
-  if (exp.match.status === "finished") reviewStep = reviewPanel($("review"), base, id, exp.match.seats, go);
+  // The export's match says whether the match has a review: the panel asks for none that
+  // does not exist.
+  if (exp.match.status === "finished") reviewStep = reviewPanel($("review"), base, exp.match.review, exp.match.seats, go);
   else $("review").textContent = t("review.not_finished");
   $("first").addEventListener("click", () => go(1));
   $("prev").addEventListener("click", () => go(wanted - 1));

@@ -1,32 +1,13 @@
 // The review on the replay viewer (docs/review.md): each step's judgement in plain words, the
 // value of each move played drawn as a chart with its axes and a legend naming each player's
 // line, the worst moves linked to their steps, and each seat's accuracy and luck against skill.
-// How the review was judged (its method) is one click away. The page never asks for a review
-// that was not asked for: this browser remembers the matches it asked about, and any other
-// match offers a button, whose answer is the review when it exists already.
+// How the review was judged (its method) is one click away. The page asks for the review only
+// when the match's own view says there is one (its review field): a match without one offers
+// a button, and no request is made to a review that does not exist.
 import { api, el, t, seatLabel, endName, problemText } from "/assets/common.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const POLL_MS = 1500;
-const ASKED = "allfives-reviews"; // the matches this browser asked to review (ids, newest last)
-
-function asked(id) {
-  try {
-    return (JSON.parse(localStorage.getItem(ASKED) || "[]") || []).includes(id);
-  } catch {
-    return false;
-  }
-}
-
-function remember(id, yes = true) {
-  try {
-    const ids = (JSON.parse(localStorage.getItem(ASKED) || "[]") || []).filter((x) => x !== id);
-    if (yes) ids.push(id);
-    localStorage.setItem(ASKED, JSON.stringify(ids.slice(-200)));
-  } catch {
-    // a browser that keeps nothing asks again next time
-  }
-}
 
 // moveText writes a move as the table says it: a tile and its end, "draw" or "pass".
 function moveText(m) {
@@ -55,9 +36,11 @@ export function judgement(d, seats) {
   return d.class === "best" ? t("review.judged_best", vars) : t("review.judged", vars);
 }
 
-// reviewPanel fills the element root for the match id at base; goTo(seq) moves the viewer to a
-// step. It returns showStep(step), which says the judgement of the decision that step made.
-export function reviewPanel(root, base, id, seats, goTo) {
+// reviewPanel fills the element root for the match at base, whose view says its review
+// stands at state (none, running, done, failed, or undefined when the server offers none for
+// it); goTo(seq) moves the viewer to a step. It returns showStep(step), which says the
+// judgement of the decision that step made.
+export function reviewPanel(root, base, state, seats, goTo) {
   let decisions = new Map();
   let current = 0;
   const status = el("p", { id: "review-status", "aria-live": "polite", text: "" });
@@ -91,22 +74,19 @@ export function reviewPanel(root, base, id, seats, goTo) {
     try {
       answer(await api(`${base}/review`));
     } catch (err) {
-      if (err.status === 404 && err.code === "REVIEW_NOT_FOUND") {
-        remember(id, false);
-        return offer();
-      }
+      // The view said there was one; a store that lost it since is offered afresh.
+      if (err.status === 404 && err.code === "REVIEW_NOT_FOUND") return offer("review.none_here");
       status.textContent = t("review.unavailable", { why: problemText(err) });
     }
   };
 
-  const offer = () => {
-    status.textContent = t("review.none_here");
+  const offer = (why) => {
+    status.textContent = t(why);
     const button = el("button", { type: "button", id: "review-request", text: t("review.request") });
     button.addEventListener("click", async () => {
       button.disabled = true;
       try {
         const rv = await api(`${base}/review`, { method: "POST" });
-        remember(id);
         button.remove();
         answer(rv);
       } catch (err) {
@@ -117,10 +97,24 @@ export function reviewPanel(root, base, id, seats, goTo) {
     body.replaceChildren(button);
   };
 
-  if (asked(id)) {
-    status.textContent = t("review.loading");
-    poll();
-  } else offer();
+  switch (state) {
+    case "done":
+      status.textContent = t("review.loading");
+      poll();
+      break;
+    case "running":
+      status.textContent = t("review.running");
+      poll();
+      break;
+    case "none":
+      offer("review.none_here");
+      break;
+    case "failed": // asking again computes it afresh
+      offer("review.failed");
+      break;
+    default: // a sealed match, or a server that computes no reviews
+      status.textContent = t("review.not_offered");
+  }
   return showStep;
 }
 
