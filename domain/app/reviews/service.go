@@ -15,7 +15,6 @@ import (
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/analysis"
-	"github.com/allfives/allfives/domain/app/referee"
 )
 
 // DefaultQueue is how many reviews may wait for a worker unless configured: a review takes
@@ -149,33 +148,6 @@ func (s *Service) RequestBy(ctx context.Context, id string, who Asker) (Answer, 
 	return s.start(ctx, id, who) // never asked, failed before, or left running by a stopped worker
 }
 
-// Get answers match id's review as it stands: done, running, or ErrNotRequested. A review
-// stored as running that no worker here is computing was left by a stopped process (or is
-// being computed by another instance): it is queued again, so that asking is enough to get it
-// (docs/review.md, "API"). A failed review answers its problem.
-func (s *Service) Get(ctx context.Context, id string) (Answer, error) {
-	return s.GetBy(ctx, id, Asker{})
-}
-
-// GetBy is Get asked by who, whose limits a review it queues again counts against, as
-// RequestBy's does.
-func (s *Service) GetBy(ctx context.Context, id string, who Asker) (Answer, error) {
-	rec, ok, busy, err := s.lookup(ctx, id)
-	switch {
-	case err != nil:
-		return Answer{}, err
-	case busy:
-		return running, nil
-	case !ok:
-		return Answer{}, ErrNotRequested
-	case rec.Status == StatusDone:
-		return Answer{Status: StatusDone, Result: rec.Result}, nil
-	case rec.Status == StatusFailed:
-		return Answer{}, failure(rec)
-	}
-	return s.start(ctx, id, who)
-}
-
 // lookup is what RequestBy and GetBy read first: the match must be finished; a review this
 // instance is computing is busy, without a read of the store; else the stored record, if any.
 func (s *Service) lookup(ctx context.Context, id string) (rec Record, ok, busy bool, err error) {
@@ -209,14 +181,6 @@ func (s *Service) finished(ctx context.Context, id string) error {
 		}
 	}
 	return nil
-}
-
-// failure is the error a failed review answers.
-func failure(rec Record) error {
-	if rec.Code == domain.CodeRecordCorrupt {
-		return &referee.CorruptError{MatchID: rec.MatchID}
-	}
-	return errors.New("the review of match " + rec.MatchID + " failed: " + string(rec.Code))
 }
 
 func (s *Service) busyWith(id string) bool {
