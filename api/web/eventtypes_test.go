@@ -71,15 +71,19 @@ func TestClientListsEveryEventType(t *testing.T) {
 		t.Error("common.js's EVENT_TYPES is not the describers' list")
 	}
 
-	play := s.asset("play.js")
-	// The table's stream is a liveStream (common.js) given EVENT_TYPES, which listens to each.
-	if !strings.Contains(play, "types: EVENT_TYPES,") || !strings.Contains(common, "for (const t of types) es.addEventListener(t, (msg) => onEvent(t, msg));") {
+	// The table's stream (tablestream.js) is a liveStream (common.js) given EVENT_TYPES, which
+	// listens to each.
+	stream := s.asset("tablestream.js")
+	if !strings.Contains(stream, "types: EVENT_TYPES,") || !strings.Contains(common, "for (const t of types) es.addEventListener(t, (msg) => onEvent(t, msg));") {
 		t.Error("the table's stream does not listen to every type of EVENT_TYPES")
 	}
-	// The only types play.js may write out are those that end a match (OVER).
-	for _, typ := range want {
-		if n := strings.Count(play, `"`+typ+`"`); n > 0 && typ != string(domain.TypeMatchEnded) && typ != string(domain.TypeMatchExpired) && typ != string(domain.TypeMatchCancelled) {
-			t.Errorf("play.js writes the type %s out by hand (%d times): use EVENT_TYPES", typ, n)
+	// The only types the table's scripts may write out are those that end a match (OVER).
+	for _, script := range []string{"play.js", "tablestream.js", "tablelog.js", "tabletext.js", "hand.js"} {
+		src := s.asset(script)
+		for _, typ := range want {
+			if n := strings.Count(src, `"`+typ+`"`); n > 0 && typ != string(domain.TypeMatchEnded) && typ != string(domain.TypeMatchExpired) && typ != string(domain.TypeMatchCancelled) {
+				t.Errorf("%s writes the type %s out by hand (%d times): use EVENT_TYPES", script, typ, n)
+			}
 		}
 	}
 }

@@ -1,25 +1,23 @@
 // The table: your hand, the legal moves to click, and the match live over the stream. The
 // page shows only what the API shows this seat (or a spectator), so it can hold no tile of
-// another hand while the match is live.
-import {
-  api, matchId, el, showError, tileSVG, drawLine, describe, markLeads, scoreList, sideName, seatLabel,
-  savedSeat, saveSeat, forgetSeat, EVENT_TYPES, liveStream, t, tn, endName, tileName,
-} from "/assets/common.js";
-import { waitingText, reservedSeat, decline, withdraw, resignBox } from "/assets/consent.js";
+// another hand while the match is live. This file holds the seat and what the page does;
+// the hand (hand.js), the log (tablelog.js), the stream (tablestream.js) and the table's
+// words (tabletext.js) are modules of their own.
+import { api, matchId, showError, drawLine, scoreList, seatLabel, savedSeat, saveSeat, forgetSeat, t, tn } from "/assets/common.js";
+import { reservedSeat, decline, withdraw, resignBox } from "/assets/consent.js";
 import { renderJoin, join } from "/assets/join.js";
 import { me, listen, announce } from "/assets/player.js";
-import { locale } from "/assets/i18n.js";
-import { profileLink } from "/assets/ratings.js";
 import { endScreen } from "/assets/endscreen.js";
+import { handPanel } from "/assets/hand.js";
+import { eventLog, LOG_SIZE } from "/assets/tablelog.js";
+import { tableStream } from "/assets/tablestream.js";
+import { over, turnText, seatItems, endsText } from "/assets/tabletext.js";
 
 const id = matchId();
 const base = `/api/v1/matches/${encodeURIComponent(id)}`;
 const $ = (sel) => document.getElementById(sel);
 const main = $("table");
 const errorBox = $("error");
-// The events after which nothing more happens; the stream listens to every type (EVENT_TYPES).
-const OVER = ["match.ended", "match.expired", "match.cancelled"];
-const LOG_SIZE = 12;
 
 let seat = savedSeat(id); // {seat, token} or null
 const player = me(); // the lasting player this browser is signed in as, or null
@@ -27,16 +25,20 @@ let bound = false; // the player holds a seat of this match, so its key stands f
 let keyRefused = false; // the key was refused here (rotated elsewhere): watch as a spectator
 let challenged = null; // the seat of this waiting match reserved for the player, or null
 let view = null;
-let log = []; // the last events, in seq order
-let stream = null;
 let refreshing = null;
-let choosing = null; // the tile whose end is being asked
+const events = eventLog(); // the last events
+const hand = handPanel((body) => move(body));
+const openStream = tableStream({
+  base, refresh: () => refresh(), onEvent: (e) => { events.add([e]); events.render(view); },
+  behind: (e) => !view || e.seq > view.version, lastSeq: () => events.lastSeq(0), stop: () => Boolean(view && over(view)),
+});
+// follow opens the stream after seq, as the seat this page holds now.
+const follow = (after) => openStream(after, token());
 
 // token is what stands for this browser's seat: the seat's own token, else the player's key
 // where the player holds a seat.
 const token = () => (leaving ? "" : seat ? seat.token : bound ? player.key : "");
 let leaving = false; // the seat is being left
-const over = (v) => v.status === "finished" || v.status === "expired" || v.status === "cancelled"; // nothing more will happen
 // The end screen: the result from this seat's side, rating changes, and the rematch.
 const ending = endScreen({ id, base, token: () => token(), load: () => load(), player, errorBox });
 
@@ -81,7 +83,7 @@ async function accept() {
     challenged = null;
     showError(errorBox, null);
     await load();
-    if (view) follow(log.length ? log[log.length - 1].seq : Math.max(0, view.version - LOG_SIZE));
+    if (view) follow(events.lastSeq(Math.max(0, view.version - LOG_SIZE)));
   } catch (err) {
     showError(errorBox, err);
   }
@@ -125,42 +127,22 @@ function render(v) {
   view = v;
   const h = v.hand;
   const me = v.you ? v.you.seat : -1;
-  const live = v.status === "in_progress";
-  const mine = live && h && h.number > 0 && h.turn === me;
+  const mine = v.status === "in_progress" && h && h.number > 0 && h.turn === me;
   main.dataset.version = String(v.version);
   main.dataset.status = v.status;
   main.dataset.myTurn = mine ? "1" : "0";
   $("seeded").hidden = !v.seeded; // the creator can compute every hand: say so to all who sit or watch
   $("rated").hidden = !v.rated;
   document.title = `${mine ? `${t("play.your_turn")} · ` : ""}${v.seats.map((s) => seatLabel(s, s.seat)).join(" v ")} · ${t("site.name")}`;
-  const clock = live && h && v.seats[h.turn] && v.seats[h.turn].deadline
-    ? ` ${t("play.clock", { time: new Date(v.seats[h.turn].deadline).toLocaleTimeString(locale) })}` : "";
-  // A seat kept for someone (reserved_for) waits for that one's answer, not for anyone.
-  $("turn").textContent = v.status === "waiting" ? waitingText(v)
-    : v.status === "expired" ? t("play.expired")
-    : v.status === "cancelled" ? cancelledText(v)
-    : !live ? t("play.is_over")
-    : !h || h.number === 0 ? t("play.wait_deal")
-    : (mine ? t("play.your_turn") : t("play.to_move", { who: seatLabel(v.seats[h.turn], h.turn) })) + clock;
+  $("turn").textContent = turnText(v, mine);
   scoreList($("scores"), v.seats, v.scores, v.target);
-  $("seats").replaceChildren(...v.seats.map((s) => {
-    const toMove = live && h && h.turn === s.seat;
-    const kind = s.kind === "bot" ? t("kind.bot", { bot: s.bot }) : s.kind === "open" ? (s.reserved_for ? t("kind.kept", { who: s.reserved_for.name }) : t("kind.open"))
-      : s.resigned ? t("kind.resigned") : s.autoplay ? t("kind.autoplay") : t("kind.human");
-    // A seat bound to a lasting player (or a rated match's bot) links to the player's page.
-    const pid = s.player || (v.rated && s.kind === "bot" && s.bot ? `bot-${s.bot}` : ""); // the bots are players bot-{strategy}
-    const who = pid ? profileLink(pid, seatLabel(s, s.seat)) : seatLabel(s, s.seat);
-    return el("li", { class: toMove ? "to-move" : "", "data-seat": s.seat },
-      who, `${s.seat === me ? ` ${t("you_tag")}` : ""}: ${tn("tiles", s.tiles)}`,
-      el("span", { class: "muted", text: ` · ${kind}${v.partnerships ? `, ${t("side.n", { n: s.side })}` : ""}` }),
-      toMove ? el("span", { class: "tag", text: ` ▶ ${t("to_move")}` }) : null);
-  }));
-  drawLine($("line"), h ? h.line : [], lastEnd());
+  $("seats").replaceChildren(...seatItems(v));
+  drawLine($("line"), h ? h.line : [], events.lastEnd());
   $("ends").textContent = endsText(h);
   $("boneyard").textContent = h ? tn("boneyard", h.boneyard) : "";
   renderSeat(v, mine);
   ending.render(v);
-  renderLog();
+  events.render(view);
 }
 
 function renderSeat(v, mine) {
@@ -187,84 +169,7 @@ function renderSeat(v, mine) {
   if ($("resign").hidden) $("resign-confirm").hidden = true;
   $("resign-question").textContent = v.seats.map((x) => x.side).filter((x, i, a) => a.indexOf(x) === i).length > 2 ? t("play.resign_q_many") : t("play.resign_q_two");
   $("resume").hidden = !(s.autoplay && v.status === "in_progress"); // after too many timeouts
-  const moves = mine ? v.legal_moves || [] : [];
-  // The hand is drawn again only when it changed, so that a refresh bringing the same view
-  // never swaps a button from under a pointer or the keyboard focus.
-  const key = JSON.stringify([v.you.tiles, moves, mine]);
-  const hand = $("hand");
-  if (hand.dataset.key !== key || hand.querySelector("button:disabled.legal")) {
-    const hadFocus = hand.contains(document.activeElement) || document.activeElement === document.body;
-    hand.replaceChildren(...v.you.tiles.map((t) => tileButton(t, moves.filter((m) => m.action === "play" && m.tile === t), mine)));
-    hand.dataset.key = key;
-    // A keyboard player whose tile went into the line goes on from the hand, not the page top.
-    const first = hand.querySelector("button.legal");
-    if (hadFocus && first && document.activeElement === document.body) first.focus({ preventScroll: true });
-  }
-  for (const action of ["draw", "pass"]) {
-    $(action).hidden = !moves.some((m) => m.action === action);
-    $(action).disabled = false;
-  }
-  if (choosing && !moves.some((m) => m.tile === choosing)) closeChoice();
-}
-
-// tileButton is one tile of the hand: playable when it has plays, with the points each would
-// score written on it (the border and the lift say "playable" as well as the colour).
-function tileButton(x, plays, mine) {
-  const pts = (m) => (m.points > 0 ? `+${m.points}` : "+0");
-  const name = tileName(x);
-  let badge = "";
-  let label = t("tile.not_playable", { tile: name });
-  if (plays.length === 1) {
-    badge = pts(plays[0]);
-    label = t("tile.play_on", { tile: name, end: endName(plays[0].end), points: plays[0].points });
-  } else if (plays.length > 1) {
-    const [l, r] = ["left", "right"].map((e) => plays.find((m) => m.end === e));
-    badge = `${t("end.l")}${pts(l)} ${t("end.r")}${pts(r)}`;
-    label = t("tile.play_either", { tile: name, left: l.points, right: r.points });
-  } else if (!mine) {
-    label = name;
-  }
-  const t0 = x;
-  // The points written on the tile are part of its name too (WCAG 2.5.3, label in name).
-  if (plays.length) label = `${badge}: ${label}`;
-  return el("button", {
-    type: "button", class: `tile${plays.length ? " legal" : ""}`, "data-tile": t0, disabled: plays.length === 0,
-    "aria-label": label, title: label, onclick: () => choose(t0, plays),
-  }, handTile(t0), el("span", { class: "badge", "aria-hidden": "true", text: plays.length ? badge : mine ? "—" : "" }));
-}
-
-// handTile is a tile drawn on its button: the button's name says the tile and its plays, so the
-// drawing itself is hidden from screen readers (its name would be said twice).
-function handTile(x) {
-  const svg = tileSVG(x, true);
-  svg.setAttribute("aria-hidden", "true");
-  svg.removeAttribute("role");
-  svg.removeAttribute("aria-label");
-  svg.querySelector("title").remove();
-  return svg;
-}
-
-// choose plays a tile that fits one end, and asks which end for a tile that fits both.
-function choose(x, plays) {
-  if (plays.length === 1) return move({ action: "play", tile: x, end: plays[0].end });
-  choosing = x;
-  const box = $("end-choice");
-  $("end-question").textContent = t("tile.fits_both", { tile: tileName(x) });
-  for (const b of box.querySelectorAll("button[data-end]")) {
-    const m = plays.find((p) => p.end === b.dataset.end);
-    b.textContent = t("tile.on_end", { end: endName(m.end), points: m.points });
-    b.onclick = () => {
-      closeChoice();
-      move({ action: "play", tile: x, end: m.end });
-    };
-  }
-  box.hidden = false;
-  box.querySelector("button[data-end]").focus();
-}
-
-function closeChoice() {
-  choosing = null;
-  $("end-choice").hidden = true;
+  hand.render(v, mine);
 }
 
 // move sends a move on the version this page shows; the answer carries the events it caused
@@ -276,7 +181,7 @@ async function move(body) {
   try {
     const res = await api(`${base}/moves`, { method: "POST", body, token: token(), headers: { "If-Match": String(view.version) } });
     showError(errorBox, null);
-    addEvents(res.events);
+    events.add(res.events);
     render(res.match);
   } catch (err) {
     showError(errorBox, err);
@@ -284,107 +189,6 @@ async function move(body) {
   } finally {
     main.dataset.busy = "0";
   }
-}
-
-function addEvents(events) {
-  for (const e of events) {
-    if (log.some((x) => x.seq === e.seq)) continue;
-    log.push(e);
-  }
-  log.sort((a, b) => a.seq - b.seq);
-  markLeads(log);
-  if (log.length > LOG_SIZE) log = log.slice(-LOG_SIZE);
-}
-
-function renderLog() {
-  if (!view) return;
-  const me = view.you ? view.you.seat : -1;
-  $("log").replaceChildren(...log.slice().reverse().map((e) => el("li", { value: e.seq }, describe(e, view.seats, me))));
-  // A screen reader hears each new event once, not the whole list again: every event since
-  // the last one said (a move's answer may bring the opponents' replies with it), except the
-  // seat's own plays (an event with a total), which it made itself.
-  const newest = log[log.length - 1];
-  const box = $("announce");
-  if (newest && box.dataset.seq !== String(newest.seq)) {
-    const after = Number(box.dataset.seq || newest.seq - 1);
-    const fresh = log.filter((e) => e.seq > after && !(e.data && e.data.seat === me && e.data.total !== undefined));
-    box.dataset.seq = String(newest.seq);
-    if (fresh.length) box.textContent = fresh.map((e) => describe(e, view.seats, me)).join(" ");
-  }
-}
-
-// cancelledText says why a match never started.
-function cancelledText(v) {
-  const c = v.cancelled || {};
-  const s = c.seat === undefined ? null : v.seats[c.seat];
-  const who = s ? (s.reserved_for ? s.reserved_for.name : seatLabel(s, s.seat)) : "";
-  return c.reason === "declined" ? t("play.cancel.declined", { who })
-    : c.reason === "withdrawn" ? t("play.cancel.withdrawn", { who })
-    : c.reason === "offer_expired" ? t("play.cancel.expired") : t("play.cancelled");
-}
-
-// endsText says the open ends and what they count.
-function endsText(h) {
-  if (!(h && h.left)) return "";
-  const end = (e) => (e.double ? t("ends.double", { pip: e.pip }) : String(e.pip));
-  return t("ends.count", { left: end(h.left), right: end(h.right), total: h.total });
-}
-
-// lastEnd is the end the latest tile went to, so the line shows that end.
-function lastEnd() {
-  const last = log.length ? log[log.length - 1] : null;
-  return last && last.data && last.data.end && last.data.tile ? last.data.end : "";
-}
-
-// ticket buys a single-use ticket to this match's stream as the seat. A server without tickets
-// (one with no players: the route is unknown, not the match) is followed as a spectator does,
-// and the seat's own view read after each event as always: the token never goes in an address.
-let noTickets = false;
-async function ticket(credential) {
-  try {
-    return (await api(`${base}/tickets`, { method: "POST", token: credential })).ticket;
-  } catch (err) {
-    if (err.status === 401) {
-      // The credential no longer holds the seat (left, rotated): go on as a spectator, and
-      // read the match again, which says so.
-      refresh();
-      return "";
-    }
-    if (err.status !== 404 || err.code !== "NOT_FOUND") throw err;
-    noTickets = true;
-    return "";
-  }
-}
-
-// follow opens the stream after seq. A seat's stream is opened with a single-use ticket that
-// the seat's token (or key) buys, never with the token in the address; each reconnection buys
-// a new ticket and goes on after the last event seen.
-function follow(after) {
-  if (stream) stream.close();
-  const credential = token();
-  const onEvent = (type, msg) => {
-    const e = JSON.parse(msg.data);
-    addEvents([e]);
-    renderLog();
-    if (OVER.includes(e.type)) {
-      stream.close();
-      $("live").textContent = t("play.live_over");
-    }
-    if (!view || e.seq > view.version) refresh();
-  };
-  stream = liveStream({
-    ticket: credential && !noTickets ? () => ticket(credential) : null,
-    url: (ticket) => {
-      const last = log.length ? log[log.length - 1].seq : 0;
-      const q = new URLSearchParams({ after: String(Math.max(after, last)) });
-      if (ticket) q.set("ticket", ticket);
-      return `${base}/stream?${q}`;
-    },
-    types: EVENT_TYPES,
-    onEvent,
-    onState: (st) => { $("live").textContent = st === "live" ? t("play.live") : t("play.reconnecting"); },
-    stop: () => Boolean(view && over(view)),
-  });
 }
 
 // notify tells the player, over its stream, what happens in its other matches. A rematch of
@@ -455,7 +259,7 @@ async function start() {
     await load();
     // From the last event logged, not the view's version: the spectator's stream may not have
     // brought the join's own events yet, and closing it would lose them.
-    if (view) follow(log.length ? log[log.length - 1].seq : Math.max(0, view.version - LOG_SIZE));
+    if (view) follow(events.lastSeq(Math.max(0, view.version - LOG_SIZE)));
   }, player && !keyRefused ? player.key : ""));
   $("forget").addEventListener("click", () => {
     forgetSeat(id);
@@ -470,15 +274,15 @@ async function start() {
   $("resume").addEventListener("click", resume);
   $("draw").addEventListener("click", () => move({ action: "draw" }));
   $("pass").addEventListener("click", () => move({ action: "pass" }));
-  $("end-cancel").addEventListener("click", closeChoice);
-  document.addEventListener("keydown", (e) => { if (e.key === "Escape" && choosing) closeChoice(); });
+  $("end-cancel").addEventListener("click", hand.closeChoice);
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape" && hand.choosing()) hand.closeChoice(); });
   await load();
   main.dataset.busy = "0";
   notify();
   if (view && over(view)) {
     const res = await api(`${base}/events?after=${Math.max(0, view.version - LOG_SIZE)}`).catch(() => null);
-    if (res) addEvents(res.events);
-    renderLog();
+    if (res) events.add(res.events);
+    events.render(view);
     return;
   }
   if (view) follow(Math.max(0, view.version - LOG_SIZE));
