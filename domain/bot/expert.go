@@ -39,7 +39,7 @@ type expertOpts struct {
 	deepMax   int     // the most hidden tiles the late search takes on
 	deepNodes int     // node cap of each of those solves
 	block     int     // points the lookahead policy adds to blockBonus
-	twoPly    bool    // the lookahead policy looks two plies ahead (two players)
+	plies     int     // how many plies the lookahead policy looks past its play at two players (0, 1: one)
 	equity    bool    // value a playout by the chance of winning the match (equityValue)
 }
 
@@ -131,7 +131,7 @@ func (x *Expert) evaluate(ctx context.Context, v domain.SeatView) (order []int, 
 	}
 	s.base.look = x.opts.look
 	s.base.blockAdd = int8(x.opts.block)
-	s.base.twoPly = x.opts.twoPly
+	s.base.plies = uint8(min(max(x.opts.plies, 1), maxPlies))
 	s.base.equity = x.opts.equity && !x.opts.noMatch
 	r := viewRNG(x.seed, v)
 	values, n, err = s.run(ctx, &r)
