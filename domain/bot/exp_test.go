@@ -40,6 +40,7 @@ var variants = map[string]struct {
 	"t-x2":      {4800, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: deepUnseen, deepNodes: deepNodes, block: 5, plies: 2}},
 	"t-b20":     {2400, expertOpts{look: true, beta: 0.2, exact: exactNodes, equity: true, deep: deepSolves, deepMax: deepUnseen, deepNodes: deepNodes, block: 5, plies: 2}},
 	"t-3ply":    {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: deepUnseen, deepNodes: deepNodes, block: 5, plies: 3}},
+	"t-blk10":   {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: deepUnseen, deepNodes: deepNodes, block: 10, plies: 2}},
 	"c-x2":      {4800, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: deepUnseen, deepNodes: deepNodes, block: 5}},
 	"d-12":      {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, deep: deepSolves, deepMax: deepUnseen, deepNodes: deepNodes}},
 }
