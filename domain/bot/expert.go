@@ -79,7 +79,7 @@ var oneply = expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, 
 // machine) still shows its own time, only blurred by the others. Two-player endgames with the
 // boneyard empty, where the exact search may run long, hide nothing: each side can tell the
 // other's hand from its own.
-const ExpertMinDecision = 10 * time.Millisecond
+const ExpertMinDecision = 20 * time.Millisecond
 
 // MinDecision is ExpertMinDecision: the expert is domain.Paced.
 func (x *Expert) MinDecision() time.Duration { return ExpertMinDecision }
