@@ -168,6 +168,7 @@ func simulateFormat(ctx context.Context, o ratedOptions, f ratings.Format, stdou
 	fmt.Fprintf(stdout, "\n%s: %s in %s (%.1f/s); the displayed rating (mu - 3 sigma) as the matches are rated:\n", f, count(len(jobs), "match", "matches"), elapsed.Round(time.Second), float64(len(jobs))/elapsed.Seconds())
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "matches\t%s\t\n", strings.Join(bots, "\t"))
+	settled := map[string]*muMean{} // each bot's mu after each match of the second half
 	for i, res := range results {
 		_, standings, err := ratings.Rate(model, res, state)
 		if err != nil {
@@ -175,6 +176,14 @@ func simulateFormat(ctx context.Context, o ratedOptions, f ratings.Format, stdou
 		}
 		for _, st := range standings {
 			state[st.Player] = st
+		}
+		if 2*i >= len(results) {
+			for _, b := range bots {
+				if settled[b] == nil {
+					settled[b] = &muMean{}
+				}
+				settled[b].add(state[b].Rating.Mu)
+			}
 		}
 		if done := i + 1; done == len(results) || done%max(1, len(results)/o.points) == 0 {
 			row := []string{fmt.Sprint(done)}
@@ -187,11 +196,11 @@ func simulateFormat(ctx context.Context, o ratedOptions, f ratings.Format, stdou
 	tw.Flush()
 	fmt.Fprintln(stdout)
 	tw = tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "bot\tmatches\twins\twin rate\tmu\tsigma\t95%% interval of mu\trating\t\n")
+	fmt.Fprintf(tw, "bot\tmatches\twins\twin rate\tmu\tsigma\t95%% interval of mu\trating\tmean mu, 2nd half\t\n")
 	for _, b := range bots {
 		st := state[b]
 		lo, hi := st.Rating.Mu-1.96*st.Rating.Sigma, st.Rating.Mu+1.96*st.Rating.Sigma
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f%%\t%.2f\t%.2f\t%.2f - %.2f\t%.2f\t\n", b, st.Matches, st.Wins, 100*float64(st.Wins)/float64(max(st.Matches, 1)), st.Rating.Mu, st.Rating.Sigma, lo, hi, st.Ordinal())
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f%%\t%.2f\t%.2f\t%.2f - %.2f\t%.2f\t%.2f\t\n", b, st.Matches, st.Wins, 100*float64(st.Wins)/float64(max(st.Matches, 1)), st.Rating.Mu, st.Rating.Sigma, lo, hi, st.Ordinal(), settled[b].mean())
 	}
 	return tw.Flush()
 }
@@ -236,4 +245,23 @@ func playRated(ctx context.Context, o ratedOptions, f ratings.Format, j ratedJob
 		return ratings.Result{}, fmt.Errorf("match %d: not rated (%v)", j.index, err)
 	}
 	return res, nil
+}
+
+// muMean averages a bot's mu over the matches of a run's second half. The model adds
+// uncertainty back after every match (tau), so one bot's final mu keeps wandering by about its
+// sigma however long the run; the mean over many matches is a steadier reading of where the
+// bot stands, which is what ordering close levels needs.
+type muMean struct {
+	sum float64
+	n   int
+}
+
+func (m *muMean) add(mu float64) { m.sum += mu; m.n++ }
+
+// mean is the average, 0 when nothing was added (a run too short to have a second half).
+func (m *muMean) mean() float64 {
+	if m == nil || m.n == 0 {
+		return 0
+	}
+	return m.sum / float64(m.n)
 }

@@ -19,7 +19,7 @@ func TestSimulateRated(t *testing.T) {
 		}
 	}
 	text := a.String()
-	for _, want := range []string{"2p: 3 matches", "bot-random", "bot-expert", "bot-level-1", "bot-level-8", "95% interval of mu"} {
+	for _, want := range []string{"2p: 3 matches", "bot-random", "bot-expert", "bot-level-1", "bot-level-8", "95% interval of mu", "mean mu, 2nd half"} {
 		if !strings.Contains(text, want) {
 			t.Fatalf("output lacks %q:\n%s", want, text)
 		}

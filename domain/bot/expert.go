@@ -39,7 +39,7 @@ type expertOpts struct {
 	deepMax   int     // the most hidden tiles the late search takes on
 	deepNodes int     // node cap of each of those solves
 	block     int     // points the lookahead policy adds to blockBonus
-	twoPly    bool    // the lookahead policy looks two plies ahead (two players)
+	plies     int     // how many plies the lookahead policy looks past its play at two players (0, 1: one)
 	equity    bool    // value a playout by the chance of winning the match (equityValue)
 }
 
@@ -62,7 +62,11 @@ func NewExpert(seed uint64, rollouts int) *Expert {
 
 // released is the expert's options as NewExpert sets them: the ones that paid
 // (docs/bots.md, "Against a plain Monte Carlo player"). level-8 plays with them too.
-var released = expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: deepUnseen, deepNodes: deepNodes, block: 5}
+var released = expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: deepUnseen, deepNodes: deepNodes, block: 5, plies: 2}
+
+// oneply is the expert of the round before, released but for its one-ply lookahead policy;
+// level-7 plays with it.
+var oneply = expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: deepUnseen, deepNodes: deepNodes, block: 5}
 
 // ExpertMinDecision is the floor the referee holds each of the expert's decisions to while a
 // human sits at the match (domain.Paced). The playouts are a fixed count, but what one costs
@@ -75,7 +79,7 @@ var released = expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true
 // machine) still shows its own time, only blurred by the others. Two-player endgames with the
 // boneyard empty, where the exact search may run long, hide nothing: each side can tell the
 // other's hand from its own.
-const ExpertMinDecision = 10 * time.Millisecond
+const ExpertMinDecision = 20 * time.Millisecond
 
 // MinDecision is ExpertMinDecision: the expert is domain.Paced.
 func (x *Expert) MinDecision() time.Duration { return ExpertMinDecision }
@@ -131,7 +135,7 @@ func (x *Expert) evaluate(ctx context.Context, v domain.SeatView) (order []int, 
 	}
 	s.base.look = x.opts.look
 	s.base.blockAdd = int8(x.opts.block)
-	s.base.twoPly = x.opts.twoPly
+	s.base.plies = uint8(min(max(x.opts.plies, 1), maxPlies))
 	s.base.equity = x.opts.equity && !x.opts.noMatch
 	r := viewRNG(x.seed, v)
 	values, n, err = s.run(ctx, &r)

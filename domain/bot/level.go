@@ -37,13 +37,13 @@ type levelSpec struct {
 // budget, fewer refinements, and noise over the values it finds (Level). The figures behind
 // them are in docs/bots.md ("Levels").
 var levels = [Levels]levelSpec{
-	{share: 1.0 / 100, noise: 45, opts: expertOpts{uniform: true, noMatch: true}},
+	{share: 1.0 / 200, noise: 60, opts: expertOpts{uniform: true, noMatch: true}},
 	{share: 1.0 / 50, noise: 25, opts: expertOpts{uniform: true, noMatch: true}},
-	{share: 1.0 / 25, noise: 14, opts: expertOpts{uniform: true}},
+	{share: 1.0 / 25, noise: 18, opts: expertOpts{uniform: true}},
 	{share: 1.0 / 12, noise: 8, opts: expertOpts{uniform: true}},
 	{share: 1.0 / 6, noise: 5, opts: expertOpts{look: true, beta: 0.4}},
 	{share: 1.0 / 4, noise: 3, opts: expertOpts{look: true, beta: 0.4, exact: exactNodes}},
-	{share: 1.0 / 2, noise: 1.5, opts: expertOpts{look: true, beta: 0.4, exact: exactNodes}},
+	{share: 1.0 / 2, noise: 1.5, opts: oneply},
 	{share: 1, noise: 0, opts: released},
 }
 

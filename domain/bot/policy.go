@@ -106,8 +106,8 @@ func (g *sim) lookaheadPick(m uint32) (tile, end int) {
 			if g.hands[seat] != 1<<t { // going out ends the hand: no reply
 				var reply int
 				var ok bool
-				if g.twoPly && !partner {
-					reply, ok = after.replyNet(g.hands[next], g.hands[seat]&^(1<<t))
+				if g.plies > 1 && g.players == 2 {
+					reply, ok = after.net(g.hands[next], g.hands[seat]&^(1<<t), int(g.plies))
 				} else {
 					reply, ok = after.bestScore(g.hands[next])
 				}
@@ -136,20 +136,28 @@ func (g *sim) lookaheadPick(m uint32) (tile, end int) {
 // policy, in points: it must draw (more pips in hand) or pass.
 const blockBonus = 3
 
-// replyNet is the two-ply policy's view of the opponent's reply on l: the most it can make of
-// a play of its hand opp, its points less the best the seat (holding mine) can score back, or
-// its points and the seat's pips rounded when the play takes it out; and whether it has a play.
-func (l openEnds) replyNet(opp, mine uint32) (int, bool) {
+// maxPlies is the deepest net the lookahead policy takes: each ply multiplies its work by the
+// plays a hand has that fit.
+const maxPlies = 3
+
+// net is the mover's best play on l looked at plies deep, at two players: its points less the
+// best the other (holding other) can make of its reply looked at one ply less, or its points
+// and the other's pips rounded when the play takes it out; one ply deep it is the most it can
+// score (bestScore). It reports whether the mover has a play.
+func (l openEnds) net(mover, other uint32, plies int) (int, bool) {
+	if plies <= 1 {
+		return l.bestScore(mover)
+	}
 	best, ok := -1<<30, false
 	for e := 0; e < 2; e++ {
-		for m := opp & pipTiles[l.pip[e]]; m != 0; m &= m - 1 {
+		for m := mover & pipTiles[l.pip[e]]; m != 0; m &= m - 1 {
 			u := bits.TrailingZeros32(m)
 			after := l.after(u, e)
 			v := scoreOf(after.total())
-			if opp == 1<<u {
-				v += domain.Round5(maskPips(mine))
+			if mover == 1<<u {
+				v += domain.Round5(maskPips(other))
 			} else {
-				back, _ := after.bestScore(mine)
+				back, _ := after.net(other, mover&^(1<<u), plies-1)
 				v -= back
 			}
 			best, ok = max(best, v), true

@@ -113,3 +113,59 @@ func walkSims(t *testing.T, c bottest.Shape, name string, visit func(g *sim)) {
 		}
 	}
 }
+
+// TestNetFollowsTheSim checks the policy's nets (net, one to three plies) against the same
+// alternation played on the simulator itself, at two players on positions of real matches:
+// each play laid with sim.play, its points from the sim's ends, the hands as the sim holds
+// them.
+func TestNetFollowsTheSim(t *testing.T) {
+	checked := 0
+	walkSims(t, bottest.Shape{Players: 2}, "net", func(g *sim) {
+		if g.lineLen == 0 {
+			return
+		}
+		mover := int(g.turn)
+		for plies := 1; plies <= maxPlies; plies++ {
+			got, ok := g.ends().net(g.hands[mover], g.hands[1-mover], plies)
+			want, wok := slowNet(*g, mover, plies)
+			if got != want || ok != wok {
+				t.Fatalf("%d plies at ends %v: net %d %v, on the sim %d %v", plies, g.end, got, ok, want, wok)
+			}
+			checked++
+		}
+	})
+	if checked < 300 {
+		t.Fatalf("only %d nets checked", checked)
+	}
+}
+
+// slowNet is net played out on copies of the sim: the mover's best play's points, less the
+// other seat's slowNet one ply less, or plus the other's pips rounded when the play goes out.
+func slowNet(g sim, mover, plies int) (int, bool) {
+	best, ok := -1<<30, false
+	for m := g.hands[mover] & (pipTiles[g.end[0]] | pipTiles[g.end[1]]); m != 0; m &= m - 1 {
+		tile := nthTile(m, 0)
+		for e := 0; e < 2; e++ {
+			if !fitsEnd(tile, g.end[e]) {
+				continue
+			}
+			v := scoreOf(g.totalAfter(tile, e))
+			c := g
+			c.turn = uint8(mover)
+			c.play(tile, e)
+			switch {
+			case plies == 1:
+			case c.hands[mover] == 0:
+				v += domain.Round5(maskPips(c.hands[1-mover]))
+			default:
+				back, _ := slowNet(c, 1-mover, plies-1)
+				v -= back
+			}
+			best, ok = max(best, v), true
+		}
+	}
+	if !ok {
+		return 0, false
+	}
+	return best, true
+}

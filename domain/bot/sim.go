@@ -32,7 +32,7 @@ type sim struct {
 	outSeat  int8     // seat that went out, -1 otherwise
 	look     bool     // rollouts use lookaheadPick instead of greedyPick
 	blockAdd int8     // points lookaheadPick adds to blockBonus (an experiment's knob)
-	twoPly   bool     // lookaheadPick weighs the opponent's reply net of the seat's answer
+	plies    uint8    // how deep lookaheadPick looks at two players: 1, the reply; 2 or 3, nets (net)
 	equity   bool     // outcome values a finished hand by the match's chances (equityValue)
 }
 
