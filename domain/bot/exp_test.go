@@ -36,12 +36,12 @@ var variants = map[string]struct {
 	"c-all":     {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: deepUnseen, deepNodes: deepNodes, block: 5}},
 	"c-2ply":    {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: deepUnseen, deepNodes: deepNodes, block: 5, plies: 2}},
 	"c-d16":     {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: 480, deepMax: 16, deepNodes: 4000, block: 5}},
-	"c-2d16":    {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: 480, deepMax: 16, deepNodes: 4000, block: 5, plies: 2}},
 	"t-x2":      {4800, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: deepUnseen, deepNodes: deepNodes, block: 5, plies: 2}},
 	"t-b20":     {2400, expertOpts{look: true, beta: 0.2, exact: exactNodes, equity: true, deep: deepSolves, deepMax: deepUnseen, deepNodes: deepNodes, block: 5, plies: 2}},
 	"t-3ply":    {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: deepUnseen, deepNodes: deepNodes, block: 5, plies: 3}},
 	"t-blk10":   {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: deepUnseen, deepNodes: deepNodes, block: 10, plies: 2}},
-	"c-x2":      {4800, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: deepUnseen, deepNodes: deepNodes, block: 5}},
+	"t-blk0":    {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: deepUnseen, deepNodes: deepNodes, plies: 2}},
+	"t-b60":     {2400, expertOpts{look: true, beta: 0.6, exact: exactNodes, equity: true, deep: deepSolves, deepMax: deepUnseen, deepNodes: deepNodes, block: 5, plies: 2}},
 	"d-12":      {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, deep: deepSolves, deepMax: deepUnseen, deepNodes: deepNodes}},
 }
 

@@ -64,8 +64,8 @@ func NewExpert(seed uint64, rollouts int) *Expert {
 // (docs/bots.md, "Against a plain Monte Carlo player"). level-8 plays with them too.
 var released = expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: deepUnseen, deepNodes: deepNodes, block: 5, plies: 2}
 
-// oneply is the expert of the round before, released but for its one-ply lookahead policy;
-// level-7 plays with it.
+// oneply is released but for its lookahead policy, one ply deep (the variant c-all of
+// docs/bots.md); level-7 plays with it.
 var oneply = expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: deepUnseen, deepNodes: deepNodes, block: 5}
 
 // ExpertMinDecision is the floor the referee holds each of the expert's decisions to while a
