@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
@@ -31,6 +32,14 @@ import (
 // file: apitest.Server, shared with packages that need no players, has none.
 func newPlayersSite(t *testing.T) *site {
 	t.Helper()
+	srv := httptest.NewServer(playersHandler(t))
+	t.Cleanup(srv.Close)
+	return &site{t: t, url: srv.URL, srv: srv}
+}
+
+// playersHandler is newPlayersSite's router, for a test that wraps it.
+func playersHandler(t *testing.T) http.Handler {
+	t.Helper()
 	store, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "allfives.db"), sqlite.Options{Sync: "normal"})
 	if err != nil {
 		t.Fatal(err)
@@ -45,9 +54,7 @@ func newPlayersSite(t *testing.T) *site {
 	// runs both).
 	tours := tournaments.New(tournaments.Config{Store: store, Matches: svc, Players: people})
 	pool := seeks.New(seeks.Config{Store: store, Matches: svc, Keys: people})
-	srv := httptest.NewServer(api.New(api.Config{Service: svc, Players: people, Reviews: reviews, Ratings: ratings.NewService(store), Ready: store, Tournaments: tours, Seeks: pool}))
-	t.Cleanup(srv.Close)
-	return &site{t: t, url: srv.URL, srv: srv}
+	return api.New(api.Config{Service: svc, Players: people, Reviews: reviews, Ratings: ratings.NewService(store), Ready: store, Tournaments: tours, Seeks: pool})
 }
 
 // urls records the address of every request a tab sends (documents, fetches, streams).

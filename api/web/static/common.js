@@ -172,9 +172,16 @@ export function markLeads(events) {
 // address, whose ticket is spent; so a connection that fails is closed, and opened again after
 // a pause with a new ticket and an address that url builds anew (from the last event seen).
 // stop() says, on a failure, that nothing more is to come. It answers {close}.
+//
+// A page left for another is kept whole in the back-forward cache, its streams open with it,
+// and Chromium allows six connections to a host: a few pages visited would leave the next
+// page's requests waiting for a stream to end. So a stream is parked when its page is hidden
+// and opened again, from the last event seen, when the page is shown from the cache.
 export function liveStream({ ticket, url, types, onEvent, onState = () => {}, stop = () => false }) {
   let es = null;
   let closed = false;
+  let parked = false;
+  let opening = 0; // counts open calls, so that one overtaken while it awaits a ticket gives up
   let timer = null;
   let delay = 1000;
   const retry = () => {
@@ -182,17 +189,33 @@ export function liveStream({ ticket, url, types, onEvent, onState = () => {}, st
     timer = setTimeout(open, delay);
     delay = Math.min(delay * 2, 15000);
   };
+  const park = () => {
+    parked = true;
+    clearTimeout(timer);
+    if (es) es.close();
+    es = null;
+  };
+  const resume = () => {
+    if (!parked || closed) return;
+    parked = false;
+    delay = 1000;
+    open();
+  };
+  addEventListener("pagehide", park);
+  addEventListener("pageshow", resume);
   async function open() {
-    if (closed) return;
+    if (closed || parked) return;
+    const mine = ++opening;
     let address;
     try {
       address = url(ticket ? await ticket() : "");
     } catch {
+      if (closed || parked || mine !== opening) return;
       onState("retrying");
       retry();
       return;
     }
-    if (closed) return;
+    if (closed || parked || mine !== opening) return;
     es = new EventSource(address);
     for (const t of types) es.addEventListener(t, (msg) => onEvent(t, msg));
     es.onopen = () => {
@@ -202,7 +225,7 @@ export function liveStream({ ticket, url, types, onEvent, onState = () => {}, st
     es.onerror = () => {
       es.close();
       es = null;
-      if (closed || stop()) return;
+      if (closed || parked || stop()) return;
       onState("retrying");
       retry();
     };
@@ -212,6 +235,8 @@ export function liveStream({ ticket, url, types, onEvent, onState = () => {}, st
     close() {
       closed = true;
       clearTimeout(timer);
+      removeEventListener("pagehide", park);
+      removeEventListener("pageshow", resume);
       if (es) es.close();
     },
   };
