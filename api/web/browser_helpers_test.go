@@ -112,11 +112,12 @@ func (s *site) view(id, token string) api.MatchView {
 	return v
 }
 
-// browser is one Chromium with a fresh profile; each tab it opens reports its console.
+// browser is what one test sees of the package's Chromium: browser contexts of its own (their
+// own storage, cache and connections), so that tests share nothing but the process.
 type browser struct {
 	t     *testing.T
-	alloc context.Context
-	first context.Context // the first tab, which started the browser
+	root  context.Context // the shared Chromium's first tab
+	first context.Context // the test's first tab, in the test's first browser context
 }
 
 // chromiumPath finds Debian's Chromium (or another Chrome). Without one the browser tests
@@ -135,27 +136,73 @@ func chromiumPath(t *testing.T) string {
 	return ""
 }
 
+// chromium is the one Chromium the package's tests share, started by the first test that
+// needs it and stopped by TestMain: starting a browser for each test took longer than most
+// tests do.
+var chromium struct {
+	once sync.Once
+	root context.Context
+	stop func()
+	dir  string
+	err  error
+}
+
+// TestMain stops the shared Chromium and removes its profile once every test has run.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if chromium.stop != nil {
+		chromium.stop()
+	}
+	if chromium.dir != "" {
+		os.RemoveAll(chromium.dir)
+	}
+	os.Exit(code)
+}
+
+// startChromium starts the shared Chromium, once.
+func startChromium(path string) {
+	chromium.once.Do(func() {
+		dir, err := os.MkdirTemp("", "allfives-chromium-")
+		if err != nil {
+			chromium.err = err
+			return
+		}
+		chromium.dir = dir
+		alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+			chromedp.ExecPath(path),
+			chromedp.Headless,
+			chromedp.NoSandbox,
+			chromedp.DisableGPU,
+			chromedp.NoFirstRun,
+			chromedp.NoDefaultBrowserCheck,
+			chromedp.Flag("disable-background-networking", true),
+			chromedp.Flag("disable-component-update", true),
+			chromedp.Flag("disable-sync", true),
+			chromedp.Flag("disable-dev-shm-usage", true),
+			chromedp.Flag("disable-extensions", true),
+			chromedp.UserDataDir(dir),
+			chromedp.WindowSize(1280, 900),
+		)
+		root, cancelRoot := chromedp.NewContext(alloc)
+		chromium.stop = func() {
+			cancelRoot()
+			cancelAlloc()
+		}
+		if err := chromedp.Do(root); err != nil {
+			chromium.err = err
+			return
+		}
+		chromium.root = root
+	})
+}
+
 func newBrowser(t *testing.T) *browser {
 	t.Helper()
-	path := chromiumPath(t)
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(path),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.Flag("disable-extensions", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1280, 900),
+	startChromium(chromiumPath(t))
+	if chromium.err != nil {
+		t.Fatalf("start Chromium: %v", chromium.err)
 	}
-	alloc, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(cancel)
-	return &browser{t: t, alloc: alloc}
+	return &browser{t: t, root: chromium.root}
 }
 
 // tab is one page of the browser, in its own browser context (its own localStorage) when
@@ -176,23 +223,20 @@ func (tb *tab) expectConsole(text string) {
 	tb.allow = append(tb.allow, text)
 }
 
-// tab opens a page. The first tab starts the browser; isolated tabs get a browser context of
-// their own, as a second person on another machine would have.
+// tab opens a page. The test's first tab and each isolated one get a browser context of their
+// own, as a second person on another machine would have; the others share the first's.
 func (b *browser) tab(isolated bool) *tab {
 	b.t.Helper()
-	parent := b.alloc
-	var opts []chromedp.ContextOption
-	if isolated && b.first != nil {
-		// A new browser context is made in the running browser, so from the first tab's.
-		parent = b.first
-		opts = append(opts, chromedp.WithNewBrowserContext())
+	parent, opts := b.root, []chromedp.ContextOption{chromedp.WithNewBrowserContext()}
+	if b.first != nil && !isolated {
+		parent, opts = b.first, nil
 	}
 	ctx, cancel := chromedp.NewContext(parent, opts...)
 	b.t.Cleanup(cancel)
+	if err := chromedp.Do(ctx); err != nil {
+		b.t.Fatalf("open a tab: %v", err)
+	}
 	if b.first == nil {
-		if err := chromedp.Do(ctx); err != nil {
-			b.t.Fatalf("start Chromium: %v", err)
-		}
 		b.first = ctx
 	}
 	ctx, cancelTimeout := context.WithTimeout(ctx, 4*time.Minute)

@@ -30,6 +30,7 @@ func (s *site) signedIn(b *browser, name string, isolated bool) (*tab, api.Creat
 // choice makes it rated, and the table says who you are. Resigning asks first, and the match
 // then ends with the bot's win, which "Your matches" says from the player's side.
 func TestSignedInRatedMatchAgainstABot(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := newBrowser(t)
 	ada, p := s.signedIn(b, "Ada", false)
@@ -79,6 +80,7 @@ func TestSignedInRatedMatchAgainstABot(t *testing.T) {
 // says it waits for Dee by name, and Dee declines from her table; then Cy challenges again and
 // withdraws from his list of offers. Each ends cancelled, and both pages say so.
 func TestChallengeDeclinedAndWithdrawn(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := newBrowser(t)
 	cy, _ := s.signedIn(b, "Cy", false)
@@ -137,6 +139,7 @@ func (tb *tab) tabTo(selector string) {
 // to each control and Enter (or type), from the home page's form to the end screen. Each move
 // of the bot is said in the table's live region.
 func TestKeyboardOnlyMatch(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := newBrowser(t)
 	tb := b.tab(false)

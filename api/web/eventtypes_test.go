@@ -108,6 +108,7 @@ const describeAll = `import("/assets/common.js").then((m) => {
 // type in domain.EventTypes: none falls to the words for a type the page does not know, none
 // says undefined, NaN or null, and the client's list of types is Go's.
 func TestDescribeEveryEventType(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := newBrowser(t)
 	tb := b.tab(false)

@@ -24,6 +24,7 @@ func setSelect(id, value string) chromedp.Action[chromedp.Void] {
 // seated without asking for it; one of bots only links to its replay, and the list of finished
 // matches links to it too.
 func TestHomeCreatesAndLists(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := newBrowser(t)
 	tb := b.tab(false)

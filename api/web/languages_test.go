@@ -232,8 +232,10 @@ func tour(t *testing.T, s *site, tb *tab, check func(page string)) {
 // tab fails the test on any), and in Dutch shows no English from the catalogue. The choice
 // made on a page is remembered over the browser's.
 func TestEveryPageInBothLanguages(t *testing.T) {
+	t.Parallel()
 	for _, lang := range []string{"en", "nl"} {
 		t.Run(lang, func(t *testing.T) {
+			t.Parallel()
 			s := newSite(t)
 			b := newBrowser(t)
 			tb := b.tab(false)

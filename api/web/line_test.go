@@ -53,6 +53,7 @@ const readLine = `(() => {
 // API's order: one row left to right where it fits, else bending back row by row, never
 // pushing the page wider than the screen.
 func TestLineReadsLeftToRightAtAnyWidth(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := newBrowser(t)
 	m := s.create(250, seed1, "bot:greedy", "bot:greedy").Match

@@ -13,6 +13,7 @@ import (
 // context and takes the seat from the lobby in another; the creator's table starts live. A
 // second match, not listed, is joined through its invite link.
 func TestLobbyJoin(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := newBrowser(t)
 	ann, ben := b.tab(false), b.tab(true)

@@ -55,6 +55,7 @@ const seatNumbers = `(() => {
 // none yet; the form counts seats from 0 as the API does, and offers every bot strategy the
 // API's document names (pimc included), weakest last, of which a pimc bot is created.
 func TestHomeForANewcomer(t *testing.T) {
+	t.Parallel()
 	s, release := newGatedSite(t)
 	b := newBrowser(t)
 	tb := b.tab(false)
@@ -117,6 +118,7 @@ func TestHomeForANewcomer(t *testing.T) {
 // the table, its log and the join form all call the open seat seat 1, as the API does, and the
 // log says the match was created for "an open seat", not for a blank name.
 func TestOpenSeatForANewcomer(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := newBrowser(t)
 	host, guest := b.tab(false), b.tab(true)
@@ -162,6 +164,7 @@ func TestOpenSeatForANewcomer(t *testing.T) {
 // first deal (the first hand.started), every hand dealt, not the empty table of match.created;
 // ?step=1 still opens on the creation.
 func TestReplayOpensOnTheFirstDeal(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	m := s.create(100, seed1, "bot:greedy", "bot:random").Match
 	var exp struct {

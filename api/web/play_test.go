@@ -138,6 +138,7 @@ func (tb *tab) play(rng *rand.Rand, look func(tableState), keys bool) bool {
 // TestPlayAgainstExpertByClicking plays a whole two-player match against the expert bot by
 // clicking only, to the end screen, and checks the final score and the winner against the API.
 func TestPlayAgainstExpertByClicking(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := newBrowser(t)
 	created := s.create(60, seed1, "Ann", "bot:expert")
@@ -212,6 +213,7 @@ func tileIn(html, tile string) bool {
 // holds a tile of the other's hand. Ben plays by the keyboard alone. The streams are opened
 // with single-use tickets, a new one for each connection, and no address carries a token.
 func TestTwoHumansLive(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := newBrowser(t)
 	created := s.create(250, seed1, "Ann", "Ben")
@@ -304,6 +306,7 @@ func TestTwoHumansLive(t *testing.T) {
 // tickets: the table follows the match as a spectator's stream does, reads its own seat's view
 // after each event, and still never puts the token in an address.
 func TestTableWithoutTickets(t *testing.T) {
+	t.Parallel()
 	s := newSiteWithoutPlayers(t)
 	b := newBrowser(t)
 	created := s.create(250, seed1, "Ann", "Ben")

@@ -155,6 +155,7 @@ func playOut(t *testing.T, s *site, id string, tabs []*tab, rng *rand.Rand) api.
 // and accepts; both play to the end, each seeing the other's moves live; the rematch button
 // takes both to the next match. No page ever sends a key or a seat token in an address.
 func TestPlayersChallengeAndRematch(t *testing.T) {
+	t.Parallel()
 	s := newPlayersSite(t)
 	b := newBrowser(t)
 	ada, bob := b.tab(false), b.tab(true)
@@ -302,6 +303,7 @@ func TestPlayersChallengeAndRematch(t *testing.T) {
 // with the API's words, shows the key only when asked, signs out and in again with the key
 // pasted, and challenges a player by id, who accepts at the table rather than from the list.
 func TestPlayerKeyInTheBrowser(t *testing.T) {
+	t.Parallel()
 	s := newPlayersSite(t)
 	b := newBrowser(t)
 	cy, dee := b.tab(false), b.tab(true)

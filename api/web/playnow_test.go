@@ -18,6 +18,7 @@ func newMatcherSite(t *testing.T) *site {
 // players; each sees the waiting state, and both are taken to one table, each in its own seat,
 // playing with its key. Cy, alone, gets a bot once the matcher stops waiting for a human.
 func TestPlayNowPairsTwoPlayers(t *testing.T) {
+	t.Parallel()
 	s := newMatcherSite(t)
 	b := newBrowser(t)
 	ada, bob, cy := b.tab(false), b.tab(true), b.tab(true)
@@ -78,6 +79,7 @@ func TestPlayNowPairsTwoPlayers(t *testing.T) {
 // TestPlayNowCancel: a seek cancelled from the waiting state ends (DELETE), and the button is
 // back; the seek reads as cancelled.
 func TestPlayNowCancel(t *testing.T) {
+	t.Parallel()
 	s := newPlayersSite(t) // no matcher: the seek waits until it is cancelled
 	b := newBrowser(t)
 	dee := b.tab(false)

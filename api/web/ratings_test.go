@@ -212,6 +212,7 @@ func checkRows(t *testing.T, page string, got []boardRow, want []api.Leaderboard
 // profile page draws one point per rated match and shows the API's figures; and the end
 // screen of a rated match says each seat's rating change, once the match is rated.
 func TestRatingsPages(t *testing.T) {
+	t.Parallel()
 	s, proj := newRatedSite(t)
 	ctx := context.Background()
 	ada, bo, cy, di := s.newPlayer("Ada"), s.newPlayer("Bo"), s.newPlayer("Cy"), s.newPlayer("Di")

@@ -47,6 +47,7 @@ const readReplay = `(() => ({
 // with the arrow keys, Home, End and the buttons, and checks at each step that the line, the
 // scores, every hand and the event in words are the API's replay answer for that step.
 func TestReplayViewer(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := newBrowser(t)
 	m := s.create(100, seed1, "bot:greedy", "bot:random").Match

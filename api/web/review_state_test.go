@@ -72,6 +72,7 @@ func (tb *tab) replayed(url, id string) {
 // error; once the review is done, another browser's replay shows it at once, with no button
 // and no POST, from the one GET the match's view said would answer.
 func TestReplayOfAMatchWithoutReview(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := newBrowser(t)
 	m := s.create(100, seed1, "bot:greedy", "bot:random").Match
@@ -122,6 +123,7 @@ func TestReplayOfAMatchWithoutReview(t *testing.T) {
 // TestReplayOfAReviewRunning: a review being computed when the replay opens is said to be
 // running, with no button, and the page asks again until it is done, then shows it.
 func TestReplayOfAReviewRunning(t *testing.T) {
+	t.Parallel()
 	started, open := make(chan struct{}, 1), make(chan struct{})
 	held := func(ctx context.Context, events []domain.Event, opts analysis.Options) (*analysis.Result, error) {
 		started <- struct{}{}

@@ -33,6 +33,7 @@ const readReview = `(() => ({
 // per judged decision, and the worst moves, each linked to its step; following one moves the
 // viewer to that step, where the judgement of that decision is said in words.
 func TestReviewFromTheReplayViewer(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := newBrowser(t)
 	m := s.create(100, seed1, "bot:greedy", "bot:random").Match

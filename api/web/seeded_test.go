@@ -33,6 +33,7 @@ func newMemSite(t *testing.T) *site {
 // in the home page's list of live matches and in the table's header, to a spectator and to a
 // seat; a match dealt from the server's seed shows no badge.
 func TestSeededBadge(t *testing.T) {
+	t.Parallel()
 	s := newMemSite(t)
 	seeded := s.create(0, seed1, "Ann", "bot:expert")
 	drawn := s.create(0, "", "Cy", "bot:expert")

@@ -46,6 +46,7 @@ func (o *openStreams) await(t *testing.T, what string, want int64) {
 // back on the table, the page is the one from the cache, its stream opens again from the last
 // event it had, and a move made meanwhile shows without a reload.
 func TestStreamsEndWhenThePageIsLeft(t *testing.T) {
+	t.Parallel()
 	var open openStreams
 	srv := httptest.NewServer(open.wrap(playersHandler(t)))
 	t.Cleanup(srv.Close)

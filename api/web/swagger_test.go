@@ -15,6 +15,7 @@ import (
 // securitypolicyviolation event nor on the console (the tab fails the test on any console
 // error).
 func TestSwaggerUIRendersUnderItsPolicy(t *testing.T) {
+	t.Parallel()
 	s := newSite(t)
 	b := newBrowser(t)
 	tb := b.tab(false)

@@ -31,6 +31,7 @@ func tournamentOf(s *site, name string) (string, string) {
 // which change live as the bots' match ends; her pairing's link opens her table, where she
 // plays with her key. The tournament's page passes axe-core and fits 390 px when running.
 func TestTournamentJoinAndPlay(t *testing.T) {
+	t.Parallel()
 	s := newMatcherSite(t)
 	id, orgKey := tournamentOf(s, "Club night")
 	b := newBrowser(t)

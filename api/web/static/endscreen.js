@@ -59,7 +59,9 @@ export function endScreen({ id, base, token, load, player, errorBox }) {
   // one), offered by another (accept or decline), taken (go to it, and who it still waits for),
   // or called off. The next match is read as anyone reads it. A spectator may watch it.
   let nextView = null;
+  let renders = 0; // an older call, still awaiting the next match, must not draw over a newer
   async function renderRematch(v) {
+    const mine = ++renders;
     const finished = v.status === "finished";
     const next = v.next_match_id || "";
     $("next-link").hidden = !(finished && !v.you && next);
@@ -70,7 +72,9 @@ export function endScreen({ id, base, token, load, player, errorBox }) {
       return;
     }
     if (next && (!nextView || nextView.id !== next || nextView.status === "waiting")) {
-      nextView = await api(`/api/v1/matches/${encodeURIComponent(next)}`).catch(() => null);
+      const read = await api(`/api/v1/matches/${encodeURIComponent(next)}`).catch(() => null);
+      if (mine !== renders) return;
+      nextView = read;
     }
     const st = rematchState(v, next ? nextView : null, player);
     const key = JSON.stringify([st.kind, nextView && nextView.version]);

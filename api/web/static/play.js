@@ -43,7 +43,12 @@ let leaving = false; // the seat is being left
 const ending = endScreen({ id, base, token: () => token(), load: () => load(), player, errorBox });
 
 // load reads the match as this seat (or a spectator) sees it and draws it.
+// loads counts the reads begun: a finished match keeps its version when a rematch is linked
+// to it, so render's check of versions cannot tell a read from before the rematch, answered
+// late, from one after it; only the newest read begun may draw.
+let loads = 0;
 async function load() {
+  const mine = ++loads;
   try {
     let v = await api(base, { token: token() });
     if (!v.you && !seat && player && !keyRefused) {
@@ -56,6 +61,7 @@ async function load() {
         challenged = reservedSeat(v, player);
       }
     }
+    if (mine !== loads) return;
     render(v);
   } catch (err) {
     if (err.status === 401 && seat) {
@@ -193,11 +199,13 @@ async function move(body) {
 
 // notify tells the player, over its stream, what happens in its other matches. A rematch of
 // this match reads it again, so that the end screen offers to go to it; the match's own
-// stream brings everything else of this match.
+// stream brings everything else of this match. The player's stream starts each connection
+// with a snapshot and replays nothing, so a finished match is read again then too: a rematch
+// offered while the stream was reconnecting is found that way.
 function notify() {
   if (!player) return;
   listen((type, data) => {
-    if (type === "rematch" && data.match === id) load();
+    if ((type === "rematch" && data.match === id) || (type === "snapshot" && view && view.status === "finished")) load();
     else if (type !== "snapshot") announce(type, data, id);
   });
 }
