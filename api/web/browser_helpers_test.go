@@ -137,8 +137,8 @@ func chromiumPath(t *testing.T) string {
 }
 
 // chromium is the one Chromium the package's tests share, started by the first test that
-// needs it and stopped by TestMain: starting a browser for each test took longer than most
-// tests do.
+// needs it and stopped by TestMain, so that the tests, run in parallel, share one browser
+// process rather than each starting its own.
 var chromium struct {
 	once sync.Once
 	root context.Context
