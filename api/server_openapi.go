@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/swaggo/swag"
+	"sigs.k8s.io/yaml"
 
 	"github.com/allfives/allfives/api/openapi"
 )
@@ -28,11 +29,30 @@ func exampleProblem(p openapi.Problem) any {
 // Swagger document compiled into the binary (package docs), by the same function that wrote
 // openapi.yaml, so the two cannot differ (a test holds them equal).
 var openAPIDoc = sync.OnceValues(func() ([]byte, error) {
-	doc, err := swag.ReadDoc()
+	doc, err := swaggerDoc()
 	if err != nil {
-		return nil, fmt.Errorf("read swagger doc: %w", err)
+		return nil, err
 	}
 	return ToOpenAPI3([]byte(doc))
+})
+
+// swaggerDoc is that Swagger document, read once: swag.ReadDoc writes to the document it
+// reads, so it must never run twice at once.
+var swaggerDoc = sync.OnceValues(func() (string, error) {
+	doc, err := swag.ReadDoc()
+	if err != nil {
+		return "", fmt.Errorf("read swagger doc: %w", err)
+	}
+	return doc, nil
+})
+
+// swaggerYAML is the same document in YAML, for /swagger/doc.yaml.
+var swaggerYAML = sync.OnceValues(func() ([]byte, error) {
+	doc, err := swaggerDoc()
+	if err != nil {
+		return nil, err
+	}
+	return yaml.JSONToYAML([]byte(doc))
 })
 
 // ExampleSeed is the seed of the request examples in openapi.yaml. It deals seat 0 of a

@@ -101,7 +101,9 @@ func swaggerUI() echo.HandlerFunc {
 		switch {
 		case name == "":
 			return c.Redirect(http.StatusMovedPermanently, "/swagger/index.html")
-		case name == "index.html" || name == "doc.json" || name == "doc.yaml":
+		case name == "doc.json" || name == "doc.yaml":
+			return swaggerDocument(c, name)
+		case name == "index.html":
 		case !fs.ValidPath(name):
 			return echo.ErrNotFound
 		default:
@@ -119,4 +121,22 @@ func swaggerUI() echo.HandlerFunc {
 		defer c.SetRequest(req)
 		return ui(c)
 	}
+}
+
+// swaggerDocument answers the Swagger 2.0 document, as JSON or YAML, read once: echo-swagger
+// would call swag.ReadDoc for each request, and ReadDoc writes to the registered document on
+// every call, so two requests at once raced.
+func swaggerDocument(c echo.Context, name string) error {
+	if name == "doc.yaml" {
+		doc, err := swaggerYAML()
+		if err != nil {
+			return fmt.Errorf("swagger document: %w", err)
+		}
+		return c.Blob(http.StatusOK, "text/plain; charset=utf-8", doc)
+	}
+	doc, err := swaggerDoc()
+	if err != nil {
+		return fmt.Errorf("swagger document: %w", err)
+	}
+	return c.Blob(http.StatusOK, "application/json; charset=utf-8", []byte(doc))
 }

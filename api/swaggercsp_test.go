@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -49,6 +50,40 @@ func TestSwaggerUIHasItsPolicy(t *testing.T) {
 		sum := sha256.Sum256([]byte(inline[2]))
 		if hash := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"; !strings.Contains(policy, inline[1]+"-src 'self' "+hash) {
 			t.Errorf("the policy %q does not allow the page's inline %s %s", policy, inline[1], hash)
+		}
+	}
+}
+
+// TestSwaggerDocumentsReadAtOnce: the documents are read by many clients at once (every page
+// of the web client asks /swagger/doc.json which routes the server has); each answer is whole
+// and the same, and under -race no two reads race.
+func TestSwaggerDocumentsReadAtOnce(t *testing.T) {
+	h := newHarness(t)
+	paths := []string{"/swagger/doc.json", "/swagger/doc.yaml", "/openapi.yaml"}
+	bodies := make([][]string, len(paths))
+	var wg sync.WaitGroup
+	for i, p := range paths {
+		bodies[i] = make([]string, 8)
+		for j := range bodies[i] {
+			wg.Go(func() {
+				rec := httptest.NewRecorder()
+				h.e.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, p, nil))
+				if rec.Code != http.StatusOK {
+					t.Errorf("%s: %d", p, rec.Code)
+				}
+				bodies[i][j] = rec.Body.String()
+			})
+		}
+	}
+	wg.Wait()
+	for i, p := range paths {
+		if !strings.Contains(bodies[i][0], "/api/v1/matches") {
+			t.Errorf("%s does not name the matches route", p)
+		}
+		for _, b := range bodies[i][1:] {
+			if b != bodies[i][0] {
+				t.Errorf("%s: two reads at once answered differently", p)
+			}
 		}
 	}
 }
