@@ -42,11 +42,12 @@ let leaving = false; // the seat is being left
 // The end screen: the result from this seat's side, rating changes, and the rematch.
 const ending = endScreen({ id, base, token: () => token(), load: () => load(), player, errorBox });
 
-// load reads the match as this seat (or a spectator) sees it and draws it.
 // loads counts the reads begun: a finished match keeps its version when a rematch is linked
 // to it, so render's check of versions cannot tell a read from before the rematch, answered
 // late, from one after it; only the newest read begun may draw.
 let loads = 0;
+
+// load reads the match as this seat (or a spectator) sees it and draws it.
 async function load() {
   const mine = ++loads;
   try {
