@@ -109,6 +109,10 @@ func TestRematchOfferOutlivesALateRead(t *testing.T) {
 	// connections, and the player's stream, opened again, starts with a snapshot, after which
 	// a finished table reads itself.
 	bobTab.expectConsole("net::ERR_INCOMPLETE_CHUNKED_ENCODING at " + s.url + "/api/v1/players/me/stream?ticket=")
+	// A cut that lands while the page is still opening its stream (the home page's may be the
+	// one counted above) makes Chromium send the stream's request again by itself, with its
+	// ticket spent: 401, after which the page buys another ticket.
+	bobTab.expectConsole("status of 401 (Unauthorized) at " + s.url + "/api/v1/players/me/stream?ticket=")
 	late.arm("/api/v1/matches/" + id)
 	srv.CloseClientConnections()
 	select {
