@@ -23,7 +23,12 @@ type lateRead struct {
 	held     chan struct{} // closed once the answer is made and held
 	release  chan struct{} // closed by the test to deliver it
 	released chan struct{} // closed once it is delivered
+	once     sync.Once
 }
+
+// deliver lets the held answer go, once; a test that fails before it does not leave the
+// handler waiting (srv.Close would wait for it).
+func (l *lateRead) deliver() { l.once.Do(func() { close(l.release) }) }
 
 func newLateRead() *lateRead {
 	return &lateRead{held: make(chan struct{}), release: make(chan struct{}), released: make(chan struct{})}
@@ -47,6 +52,7 @@ func (l *lateRead) take(r *http.Request) bool {
 	return true
 }
 
+// wrap serves next, holding back the answer to the armed read.
 func (l *lateRead) wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !l.take(r) {
@@ -78,6 +84,7 @@ func TestRematchOfferOutlivesALateRead(t *testing.T) {
 	late := newLateRead()
 	srv := httptest.NewServer(late.wrap(open.wrap(playersHandler(t))))
 	t.Cleanup(srv.Close)
+	t.Cleanup(late.deliver)
 	s := &site{t: t, url: srv.URL, srv: srv}
 	b := newBrowser(t)
 	bobTab, bob := s.signedIn(b, "Bob", false)
@@ -123,7 +130,7 @@ func TestRematchOfferOutlivesALateRead(t *testing.T) {
 	s.call(http.MethodPost, "/api/v1/matches/"+id+"/rematch", tokens[0], nil, nil)
 	const offered = `document.getElementById("rematch-note").textContent === "Ada offers a rematch: the same players, a new deal."`
 	poll[bool](bobTab, "Ada's offer", offered)
-	close(late.release)
+	late.deliver()
 	<-late.released
 	// The late answer is drawn, if at all, within a turn or two of the page's script; watch a
 	// good while longer than that.
