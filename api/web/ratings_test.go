@@ -92,12 +92,7 @@ func (s *site) playSeat(id, token string) api.MatchView {
 			time.Sleep(5 * time.Millisecond)
 			continue
 		}
-		m := v.LegalMoves[0]
-		req := api.MoveRequest{Action: m.Action}
-		if m.Action == "play" {
-			req.Tile, req.End = &m.Tile, &m.End
-		}
-		s.call(http.MethodPost, "/api/v1/matches/"+id+"/moves", token, req, nil)
+		s.move(id, token, v.LegalMoves[0])
 	}
 	s.t.Fatalf("match %s did not end", id)
 	return api.MatchView{}
