@@ -10,7 +10,7 @@ type Review struct {
 	Status string `json:"status" enums:"done"`
 	// Method names the method and its budgets; it changes whenever either does, and a match
 	// has one review per method.
-	Method    string           `json:"method" example:"allfives-review/2 expert=9600 hindsight=20000 par=8x600 classes=0.5/2/5/12 accuracy=exp(-loss/8)"`
+	Method    string           `json:"method" example:"allfives-review/3 expert=9600 hindsight=20000 par=8x600 classes=0.5/2/5/12 accuracy=exp(-loss/8)"`
 	Seats     []ReviewSeat     `json:"seats"`
 	Decisions []ReviewDecision `json:"decisions"`
 }

@@ -4824,7 +4824,7 @@ const docTemplate = `{
                 "method": {
                     "description": "Method names the method and its budgets; it changes whenever either does, and a match\nhas one review per method.",
                     "type": "string",
-                    "example": "allfives-review/2 expert=9600 hindsight=20000 par=8x600 classes=0.5/2/5/12 accuracy=exp(-loss/8)"
+                    "example": "allfives-review/3 expert=9600 hindsight=20000 par=8x600 classes=0.5/2/5/12 accuracy=exp(-loss/8)"
                 },
                 "seats": {
                     "type": "array",

@@ -2557,7 +2557,7 @@ type ApiReview struct {
 	// Method Method names the method and its budgets; it changes whenever either does, and a match
 	// has one review per method.
 	//
-	// Example: allfives-review/2 expert=9600 hindsight=20000 par=8x600 classes=0.5/2/5/12 accuracy=exp(-loss/8)
+	// Example: allfives-review/3 expert=9600 hindsight=20000 par=8x600 classes=0.5/2/5/12 accuracy=exp(-loss/8)
 	Method string          `json:"method"`
 	Seats  []ApiReviewSeat `json:"seats"`
 	Status ApiReviewStatus `json:"status"`

@@ -13,7 +13,7 @@ import (
 // so a stored review can tell which method wrote it.
 const (
 	// Version numbers the method: the evaluation, the classes and the accuracy formula.
-	Version = 2
+	Version = 3
 	// DefaultRollouts is the judgement's budget per decision: four times the expert's in play.
 	DefaultRollouts = 4 * bot.DefaultRollouts
 	// DefaultHindsightNodes caps each hindsight candidate's exact search.
@@ -50,7 +50,7 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// Method names the method and its budgets, e.g. "allfives-review/2 expert=9600
+// Method names the method and its budgets, e.g. "allfives-review/3 expert=9600
 // hindsight=20000 par=8x600 classes=0.5/2/5/12 accuracy=exp(-loss/8)".
 func (o Options) Method() string {
 	o = o.withDefaults()

@@ -5,7 +5,9 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"math"
+	"os"
 	"runtime"
 	"sync"
 	"testing"
@@ -108,6 +110,13 @@ func duel(tb testing.TB, name string, a, b chooser, deals int) duelResult {
 						res.wins++
 					}
 					res.margin += scores[swap] - scores[1-swap]
+					if duelLog != nil {
+						won := 0
+						if winner == swap {
+							won = 1
+						}
+						fmt.Fprintf(duelLog, "%d %d %d %d\n", d, swap, won, scores[swap]-scores[1-swap])
+					}
 					mu.Unlock()
 				}
 			}
@@ -179,6 +188,21 @@ func BenchmarkExpertVsReference(b *testing.B) {
 	duel(b, "expert-vs-reference", x, ref, b.N).report(b, "expert against the reference")
 }
 
+// BenchmarkExpertOnFreshDeals is BenchmarkExpertVsReference on deal sequences of their own,
+// which no variant of exp_test.go was chosen on, so its figure carries none of the luck of
+// picking the best of several rows measured on the same deals (docs/bots.md):
+//
+//	go test ./domain/bot -run '^$' -bench ExpertOnFreshDeals -benchtime 500x -cpu 1
+func BenchmarkExpertOnFreshDeals(b *testing.B) {
+	x := NewExpert(1, DefaultRollouts)
+	ref := &reference{seed: 2, playouts: DefaultRollouts}
+	duel(b, freshDeals, x, ref, b.N).report(b, "expert against the reference, fresh deals")
+}
+
+// freshDeals names the deal sequences kept for confirming a choice made on the deals of
+// BenchmarkExpertVsReference.
+const freshDeals = "expert-vs-reference/fresh"
+
 // TestDuelIsFair checks the harness on players that cannot differ: a strategy against itself
 // wins exactly half, since every deal is played from both seats by the same deterministic
 // player.
@@ -201,3 +225,16 @@ func TestReferenceBeatsGreedy(t *testing.T) {
 		t.Fatalf("reference against greedy: %s, want at least 60%%", r)
 	}
 }
+
+// duelLog is where duel writes each match's outcome when BOT_DUEL_LOG names a file: a line
+// "deal swap won margin" per match (won is 1 when the first player won), so that two
+// variants' runs on the same deals can be compared match by match. The benchmark's own first
+// run of one op writes the first two lines.
+var duelLog = func() io.Writer {
+	if p := os.Getenv("BOT_DUEL_LOG"); p != "" {
+		if f, err := os.Create(p); err == nil {
+			return f
+		}
+	}
+	return nil
+}()

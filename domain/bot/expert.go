@@ -41,6 +41,11 @@ type expertOpts struct {
 	block     int     // points the lookahead policy adds to blockBonus
 	plies     int     // how many plies the lookahead policy looks past its play at two players (0, 1: one)
 	equity    bool    // value a playout by the chance of winning the match (equityValue)
+	pipW      int     // sim.pipW
+	dbl       int     // sim.dblAdd
+	mob       int     // sim.mob
+	blkEmpty  int     // sim.blkEmpty
+	netBlk    int     // sim.netBlk
 }
 
 // exactNodes caps the positions the exact endgame search of one decision visits, which bounds
@@ -65,7 +70,8 @@ func NewExpert(seed uint64, rollouts int) *Expert {
 var released = expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: deepUnseen, deepNodes: deepNodes, block: 5, plies: 2}
 
 // oneply is released but for its lookahead policy, one ply deep (the variant c-all of
-// docs/bots.md); level-7 plays with it.
+// docs/bots.md, solving late from deepUnseen hidden tiles as the released expert does);
+// level-7 plays with it.
 var oneply = expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: deepUnseen, deepNodes: deepNodes, block: 5}
 
 // ExpertMinDecision is the floor the referee holds each of the expert's decisions to while a
@@ -137,6 +143,9 @@ func (x *Expert) evaluate(ctx context.Context, v domain.SeatView) (order []int, 
 	s.base.blockAdd = int8(x.opts.block)
 	s.base.plies = uint8(min(max(x.opts.plies, 1), maxPlies))
 	s.base.equity = x.opts.equity && !x.opts.noMatch
+	s.base.pipW, s.base.dblAdd, s.base.mob = int8(x.opts.pipW), int8(x.opts.dbl), int8(x.opts.mob)
+	s.base.blkEmpty, s.base.netBlk = int8(x.opts.blkEmpty), int8(x.opts.netBlk)
+	s.base.knobs = x.opts.pipW != 0 || x.opts.dbl != 0 || x.opts.mob != 0 || x.opts.blkEmpty != 0
 	r := viewRNG(x.seed, v)
 	values, n, err = s.run(ctx, &r)
 	if err == nil && x.opts.exact > 0 && v.Table.Players() == 2 && v.Boneyard == 0 {

@@ -107,7 +107,7 @@ func (g *sim) lookaheadPick(m uint32) (tile, end int) {
 				var reply int
 				var ok bool
 				if g.plies > 1 && g.players == 2 {
-					reply, ok = after.net(g.hands[next], g.hands[seat]&^(1<<t), int(g.plies))
+					reply, ok = after.net(g.hands[next], g.hands[seat]&^(1<<t), int(g.plies), int(g.netBlk))
 				} else {
 					reply, ok = after.bestScore(g.hands[next])
 				}
@@ -116,11 +116,17 @@ func (g *sim) lookaheadPick(m uint32) (tile, end int) {
 					v += reply
 				case !ok:
 					v += blockBonus + int(g.blockAdd)
+					if g.knobs && g.boneAt >= g.boneEnd {
+						v += int(g.blkEmpty)
+					}
 				default:
 					v -= reply
 				}
 			}
 			v = v*32 + int(tilePips[t])
+			if g.knobs {
+				v += g.shape(seat, t, after)
+			}
 			if v > best {
 				best, tile, end = v, t, e
 			}
@@ -130,6 +136,20 @@ func (g *sim) lookaheadPick(m uint32) (tile, end int) {
 		}
 	}
 	return tile, end
+}
+
+// shape is what the measured and rejected policy terms add to a play of t by seat that leaves
+// the ends after, in 1/32 points (docs/bots.md, "Against a plain Monte Carlo player": p-pip8,
+// p-pip16, p-dbl3, p-mob1, p-mob2): for the pips shed, for shedding a double, and per tile of
+// the seat's that still fits. lookaheadPick asks only when g.knobs is set, which the released
+// expert never sets.
+func (g *sim) shape(seat, t int, after openEnds) int {
+	v := int(g.pipW) * int(tilePips[t])
+	if tileLo[t] == tileHi[t] {
+		v += 32 * int(g.dblAdd)
+	}
+	fit := g.hands[seat] &^ (1 << t) & (pipTiles[after.pip[0]] | pipTiles[after.pip[1]])
+	return v + 32*int(g.mob)*bits.OnesCount32(fit)
 }
 
 // blockBonus is what leaving the next opponent without a play is worth to the lookahead
@@ -143,8 +163,10 @@ const maxPlies = 3
 // net is the mover's best play on l looked at plies deep, at two players: its points less the
 // best the other (holding other) can make of its reply looked at one ply less, or its points
 // and the other's pips rounded when the play takes it out; one ply deep it is the most it can
-// score (bestScore). It reports whether the mover has a play.
-func (l openEnds) net(mover, other uint32, plies int) (int, bool) {
+// score (bestScore). A play after which the other has no answer counts blk points more (the
+// measured and rejected p-nb4 and p-nb8 of docs/bots.md; 0 in the released expert). It
+// reports whether the mover has a play.
+func (l openEnds) net(mover, other uint32, plies, blk int) (int, bool) {
 	if plies <= 1 {
 		return l.bestScore(mover)
 	}
@@ -157,7 +179,10 @@ func (l openEnds) net(mover, other uint32, plies int) (int, bool) {
 			if mover == 1<<u {
 				v += domain.Round5(maskPips(other))
 			} else {
-				back, _ := after.net(other, mover&^(1<<u), plies-1)
+				back, ok := after.net(other, mover&^(1<<u), plies-1, blk)
+				if !ok {
+					back = -blk
+				}
 				v -= back
 			}
 			best, ok = max(best, v), true

@@ -126,7 +126,7 @@ func TestNetFollowsTheSim(t *testing.T) {
 		}
 		mover := int(g.turn)
 		for plies := 1; plies <= maxPlies; plies++ {
-			got, ok := g.ends().net(g.hands[mover], g.hands[1-mover], plies)
+			got, ok := g.ends().net(g.hands[mover], g.hands[1-mover], plies, 0)
 			want, wok := slowNet(*g, mover, plies)
 			if got != want || ok != wok {
 				t.Fatalf("%d plies at ends %v: net %d %v, on the sim %d %v", plies, g.end, got, ok, want, wok)

@@ -34,6 +34,14 @@ type sim struct {
 	blockAdd int8     // points lookaheadPick adds to blockBonus (an experiment's knob)
 	plies    uint8    // how deep lookaheadPick looks at two players: 1, the reply; 2 or 3, nets (net)
 	equity   bool     // outcome values a finished hand by the match's chances (equityValue)
+	// Knobs of measured and rejected policy terms (docs/bots.md), read only when knobs is set,
+	// which the released expert never sets:
+	knobs    bool
+	pipW     int8 // 1/32 points per pip lookaheadPick adds for shedding a tile (shape)
+	dblAdd   int8 // points lookaheadPick adds for shedding a double (shape)
+	mob      int8 // points lookaheadPick adds per own tile still fitting after the play (shape)
+	blkEmpty int8 // points lookaheadPick adds to a block once the boneyard is empty
+	netBlk   int8 // points net counts for a reply that leaves the other no answer
 }
 
 type simState uint8
