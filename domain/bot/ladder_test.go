@@ -25,3 +25,17 @@ func TestLadderRating(t *testing.T) {
 		}
 	}
 }
+
+// TestLadderLevelsRiseInTwoPlayerPlay: at two players, where the levels' ratings rise in order
+// (docs/bots.md, "The levels' ratings"), the fallback's nearest rating must find a stronger
+// level for a stronger player, so the ladder's levels rise there from random to level-8.
+func TestLadderLevelsRiseInTwoPlayerPlay(t *testing.T) {
+	prev, _ := LadderRating(NameRandom, "2p")
+	for _, n := range LevelNames() {
+		r, _ := LadderRating(n, "2p")
+		if r <= prev {
+			t.Errorf("%s stands at %v in 2p, not above the level below it (%v)", n, r, prev)
+		}
+		prev = r
+	}
+}
