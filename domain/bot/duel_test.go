@@ -106,16 +106,17 @@ func duel(tb testing.TB, name string, a, b chooser, deals int) duelResult {
 						fail = fmt.Errorf("deal %d, swap %d: %w", d, swap, err)
 					}
 					res.matches++
-					if winner == swap { // a sits at seat swap
-						res.wins++
-					}
-					res.margin += scores[swap] - scores[1-swap]
-					if duelLog != nil {
-						won := 0
-						if winner == swap {
+					won, margin := 0, 0
+					if err == nil {
+						if winner == swap { // a sits at seat swap
 							won = 1
 						}
-						fmt.Fprintf(duelLog, "%d %d %d %d\n", d, swap, won, scores[swap]-scores[1-swap])
+						margin = scores[swap] - scores[1-swap]
+					}
+					res.wins += won
+					res.margin += margin
+					if duelLog != nil {
+						fmt.Fprintf(duelLog, "%d %d %d %d\n", d, swap, won, margin)
 					}
 					mu.Unlock()
 				}
