@@ -31,6 +31,7 @@ type ratedOptions struct {
 	seedArg string
 	workers int
 	points  int
+	runs    int
 }
 
 // isRated says whether simulate's arguments ask for --rated.
@@ -55,6 +56,7 @@ func parseSimulateRated(args []string, out io.Writer) (ratedOptions, error) {
 	seed := fs.String("seed", "1", "seed, an integer or a hex string; the same seed plays the same matches")
 	workers := fs.Int("workers", runtime.NumCPU(), "matches played at once")
 	points := fs.Int("points", 5, "how many times along the way the ratings are shown, the last at the end")
+	runs := fs.Int("runs", 1, "independent runs per format, each on seeds of its own; with more than one, a table of each bot's final mu averaged over the runs")
 	if err := fs.Parse(args); err != nil {
 		return ratedOptions{}, err
 	}
@@ -65,7 +67,7 @@ func parseSimulateRated(args []string, out io.Writer) (ratedOptions, error) {
 	if err != nil {
 		return ratedOptions{}, err
 	}
-	o := ratedOptions{matches: *matches, seed: material, seedArg: *seed, workers: *workers, points: *points}
+	o := ratedOptions{matches: *matches, seed: material, seedArg: *seed, workers: *workers, points: *points, runs: *runs}
 	for _, f := range splitList(*formats) {
 		format, ok := ratings.ParseFormat(f)
 		if !ok {
@@ -73,8 +75,8 @@ func parseSimulateRated(args []string, out io.Writer) (ratedOptions, error) {
 		}
 		o.formats = append(o.formats, format)
 	}
-	if o.matches < 1 || o.workers < 1 || o.points < 1 || len(o.formats) == 0 {
-		return ratedOptions{}, fmt.Errorf("simulate: matches, workers and points must be at least 1, and a format given")
+	if o.matches < 1 || o.workers < 1 || o.points < 1 || o.runs < 1 || len(o.formats) == 0 {
+		return ratedOptions{}, fmt.Errorf("simulate: matches, workers, points and runs must be at least 1, and a format given")
 	}
 	return o, nil
 }
@@ -91,7 +93,13 @@ func runSimulateRated(ctx context.Context, args []string, stdout io.Writer) erro
 	}
 	fmt.Fprintf(stdout, "allfives simulate --rated: seed %s, %s per format, %s\n", o.seedArg, count(o.matches, "match", "matches"), count(o.workers, "worker", "workers"))
 	for _, f := range o.formats {
-		if err := simulateFormat(ctx, o, f, stdout); err != nil {
+		if o.runs == 1 {
+			if _, err := simulateFormat(ctx, o, f, stdout); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := simulateRuns(ctx, o, f, stdout); err != nil { // simulate_runs.go
 			return err
 		}
 	}
@@ -118,7 +126,56 @@ func seatings(o ratedOptions, f ratings.Format) []ratedJob {
 	return jobs
 }
 
-func simulateFormat(ctx context.Context, o ratedOptions, f ratings.Format, stdout io.Writer) error {
+// ratedRun is what one run of a format ends with: each bot's standing, and its mean mu over
+// the run's second half.
+type ratedRun struct {
+	state   map[string]ratings.Standing
+	settled map[string]*muMean
+}
+
+// standing is bot b's standing at the end of the run: the prior for a bot that never sat.
+func (r ratedRun) standing(b string) ratings.Standing {
+	if st, ok := r.state[b]; ok {
+		return st
+	}
+	return ratings.Standing{Player: b, Rating: openskill.Default().New()}
+}
+
+// simulateFormat plays and rates one run of format f on o's seed, printing the ratings as they
+// settle and the final table to stdout.
+func simulateFormat(ctx context.Context, o ratedOptions, f ratings.Format, stdout io.Writer) (ratedRun, error) {
+	results, elapsed, err := playFormat(ctx, o, f)
+	if err != nil {
+		return ratedRun{}, err
+	}
+	fmt.Fprintf(stdout, "\n%s: %s in %s (%.1f/s); the displayed rating (mu - 3 sigma) as the matches are rated:\n", f, count(len(results), "match", "matches"), elapsed.Round(time.Second), float64(len(results))/elapsed.Seconds())
+	run, err := rateRun(results, o.points, stdout)
+	if err != nil {
+		return ratedRun{}, err
+	}
+	fmt.Fprintln(stdout)
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "bot\tmatches\twins\twin rate\tmu\tsigma\t95%% interval of mu\trating\tmean mu, 2nd half\t\n")
+	for _, b := range ratedBots() {
+		st := run.standing(b)
+		lo, hi := st.Rating.Mu-1.96*st.Rating.Sigma, st.Rating.Mu+1.96*st.Rating.Sigma
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f%%\t%.2f\t%.2f\t%.2f - %.2f\t%.2f\t%.2f\t\n", b, st.Matches, st.Wins, 100*float64(st.Wins)/float64(max(st.Matches, 1)), st.Rating.Mu, st.Rating.Sigma, lo, hi, st.Ordinal(), run.settled[b].mean())
+	}
+	return run, tw.Flush()
+}
+
+// ratedBots are the rated players of the strategies of bot.AllNames, in its order.
+func ratedBots() []string {
+	bots := make([]string, 0, len(bot.AllNames()))
+	for _, n := range bot.AllNames() {
+		bots = append(bots, ratings.BotPrefix+n)
+	}
+	return bots
+}
+
+// playFormat plays every match of one run of format f, on o's seed, and returns their results
+// in the matches' order and how long that took.
+func playFormat(ctx context.Context, o ratedOptions, f ratings.Format) ([]ratings.Result, time.Duration, error) {
 	jobs := seatings(o, f)
 	results := make([]ratings.Result, len(jobs))
 	errs := make([]error, len(jobs))
@@ -149,60 +206,49 @@ func simulateFormat(ctx context.Context, o ratedOptions, f ratings.Format, stdou
 	}()
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
-		return err
+		return nil, 0, err
 	}
 	for _, err := range errs {
 		if err != nil {
-			return err
+			return nil, 0, err
 		}
 	}
-	elapsed := time.Since(start)
+	return results, time.Since(start), nil
+}
 
-	// Rated in order, as the projection rates matches in the order they end.
+// rateRun rates results in order, as the projection rates matches in the order they end, and
+// prints each bot's displayed rating (mu - 3 sigma) points times along the way to w.
+func rateRun(results []ratings.Result, points int, w io.Writer) (ratedRun, error) {
 	model := openskill.Default()
-	state := map[string]ratings.Standing{}
-	bots := make([]string, 0, len(bot.AllNames()))
-	for _, n := range bot.AllNames() {
-		bots = append(bots, ratings.BotPrefix+n)
-	}
-	fmt.Fprintf(stdout, "\n%s: %s in %s (%.1f/s); the displayed rating (mu - 3 sigma) as the matches are rated:\n", f, count(len(jobs), "match", "matches"), elapsed.Round(time.Second), float64(len(jobs))/elapsed.Seconds())
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	run := ratedRun{state: map[string]ratings.Standing{}, settled: map[string]*muMean{}}
+	bots := ratedBots()
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "matches\t%s\t\n", strings.Join(bots, "\t"))
-	settled := map[string]*muMean{} // each bot's mu after each match of the second half
 	for i, res := range results {
-		_, standings, err := ratings.Rate(model, res, state)
+		_, standings, err := ratings.Rate(model, res, run.state)
 		if err != nil {
-			return err
+			return ratedRun{}, err
 		}
 		for _, st := range standings {
-			state[st.Player] = st
+			run.state[st.Player] = st
 		}
-		if 2*i >= len(results) {
+		if 2*i >= len(results) { // each bot's mu after each match of the second half
 			for _, b := range bots {
-				if settled[b] == nil {
-					settled[b] = &muMean{}
+				if run.settled[b] == nil {
+					run.settled[b] = &muMean{}
 				}
-				settled[b].add(state[b].Rating.Mu)
+				run.settled[b].add(run.standing(b).Rating.Mu)
 			}
 		}
-		if done := i + 1; done == len(results) || done%max(1, len(results)/o.points) == 0 {
+		if done := i + 1; done == len(results) || done%max(1, len(results)/points) == 0 {
 			row := []string{fmt.Sprint(done)}
 			for _, b := range bots {
-				row = append(row, fmt.Sprintf("%.2f", state[b].Ordinal()))
+				row = append(row, fmt.Sprintf("%.2f", run.standing(b).Ordinal()))
 			}
 			fmt.Fprintf(tw, "%s\t\n", strings.Join(row, "\t"))
 		}
 	}
-	tw.Flush()
-	fmt.Fprintln(stdout)
-	tw = tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "bot\tmatches\twins\twin rate\tmu\tsigma\t95%% interval of mu\trating\tmean mu, 2nd half\t\n")
-	for _, b := range bots {
-		st := state[b]
-		lo, hi := st.Rating.Mu-1.96*st.Rating.Sigma, st.Rating.Mu+1.96*st.Rating.Sigma
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f%%\t%.2f\t%.2f\t%.2f - %.2f\t%.2f\t%.2f\t\n", b, st.Matches, st.Wins, 100*float64(st.Wins)/float64(max(st.Matches, 1)), st.Rating.Mu, st.Rating.Sigma, lo, hi, st.Ordinal(), settled[b].mean())
-	}
-	return tw.Flush()
+	return run, tw.Flush()
 }
 
 // playRated plays job j of format f to its end on the aggregate and reads its result from
