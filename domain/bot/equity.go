@@ -52,3 +52,23 @@ func equityValue(g *sim, side int) int {
 	z := d / (equitySpread * math.Sqrt(hands))
 	return int(math.Round(equityScale*math.Erf(z/math.Sqrt2))) + m
 }
+
+// equitySlope is about how much equityValue changes for one point more to side, at the match
+// score of the view: the slope of the chance of winning at the current lead, plus one for the
+// margin it adds. A level's noise is in points; equitySlope turns it into equity.
+func equitySlope(scores []int, side, target int) float64 {
+	best, top := -1<<30, 0
+	for s, sc := range scores {
+		top = max(top, sc)
+		if s != side {
+			best = max(best, sc)
+		}
+	}
+	lead := 0
+	if side >= 0 && side < len(scores) {
+		lead = scores[side] - best
+	}
+	width := equitySpread * math.Sqrt(max(1, float64(target-top)/equityPace))
+	z := float64(lead) / width
+	return 1 + equityScale*math.Sqrt(2/math.Pi)/width*math.Exp(-z*z/2)
+}

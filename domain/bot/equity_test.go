@@ -33,3 +33,33 @@ func TestEquityOrdersOutcomes(t *testing.T) {
 		t.Errorf("an even match is worth %d, want 0", v)
 	}
 }
+
+// TestEquitySlope: equitySlope is what equityValue gains for a point more to the side, at
+// the score given, for two and three sides, near and far from the target, leading and behind.
+func TestEquitySlope(t *testing.T) {
+	for _, c := range []struct {
+		players int
+		scores  []int
+		target  int
+	}{
+		{2, []int{0, 0}, 250}, {2, []int{120, 150}, 250}, {2, []int{200, 185}, 250}, {2, []int{60, 180}, 250},
+		{3, []int{40, 70, 20}, 200}, {3, []int{150, 140, 170}, 200},
+	} {
+		table, err := domain.NewTable(c.players, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		value := func(gain int) float64 {
+			g := newSim(table, c.scores, c.target)
+			g.score[0] += int32(gain)
+			g.gained[0] += int32(gain)
+			g.state, g.winner = blockedOut, -1
+			return float64(equityValue(&g, 0))
+		}
+		numeric := (value(3) - value(-3)) / 6
+		got := equitySlope(c.scores, 0, c.target)
+		if d := got - numeric; d < -0.1*numeric-0.5 || d > 0.1*numeric+0.5 {
+			t.Errorf("%v to %d: equitySlope %.2f, equityValue gains %.2f a point", c.scores, c.target, got, numeric)
+		}
+	}
+}

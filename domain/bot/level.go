@@ -28,23 +28,39 @@ func LevelNames() []string {
 // levelSpec is how one level thinks: a share of the expert's budget, how much it misjudges the
 // values it finds, and which of the expert's refinements it uses.
 type levelSpec struct {
-	share float64 // of the expert's playouts, at least one per decision
-	noise float64 // the spread of its misjudgement, in points (0: none)
+	share float64    // of the expert's playouts, at least one per decision
+	noise [4]float64 // the spread of its misjudgement in points (0: none), by tableKind
 	opts  expertOpts
+}
+
+// tableKind indexes a level's noise: 0 for two players, 1 for three, 2 for four alone, 3 for
+// four in partnerships. A step between levels costs a different share of the noise at each:
+// the more seats, the more a hand's luck hides skill, and the refinements that separate the
+// upper levels at two players (the two-ply policy, the exact and late solves) act only there.
+func tableKind(t domain.Table) int {
+	switch {
+	case t.Players() == 2:
+		return 0
+	case t.Players() == 3:
+		return 1
+	case t.Sides() == t.Players():
+		return 2
+	}
+	return 3
 }
 
 // levels are the eight levels, weakest first. Each is the expert's evaluation with a smaller
 // budget, fewer refinements, and noise over the values it finds (Level). The figures behind
 // them are in docs/bots.md ("Levels").
 var levels = [Levels]levelSpec{
-	{share: 1.0 / 200, noise: 60, opts: expertOpts{uniform: true, noMatch: true}},
-	{share: 1.0 / 50, noise: 25, opts: expertOpts{uniform: true, noMatch: true}},
-	{share: 1.0 / 25, noise: 18, opts: expertOpts{uniform: true}},
-	{share: 1.0 / 12, noise: 8, opts: expertOpts{uniform: true}},
-	{share: 1.0 / 6, noise: 5, opts: expertOpts{look: true, beta: 0.4}},
-	{share: 1.0 / 4, noise: 3, opts: expertOpts{look: true, beta: 0.4, exact: exactNodes}},
-	{share: 1.0 / 2, noise: 1.5, opts: oneply},
-	{share: 1, noise: 0, opts: released},
+	{share: 1.0 / 200, noise: [4]float64{60, 30, 60, 18}, opts: expertOpts{uniform: true, noMatch: true}},
+	{share: 1.0 / 50, noise: [4]float64{25, 25, 25, 12}, opts: expertOpts{uniform: true, noMatch: true}},
+	{share: 1.0 / 25, noise: [4]float64{18, 13, 13, 15}, opts: expertOpts{uniform: true}},
+	{share: 1.0 / 12, noise: [4]float64{8, 11, 7.5, 7}, opts: expertOpts{uniform: true}},
+	{share: 1.0 / 6, noise: [4]float64{6.5, 9.5, 10, 6.5}, opts: expertOpts{look: true, beta: 0.4}},
+	{share: 1.0 / 4, noise: [4]float64{3, 6.5, 4.5, 5}, opts: expertOpts{look: true, beta: 0.4, exact: exactNodes}},
+	{share: 1.0 / 2, noise: [4]float64{1.5, 2.5, 4, 3.5}, opts: oneply},
+	{share: 1, opts: released},
 }
 
 // Level plays one of the graded strengths. It values every legal move as the expert does, with
@@ -59,7 +75,7 @@ type Level struct {
 	n      int
 	seed   uint64
 	expert Expert
-	noise  float64
+	noise  [4]float64
 }
 
 // NewLevel returns level n (1..Levels, clamped) for an expert budget of rollouts playouts: the
@@ -97,10 +113,10 @@ func (l *Level) decide(ctx context.Context, v domain.SeatView) (domain.Move, int
 	if err != nil {
 		return domain.Move{}, n, err
 	}
-	if l.noise > 0 {
+	if t := l.temperature(v); t > 0 {
 		r := viewRNG(l.seed^levelSalt^uint64(l.n), v)
 		for i := range values {
-			values[i] += l.noise * gumbel(&r)
+			values[i] += t * gumbel(&r)
 		}
 	}
 	return v.LegalMoves[order[best(values)]].Move(), n, nil
@@ -111,4 +127,14 @@ func (l *Level) decide(ctx context.Context, v domain.SeatView) (domain.Move, int
 func gumbel(r *rng) float64 {
 	u := (float64(r.next()>>11) + 0.5) / (1 << 53) // in (0, 1)
 	return -math.Log(-math.Log(u))
+}
+
+// temperature is the level's noise in the units of its values: points, or for a level that
+// values the match (equity), the equity of that many points at the view's score.
+func (l *Level) temperature(v domain.SeatView) float64 {
+	o, noise := l.expert.opts, l.noise[tableKind(v.Table)]
+	if noise == 0 || !o.equity || o.noMatch {
+		return noise
+	}
+	return noise * equitySlope(v.Scores, v.Table.SideOf(v.Seat), v.Target)
 }

@@ -96,3 +96,35 @@ func legal(mv domain.Move, moves []domain.LegalMove) bool {
 	}
 	return false
 }
+
+// TestLevelNoiseIsInPoints: a level's noise is in points at every table: a level that values
+// the match (equity) spreads its values by its noise times what a point is worth there, one
+// that values points by its noise alone; each table has a column of its own, and every level
+// below the expert errs at every table.
+func TestLevelNoiseIsInPoints(t *testing.T) {
+	for kind, shape := range bottest.Shapes() {
+		table, err := domain.NewTable(shape.Players, shape.Partnerships)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tableKind(table); got != kind {
+			t.Fatalf("%s is table kind %d, want %d", shape, got, kind)
+		}
+		scores := make([]int, table.Sides())
+		scores[0] = 40
+		v := domain.SeatView{Table: table, Seat: 0, Scores: scores, Target: 200}
+		for n := 1; n <= Levels; n++ {
+			l := NewLevel(1, n, DefaultRollouts)
+			noise, want := levels[n-1].noise[kind], levels[n-1].noise[kind]
+			if o := l.expert.opts; o.equity && !o.noMatch {
+				want *= equitySlope(scores, 0, 200)
+			}
+			if got := l.temperature(v); got != want {
+				t.Errorf("%s at %s: temperature %v, want %v", LevelName(n), shape, got, want)
+			}
+			if (noise == 0) != (n == Levels) {
+				t.Errorf("%s at %s: noise %v", LevelName(n), shape, noise)
+			}
+		}
+	}
+}
