@@ -204,6 +204,20 @@ func BenchmarkExpertOnFreshDeals(b *testing.B) {
 // BenchmarkExpertVsReference.
 const freshDeals = "expert-vs-reference/fresh"
 
+// BenchmarkExpertOnThirdDeals is BenchmarkExpertOnFreshDeals on a third set of 500 deal
+// sequences, played first after the expert was chosen, to measure it again on deals that
+// played no part in any choice (docs/bots.md):
+//
+//	go test ./domain/bot -run '^$' -bench ExpertOnThirdDeals -benchtime 500x -cpu 1
+func BenchmarkExpertOnThirdDeals(b *testing.B) {
+	x := NewExpert(1, DefaultRollouts)
+	ref := &reference{seed: 2, playouts: DefaultRollouts}
+	duel(b, thirdDeals, x, ref, b.N).report(b, "expert against the reference, third deals")
+}
+
+// thirdDeals names the third set of deal sequences.
+const thirdDeals = "expert-vs-reference/dev2"
+
 // TestDuelIsFair checks the harness on players that cannot differ: a strategy against itself
 // wins exactly half, since every deal is played from both seats by the same deterministic
 // player.

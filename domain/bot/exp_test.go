@@ -19,44 +19,49 @@ var variants = map[string]struct {
 	budget int
 	opts   expertOpts
 }{
-	"x-base":    {2400, expertOpts{}},              // inference, match-aware, greedy playouts
-	"x-uniform": {2400, expertOpts{uniform: true}}, // the same with PIMC's sampling
-	"x-look":    {2400, expertOpts{look: true}},    // lookahead playouts
-	"l-exact":   {2400, expertOpts{look: true, exact: exactNodes}},
-	"l-b40":     {2400, expertOpts{look: true, beta: 0.4}},
-	"l-unif":    {2400, expertOpts{look: true, uniform: true}},
-	"l-nomatch": {2400, expertOpts{look: true, noMatch: true}},
-	"l-all":     {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes}},
-	"l-b80":     {2400, expertOpts{look: true, beta: 0.8, exact: exactNodes}},
-	"l-b20":     {2400, expertOpts{look: true, beta: 0.2, exact: exactNodes}},
-	"l-blk8":    {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, block: 5}},
-	"l-2ply":    {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, plies: 2}},
-	"e-all":     {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true}},
-	"e-d12":     {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 12, deepNodes: deepNodes}},
-	"c-all":     {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 12, deepNodes: deepNodes, block: 5}},
-	"c-2ply":    {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 12, deepNodes: deepNodes, block: 5, plies: 2}},
-	"c-d16":     {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: 480, deepMax: 16, deepNodes: 4000, block: 5}},
-	"t-x2":      {4800, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 12, deepNodes: deepNodes, block: 5, plies: 2}},
-	"t-b20":     {2400, expertOpts{look: true, beta: 0.2, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 12, deepNodes: deepNodes, block: 5, plies: 2}},
-	"t-3ply":    {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 12, deepNodes: deepNodes, block: 5, plies: 3}},
-	"t-blk10":   {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 12, deepNodes: deepNodes, block: 10, plies: 2}},
-	"t-blk0":    {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 12, deepNodes: deepNodes, plies: 2}},
-	"t-b60":     {2400, expertOpts{look: true, beta: 0.6, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 12, deepNodes: deepNodes, block: 5, plies: 2}},
-	"p-pip8":    {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 12, deepNodes: deepNodes, block: 5, plies: 2, pipW: 8}},
-	"p-pip16":   {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 12, deepNodes: deepNodes, block: 5, plies: 2, pipW: 16}},
-	"p-dbl3":    {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 12, deepNodes: deepNodes, block: 5, plies: 2, dbl: 3}},
-	"p-mob1":    {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 12, deepNodes: deepNodes, block: 5, plies: 2, mob: 1}},
-	"p-mob2":    {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 12, deepNodes: deepNodes, block: 5, plies: 2, mob: 2}},
-	"p-deep480": {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: 480, deepMax: 12, deepNodes: 3000, block: 5, plies: 2}},
-	"p-dm10":    {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 10, deepNodes: deepNodes, block: 5, plies: 2}},
-	"p-be8":     {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 12, deepNodes: deepNodes, block: 5, plies: 2, blkEmpty: 8}},
-	"p-be16":    {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 12, deepNodes: deepNodes, block: 5, plies: 2, blkEmpty: 16}},
-	"p-nb8":     {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 12, deepNodes: deepNodes, block: 5, plies: 2, netBlk: 8}},
-	"p-nb4":     {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 12, deepNodes: deepNodes, block: 5, plies: 2, netBlk: 4}},
-	"p-dm8":     {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 8, deepNodes: deepNodes, block: 5, plies: 2}},
-	"p-nodeep":  {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: 0, block: 5, plies: 2}},
-	"d-12":      {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, deep: deepSolves, deepMax: 12, deepNodes: deepNodes}},
+	"x-base":     {2400, expertOpts{}},              // inference, match-aware, greedy playouts
+	"x-uniform":  {2400, expertOpts{uniform: true}}, // the same with PIMC's sampling
+	"x-look":     {2400, expertOpts{look: true}},    // lookahead playouts
+	"l-exact":    {2400, expertOpts{look: true, exact: exactNodes}},
+	"l-b40":      {2400, expertOpts{look: true, beta: 0.4}},
+	"l-unif":     {2400, expertOpts{look: true, uniform: true}},
+	"l-nomatch":  {2400, expertOpts{look: true, noMatch: true}},
+	"l-all":      {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes}},
+	"l-b80":      {2400, expertOpts{look: true, beta: 0.8, exact: exactNodes}},
+	"l-b20":      {2400, expertOpts{look: true, beta: 0.2, exact: exactNodes}},
+	"l-blk8":     {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, block: 5}},
+	"l-2ply":     {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, plies: 2}},
+	"e-all":      {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true}},
+	"e-d12":      {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 12, deepNodes: deepNodes}},
+	"c-all":      {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 12, deepNodes: deepNodes, block: 5}},
+	"c-2ply":     {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 12, deepNodes: deepNodes, block: 5, plies: 2}},
+	"c-d16":      {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: 480, deepMax: 16, deepNodes: 4000, block: 5}},
+	"t-x2":       {4800, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 12, deepNodes: deepNodes, block: 5, plies: 2}},
+	"t-b20":      {2400, expertOpts{look: true, beta: 0.2, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 12, deepNodes: deepNodes, block: 5, plies: 2}},
+	"t-3ply":     {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 12, deepNodes: deepNodes, block: 5, plies: 3}},
+	"t-blk10":    {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 12, deepNodes: deepNodes, block: 10, plies: 2}},
+	"t-blk0":     {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 12, deepNodes: deepNodes, plies: 2}},
+	"t-b60":      {2400, expertOpts{look: true, beta: 0.6, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 12, deepNodes: deepNodes, block: 5, plies: 2}},
+	"p-pip8":     {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 12, deepNodes: deepNodes, block: 5, plies: 2, pipW: 8}},
+	"p-pip16":    {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 12, deepNodes: deepNodes, block: 5, plies: 2, pipW: 16}},
+	"p-dbl3":     {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 12, deepNodes: deepNodes, block: 5, plies: 2, dbl: 3}},
+	"p-mob1":     {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 12, deepNodes: deepNodes, block: 5, plies: 2, mob: 1}},
+	"p-mob2":     {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 12, deepNodes: deepNodes, block: 5, plies: 2, mob: 2}},
+	"p-deep480":  {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: 480, deepMax: 12, deepNodes: 3000, block: 5, plies: 2}},
+	"p-dm10":     {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 10, deepNodes: deepNodes, block: 5, plies: 2}},
+	"p-be8":      {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 12, deepNodes: deepNodes, block: 5, plies: 2, blkEmpty: 8}},
+	"p-be16":     {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 12, deepNodes: deepNodes, block: 5, plies: 2, blkEmpty: 16}},
+	"p-nb8":      {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 12, deepNodes: deepNodes, block: 5, plies: 2, netBlk: 8}},
+	"p-nb4":      {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 12, deepNodes: deepNodes, block: 5, plies: 2, netBlk: 4}},
+	"p-dm8":      {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 8, deepNodes: deepNodes, block: 5, plies: 2}},
+	"p-dm10-s11": {2400, released}, // the expert with another seed (variantSeeds)
+	"p-nodeep":   {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: 0, block: 5, plies: 2}},
+	"d-12":       {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, deep: deepSolves, deepMax: 12, deepNodes: deepNodes}},
 }
+
+// variantSeeds are the expert's seeds of the variants that do not play with seed 1: the same
+// player with another seed shows how much of a row's result is the luck of its sampling.
+var variantSeeds = map[string]uint64{"p-dm10-s11": 11}
 
 // BenchmarkVariantVsReference plays each variant against the reference (duel_test.go) on the
 // deals of BenchmarkExpertVsReference, one op a deal sequence played from both seats:
@@ -72,7 +77,7 @@ func variantDuels(b *testing.B, deals string) {
 	for _, name := range slices.Sorted(maps.Keys(variants)) {
 		v := variants[name]
 		b.Run(name, func(b *testing.B) {
-			x := &Expert{seed: 1, rollouts: v.budget, opts: v.opts}
+			x := &Expert{seed: max(variantSeeds[name], 1), rollouts: v.budget, opts: v.opts}
 			ref := &reference{seed: 2, playouts: v.budget}
 			duel(b, deals, x, ref, b.N).report(b, name+" against the reference")
 		})
