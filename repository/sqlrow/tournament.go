@@ -80,7 +80,7 @@ func CreateTournament(tx *gorm.DB, r tournaments.Row, links []tournament.Link) e
 	return insertLinks(tx, r.ID, links)
 }
 
-// AppendTournament appends a's links through tx after checking the version, and updates the
+// AppendTournament appends a's links through tx after checking the version and the head hash, and updates the
 // row and the seals with them.
 func AppendTournament(tx *gorm.DB, a tournaments.Append) error {
 	var version []int
@@ -96,9 +96,14 @@ func AppendTournament(tx *gorm.DB, a tournaments.Append) error {
 	if err := insertLinks(tx, a.ID, a.Links); err != nil {
 		return err
 	}
-	r := a.Row
-	res := tx.Exec("UPDATE tournaments SET status = ?, updated_at = ?, starts_at = ?, version = ?, head_hash = ? WHERE id = ? AND version = ?",
-		string(r.Status), r.UpdatedAt.UnixNano(), startsAt(r), r.Version, r.HeadHash, a.ID, a.Expected)
+	// The head hash guards the chain as the version guards the seqs: an append chained after
+	// any other head than the stored one is refused.
+	r, prev := a.Row, ""
+	if len(a.Links) > 0 {
+		prev = a.Links[0].PrevHash
+	}
+	res := tx.Exec("UPDATE tournaments SET status = ?, updated_at = ?, starts_at = ?, version = ?, head_hash = ? WHERE id = ? AND version = ? AND head_hash = ?",
+		string(r.Status), r.UpdatedAt.UnixNano(), startsAt(r), r.Version, r.HeadHash, a.ID, a.Expected, prev)
 	if res.Error != nil {
 		return res.Error
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -16,7 +17,7 @@ import (
 // RunTournaments is the contract of tournaments.Store: open returns a fresh, empty store.
 func RunTournaments(t *testing.T, open func(t *testing.T) tournaments.Store) {
 	t.Run("LogRoundTrips", func(t *testing.T) { tournamentRoundTrip(t, open(t)) })
-	t.Run("AppendChecksVersion", func(t *testing.T) { tournamentConflicts(t, open(t)) })
+	t.Run("AppendChecksVersionAndHead", func(t *testing.T) { tournamentConflicts(t, open(t)) })
 	t.Run("SealsAndLists", func(t *testing.T) { tournamentSeals(t, open(t)) })
 }
 
@@ -92,6 +93,12 @@ func tournamentConflicts(t *testing.T, st tournaments.Store) {
 	all := append(append([]tournament.Link(nil), links...), more...)
 	if err := st.AppendTournament(ctx, tournaments.Append{ID: "t1", Expected: 0, Links: more, Row: tournamentRow("t1", all, tournament.Upcoming)}); !errors.Is(err, tournaments.ErrConflict) {
 		t.Fatalf("append at a wrong version: %v", err)
+	}
+	// At the right version but chained after another head (a stale read of the row's head
+	// hash): refused, so the chain cannot break.
+	stale := tournamentLinks(t, []tournament.Link{{Event: links[0].Event, Hash: strings.Repeat("ab", 32)}}, 1)
+	if err := st.AppendTournament(ctx, tournaments.Append{ID: "t1", Expected: 1, Links: stale, Row: tournamentRow("t1", append(append([]tournament.Link(nil), links...), stale...), tournament.Upcoming)}); !errors.Is(err, tournaments.ErrConflict) {
+		t.Fatalf("append after another head: %v", err)
 	}
 	// Racing appends at one version: exactly one wins, the others conflict.
 	var wg sync.WaitGroup

@@ -14,7 +14,8 @@ type Store interface {
 	// CreateTournament stores a new tournament: its row and its first links (seq from 1).
 	CreateTournament(ctx context.Context, row Row, links []tournament.Link) error
 	// AppendTournament adds a.Links after a.Expected in one transaction with the row and the
-	// seal changes; a log not at a.Expected is ErrConflict, and nothing is written.
+	// seal changes; a log not at a.Expected, or whose head hash is not the first link's
+	// PrevHash, is ErrConflict, and nothing is written.
 	AppendTournament(ctx context.Context, a Append) error
 	// Tournament returns the row and the whole log of id, or ErrNotFound.
 	Tournament(ctx context.Context, id string) (Row, []tournament.Link, error)

@@ -183,7 +183,13 @@ func (s *Service) commit(ctx context.Context, t *loaded, c change) error {
 		}
 		events = append(events, e)
 	}
-	links, err := tournament.Chain(t.row.HeadHash, events)
+	// The head is the last link read, not the row's head_hash: the row and the log are read
+	// apart, and another instance may append between the two reads.
+	head := t.row.HeadHash
+	if n := len(t.links); n > 0 {
+		head = t.links[n-1].Hash
+	}
+	links, err := tournament.Chain(head, events)
 	if err != nil {
 		return err
 	}
