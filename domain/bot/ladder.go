@@ -3,23 +3,24 @@ package bot
 // ladderFormats are the formats of ladder's columns, in order.
 var ladderFormats = [4]string{"2p", "3p", "4p", "2v2"}
 
-// ladder is each strategy's displayed rating (mu - 3 sigma) in each format of ladderFormats at
-// the end of the ladder in docs/bots.md ("The levels' ratings"): 1,000 rated matches per
-// format of the twelve strategies, seed 1. It is a figure measured once and written down, not
-// a rating: a rating comes from the logs alone.
+// ladder is each strategy's displayed rating (mu - 3 sigma) in each format of ladderFormats,
+// as the ladder of docs/bots.md ("The levels' ratings") has it: the mean over independent runs
+// of 1,000 rated matches of the twelve strategies, seed 1, 8 runs in 2p and 12 in the others.
+// It is a figure measured once and written down, not a rating: a rating comes from the logs
+// alone.
 var ladder = map[string][4]float64{
-	"random":  {-7.10, 12.18, 13.83, 13.65},
-	"greedy":  {17.55, 19.12, 18.67, 22.02},
-	"pimc":    {25.62, 20.21, 20.15, 22.00},
-	"expert":  {31.29, 23.06, 23.76, 23.13},
-	"level-1": {1.62, 12.95, 17.46, 16.63},
-	"level-2": {7.42, 16.61, 18.18, 16.51},
-	"level-3": {10.03, 14.23, 16.67, 18.10},
-	"level-4": {17.57, 19.99, 19.20, 19.31},
-	"level-5": {22.26, 22.19, 20.82, 21.85},
-	"level-6": {25.79, 20.26, 21.34, 22.60},
-	"level-7": {28.04, 24.89, 23.98, 23.28},
-	"level-8": {32.86, 22.41, 21.24, 23.99},
+	"random":  {-4.57, 12.47, 13.43, 14.63},
+	"greedy":  {15.80, 18.97, 19.69, 19.48},
+	"pimc":    {27.02, 23.57, 23.06, 22.74},
+	"expert":  {30.88, 23.99, 23.86, 23.39},
+	"level-1": {-0.85, 14.30, 14.89, 15.49},
+	"level-2": {5.23, 15.45, 15.84, 16.76},
+	"level-3": {9.96, 17.30, 17.28, 17.95},
+	"level-4": {17.62, 18.68, 18.25, 19.69},
+	"level-5": {22.43, 20.07, 18.99, 20.52},
+	"level-6": {26.66, 21.04, 20.81, 21.90},
+	"level-7": {29.42, 22.55, 21.74, 23.38},
+	"level-8": {30.95, 24.36, 23.04, 24.11},
 }
 
 // LadderRating is strategy name's displayed rating in format ("2p", "3p", "4p" or "2v2") on the

@@ -26,16 +26,18 @@ func TestLadderRating(t *testing.T) {
 	}
 }
 
-// TestLadderLevelsRiseInTwoPlayerPlay: at two players, where the levels' ratings rise in order
-// (docs/bots.md, "The levels' ratings"), the fallback's nearest rating must find a stronger
-// level for a stronger player, so the ladder's levels rise there from random to level-8.
-func TestLadderLevelsRiseInTwoPlayerPlay(t *testing.T) {
-	prev, _ := LadderRating(NameRandom, "2p")
-	for _, n := range LevelNames() {
-		r, _ := LadderRating(n, "2p")
-		if r <= prev {
-			t.Errorf("%s stands at %v in 2p, not above the level below it (%v)", n, r, prev)
+// TestLadderLevelsRise: in every format, where the levels' ratings rise in order (docs/bots.md,
+// "The levels' ratings"), the fallback's nearest rating must find a stronger level for a
+// stronger player, so the ladder's levels rise from random to level-8.
+func TestLadderLevelsRise(t *testing.T) {
+	for _, f := range ladderFormats {
+		prev, _ := LadderRating(NameRandom, f)
+		for _, n := range LevelNames() {
+			r, _ := LadderRating(n, f)
+			if r <= prev {
+				t.Errorf("%s stands at %v in %s, not above the level below it (%v)", n, r, f, prev)
+			}
+			prev = r
 		}
-		prev = r
 	}
 }

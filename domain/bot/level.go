@@ -56,7 +56,7 @@ var levels = [Levels]levelSpec{
 	{share: 1.0 / 200, noise: [4]float64{60, 30, 60, 18}, opts: expertOpts{uniform: true, noMatch: true}},
 	{share: 1.0 / 50, noise: [4]float64{25, 25, 25, 12}, opts: expertOpts{uniform: true, noMatch: true}},
 	{share: 1.0 / 25, noise: [4]float64{18, 13, 13, 15}, opts: expertOpts{uniform: true}},
-	{share: 1.0 / 12, noise: [4]float64{8, 11, 7.5, 7}, opts: expertOpts{uniform: true}},
+	{share: 1.0 / 12, noise: [4]float64{8, 11, 9, 7}, opts: expertOpts{uniform: true}},
 	{share: 1.0 / 6, noise: [4]float64{6.5, 9.5, 10, 6.5}, opts: expertOpts{look: true, beta: 0.4}},
 	{share: 1.0 / 4, noise: [4]float64{3, 6.5, 4.5, 5}, opts: expertOpts{look: true, beta: 0.4, exact: exactNodes}},
 	{share: 1.0 / 2, noise: [4]float64{1.5, 2.5, 4, 3.5}, opts: oneply},
