@@ -80,8 +80,8 @@ func CreateTournament(tx *gorm.DB, r tournaments.Row, links []tournament.Link) e
 	return insertLinks(tx, r.ID, links)
 }
 
-// AppendTournament appends a's links through tx after checking the version and the head hash, and updates the
-// row and the seals with them.
+// AppendTournament appends a's links through tx after checking the version and the head
+// hash, and updates the row and the seals with them.
 func AppendTournament(tx *gorm.DB, a tournaments.Append) error {
 	var version []int
 	if err := tx.Raw("SELECT version FROM tournaments WHERE id = ?", a.ID).Scan(&version).Error; err != nil {
