@@ -161,7 +161,11 @@ func playDuel(seed domain.Seed, seats [2]chooser) ([]int, int, error) {
 			return nil, 0, fmt.Errorf("no end after %d moves", step)
 		}
 		seat := m.Turn()
-		mv, err := seats[seat].Choose(context.Background(), m.SeatView(seat, hands))
+		ch := seats[seat]
+		if p, ok := ch.(peeker); ok {
+			ch = p.seeing(m.SeatView(1-seat, hands))
+		}
+		mv, err := ch.Choose(context.Background(), m.SeatView(seat, hands))
 		if err != nil {
 			return nil, 0, err
 		}
@@ -217,6 +221,19 @@ func BenchmarkExpertOnThirdDeals(b *testing.B) {
 
 // thirdDeals names the third set of deal sequences.
 const thirdDeals = "expert-vs-reference/dev2"
+
+// BenchmarkExpertOnFourthDeals is BenchmarkExpertOnThirdDeals on a fourth set of 500 deal
+// sequences, kept to confirm a variant chosen on the fresh and third deals (docs/bots.md):
+//
+//	go test ./domain/bot -run '^$' -bench ExpertOnFourthDeals -benchtime 500x -cpu 1
+func BenchmarkExpertOnFourthDeals(b *testing.B) {
+	x := NewExpert(1, DefaultRollouts)
+	ref := &reference{seed: 2, playouts: DefaultRollouts}
+	duel(b, fourthDeals, x, ref, b.N).report(b, "expert against the reference, fourth deals")
+}
+
+// fourthDeals names the fourth set of deal sequences.
+const fourthDeals = "expert-vs-reference/confirm"
 
 // TestDuelIsFair checks the harness on players that cannot differ: a strategy against itself
 // wins exactly half, since every deal is played from both seats by the same deterministic
