@@ -56,25 +56,8 @@ var variants = map[string]struct {
 	"p-dm8":      {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 8, deepNodes: deepNodes, block: 5, plies: 2}},
 	"p-dm10-s11": {2400, released}, // the expert with another seed (variantSeeds)
 	"p-nodeep":   {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: 0, block: 5, plies: 2}},
-	"s-soft":     {2400, withSoft(released, [nFeat]float64{0.304, -0.177, 0.032, 1.107, 0.040, 0.205})},
-	"s-both":     {2400, withSoft(released, softBoth)},
-	"r-learn":    {2400, withLearn(released, learnBoth)},
-	"r-learnx":   {2400, withLearn(released, learnExpert)},
-	"i-c10":      {2400, withIS(released, 0.10)},
-	"i-c70":      {2400, withIS(released, 0.70)},
-	"i-c150":     {2400, withIS(released, 1.50)},
-	"i-c30":      {2400, withIS(released, 0.30)},
 	"d-12":       {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, deep: deepSolves, deepMax: 12, deepNodes: deepNodes}},
 }
-
-func withSoft(o expertOpts, w [nFeat]float64) expertOpts { o.soft = &w; return o }
-
-func withLearn(o expertOpts, w [nPol]float64) expertOpts { o.learn = &w; return o }
-
-var learnBoth = [nPol]float64{0.26259525411655216, -0.08299019716538382, 0.04515419172711046, 0.8205044027139576, 0.04771940925427579, 0.15505880473797146, -0.4225887985806977, -0.02693421994141029, -0.22142980882171134, -0.15929318575870116, 0.049175920009330014, 0.040361875430591325}
-var learnExpert = [nPol]float64{0.2562085636825894, -0.07737417844419348, 0.05187866106060367, 0.9183278951308591, 0.05093541028777809, 0.2509510794447855, -0.32418305768975986, 0.0047505209556580165, -0.26864477143329807, -0.19698643828298118, -0.05070619625935136, 0.04585337224678989}
-
-func withIS(o expertOpts, c float64) expertOpts { o.ismcts = c; return o }
 
 // variantSeeds are the expert's seeds of the variants that do not play with seed 1: the same
 // player with another seed shows how much of a row's result is the luck of its sampling.

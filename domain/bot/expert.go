@@ -30,25 +30,22 @@ type Expert struct {
 // expertOpts are the expert's switches, kept so the experiments behind (docs/bots.md, "What paid") can
 // be rerun; NewExpert sets the ones that paid.
 type expertOpts struct {
-	uniform   bool            // sample like PIMC, ignoring what the history says
-	look      bool            // play out with lookaheadPick rather than greedily
-	exact     int             // node cap of the exact endgame search (0: none)
-	beta      float64         // weight deals by past choices with choiceModel(beta) (0: none)
-	noMatch   bool            // value only the hand's margin, as PIMC does, not the match
-	deep      int             // sampled deals solved exactly late in a two-player hand (0: none)
-	deepMax   int             // the most hidden tiles the late search takes on
-	deepNodes int             // node cap of each of those solves
-	block     int             // points the lookahead policy adds to blockBonus
-	plies     int             // how many plies the lookahead policy looks past its play at two players (0, 1: one)
-	equity    bool            // value a playout by the chance of winning the match (equityValue)
-	pipW      int             // sim.pipW
-	dbl       int             // sim.dblAdd
-	mob       int             // sim.mob
-	blkEmpty  int             // sim.blkEmpty
-	netBlk    int             // sim.netBlk
-	soft      *[nFeat]float64 // weight deals by a softmax over past plays' features (choiceModel.soft)
-	learn     *[nPol]float64  // play out with learnedPick and these weights
-	ismcts    float64         // if set, search by ismcts with this exploration constant
+	uniform   bool    // sample like PIMC, ignoring what the history says
+	look      bool    // play out with lookaheadPick rather than greedily
+	exact     int     // node cap of the exact endgame search (0: none)
+	beta      float64 // weight deals by past choices with choiceModel(beta) (0: none)
+	noMatch   bool    // value only the hand's margin, as PIMC does, not the match
+	deep      int     // sampled deals solved exactly late in a two-player hand (0: none)
+	deepMax   int     // the most hidden tiles the late search takes on
+	deepNodes int     // node cap of each of those solves
+	block     int     // points the lookahead policy adds to blockBonus
+	plies     int     // how many plies the lookahead policy looks past its play at two players (0, 1: one)
+	equity    bool    // value a playout by the chance of winning the match (equityValue)
+	pipW      int     // sim.pipW
+	dbl       int     // sim.dblAdd
+	mob       int     // sim.mob
+	blkEmpty  int     // sim.blkEmpty
+	netBlk    int     // sim.netBlk
 }
 
 // exactNodes caps the positions the exact endgame search of one decision visits, which bounds
@@ -148,13 +145,9 @@ func (x *Expert) prepare(v domain.SeatView, k *knowledge) (study, []int) {
 		if x.opts.beta > 0 {
 			smp.model = newChoiceModel(x.opts.beta)
 		}
-		if x.opts.soft != nil {
-			smp.model = &choiceModel{soft: x.opts.soft}
-		}
 		s.deal = smp.deal
 	}
 	s.base.look = x.opts.look
-	s.base.learn = x.opts.learn
 	s.base.blockAdd = int8(x.opts.block)
 	s.base.plies = uint8(min(max(x.opts.plies, 1), maxPlies))
 	s.base.equity = x.opts.equity && !x.opts.noMatch
@@ -169,14 +162,7 @@ func (x *Expert) prepare(v domain.SeatView, k *knowledge) (study, []int) {
 func (x *Expert) search(ctx context.Context, v domain.SeatView, k *knowledge, s *study) ([]float64, int, error) {
 	side := v.Table.SideOf(v.Seat)
 	r := viewRNG(x.seed, v)
-	var values []float64
-	var n int
-	var err error
-	if x.opts.ismcts > 0 && v.Table.Players() == 2 {
-		values, n, err = s.ismcts(ctx, &r, v.Seat, side, x.opts.ismcts)
-	} else {
-		values, n, err = s.run(ctx, &r)
-	}
+	values, n, err := s.run(ctx, &r)
 	if err == nil && x.opts.exact > 0 && v.Table.Players() == 2 && v.Boneyard == 0 {
 		x.solveKnown(s, k, side, values)
 	}

@@ -26,9 +26,6 @@ type pastChoice struct {
 	before openEnds
 	alive  uint32 // identities of the seat's slots at that moment
 	points int
-	line   uint32 // the tiles laid before the play
-	tile   int8
-	end    int8
 }
 
 // addSlot gives seat a new, unconstrained slot.
@@ -58,7 +55,7 @@ func (k *knowledge) noteChoice(seat int, open openEnds, t, e int) {
 	for _, id := range k.ids[seat] {
 		alive |= 1 << id
 	}
-	k.choices = append(k.choices, pastChoice{open, alive, scoreOf(open.after(t, e).total()), k.line, int8(t), int8(e)})
+	k.choices = append(k.choices, pastChoice{open, alive, scoreOf(open.after(t, e).total())})
 }
 
 // choiceModel prices a past play that scored less than the player's best: a deal in which the
@@ -66,7 +63,6 @@ func (k *knowledge) noteChoice(seat int, open openEnds, t, e int) {
 // the points in front of them, so a deal where a past play gave up many is unlikely.
 type choiceModel struct {
 	penalty [64]float64
-	soft    *[nFeat]float64 // if set, a softmax over the plays' features instead (playFeatures)
 }
 
 func newChoiceModel(beta float64) *choiceModel {
@@ -93,45 +89,9 @@ func (m *choiceModel) weight(s *sampler, held []int8) float64 {
 				hand |= 1 << t
 			}
 		}
-		if m.soft != nil {
-			w *= m.softChance(c, hand)
-			continue
-		}
 		if best, _ := c.before.bestScore(hand); best > c.points {
 			w *= m.penalty[min(best-c.points, len(m.penalty)-1)]
 		}
 	}
 	return w
-}
-
-// softChance is the chance a seat holding hand made choice c, if it chooses among its plays
-// with probability proportional to exp(w·features).
-func (m *choiceModel) softChance(c pastChoice, hand uint32) float64 {
-	l := c.before
-	var chosen, z float64
-	for h := hand; h != 0; h &= h - 1 {
-		t := bits.TrailingZeros32(h)
-		for e := 0; e < 2; e++ {
-			if l.n > 0 && !fitsEnd(t, l.pip[e]) {
-				continue
-			}
-			f := playFeatures(l, hand, c.line, t, e)
-			s := 0.0
-			for j := range f {
-				s += m.soft[j] * f[j]
-			}
-			x := math.Exp(s)
-			z += x
-			if t == int(c.tile) && (e == int(c.end) || l.n == 0) {
-				chosen = x
-			}
-			if l.n == 0 {
-				break
-			}
-		}
-	}
-	if z == 0 {
-		return 1
-	}
-	return chosen / z
 }

@@ -102,7 +102,28 @@ func (g *sim) lookaheadPick(m uint32) (tile, end int) {
 				continue
 			}
 			after := l.after(t, e)
-			v := g.lookValue(seat, next, partner, after, t)*32 + int(tilePips[t])
+			v := scoreOf(after.total())
+			if g.hands[seat] != 1<<t { // going out ends the hand: no reply
+				var reply int
+				var ok bool
+				if g.plies > 1 && g.players == 2 {
+					reply, ok = after.net(g.hands[next], g.hands[seat]&^(1<<t), int(g.plies), int(g.netBlk))
+				} else {
+					reply, ok = after.bestScore(g.hands[next])
+				}
+				switch {
+				case partner:
+					v += reply
+				case !ok:
+					v += blockBonus + int(g.blockAdd)
+					if g.knobs && g.boneAt >= g.boneEnd {
+						v += int(g.blkEmpty)
+					}
+				default:
+					v -= reply
+				}
+			}
+			v = v*32 + int(tilePips[t])
 			if g.knobs {
 				v += g.shape(seat, t, after)
 			}
@@ -115,34 +136,6 @@ func (g *sim) lookaheadPick(m uint32) (tile, end int) {
 		}
 	}
 	return tile, end
-}
-
-// lookValue is what lookaheadPick makes of seat's play of t that leaves the ends after, in
-// points: what it scores now net of the next seat's best reply, or with the block bonus.
-func (g *sim) lookValue(seat, next int, partner bool, after openEnds, t int) int {
-	v := scoreOf(after.total())
-	if g.hands[seat] == 1<<t { // going out ends the hand: no reply
-		return v
-	}
-	var reply int
-	var ok bool
-	if g.plies > 1 && g.players == 2 {
-		reply, ok = after.net(g.hands[next], g.hands[seat]&^(1<<t), int(g.plies), int(g.netBlk))
-	} else {
-		reply, ok = after.bestScore(g.hands[next])
-	}
-	switch {
-	case partner:
-		v += reply
-	case !ok:
-		v += blockBonus + int(g.blockAdd)
-		if g.knobs && g.boneAt >= g.boneEnd {
-			v += int(g.blkEmpty)
-		}
-	default:
-		v -= reply
-	}
-	return v
 }
 
 // shape is what the measured and rejected policy terms add to a play of t by seat that leaves

@@ -37,12 +37,11 @@ type sim struct {
 	// Knobs of measured and rejected policy terms (docs/bots.md), all 0 in the released
 	// expert; lookaheadPick reads the first four only when knobs is set:
 	knobs    bool
-	pipW     int8           // 1/32 points per pip lookaheadPick adds for shedding a tile (shape)
-	dblAdd   int8           // points lookaheadPick adds for shedding a double (shape)
-	mob      int8           // points lookaheadPick adds per own tile still fitting after the play (shape)
-	blkEmpty int8           // points lookaheadPick adds to a block once the boneyard is empty
-	netBlk   int8           // points net counts for a reply that leaves the other no answer
-	learn    *[nPol]float64 // if set, rollouts use learnedPick with these weights
+	pipW     int8 // 1/32 points per pip lookaheadPick adds for shedding a tile (shape)
+	dblAdd   int8 // points lookaheadPick adds for shedding a double (shape)
+	mob      int8 // points lookaheadPick adds per own tile still fitting after the play (shape)
+	blkEmpty int8 // points lookaheadPick adds to a block once the boneyard is empty
+	netBlk   int8 // points net counts for a reply that leaves the other no answer
 }
 
 type simState uint8
@@ -229,9 +228,7 @@ func (g *sim) block() {
 func (g *sim) step() {
 	if m := g.playable(int(g.turn)); m != 0 {
 		var t, e int
-		if g.learn != nil {
-			t, e = g.learnedPick(m, g.learn)
-		} else if g.look {
+		if g.look {
 			t, e = g.lookaheadPick(m)
 		} else {
 			t, e = g.greedyPick(m)
