@@ -25,6 +25,7 @@ type oracle struct {
 	late int    // if set, the hand is used only once at most this many tiles are hidden
 }
 
+// seeing is the oracle told the hand of v, the opponent's view.
 func (o oracle) seeing(v domain.SeatView) chooser { o.opp = maskOf(v.Hand); return o }
 
 // Choose is the expert's decision with the opponent's hand in every sampled deal.
@@ -56,7 +57,7 @@ func (o oracle) Choose(ctx context.Context, v domain.SeatView) (domain.Move, err
 // BenchmarkOracleVsReference plays the oracle against the reference on the deals of
 // BenchmarkExpertVsReference, one op a deal sequence played from both seats:
 //
-//	go test ./domain/bot -run '^$' -bench OracleVsReference -benchtime 200x -cpu 1
+//	go test ./domain/bot -run '^$' -bench '^BenchmarkOracleVsReference$' -benchtime 200x -cpu 1
 func BenchmarkOracleVsReference(b *testing.B) {
 	o := oracle{x: NewExpert(1, DefaultRollouts)}
 	ref := &reference{seed: 2, playouts: DefaultRollouts}
@@ -86,4 +87,5 @@ func TestOracleSeesTheHand(t *testing.T) {
 	if r.rate() <= 0.5 {
 		t.Fatalf("oracle against the expert: %s, want more than half", r)
 	}
+	t.Logf("oracle against the expert: %s", r)
 }
