@@ -38,13 +38,7 @@ func (o oracle) Choose(ctx context.Context, v domain.SeatView) (domain.Move, err
 	opp, rest := o.opp, k.unseen&^o.opp
 	s.deal = func(r *rng, g *sim) float64 {
 		g.hands[1-v.Seat] = opp
-		n := int8(0)
-		for free := rest; free != 0; n++ {
-			t := randomTile(r, free)
-			g.bone[n] = uint8(t)
-			free &^= 1 << t
-		}
-		g.boneAt, g.boneEnd = 0, n
+		g.shuffleBone(r, rest)
 		return 1
 	}
 	values, _, err := o.x.search(ctx, v, k, &s)

@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"math/bits"
 	"time"
 
 	"github.com/allfives/allfives/domain"
@@ -110,13 +109,7 @@ func uniformDeal(v domain.SeatView, unseen uint32) func(r *rng, g *sim) float64 
 				free &^= 1 << t
 			}
 		}
-		n := int8(0)
-		for ; free != 0 && int(n) < bits.OnesCount32(unseen); n++ {
-			t := randomTile(r, free)
-			g.bone[n] = uint8(t)
-			free &^= 1 << t
-		}
-		g.boneAt, g.boneEnd = 0, n
+		g.shuffleBone(r, free)
 		return 1
 	}
 }

@@ -82,17 +82,22 @@ func (s *sampler) deal(r *rng, g *sim) float64 {
 			g.hands[sl.seat] |= 1 << held[i]
 		}
 	}
-	n := int8(0)
-	for ; free != 0; n++ {
-		t := randomTile(r, free)
-		g.bone[n] = uint8(t)
-		free &^= 1 << t
-	}
-	g.boneAt, g.boneEnd = 0, n
+	g.shuffleBone(r, free)
 	if s.model == nil {
 		return 1
 	}
 	return s.model.weight(s, held)
+}
+
+// shuffleBone makes tiles the boneyard of g, in random order.
+func (g *sim) shuffleBone(r *rng, tiles uint32) {
+	n := int8(0)
+	for ; tiles != 0; n++ {
+		t := randomTile(r, tiles)
+		g.bone[n] = uint8(t)
+		tiles &^= 1 << t
+	}
+	g.boneAt, g.boneEnd = 0, n
 }
 
 // augment finds slot i a tile by moving the holder of one of its allowed tiles to another
