@@ -56,9 +56,6 @@ var variants = map[string]struct {
 	"p-dm8":      {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 8, deepNodes: deepNodes, block: 5, plies: 2}},
 	"p-dm10-s11": {2400, released}, // the expert with another seed (variantSeeds)
 	"p-nodeep":   {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: 0, block: 5, plies: 2}},
-	"b-mine":     {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 10, deepNodes: deepNodes, block: 5, plies: 2, belief: 1}},
-	"b-theirs":   {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 10, deepNodes: deepNodes, block: 5, plies: 2, belief: 2}},
-	"b-both":     {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: 10, deepNodes: deepNodes, block: 5, plies: 2, belief: 3}},
 	"d-12":       {2400, expertOpts{look: true, beta: 0.4, exact: exactNodes, deep: deepSolves, deepMax: 12, deepNodes: deepNodes}},
 }
 

@@ -46,7 +46,6 @@ type expertOpts struct {
 	mob       int     // sim.mob
 	blkEmpty  int     // sim.blkEmpty
 	netBlk    int     // sim.netBlk
-	belief    uint8   // sim.belief
 }
 
 // exactNodes caps the positions the exact endgame search of one decision visits, which bounds
@@ -154,11 +153,6 @@ func (x *Expert) prepare(v domain.SeatView, k *knowledge) (study, []int) {
 	s.base.equity = x.opts.equity && !x.opts.noMatch
 	s.base.pipW, s.base.dblAdd, s.base.mob = int8(x.opts.pipW), int8(x.opts.dbl), int8(x.opts.mob)
 	s.base.blkEmpty, s.base.netBlk = int8(x.opts.blkEmpty), int8(x.opts.netBlk)
-	if x.opts.belief != 0 {
-		s.base.belief, s.base.me = x.opts.belief, uint8(v.Seat)
-		d := s.deal
-		s.deal = func(r *rng, g *sim) float64 { w := d(r, g); g.rs = r.next(); return w }
-	}
 	s.base.knobs = x.opts.pipW != 0 || x.opts.dbl != 0 || x.opts.mob != 0 || x.opts.blkEmpty != 0
 	return s, order
 }

@@ -94,10 +94,6 @@ func (g *sim) lookaheadPick(m uint32) (tile, end int) {
 	next := (seat + 1) % int(g.players)
 	partner := g.sideOf[next] == g.sideOf[seat]
 	l := g.ends()
-	other := g.hands[next]
-	if g.belief != 0 && g.players == 2 && g.believes(seat) {
-		other = g.guess(next)
-	}
 	best := -1 << 30
 	for ; m != 0; m &= m - 1 {
 		t := bits.TrailingZeros32(m)
@@ -111,9 +107,9 @@ func (g *sim) lookaheadPick(m uint32) (tile, end int) {
 				var reply int
 				var ok bool
 				if g.plies > 1 && g.players == 2 {
-					reply, ok = after.net(other, g.hands[seat]&^(1<<t), int(g.plies), int(g.netBlk))
+					reply, ok = after.net(g.hands[next], g.hands[seat]&^(1<<t), int(g.plies), int(g.netBlk))
 				} else {
-					reply, ok = after.bestScore(other)
+					reply, ok = after.bestScore(g.hands[next])
 				}
 				switch {
 				case partner:
@@ -196,33 +192,4 @@ func (l openEnds) net(mover, other uint32, plies, blk int) (int, bool) {
 		return 0, false
 	}
 	return best, true
-}
-
-// believes says whether seat decides from a guess of the other hand (sim.belief).
-func (g *sim) believes(seat int) bool {
-	if seat == int(g.me) {
-		return g.belief&1 != 0
-	}
-	return g.belief&2 != 0
-}
-
-// guess is a hand of seat's size drawn uniformly from the tiles the other seat cannot see:
-// seat's hand and the boneyard left.
-func (g *sim) guess(seat int) uint32 {
-	pool := g.hands[seat]
-	for i := g.boneAt; i < g.boneEnd; i++ {
-		pool |= 1 << g.bone[i]
-	}
-	r := rng{s: g.rs}
-	defer func() { g.rs = r.s }()
-	k, n := bits.OnesCount32(g.hands[seat]), bits.OnesCount32(pool)
-	var h uint32
-	for ; pool != 0 && k > 0; pool &= pool - 1 {
-		if r.intn(n) < k {
-			h |= pool & -pool
-			k--
-		}
-		n--
-	}
-	return h
 }

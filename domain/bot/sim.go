@@ -42,12 +42,6 @@ type sim struct {
 	mob      int8 // points lookaheadPick adds per own tile still fitting after the play (shape)
 	blkEmpty int8 // points lookaheadPick adds to a block once the boneyard is empty
 	netBlk   int8 // points net counts for a reply that leaves the other no answer
-	// belief says which seats' lookahead decisions at two players are made from a guess of the
-	// other hand rather than from the deal (guess): bit 0 the seat that owns the search (me),
-	// bit 1 the other. rs is the guesses' generator state, seeded per deal.
-	belief uint8
-	me     uint8
-	rs     uint64
 }
 
 type simState uint8
