@@ -188,9 +188,17 @@ func playDuel(seed domain.Seed, seats [2]chooser) ([]int, int, error) {
 // It reports the expert's win rate and its 95% Wilson interval (the benchmark's own first run
 // of one op is not counted in the line of the run that follows).
 func BenchmarkExpertVsReference(b *testing.B) {
-	x := NewExpert(1, DefaultRollouts)
+	vsReference(b, firstDeals, NewExpert(1, DefaultRollouts), "expert against the reference")
+}
+
+// firstDeals names the deal sequences the variants of exp_test.go were chosen on.
+const firstDeals = "expert-vs-reference"
+
+// vsReference plays a against the reference at the expert's budget on b.N deal sequences of
+// the set named deals, and reports a's result under label.
+func vsReference(b *testing.B, deals string, a chooser, label string) {
 	ref := &reference{seed: 2, playouts: DefaultRollouts}
-	duel(b, "expert-vs-reference", x, ref, b.N).report(b, "expert against the reference")
+	duel(b, deals, a, ref, b.N).report(b, label)
 }
 
 // BenchmarkExpertOnFreshDeals is BenchmarkExpertVsReference on deal sequences of their own,
@@ -199,9 +207,7 @@ func BenchmarkExpertVsReference(b *testing.B) {
 //
 //	go test ./domain/bot -run '^$' -bench ExpertOnFreshDeals -benchtime 500x -cpu 1
 func BenchmarkExpertOnFreshDeals(b *testing.B) {
-	x := NewExpert(1, DefaultRollouts)
-	ref := &reference{seed: 2, playouts: DefaultRollouts}
-	duel(b, freshDeals, x, ref, b.N).report(b, "expert against the reference, fresh deals")
+	vsReference(b, freshDeals, NewExpert(1, DefaultRollouts), "expert against the reference, fresh deals")
 }
 
 // freshDeals names the deal sequences kept for confirming a choice made on the deals of
@@ -214,9 +220,7 @@ const freshDeals = "expert-vs-reference/fresh"
 //
 //	go test ./domain/bot -run '^$' -bench ExpertOnThirdDeals -benchtime 500x -cpu 1
 func BenchmarkExpertOnThirdDeals(b *testing.B) {
-	x := NewExpert(1, DefaultRollouts)
-	ref := &reference{seed: 2, playouts: DefaultRollouts}
-	duel(b, thirdDeals, x, ref, b.N).report(b, "expert against the reference, third deals")
+	vsReference(b, thirdDeals, NewExpert(1, DefaultRollouts), "expert against the reference, third deals")
 }
 
 // thirdDeals names the third set of deal sequences.
@@ -227,9 +231,7 @@ const thirdDeals = "expert-vs-reference/dev2"
 //
 //	go test ./domain/bot -run '^$' -bench ExpertOnFourthDeals -benchtime 500x -cpu 1
 func BenchmarkExpertOnFourthDeals(b *testing.B) {
-	x := NewExpert(1, DefaultRollouts)
-	ref := &reference{seed: 2, playouts: DefaultRollouts}
-	duel(b, fourthDeals, x, ref, b.N).report(b, "expert against the reference, fourth deals")
+	vsReference(b, fourthDeals, NewExpert(1, DefaultRollouts), "expert against the reference, fourth deals")
 }
 
 // fourthDeals names the fourth set of deal sequences.

@@ -66,7 +66,7 @@ var variantSeeds = map[string]uint64{"p-dm10-s11": 11}
 // BenchmarkVariantVsReference plays each variant against the reference (duel_test.go) on the
 // deals of BenchmarkExpertVsReference, one op a deal sequence played from both seats:
 // go test ./domain/bot -run '^$' -bench 'VariantVsReference/d-12$' -benchtime 200x -cpu 1.
-func BenchmarkVariantVsReference(b *testing.B) { variantDuels(b, "expert-vs-reference") }
+func BenchmarkVariantVsReference(b *testing.B) { variantDuels(b, firstDeals) }
 
 // BenchmarkVariantOnFreshDeals is BenchmarkVariantVsReference on the deals of
 // BenchmarkExpertOnFreshDeals, to confirm on deals of their own what the first set chose.

@@ -53,24 +53,19 @@ func (o oracle) Choose(ctx context.Context, v domain.SeatView) (domain.Move, err
 //
 //	go test ./domain/bot -run '^$' -bench '^BenchmarkOracleVsReference$' -benchtime 200x -cpu 1
 func BenchmarkOracleVsReference(b *testing.B) {
-	o := oracle{x: NewExpert(1, DefaultRollouts)}
-	ref := &reference{seed: 2, playouts: DefaultRollouts}
-	duel(b, "expert-vs-reference", o, ref, b.N).report(b, "oracle against the reference")
+	vsReference(b, firstDeals, oracle{x: NewExpert(1, DefaultRollouts)}, "oracle against the reference")
 }
 
 // BenchmarkLateOracleVsReference is BenchmarkOracleVsReference with the oracle told the hand
 // only once at most 10 tiles are hidden, when the late solve starts.
 func BenchmarkLateOracleVsReference(b *testing.B) {
 	o := oracle{x: NewExpert(1, DefaultRollouts), late: deepUnseen}
-	ref := &reference{seed: 2, playouts: DefaultRollouts}
-	duel(b, "expert-vs-reference", o, ref, b.N).report(b, "late oracle against the reference")
+	vsReference(b, firstDeals, o, "late oracle against the reference")
 }
 
 // BenchmarkOracleOnFreshDeals is BenchmarkOracleVsReference on the fresh deals.
 func BenchmarkOracleOnFreshDeals(b *testing.B) {
-	o := oracle{x: NewExpert(1, DefaultRollouts)}
-	ref := &reference{seed: 2, playouts: DefaultRollouts}
-	duel(b, freshDeals, o, ref, b.N).report(b, "oracle against the reference, fresh deals")
+	vsReference(b, freshDeals, oracle{x: NewExpert(1, DefaultRollouts)}, "oracle against the reference, fresh deals")
 }
 
 // TestOracleSeesTheHand checks the harness hands the oracle the opponent's real hand, and
