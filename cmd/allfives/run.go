@@ -141,14 +141,6 @@ func newLogger(out io.Writer, level string) (*slog.Logger, error) {
 	return slog.New(slog.NewJSONHandler(out, &slog.HandlerOptions{Level: l})), nil
 }
 
-// closeStore closes the database for a deferred call, adding a failure to close (the last
-// WAL checkpoint, which a full disk can refuse) to the command's error.
-func closeStore(s interface{ Close() error }, errp *error) {
-	if err := s.Close(); err != nil {
-		*errp = errors.Join(*errp, fmt.Errorf("close database: %w", err))
-	}
-}
-
 // count is n and the noun for it, in the singular for 1: "1 match", "3 matches".
 func count(n int, one, many string) string {
 	if n == 1 {

@@ -1,35 +1,19 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"log/slog"
 	"time"
 
+	"github.com/allfives/allfives/cmd/allfives/internal/server"
 	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/app/players"
-	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/app/seeks"
-	"github.com/allfives/allfives/domain/bot"
 	"github.com/allfives/allfives/domain/matchmaking"
 )
 
-// seekConfig is how serve pairs the seeks of Play now (docs/matchmaking.md).
-type seekConfig struct {
-	rule        matchmaking.Rule
-	ttl, every  time.Duration
-	turnSeconds int
-}
-
-// defaultSeekConfig is serve's matchmaking when nothing is configured.
-func defaultSeekConfig() seekConfig {
-	return seekConfig{rule: matchmaking.DefaultRule(), ttl: seeks.DefaultTTL, every: seeks.DefaultEvery, turnSeconds: seeks.DefaultTurnSeconds}
-}
-
 // seekFlags declares the matchmaking flags on f; the func it returns reads them once f is
 // parsed.
-func seekFlags(f *envFlags) func() (seekConfig, error) {
-	d := defaultSeekConfig().rule
+func seekFlags(f *envFlags) func() (server.Seeks, error) {
+	d := server.DefaultSeeks().Rule
 	window := f.float("seek-window", "ALLFIVES_SEEK_WINDOW", d.Window, "the rating gap a new seek accepts (docs/matchmaking.md)")
 	growth := f.float("seek-window-growth", "ALLFIVES_SEEK_WINDOW_GROWTH", d.Growth, "how much a seek's rating window widens per second of waiting")
 	most := f.float("seek-window-max", "ALLFIVES_SEEK_WINDOW_MAX", d.MaxWindow, "the widest a seek's rating window grows; 0: no cap")
@@ -37,41 +21,24 @@ func seekFlags(f *envFlags) func() (seekConfig, error) {
 	ttl := f.string("seek-ttl", "ALLFIVES_SEEK_TTL", "10m", "how long a seek searches before it expires")
 	every := f.string("seek-interval", "ALLFIVES_SEEK_INTERVAL", "100ms", "how often the matcher looks at the pool (a seek made on this instance wakes it at once)")
 	turn := f.int("seek-turn-seconds", "ALLFIVES_SEEK_TURN_SECONDS", seeks.DefaultTurnSeconds, "the clock, in seconds per turn, of a seek made without turn_seconds (10 to 604800)")
-	return func() (c seekConfig, err error) {
-		c.rule = matchmaking.Rule{Window: *window, Growth: *growth, MaxWindow: *most}
-		if c.rule.Window < 0 || c.rule.Growth < 0 || c.rule.MaxWindow < 0 {
+	return func() (c server.Seeks, err error) {
+		c.Rule = matchmaking.Rule{Window: *window, Growth: *growth, MaxWindow: *most}
+		if c.Rule.Window < 0 || c.Rule.Growth < 0 || c.Rule.MaxWindow < 0 {
 			return c, fmt.Errorf("seek-window, seek-window-growth and seek-window-max must be 0 or more")
 		}
-		if c.rule.BotAfter, err = time.ParseDuration(*botAfter); err != nil || c.rule.BotAfter < 0 {
+		if c.Rule.BotAfter, err = time.ParseDuration(*botAfter); err != nil || c.Rule.BotAfter < 0 {
 			return c, fmt.Errorf("seek-bot-after must be a duration such as 15s, or 0, not %q", *botAfter)
 		}
-		if c.ttl, err = time.ParseDuration(*ttl); err != nil || c.ttl < time.Second {
+		if c.TTL, err = time.ParseDuration(*ttl); err != nil || c.TTL < time.Second {
 			return c, fmt.Errorf("seek-ttl must be a duration of 1s or more, not %q", *ttl)
 		}
-		if c.every, err = time.ParseDuration(*every); err != nil || c.every < 10*time.Millisecond {
+		if c.Every, err = time.ParseDuration(*every); err != nil || c.Every < 10*time.Millisecond {
 			return c, fmt.Errorf("seek-interval must be a duration of 10ms or more, not %q", *every)
 		}
 		if *turn < domain.MinTurnSeconds || *turn > domain.MaxTurnSeconds {
 			return c, fmt.Errorf("seek-turn-seconds must be %d to %d, not %d", domain.MinTurnSeconds, domain.MaxTurnSeconds, *turn)
 		}
-		c.turnSeconds = *turn
+		c.TurnSeconds = *turn
 		return c, nil
 	}
-}
-
-// startSeeks makes the seeks' service and runs its matcher until the func it returns is
-// called (every instance runs one; the store lets one at a time pair).
-func startSeeks(cfg seekConfig, st store, svc *referee.MatchService, people *players.Service, log *slog.Logger) (*seeks.Service, func()) {
-	s := seeks.New(seeks.Config{
-		Store: st, Matches: svc, Keys: people, Standings: st, Rule: cfg.rule,
-		TTL: cfg.ttl, Every: cfg.every, TurnSeconds: cfg.turnSeconds, BotOrder: bot.Names(), Logger: log,
-		BotStart: func(name string, f matchmaking.Format) (float64, bool) { return bot.LadderRating(name, string(f)) },
-	})
-	ctx, stop := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		s.Run(ctx)
-	}()
-	return s, func() { stop(); <-done }
 }
