@@ -1,0 +1,124 @@
+package guarantees
+
+import (
+	"maps"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/allfives/allfives/api"
+)
+
+// TestGuarantees is the guarantee suite (DESIGN 24, "One suite holds them"), on SQLite and
+// on PostgreSQL: it makes every kind of match, asks every route of the router about each
+// with every credential, reading then acting, holds every answer to I1, I2, I4 and I5, ends
+// every match and tournament, asks again, and runs the verify and tournament commands' code
+// on every export (I3). It logs what it checked: docs/design.md quotes the counts.
+func TestGuarantees(t *testing.T) {
+	for _, e := range engines {
+		t.Run(e.name, func(t *testing.T) {
+			s := newSuite(t, e.name, e.db(t))
+			s.run()
+		})
+	}
+}
+
+func (s *suite) run() {
+	s.t.Helper()
+	routes := routesOf(s.srv.Echo)
+	if bad := unclassified(routes); len(bad) > 0 {
+		s.t.Fatal(strings.Join(bad, "\n"))
+	}
+	s.stranger = s.people.fresh("Stranger")
+	s.buildMatches()
+	s.seekMade()
+	s.buildTournaments()
+	s.t.Logf("%s: %d kinds made: %s", s.engine, len(s.kinds), s.kindNames())
+	s.cross(routes, reading)
+	s.cross(routes, acting)
+	s.cross(routes, destroying)
+	s.finish()
+	s.cross(routes, reading)
+	s.verifyAll()
+	s.t.Logf("guarantee suite on %s: %s", s.engine, s.counts)
+}
+
+// kindNames lists the kinds made.
+func (s *suite) kindNames() string {
+	var names []string
+	for _, k := range s.kinds {
+		names = append(names, k.name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// finish ends every match and tournament the suite made: live matches are resigned by a seat
+// holder, offers withdrawn, tournaments played round after round (their humans resigning,
+// their bots' tables played by the bot pool) to their end.
+func (s *suite) finish() {
+	s.t.Helper()
+	for _, k := range s.kinds {
+		if k.tournament == "" {
+			s.end(k)
+		}
+	}
+	for _, k := range s.kinds {
+		if k.tournament != "" {
+			s.endTournament(k)
+		}
+	}
+}
+
+// end resigns or withdraws k's match, whichever it needs, with a credential still holding.
+func (s *suite) end(k *kind) {
+	s.t.Helper()
+	m := s.truth.of(k.match)
+	if m == nil || !m.live() {
+		return
+	}
+	act := "/resign"
+	if m.status == "waiting" {
+		act = "/cancel"
+	}
+	for _, seat := range slices.Sorted(maps.Keys(k.seats)) {
+		c, ok := holderCred(k, seat)
+		if ok && len(s.truth.holds(m, c)) > 0 && s.do(request{method: http.MethodPost, path: matchPath(k.match, act), cred: c, kind: k}).status == http.StatusOK {
+			return
+		}
+	}
+	s.t.Fatalf("%s: no credential of the suite holds a seat of match %s to end it", k.name, k.match)
+}
+
+// endTournament plays k's tournament to its end: every match of a running round with a
+// human seat is resigned by that seat's player until the tournament is over.
+func (s *suite) endTournament(k *kind) {
+	s.t.Helper()
+	s.waitFor("tournament "+k.tournament+" ends", func() bool {
+		v := s.tview(k.tournament)
+		if v.Status == "finished" || v.Status == "cancelled" {
+			return true
+		}
+		for _, r := range v.Rounds {
+			for _, t := range r.Tables {
+				s.resignTable(k, t)
+			}
+		}
+		return false
+	})
+}
+
+// resignTable resigns a live tournament match with the key of one of its human seats.
+func (s *suite) resignTable(k *kind, t api.TournamentTable) {
+	s.t.Helper()
+	m := s.truth.of(t.Match)
+	if t.Match == "" || m == nil || !m.live() {
+		return
+	}
+	for _, seat := range t.Seats {
+		if p := s.people.byID(seat.Player); p != nil {
+			s.must(http.StatusOK, request{method: http.MethodPost, path: matchPath(t.Match, "/resign"), cred: p.asKey(roleOwnKey), kind: k}, nil)
+			return
+		}
+	}
+}
