@@ -18,7 +18,7 @@ type counts struct {
 	began         time.Time
 	requests      int
 	cases         map[[3]string]bool // (route, kind, credential role) asked at least once
-	routes        map[string]bool
+	routes        map[string]int // requests per route
 	kinds         map[string]bool
 	roles         map[string]bool
 	hiddenChecked int // answers about a live or sealed match searched for hidden tiles
@@ -41,7 +41,7 @@ type found struct {
 }
 
 func newCounts() *counts {
-	return &counts{began: time.Now(), cases: map[[3]string]bool{}, routes: map[string]bool{}, kinds: map[string]bool{},
+	return &counts{began: time.Now(), cases: map[[3]string]bool{}, routes: map[string]int{}, kinds: map[string]bool{},
 		roles: map[string]bool{}, violations: map[finding]*found{}}
 }
 
@@ -60,7 +60,7 @@ func (c *counts) request(v seen) {
 		role = roleNone
 	}
 	c.cases[[3]string{v.route, kind, role}] = true
-	c.routes[v.route] = true
+	c.routes[v.route]++
 	c.roles[role] = true
 }
 

@@ -39,9 +39,12 @@ func (s *suite) run() {
 	s.cross(routes, acting)
 	s.cross(routes, destroying)
 	s.finish()
-	s.cross(routes, reading)
+	s.cross(routes, ended)
 	s.verifyAll()
 	s.t.Logf("guarantee suite on %s: %s", s.engine, s.counts)
+	for r, n := range s.counts.routes {
+		s.t.Logf("%6d %s", n, r)
+	}
 }
 
 // kindNames lists the kinds made.
@@ -96,29 +99,30 @@ func (s *suite) endTournament(k *kind) {
 	s.t.Helper()
 	s.waitFor("tournament "+k.tournament+" ends", func() bool {
 		v := s.tview(k.tournament)
-		if v.Status == "finished" || v.Status == "cancelled" {
-			return true
-		}
+		over := v.Status == "finished" || v.Status == "cancelled"
 		for _, r := range v.Rounds {
 			for _, t := range r.Tables {
-				s.resignTable(k, t)
+				// A cancelled tournament's matches are over too; any left live is ended.
+				over = !s.resignTable(k, t) && over
 			}
 		}
-		return false
+		return over
 	})
 }
 
-// resignTable resigns a live tournament match with the key of one of its human seats.
-func (s *suite) resignTable(k *kind, t api.TournamentTable) {
+// resignTable resigns a live tournament match with the key of one of its human seats; it
+// answers whether the match was live.
+func (s *suite) resignTable(k *kind, t api.TournamentTable) bool {
 	s.t.Helper()
 	m := s.truth.of(t.Match)
 	if t.Match == "" || m == nil || !m.live() {
-		return
+		return false
 	}
 	for _, seat := range t.Seats {
 		if p := s.people.byID(seat.Player); p != nil {
 			s.must(http.StatusOK, request{method: http.MethodPost, path: matchPath(t.Match, "/resign"), cred: p.asKey(roleOwnKey), kind: k}, nil)
-			return
+			return true
 		}
 	}
+	return true // a table of bots: the bot pool plays it out
 }

@@ -110,10 +110,12 @@ func (tr *truths) sealedLocked() map[string]bool {
 		return tr.sealed
 	}
 	tr.sealed = map[string]bool{}
+	read := map[string]bool{}
 	for _, k := range tr.s.kinds {
-		if k.tournament == "" {
+		if k.tournament == "" || read[k.tournament] {
 			continue
 		}
+		read[k.tournament] = true
 		t, err := tr.s.srv.Tournaments.Get(context.Background(), k.tournament)
 		if err != nil {
 			tr.s.t.Fatalf("truth of tournament %s: %v", k.tournament, err)
