@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/allfives/allfives/api"
 	"github.com/allfives/allfives/api/apitest"
+	"github.com/allfives/allfives/cmd/allfives/internal/verify"
 	"github.com/allfives/allfives/domain/app/players"
 	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/bot"
@@ -168,15 +168,8 @@ func (k *kindServer) audits(kind, id string) {
 		k.t.Errorf("%s: GET /audit of %s: %s", kind, id, jsonText(rep))
 	}
 	export := k.call(http.MethodGet, k.path(id, "/export"), nil, "", http.StatusOK, nil)
-	res := verifyExport(export)
-	if !res.ok() {
-		var failed []string
-		for _, c := range res.checks {
-			if !c.ok {
-				failed = append(failed, c.name+": "+c.detail)
-			}
-		}
-		k.t.Errorf("%s: allfives verify of %s's export: %s", kind, id, strings.Join(failed, "; "))
+	if err := verify.Export(export).Err(); err != nil {
+		k.t.Errorf("%s: allfives verify of %s's export: %v", kind, id, err)
 	}
 }
 
