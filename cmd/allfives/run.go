@@ -23,7 +23,7 @@ commands:
   check      check a database: SQLite's integrity check and the audit of every match
   simulate   play matches between bots in-process and report on the strategies
   replay     print a stored match's record as text
-  verify     check a match's JSON export offline: chain, rules, seed and deals
+  verify     check a match's JSON export offline: chain, rules, seed, deals and the match's fields
   bench      load a running server over HTTP and print rates, latencies and ratios
   review     review a finished match's JSON export offline: accuracy, luck and skill
   ratings    rebuild every rating from the match logs, or check the live table against them

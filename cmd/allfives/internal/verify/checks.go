@@ -161,32 +161,6 @@ func payloads(res *Result, events []exportEvent, links []audit.ChainLink) audit.
 	return log
 }
 
-// matchCheck compares the export's match with the one its events fold into, as everyone sees it.
-func matchCheck(res *Result, id string, exported json.RawMessage, log audit.LogRead) {
-	// The export may be anyone's forgery: a fold that panics on it is a failed check, not a crash.
-	defer func() {
-		if p := recover(); p != nil {
-			res.add("match", false, 0, "not checked: the events cannot be folded (%v)", p)
-		}
-	}()
-	m, err := domain.Rebuild(id, log.Events)
-	if err != nil || log.Unreadable > 0 {
-		res.add("match", false, 0, "not checked: the events do not fold into a match")
-		return
-	}
-	var got map[string]any
-	if err := json.Unmarshal(exported, &got); err != nil {
-		res.add("match", false, 0, "the match is not a JSON object: %v", err)
-		return
-	}
-	delete(got, "you") // a seat's own view of its (now empty) hand: not what everyone sees
-	if !sameJSON(wire(api.ToMatchView(m.View(domain.Spectator()))), wire(got)) {
-		res.add("match", false, 0, "the match (status, scores, seats, commitment, ...) is not the one its events fold into")
-		return
-	}
-	res.add("match", true, 0, "the match is the one its %d events fold into: %s, scores %v", len(log.Events), m.Summary().Status, m.Summary().Scores)
-}
-
 func wire(v any) []byte {
 	b, err := json.Marshal(v)
 	if err != nil {

@@ -21,9 +21,10 @@ const Usage = `usage: allfives verify FILE|-
 Checks the JSON export of a finished match (GET /api/v1/matches/{id}/export) with no server
 and no database: the hash chain over every event's raw_data, each event's data against its
 raw_data, every event against the rules, the revealed seed against the commitment and every
-deal against the seed, and the match against the events. It prints each check, names the first
-bad seq when one fails, and exits 0 only when every check holds. "-" reads standard input.
-The chain formula is in docs/api.md, "Verifying an export".
+deal against the seed, and every field of the match the events determine against them (a field
+they do not, such as the review's state, is not compared; the first that differs is named). It
+prints each check, names the first bad seq when one fails, and exits 0 only when every check
+holds. "-" reads standard input. The chain formula is in docs/api.md, "Verifying an export".
 `
 
 // ErrNotVerified is returned when the export was read but does not hold up; the checks printed
