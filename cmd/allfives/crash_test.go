@@ -32,10 +32,11 @@ func buildBinary(t *testing.T) string {
 	return bin
 }
 
-// startServer runs `allfives serve` on db and waits for its "listening" line.
-func startServer(t *testing.T, bin, db string) *binServer {
+// startServer runs `allfives serve` on db, with extra flags after its own, and waits for its
+// "listening" line.
+func startServer(t *testing.T, bin, db string, extra ...string) *binServer {
 	t.Helper()
-	cmd := exec.Command(bin, "serve", "--limits", "off", "--addr", "127.0.0.1:0", "--db", db, "--sync", "full")
+	cmd := exec.Command(bin, append([]string{"serve", "--limits", "off", "--addr", "127.0.0.1:0", "--db", db, "--sync", "full"}, extra...)...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -6,27 +6,32 @@
 // process.
 //
 // A test builds the server as serve does, every feature on, from DefaultConfig, changing only
-// what a test may inject: the store, the clock, the bots' seed, short TTLs and intervals, a
-// small review budget, and the limits:
+// what a test may inject: the database, the clock (Clock: the match service's, the players'
+// tickets and keys, the reviewer's, the matcher's and the tournaments'), the bots' seed
+// (BotSeed), short TTLs and intervals (WaitingTTL, RematchTTL, SweepEvery, RatingsEvery,
+// TournamentSweep, Seeks.Every, Seeks.Rule.BotAfter), a small review budget (Review) and the
+// limits (Limits{} is serve --limits off):
 //
 //	cfg := server.DefaultConfig()
 //	cfg.DB = filepath.Join(t.TempDir(), "allfives.db") // or a postgres:// URL (pgtest.URL)
 //	cfg.Sync = "normal"
-//	cfg.Limits = server.Limits{}                       // serve --limits off
-//	cfg.Clock = clock                                  // a referee.Clock the test moves
+//	cfg.Limits = server.Limits{}
+//	cfg.Clock = clock // a referee.Clock the test moves, such as apitest.NewClock's
 //	cfg.BotSeed = 7
 //	cfg.Review = apitest.SmallReview
 //	cfg.SweepEvery, cfg.RatingsEvery = 20*time.Millisecond, 20*time.Millisecond
-//	s, err := server.Start(ctx, cfg)
+//	s, err := server.Start(context.Background(), cfg)
 //	if err != nil {
 //		t.Fatal(err)
 //	}
 //	t.Cleanup(func() { s.Close() })
 //	srv := httptest.NewServer(s.Handler) // or s.Handler.ServeHTTP(rec, req)
 //
-// s.Echo.Routes() lists every route; s.Matches, s.Players, s.Reviews, s.Ratings,
-// s.Tournaments, s.Seeks and s.Store are the services and the store the router serves.
-// Close stops the background work and closes the store, in the order serve does on shutdown.
+// s.Echo.Routes() lists every route the router serves; s.Matches, s.Players, s.Reviews,
+// s.Ratings, s.Tournaments, s.Seeks and s.Store are the services and the store behind it (a
+// test may call s.Matches.Sweep itself after moving the clock, with SweepEvery long enough
+// that the sweeper does not race it). Close stops the background work and closes the store,
+// in the order serve does on shutdown; Run is serve itself, on a listener.
 package server
 
 import (
