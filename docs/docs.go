@@ -3636,12 +3636,12 @@ const docTemplate = `{
             ],
             "properties": {
                 "established_matches": {
-                    "description": "EstablishedMatches counts the rated matches of the format against opponents who were\nestablished when they met: every player of every other side a bot, or a player whose\nrating was not provisional then (docs/ratings.md, \"Standing\"). 10 are needed to rank.",
+                    "description": "EstablishedMatches counts the rated matches of the format against opponents who were\nestablished when they met: every player of every other side a bot, or a player whose\nrating was not provisional then (docs/ratings.md, \"Standing\"). Only those count, so it\nequals matches. 10 are needed to rank.",
                     "type": "integer",
-                    "example": 9
+                    "example": 12
                 },
                 "matches": {
-                    "description": "Matches and Wins count the player's rated matches of the format, and those its side won.",
+                    "description": "Matches and Wins count the player's rated matches of the format that counted, and those\nits side won (docs/ratings.md, \"Farming\").",
                     "type": "integer",
                     "example": 12
                 },
@@ -3650,7 +3650,7 @@ const docTemplate = `{
                     "example": 27.6353895
                 },
                 "provisional": {
-                    "description": "Provisional: fewer than 10 rated matches of the format, sigma above 6, or fewer than 10\nrated matches against established opponents; a provisional rating is left off the\nleaderboard, and a match against it does not count toward anyone's standing\n(docs/ratings.md, \"Provisional\" and \"Standing\").",
+                    "description": "Provisional: fewer than 10 rated matches of the format counted, or sigma above 6; a\nprovisional rating is left off the leaderboard, and a match against it counts for\nnobody (docs/ratings.md, \"Provisional\", \"Standing\" and \"Farming\").",
                     "type": "boolean"
                 },
                 "rating": {
@@ -4688,7 +4688,7 @@ const docTemplate = `{
                     "$ref": "#/definitions/api.RatingValue"
                 },
                 "against_established": {
-                    "description": "AgainstEstablished says the match counted toward established_matches: every player of\nevery other side was established when it was rated.",
+                    "description": "AgainstEstablished says the match counted: every player of every other side was\nestablished when it was rated. When false, after equals before and the match is in none\nof the format's figures (docs/ratings.md, \"Farming\").",
                     "type": "boolean"
                 },
                 "before": {

@@ -1976,12 +1976,14 @@ type ApiExportResponse struct {
 type ApiFormatRating struct {
 	// EstablishedMatches EstablishedMatches counts the rated matches of the format against opponents who were
 	// established when they met: every player of every other side a bot, or a player whose
-	// rating was not provisional then (docs/ratings.md, "Standing"). 10 are needed to rank.
+	// rating was not provisional then (docs/ratings.md, "Standing"). Only those count, so it
+	// equals matches. 10 are needed to rank.
 	//
-	// Example: 9
+	// Example: 12
 	EstablishedMatches int `json:"established_matches"`
 
-	// Matches Matches and Wins count the player's rated matches of the format, and those its side won.
+	// Matches Matches and Wins count the player's rated matches of the format that counted, and those
+	// its side won (docs/ratings.md, "Farming").
 	//
 	// Example: 12
 	Matches int `json:"matches"`
@@ -1989,10 +1991,9 @@ type ApiFormatRating struct {
 	// Mu Example: 27.6353895
 	Mu float32 `json:"mu"`
 
-	// Provisional Provisional: fewer than 10 rated matches of the format, sigma above 6, or fewer than 10
-	// rated matches against established opponents; a provisional rating is left off the
-	// leaderboard, and a match against it does not count toward anyone's standing
-	// (docs/ratings.md, "Provisional" and "Standing").
+	// Provisional Provisional: fewer than 10 rated matches of the format counted, or sigma above 6; a
+	// provisional rating is left off the leaderboard, and a match against it counts for
+	// nobody (docs/ratings.md, "Provisional", "Standing" and "Farming").
 	Provisional bool `json:"provisional"`
 
 	// Rating Example: 3.4376853
@@ -2486,8 +2487,9 @@ type ApiProblemCode string
 type ApiRatingHistoryItem struct {
 	After ApiRatingValue `json:"after"`
 
-	// AgainstEstablished AgainstEstablished says the match counted toward established_matches: every player of
-	// every other side was established when it was rated.
+	// AgainstEstablished AgainstEstablished says the match counted: every player of every other side was
+	// established when it was rated. When false, after equals before and the match is in none
+	// of the format's figures (docs/ratings.md, "Farming").
 	AgainstEstablished bool                       `json:"against_established"`
 	Before             ApiRatingValue             `json:"before"`
 	EndedAt            time.Time                  `json:"ended_at"`
