@@ -33,6 +33,8 @@ func (s *suite) duplicate() {
 		s.t.Fatalf("advance the tournament: %v", err)
 	}
 	s.projectorPassed()
+	s.ownListsShow(ended)
+	s.ownListsShow(live)
 	after := s.quiet(v.ID, entrants)
 	for path, b := range before {
 		if string(after[path]) != string(b) {
@@ -41,6 +43,42 @@ func (s *suite) duplicate() {
 				"a table of a running duplicate round ended and this answer changed; before: %.300s", b)
 		}
 	}
+}
+
+// ownListsShow: each holder of k's sealed match finds it in its own list of matches with
+// its key, and, when it is to move, in ?turn=me and in its stream's snapshot (DESIGN 24, I2).
+func (s *suite) ownListsShow(k *kind) {
+	s.t.Helper()
+	m := s.truth.of(k.match)
+	turn := -1
+	if m.status == "in_progress" {
+		var v api.MatchView
+		c, _ := holderCred(k, k.own)
+		s.must(http.StatusOK, request{method: http.MethodGet, path: matchPath(k.match, ""), cred: c, kind: k}, &v)
+		if v.Turn != nil {
+			turn = *v.Turn
+		}
+	}
+	for seat, h := range k.seats {
+		c := h.who.asKey(roleOwnKey)
+		paths := []string{"/api/v1/players/" + h.who.id + "/matches"}
+		if seat == turn {
+			paths = append(paths, "/api/v1/players/"+h.who.id+"/matches?turn=me", "/api/v1/players/me/stream")
+		}
+		for _, p := range paths {
+			a := s.do(request{method: http.MethodGet, path: p, cred: c, kind: k})
+			if a.status != http.StatusOK || !bytes.Contains(a.body, []byte(k.match)) {
+				s.violation("I2", seen{r: request{method: http.MethodGet, path: p, cred: c, kind: k}, a: a, route: firstRoute(s, p)},
+					"seat %d's own key does not find its sealed match %s here", seat, k.match)
+			}
+		}
+	}
+}
+
+// firstRoute is the route path is served by.
+func firstRoute(s *suite, path string) string {
+	route, _ := routeOf(s.srv.Echo, http.MethodGet, path)
+	return route
 }
 
 // quiet are the answers about a duplicate round's tournament and players that must not move

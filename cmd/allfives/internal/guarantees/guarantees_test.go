@@ -18,6 +18,7 @@ import (
 func TestGuarantees(t *testing.T) {
 	for _, e := range engines {
 		t.Run(e.name, func(t *testing.T) {
+			t.Parallel() // the engines share nothing; each waits on its own store
 			s := newSuite(t, e.name, e.db(t))
 			s.run()
 		})
