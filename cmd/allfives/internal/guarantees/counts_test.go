@@ -18,7 +18,7 @@ type counts struct {
 	began         time.Time
 	requests      int
 	cases         map[[3]string]bool // (route, kind, credential role) asked at least once
-	routes        map[string]int // requests per route
+	routes        map[string]int     // requests per route
 	kinds         map[string]bool
 	roles         map[string]bool
 	hiddenChecked int // answers about a live or sealed match searched for hidden tiles
