@@ -86,6 +86,24 @@ func (c *counts) violation(f finding, role, sample string) {
 	}
 }
 
+// findings is how many findings were counted.
+func (c *counts) findings() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, f := range c.violations {
+		n += f.n
+	}
+	return n
+}
+
+// clear forgets every finding.
+func (c *counts) clear() {
+	c.mu.Lock()
+	c.violations = map[finding]*found{}
+	c.mu.Unlock()
+}
+
 // report fails t with every finding, one error each, in a stable order.
 func (c *counts) report(t *testing.T, engine string) {
 	c.mu.Lock()
