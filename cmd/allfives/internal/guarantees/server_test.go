@@ -2,8 +2,11 @@ package guarantees
 
 import (
 	"context"
+	"encoding/binary"
+	"math/rand/v2"
 	"net/http/httptest"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -54,7 +57,7 @@ var engines = []struct {
 func config(db string, clock *apitest.Clock) server.Config {
 	cfg := server.DefaultConfig()
 	cfg.DB, cfg.Sync = db, "normal"
-	cfg.Clock, cfg.BotSeed = clock, botSeed
+	cfg.Clock, cfg.BotSeed, cfg.Random = clock, botSeed, newSeeded(botSeed)
 	cfg.Review = apitest.SmallReview
 	cfg.SweepEvery, cfg.RatingsEvery, cfg.TournamentSweep = 20*time.Millisecond, 20*time.Millisecond, 50*time.Millisecond
 	cfg.Seeks.Every = 20 * time.Millisecond
@@ -75,6 +78,25 @@ func wideLimits() server.Limits {
 	l.RunningReviews *= 100
 	l.BotQueue *= 100
 	return l
+}
+
+// seeded is a source of random bytes from a fixed seed, safe for concurrent use: the
+// server's seeds, ids and tokens, the same on every run.
+type seeded struct {
+	mu sync.Mutex
+	r  *rand.ChaCha8
+}
+
+func newSeeded(seed uint64) *seeded {
+	var key [32]byte
+	binary.LittleEndian.PutUint64(key[:], seed)
+	return &seeded{r: rand.NewChaCha8(key)}
+}
+
+func (s *seeded) Read(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.r.Read(p)
 }
 
 // newSuite starts the server on db with every feature on.
