@@ -1,5 +1,6 @@
-// Package jsonbody reads request bodies: strictly as JSON where a route takes one, and as
-// nothing (or {}) where a route takes none.
+// Package jsonbody reads request bodies: strictly as JSON where a route takes one (its
+// integers in the ranges their tags give, bounds.go), as nothing (or {}) where a route takes
+// none, and as either where a route's body may be left out.
 package jsonbody
 
 import (
