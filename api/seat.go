@@ -17,7 +17,7 @@ import (
 //
 //	@Summary			Join an open seat
 //	@ID					joinSeat
-//	@Description		Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST).
+//	@Description		Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST). The body may be left out, as a decline's or a resignation's, when it would say nothing: a join with a key to a listed match, or to a seat kept for the player.
 //	@Tags				seats
 //	@Accept				json
 //	@Produce			json
@@ -26,7 +26,7 @@ import (
 //	@x-token-optional	true
 //	@Param				id		path		string		true	"match id"
 //	@Param				seat	path		int			true	"the open seat"	minimum(0)	maximum(3)
-//	@Param				body	body		JoinRequest	true	"the player's name and the seat's invite"
+//	@Param				body	body		JoinRequest	false	"the player's name and the seat's invite; none (or {}) when neither is needed"
 //	@Success			201		{object}	JoinResponse
 //	@Failure			400		{object}	Problem	"INVALID_REQUEST"
 //	@Failure			401		{object}	Problem	"UNAUTHORIZED: a player key that is not valid, or a seat reserved for another player (a challenge)"
@@ -45,8 +45,8 @@ func (s *server) joinSeat(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var body JoinRequest
-	if err := jsonbody.Decode(c, &body); err != nil {
+	var body JoinRequest // none, as a decline or a resignation takes none, joins with the key's name
+	if err := jsonbody.Optional(c, &body); err != nil {
 		return err
 	}
 	key, err := bearer(c) // a player key binds the seat to its player (docs/api.md, "Players")

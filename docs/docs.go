@@ -1232,7 +1232,7 @@ const docTemplate = `{
                         "PlayerKey": []
                     }
                 ],
-                "description": "Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST).",
+                "description": "Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST). The body may be left out, as a decline's or a resignation's, when it would say nothing: a join with a key to a listed match, or to a seat kept for the player.",
                 "consumes": [
                     "application/json"
                 ],
@@ -1263,10 +1263,9 @@ const docTemplate = `{
                         "required": true
                     },
                     {
-                        "description": "the player's name and the seat's invite",
+                        "description": "the player's name and the seat's invite; none (or {}) when neither is needed",
                         "name": "body",
                         "in": "body",
-                        "required": true,
                         "schema": {
                             "$ref": "#/definitions/api.JoinRequest"
                         }
@@ -3201,13 +3200,18 @@ const docTemplate = `{
                     "example": true
                 },
                 "target": {
-                    "description": "Target is the score that wins, a multiple of 5 from 5 to 1000; left out, the format's\ndefault. Only seeks of one target meet.",
+                    "description": "Target is the score that wins, a multiple of 5 from 5 to 1000; left out, the format's\ndefault (250 with two sides, else 200). Only seeks of one target meet.",
                     "type": "integer",
+                    "maximum": 1000,
+                    "minimum": 5,
+                    "multipleOf": 5,
                     "example": 250
                 },
                 "turn_seconds": {
                     "description": "TurnSeconds is the clock of the match, 10 to 604800; left out, the server's default\n(--seek-turn-seconds). Only seeks of one clock meet.",
                     "type": "integer",
+                    "maximum": 604800,
+                    "minimum": 10,
                     "example": 60
                 }
             }
@@ -3237,11 +3241,15 @@ const docTemplate = `{
                 },
                 "max_entries": {
                     "type": "integer",
+                    "maximum": 256,
+                    "minimum": 2,
                     "example": 32
                 },
                 "min_entries": {
-                    "description": "MinEntries (default: one table) and MaxEntries (default 256, a round robin's 32).",
+                    "description": "MinEntries (default: one table) and MaxEntries (default 256, a round robin's 32); the\nformat may ask for more (at least one table).",
                     "type": "integer",
+                    "maximum": 256,
+                    "minimum": 2,
                     "example": 4
                 },
                 "name": {
@@ -3253,11 +3261,14 @@ const docTemplate = `{
                     "type": "boolean"
                 },
                 "rounds": {
+                    "description": "Rounds is a Swiss's number of rounds; a round robin's is fixed by its entries (leave it out).",
                     "type": "integer",
+                    "maximum": 20,
+                    "minimum": 1,
                     "example": 4
                 },
                 "starts_at": {
-                    "description": "StartsAt starts the tournament by itself; without it the organiser starts it.",
+                    "description": "StartsAt starts the tournament by itself, at most 30 days ahead; without it the organiser\nstarts it.",
                     "type": "string",
                     "format": "date-time"
                 },
@@ -3271,13 +3282,18 @@ const docTemplate = `{
                     "example": "swiss"
                 },
                 "target": {
-                    "description": "Target is each match's (default: the rules').",
+                    "description": "Target is each match's, a multiple of 5 from 5 to 1000; left out, the rules' default. A\ntarget given is checked as given: 0 is refused like any other outside that range.",
                     "type": "integer",
+                    "maximum": 1000,
+                    "minimum": 5,
+                    "multipleOf": 5,
                     "example": 150
                 },
                 "turn_seconds": {
-                    "description": "TurnSeconds is each match's clock (default 60: every tournament match has one).",
+                    "description": "TurnSeconds is each match's clock, 10 to 604800; left out, 60 (every tournament match has\none).",
                     "type": "integer",
+                    "maximum": 604800,
+                    "minimum": 10,
                     "example": 60
                 }
             }
@@ -5331,8 +5347,9 @@ const docTemplate = `{
                     ]
                 },
                 "target": {
-                    "description": "Target is the score that wins; 0 for the format's default.",
-                    "type": "integer"
+                    "description": "Target is the score its match is played to: the one asked for, else the format's default.",
+                    "type": "integer",
+                    "example": 250
                 },
                 "turn_seconds": {
                     "type": "integer"

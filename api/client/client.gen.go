@@ -1712,7 +1712,7 @@ type ApiCreateSeekRequest struct {
 	Rated bool `json:"rated"`
 
 	// Target Target is the score that wins, a multiple of 5 from 5 to 1000; left out, the format's
-	// default. Only seeks of one target meet.
+	// default (250 with two sides, else 200). Only seeks of one target meet.
 	//
 	// Example: 250
 	Target *int `json:"target,omitempty"`
@@ -1743,7 +1743,8 @@ type ApiCreateTournamentRequest struct {
 	// MaxEntries Example: 32
 	MaxEntries *int `json:"max_entries,omitempty"`
 
-	// MinEntries MinEntries (default: one table) and MaxEntries (default 256, a round robin's 32).
+	// MinEntries MinEntries (default: one table) and MaxEntries (default 256, a round robin's 32); the
+	// format may ask for more (at least one table).
 	//
 	// Example: 4
 	MinEntries *int `json:"min_entries,omitempty"`
@@ -1754,10 +1755,13 @@ type ApiCreateTournamentRequest struct {
 	// Rated Rated rates every match as any rated match (docs/ratings.md).
 	Rated *bool `json:"rated,omitempty"`
 
-	// Rounds Example: 4
+	// Rounds Rounds is a Swiss's number of rounds; a round robin's is fixed by its entries (leave it out).
+	//
+	// Example: 4
 	Rounds *int `json:"rounds,omitempty"`
 
-	// StartsAt StartsAt starts the tournament by itself; without it the organiser starts it.
+	// StartsAt StartsAt starts the tournament by itself, at most 30 days ahead; without it the organiser
+	// starts it.
 	StartsAt *time.Time `json:"starts_at,omitempty"`
 
 	// System System pairs the rounds: swiss (rounds needed) or round_robin (2p only; everyone meets
@@ -1766,12 +1770,14 @@ type ApiCreateTournamentRequest struct {
 	// Example: swiss
 	System ApiCreateTournamentRequestSystem `json:"system"`
 
-	// Target Target is each match's (default: the rules').
+	// Target Target is each match's, a multiple of 5 from 5 to 1000; left out, the rules' default. A
+	// target given is checked as given: 0 is refused like any other outside that range.
 	//
 	// Example: 150
 	Target *int `json:"target,omitempty"`
 
-	// TurnSeconds TurnSeconds is each match's clock (default 60: every tournament match has one).
+	// TurnSeconds TurnSeconds is each match's clock, 10 to 604800; left out, 60 (every tournament match has
+	// one).
 	//
 	// Example: 60
 	TurnSeconds *int `json:"turn_seconds,omitempty"`
@@ -2783,7 +2789,9 @@ type ApiSeekView struct {
 	// cancelled (by its player, or by a rotation of its key) or expired.
 	Status ApiSeekViewStatus `json:"status"`
 
-	// Target Target is the score that wins; 0 for the format's default.
+	// Target Target is the score its match is played to: the one asked for, else the format's default.
+	//
+	// Example: 250
 	Target      int `json:"target"`
 	TurnSeconds int `json:"turn_seconds"`
 }
@@ -3368,7 +3376,7 @@ type ClientInterface interface {
 
 	// JoinSeatWithBody Join an open seat
 	//
-	// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST).
+	// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST). The body may be left out, as a decline's or a resignation's, when it would say nothing: a join with a key to a listed match, or to a seat kept for the player.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3377,7 +3385,7 @@ type ClientInterface interface {
 
 	// JoinSeat Join an open seat
 	//
-	// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST).
+	// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST). The body may be left out, as a decline's or a resignation's, when it would say nothing: a join with a key to a listed match, or to a seat kept for the player.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -3942,7 +3950,7 @@ func (c *Client) DeclineSeat(ctx context.Context, id string, seat int, reqEditor
 
 // JoinSeatWithBody Join an open seat
 //
-// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST).
+// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST). The body may be left out, as a decline's or a resignation's, when it would say nothing: a join with a key to a listed match, or to a seat kept for the player.
 //
 // Takes any type of body and a specified content type.
 //
@@ -3961,7 +3969,7 @@ func (c *Client) JoinSeatWithBody(ctx context.Context, id string, seat int, cont
 
 // JoinSeat Join an open seat
 //
-// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST).
+// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST). The body may be left out, as a decline's or a resignation's, when it would say nothing: a join with a key to a listed match, or to a seat kept for the player.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -6879,7 +6887,7 @@ type ClientWithResponsesInterface interface {
 
 	// JoinSeatWithBodyWithResponse Join an open seat
 	//
-	// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST).
+	// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST). The body may be left out, as a decline's or a resignation's, when it would say nothing: a join with a key to a listed match, or to a seat kept for the player.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -6888,7 +6896,7 @@ type ClientWithResponsesInterface interface {
 
 	// JoinSeatWithResponse Join an open seat
 	//
-	// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST).
+	// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST). The body may be left out, as a decline's or a resignation's, when it would say nothing: a join with a key to a listed match, or to a seat kept for the player.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -11527,6 +11535,8 @@ type CreateTournamentResponse struct {
 	ApplicationproblemJSON408 *ApiProblem
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *ApiProblem
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *ApiProblem
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *ApiProblem
 	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
@@ -11570,6 +11580,11 @@ func (r CreateTournamentResponse) GetApplicationproblemJSON408() *ApiProblem {
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r CreateTournamentResponse) GetApplicationproblemJSON413() *ApiProblem {
 	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r CreateTournamentResponse) GetApplicationproblemJSON415() *ApiProblem {
+	return r.ApplicationproblemJSON415
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -12028,6 +12043,8 @@ type JoinTournamentResponse struct {
 	ApplicationproblemJSON409 *ApiProblem
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *ApiProblem
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *ApiProblem
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *ApiProblem
 	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
@@ -12084,6 +12101,11 @@ func (r JoinTournamentResponse) GetApplicationproblemJSON409() *ApiProblem {
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r JoinTournamentResponse) GetApplicationproblemJSON413() *ApiProblem {
 	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r JoinTournamentResponse) GetApplicationproblemJSON415() *ApiProblem {
+	return r.ApplicationproblemJSON415
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -12993,7 +13015,7 @@ func (c *ClientWithResponses) DeclineSeatWithResponse(ctx context.Context, id st
 
 // JoinSeatWithBodyWithResponse Join an open seat
 //
-// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST).
+// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST). The body may be left out, as a decline's or a resignation's, when it would say nothing: a join with a key to a listed match, or to a seat kept for the player.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -13008,7 +13030,7 @@ func (c *ClientWithResponses) JoinSeatWithBodyWithResponse(ctx context.Context, 
 
 // JoinSeatWithResponse Join an open seat
 //
-// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST).
+// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST). The body may be left out, as a decline's or a resignation's, when it would say nothing: a join with a key to a listed match, or to a seat kept for the player.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -17803,6 +17825,13 @@ func ParseCreateTournamentResponse(rsp *http.Response) (*CreateTournamentRespons
 		}
 		response.ApplicationproblemJSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ApiProblem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -18314,6 +18343,13 @@ func ParseJoinTournamentResponse(rsp *http.Response) (*JoinTournamentResponse, e
 			return nil, err
 		}
 		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ApiProblem
