@@ -173,6 +173,7 @@ func (s *server) listMatches(c echo.Context) error {
 //	@Failure			400				{object}	Problem	"INVALID_REQUEST"
 //	@Failure			401				{object}	Problem	"UNAUTHORIZED: a token that is not this match's"
 //	@Failure			404				{object}	Problem	"MATCH_NOT_FOUND"
+//	@Failure			409				{object}	Problem	"MATCH_SEALED: the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md)"
 //	@Router				/api/v1/matches/{id} [get]
 func (s *server) getMatch(c echo.Context) error {
 	id, v, err := s.matchCaller(c, s.viewer)

@@ -33,7 +33,7 @@ import (
 //	@Failure			403		{object}	Problem	"INVALID_INVITE"
 //	@Failure			404		{object}	Problem	"MATCH_NOT_FOUND"
 //	@Failure			408		{object}	Problem	"REQUEST_TIMEOUT: the body did not arrive before the server\'s read timeout"
-//	@Failure			409		{object}	Problem	"SEAT_TAKEN, ALREADY_SEATED (the player holds another seat of the match), MATCH_FINISHED (finished or expired)"
+//	@Failure			409		{object}	Problem	"MATCH_SEALED, SEAT_TAKEN, ALREADY_SEATED, MATCH_FINISHED: MATCH_SEALED when the match belongs to a duplicate round still being played (to anyone: it has no open seat); checked before anything else, the same answer whatever the request (docs/tournaments.md); ALREADY_SEATED when the player holds another seat of the match; MATCH_FINISHED when it is finished or expired"
 //	@Failure			413		{object}	Problem	"PAYLOAD_TOO_LARGE"
 //	@Failure			415		{object}	Problem	"UNSUPPORTED_MEDIA_TYPE"
 //	@Router				/api/v1/matches/{id}/seats/{seat}/join [post]
@@ -79,7 +79,7 @@ func (s *server) joinSeat(c echo.Context) error {
 //	@Failure		400		{object}	Problem	"INVALID_REQUEST"
 //	@Failure		401		{object}	Problem	"UNAUTHORIZED: not this seat's token"
 //	@Failure		404		{object}	Problem	"MATCH_NOT_FOUND"
-//	@Failure		409		{object}	Problem	"MATCH_STARTED, MATCH_FINISHED"
+//	@Failure		409		{object}	Problem	"MATCH_SEALED, MATCH_STARTED, MATCH_FINISHED: MATCH_SEALED when the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md)"
 //	@Router			/api/v1/matches/{id}/seats/{seat}/leave [post]
 func (s *server) leaveSeat(c echo.Context) error {
 	return s.seatCall(c, s.svc.Leave)
@@ -100,7 +100,7 @@ func (s *server) leaveSeat(c echo.Context) error {
 //	@Failure		400		{object}	Problem	"INVALID_REQUEST: the seat is not on autoplay"
 //	@Failure		401		{object}	Problem	"UNAUTHORIZED: not this seat's token"
 //	@Failure		404		{object}	Problem	"MATCH_NOT_FOUND"
-//	@Failure		409		{object}	Problem	"MATCH_NOT_STARTED, MATCH_FINISHED"
+//	@Failure		409		{object}	Problem	"MATCH_SEALED, MATCH_NOT_STARTED, MATCH_FINISHED: MATCH_SEALED when the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md)"
 //	@Router			/api/v1/matches/{id}/seats/{seat}/resume [post]
 func (s *server) resumeSeat(c echo.Context) error {
 	return s.seatCall(c, s.svc.Resume)

@@ -332,6 +332,12 @@ const docTemplate = `{
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
+                    },
+                    "409": {
+                        "description": "MATCH_SEALED: the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md)",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
                     }
                 },
                 "x-token-optional": true
@@ -384,6 +390,12 @@ const docTemplate = `{
                     },
                     "404": {
                         "description": "MATCH_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "409": {
+                        "description": "MATCH_SEALED: the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md)",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -444,7 +456,7 @@ const docTemplate = `{
                         }
                     },
                     "409": {
-                        "description": "MATCH_STARTED, MATCH_FINISHED (finished, expired or cancelled)",
+                        "description": "MATCH_SEALED, MATCH_STARTED, MATCH_FINISHED: MATCH_SEALED when the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md); MATCH_FINISHED when it is finished, expired or cancelled",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -519,6 +531,12 @@ const docTemplate = `{
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
+                    },
+                    "409": {
+                        "description": "MATCH_SEALED: the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md)",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
                     }
                 },
                 "x-token-optional": true
@@ -586,6 +604,12 @@ const docTemplate = `{
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
+                    },
+                    "409": {
+                        "description": "MATCH_SEALED: the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md)",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
                     }
                 },
                 "x-token-optional": true
@@ -638,6 +662,12 @@ const docTemplate = `{
                     },
                     "404": {
                         "description": "MATCH_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "409": {
+                        "description": "MATCH_SEALED: the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md)",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -737,7 +767,7 @@ const docTemplate = `{
                         }
                     },
                     "409": {
-                        "description": "NOT_YOUR_TURN, MATCH_FINISHED, VERSION_CONFLICT",
+                        "description": "MATCH_SEALED, NOT_YOUR_TURN, MATCH_FINISHED, VERSION_CONFLICT: MATCH_SEALED when the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md)",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -815,7 +845,7 @@ const docTemplate = `{
                         }
                     },
                     "409": {
-                        "description": "MATCH_NOT_FINISHED, REMATCH_CANCELLED",
+                        "description": "MATCH_SEALED, MATCH_NOT_FINISHED, REMATCH_CANCELLED: MATCH_SEALED when the match belongs to a duplicate round still being played (to its own seats too: a rematch waits for the round to end); checked before anything else, the same answer whatever the request (docs/tournaments.md)",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -881,6 +911,12 @@ const docTemplate = `{
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
+                    },
+                    "409": {
+                        "description": "MATCH_SEALED: the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md)",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
                     }
                 },
                 "x-token-optional": true
@@ -938,7 +974,7 @@ const docTemplate = `{
                         }
                     },
                     "409": {
-                        "description": "SEAT_RESIGNED, MATCH_NOT_STARTED, MATCH_FINISHED",
+                        "description": "MATCH_SEALED, SEAT_RESIGNED, MATCH_NOT_STARTED, MATCH_FINISHED: MATCH_SEALED when the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md)",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -1010,7 +1046,7 @@ const docTemplate = `{
                         }
                     },
                     "409": {
-                        "description": "MATCH_NOT_FINISHED: the match is live",
+                        "description": "MATCH_SEALED, MATCH_NOT_FINISHED: MATCH_SEALED when the match belongs to a duplicate round still being played (to its own seats too: its review waits for the round to end); checked before anything else, the same answer whatever the request (docs/tournaments.md); MATCH_NOT_FINISHED when the match was not played to its end (live, waiting for its seats, expired or cancelled), and nothing is queued",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -1117,7 +1153,7 @@ const docTemplate = `{
                         }
                     },
                     "409": {
-                        "description": "MATCH_NOT_FINISHED: the match is live; its review can be asked for once it has ended",
+                        "description": "MATCH_SEALED, MATCH_NOT_FINISHED: MATCH_SEALED when the match belongs to a duplicate round still being played (to its own seats too: its review waits for the round to end); checked before anything else, the same answer whatever the request (docs/tournaments.md); MATCH_NOT_FINISHED when the match was not played to its end (live, waiting for its seats, expired or cancelled), and nothing is queued",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -1217,7 +1253,7 @@ const docTemplate = `{
                         }
                     },
                     "409": {
-                        "description": "SEAT_NOT_RESERVED, MATCH_STARTED, MATCH_FINISHED (finished, expired or cancelled)",
+                        "description": "MATCH_SEALED, SEAT_NOT_RESERVED, MATCH_STARTED, MATCH_FINISHED: MATCH_SEALED when the match belongs to a duplicate round still being played (to anyone: no seat of it is reserved); checked before anything else, the same answer whatever the request (docs/tournaments.md); MATCH_FINISHED when it is finished, expired or cancelled",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -1309,7 +1345,7 @@ const docTemplate = `{
                         }
                     },
                     "409": {
-                        "description": "SEAT_TAKEN, ALREADY_SEATED (the player holds another seat of the match), MATCH_FINISHED (finished or expired)",
+                        "description": "MATCH_SEALED, SEAT_TAKEN, ALREADY_SEATED, MATCH_FINISHED: MATCH_SEALED when the match belongs to a duplicate round still being played (to anyone: it has no open seat); checked before anything else, the same answer whatever the request (docs/tournaments.md); ALREADY_SEATED when the player holds another seat of the match; MATCH_FINISHED when it is finished or expired",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -1391,7 +1427,7 @@ const docTemplate = `{
                         }
                     },
                     "409": {
-                        "description": "MATCH_STARTED, MATCH_FINISHED",
+                        "description": "MATCH_SEALED, MATCH_STARTED, MATCH_FINISHED: MATCH_SEALED when the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md)",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -1460,7 +1496,7 @@ const docTemplate = `{
                         }
                     },
                     "409": {
-                        "description": "MATCH_NOT_STARTED, MATCH_FINISHED",
+                        "description": "MATCH_SEALED, MATCH_NOT_STARTED, MATCH_FINISHED: MATCH_SEALED when the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md)",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -1558,6 +1594,12 @@ const docTemplate = `{
                             "$ref": "#/definitions/api.Problem"
                         }
                     },
+                    "409": {
+                        "description": "MATCH_SEALED: the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md)",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
                     "429": {
                         "description": "RATE_LIMITED: too many requests, or this client address has as many streams open as it may; Retry-After says when to try again",
                         "schema": {
@@ -1621,6 +1663,12 @@ const docTemplate = `{
                     },
                     "404": {
                         "description": "MATCH_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "409": {
+                        "description": "MATCH_SEALED: the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md)",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -2004,7 +2052,7 @@ const docTemplate = `{
                         "PlayerKey": []
                     }
                 ],
-                "description": "The matches where the player holds a seat (or is challenged to one), newest first, as history items with the player's seat. Anyone may list them, as anyone may read a match. turn=me keeps the matches in progress where it is the player's turn, and only with the player's own key. Pass next_cursor back as cursor for the next page.",
+                "description": "The matches where the player holds a seat (or is challenged to one), newest first, as history items with the player's seat. Anyone may list them, as anyone may read a match, except a sealed match (a duplicate round still being played, docs/tournaments.md), which only the player's own key lists, as its seat reads it. A key sent is checked: one that is not a valid player key is 401. turn=me keeps the matches in progress where it is the player's turn, and only with the player's own key. Pass next_cursor back as cursor for the next page.",
                 "produces": [
                     "application/json",
                     "application/problem+json"
@@ -2074,7 +2122,7 @@ const docTemplate = `{
                         }
                     },
                     "401": {
-                        "description": "UNAUTHORIZED: turn=me without the player's own key",
+                        "description": "UNAUTHORIZED: turn=me without the player's own key, or an Authorization that is not a valid player key",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }

@@ -3482,7 +3482,7 @@ type ClientInterface interface {
 
 	// ListPlayerMatches List a player's matches
 	//
-	// The matches where the player holds a seat (or is challenged to one), newest first, as history items with the player's seat. Anyone may list them, as anyone may read a match. turn=me keeps the matches in progress where it is the player's turn, and only with the player's own key. Pass next_cursor back as cursor for the next page.
+	// The matches where the player holds a seat (or is challenged to one), newest first, as history items with the player's seat. Anyone may list them, as anyone may read a match, except a sealed match (a duplicate round still being played, docs/tournaments.md), which only the player's own key lists, as its seat reads it. A key sent is checked: one that is not a valid player key is 401. turn=me keeps the matches in progress where it is the player's turn, and only with the player's own key. Pass next_cursor back as cursor for the next page.
 	//
 	// Corresponds with GET /api/v1/players/{id}/matches (the `ListPlayerMatches` operationId).
 	ListPlayerMatches(ctx context.Context, id string, params *ListPlayerMatchesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -4196,7 +4196,7 @@ func (c *Client) GetPlayer(ctx context.Context, id string, reqEditors ...Request
 
 // ListPlayerMatches List a player's matches
 //
-// The matches where the player holds a seat (or is challenged to one), newest first, as history items with the player's seat. Anyone may list them, as anyone may read a match. turn=me keeps the matches in progress where it is the player's turn, and only with the player's own key. Pass next_cursor back as cursor for the next page.
+// The matches where the player holds a seat (or is challenged to one), newest first, as history items with the player's seat. Anyone may list them, as anyone may read a match, except a sealed match (a duplicate round still being played, docs/tournaments.md), which only the player's own key lists, as its seat reads it. A key sent is checked: one that is not a valid player key is 401. turn=me keeps the matches in progress where it is the player's turn, and only with the player's own key. Pass next_cursor back as cursor for the next page.
 //
 // Corresponds with GET /api/v1/players/{id}/matches (the `ListPlayerMatches` operationId).
 func (c *Client) ListPlayerMatches(ctx context.Context, id string, params *ListPlayerMatchesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -7013,7 +7013,7 @@ type ClientWithResponsesInterface interface {
 
 	// ListPlayerMatchesWithResponse List a player's matches
 	//
-	// The matches where the player holds a seat (or is challenged to one), newest first, as history items with the player's seat. Anyone may list them, as anyone may read a match. turn=me keeps the matches in progress where it is the player's turn, and only with the player's own key. Pass next_cursor back as cursor for the next page.
+	// The matches where the player holds a seat (or is challenged to one), newest first, as history items with the player's seat. Anyone may list them, as anyone may read a match, except a sealed match (a duplicate round still being played, docs/tournaments.md), which only the player's own key lists, as its seat reads it. A key sent is checked: one that is not a valid player key is 401. turn=me keeps the matches in progress where it is the player's turn, and only with the player's own key. Pass next_cursor back as cursor for the next page.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -7587,6 +7587,8 @@ type GetMatchResponse struct {
 	ApplicationproblemJSON401 *ApiProblem
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *ApiProblem
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *ApiProblem
 	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
@@ -7625,6 +7627,11 @@ func (r GetMatchResponse) GetApplicationproblemJSON401() *ApiProblem {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r GetMatchResponse) GetApplicationproblemJSON404() *ApiProblem {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r GetMatchResponse) GetApplicationproblemJSON409() *ApiProblem {
+	return r.ApplicationproblemJSON409
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -7707,6 +7714,8 @@ type AuditMatchResponse struct {
 	ApplicationproblemJSON401 *ApiProblem
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *ApiProblem
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *ApiProblem
 	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
@@ -7743,6 +7752,11 @@ func (r AuditMatchResponse) GetApplicationproblemJSON401() *ApiProblem {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r AuditMatchResponse) GetApplicationproblemJSON404() *ApiProblem {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r AuditMatchResponse) GetApplicationproblemJSON409() *ApiProblem {
+	return r.ApplicationproblemJSON409
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -7964,6 +7978,8 @@ type ListEventsResponse struct {
 	ApplicationproblemJSON401 *ApiProblem
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *ApiProblem
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *ApiProblem
 	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
@@ -8000,6 +8016,11 @@ func (r ListEventsResponse) GetApplicationproblemJSON401() *ApiProblem {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r ListEventsResponse) GetApplicationproblemJSON404() *ApiProblem {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r ListEventsResponse) GetApplicationproblemJSON409() *ApiProblem {
+	return r.ApplicationproblemJSON409
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -8082,6 +8103,8 @@ type ExportMatchResponse struct {
 	ApplicationproblemJSON401 *ApiProblem
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *ApiProblem
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *ApiProblem
 	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
@@ -8118,6 +8141,11 @@ func (r ExportMatchResponse) GetApplicationproblemJSON401() *ApiProblem {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r ExportMatchResponse) GetApplicationproblemJSON404() *ApiProblem {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r ExportMatchResponse) GetApplicationproblemJSON409() *ApiProblem {
+	return r.ApplicationproblemJSON409
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -8200,6 +8228,8 @@ type ListLegalMovesResponse struct {
 	ApplicationproblemJSON401 *ApiProblem
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *ApiProblem
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *ApiProblem
 	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
@@ -8236,6 +8266,11 @@ func (r ListLegalMovesResponse) GetApplicationproblemJSON401() *ApiProblem {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r ListLegalMovesResponse) GetApplicationproblemJSON404() *ApiProblem {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r ListLegalMovesResponse) GetApplicationproblemJSON409() *ApiProblem {
+	return r.ApplicationproblemJSON409
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -8618,6 +8653,8 @@ type ReplayMatchResponse struct {
 	ApplicationproblemJSON401 *ApiProblem
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *ApiProblem
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *ApiProblem
 	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
@@ -8654,6 +8691,11 @@ func (r ReplayMatchResponse) GetApplicationproblemJSON401() *ApiProblem {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r ReplayMatchResponse) GetApplicationproblemJSON404() *ApiProblem {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r ReplayMatchResponse) GetApplicationproblemJSON409() *ApiProblem {
+	return r.ApplicationproblemJSON409
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -9742,6 +9784,8 @@ type StreamEventsResponse struct {
 	ApplicationproblemJSON401 *ApiProblem
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *ApiProblem
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *ApiProblem
 	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
@@ -9773,6 +9817,11 @@ func (r StreamEventsResponse) GetApplicationproblemJSON401() *ApiProblem {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r StreamEventsResponse) GetApplicationproblemJSON404() *ApiProblem {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r StreamEventsResponse) GetApplicationproblemJSON409() *ApiProblem {
+	return r.ApplicationproblemJSON409
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -9857,6 +9906,8 @@ type CreateMatchTicketResponse struct {
 	ApplicationproblemJSON404 *ApiProblem
 	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
 	ApplicationproblemJSON408 *ApiProblem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *ApiProblem
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *ApiProblem
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
@@ -9900,6 +9951,11 @@ func (r CreateMatchTicketResponse) GetApplicationproblemJSON404() *ApiProblem {
 // GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
 func (r CreateMatchTicketResponse) GetApplicationproblemJSON408() *ApiProblem {
 	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateMatchTicketResponse) GetApplicationproblemJSON409() *ApiProblem {
+	return r.ApplicationproblemJSON409
 }
 
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -13225,7 +13281,7 @@ func (c *ClientWithResponses) GetPlayerWithResponse(ctx context.Context, id stri
 
 // ListPlayerMatchesWithResponse List a player's matches
 //
-// The matches where the player holds a seat (or is challenged to one), newest first, as history items with the player's seat. Anyone may list them, as anyone may read a match. turn=me keeps the matches in progress where it is the player's turn, and only with the player's own key. Pass next_cursor back as cursor for the next page.
+// The matches where the player holds a seat (or is challenged to one), newest first, as history items with the player's seat. Anyone may list them, as anyone may read a match, except a sealed match (a duplicate round still being played, docs/tournaments.md), which only the player's own key lists, as its seat reads it. A key sent is checked: one that is not a valid player key is 401. turn=me keeps the matches in progress where it is the player's turn, and only with the player's own key. Pass next_cursor back as cursor for the next page.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -13932,6 +13988,13 @@ func ParseGetMatchResponse(rsp *http.Response) (*GetMatchResponse, error) {
 		}
 		response.ApplicationproblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ApiProblem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -14056,6 +14119,13 @@ func ParseAuditMatchResponse(rsp *http.Response) (*AuditMatchResponse, error) {
 			return nil, err
 		}
 		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ApiProblem
@@ -14308,6 +14378,13 @@ func ParseListEventsResponse(rsp *http.Response) (*ListEventsResponse, error) {
 		}
 		response.ApplicationproblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ApiProblem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -14422,6 +14499,13 @@ func ParseExportMatchResponse(rsp *http.Response) (*ExportMatchResponse, error) 
 			return nil, err
 		}
 		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ApiProblem
@@ -14540,6 +14624,13 @@ func ParseListLegalMovesResponse(rsp *http.Response) (*ListLegalMovesResponse, e
 			return nil, err
 		}
 		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ApiProblem
@@ -14958,6 +15049,13 @@ func ParseReplayMatchResponse(rsp *http.Response) (*ReplayMatchResponse, error) 
 			return nil, err
 		}
 		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ApiProblem
@@ -16066,6 +16164,13 @@ func ParseStreamEventsResponse(rsp *http.Response) (*StreamEventsResponse, error
 		}
 		response.ApplicationproblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ApiProblem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -16187,6 +16292,13 @@ func ParseCreateMatchTicketResponse(rsp *http.Response) (*CreateMatchTicketRespo
 			return nil, err
 		}
 		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest ApiProblem
