@@ -1,13 +1,16 @@
 package guarantees
 
 import (
+	"context"
 	"maps"
 	"net/http"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/domain"
 )
 
 // TestGuarantees is the guarantee suite (DESIGN 24, "One suite holds them"), on SQLite and
@@ -38,6 +41,7 @@ func (s *suite) run() {
 	s.t.Logf("%s: %d kinds made: %s", s.engine, len(s.kinds), s.kindNames())
 	s.cross(routes, reading)
 	s.cross(routes, acting)
+	s.timeOut()
 	s.cross(routes, destroying)
 	s.finish()
 	s.cross(routes, ended)
@@ -55,6 +59,26 @@ func (s *suite) kindNames() string {
 		names = append(names, k.name)
 	}
 	return strings.Join(names, ", ")
+}
+
+// timeOut moves the clock past every turn's deadline (but not a rematch offer's): the seat
+// to move in each match with a clock times out, and the sweeper plays its turn.
+func (s *suite) timeOut() {
+	s.t.Helper()
+	s.clock.Advance(2 * time.Minute)
+	if _, err := s.srv.Matches.Sweep(context.Background()); err != nil {
+		s.t.Fatalf("sweep: %v", err)
+	}
+	s.waitFor("a turn times out", func() bool {
+		for _, k := range s.kinds {
+			for _, e := range s.truth.of(k.match).events {
+				if e.Type == domain.TypeTurnTimedOut {
+					return true
+				}
+			}
+		}
+		return false
+	})
 }
 
 // finish ends every match and tournament the suite made: live matches are resigned by a seat
