@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -118,13 +120,31 @@ func (c *counts) report(t *testing.T, engine string) {
 	}
 }
 
-// String is the suite's one line of counts.
-func (c *counts) String() string {
+// size is the suite's size as docs/design.md ("The guarantee suite") quotes it.
+func (c *counts) size() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return fmt.Sprintf("%d routes x %d kinds x %d credentials: %d (route, kind, credential) cases in %d requests; "+
-		"%d answers searched for hidden tiles, %d outsiders' requests about sealed matches, %d match exports verified, "+
-		"%d tournament exports checked; %s",
-		len(c.routes), len(c.kinds), len(c.roles), len(c.cases), c.requests, c.hiddenChecked, c.sealedAsked,
-		c.exports, c.tourneys, time.Since(c.began).Round(time.Second))
+	return fmt.Sprintf("%d routes x %d kinds x %d credentials: %d (route, kind, credential) cases",
+		len(c.routes), len(c.kinds), len(c.roles), len(c.cases))
+}
+
+// String is the suite's one line of counts.
+func (c *counts) String() string {
+	size := c.size()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return fmt.Sprintf("%s in %d requests; %d answers searched for hidden tiles, %d outsiders' requests about sealed "+
+		"matches, %d match exports verified, %d tournament exports checked; %s",
+		size, c.requests, c.hiddenChecked, c.sealedAsked, c.exports, c.tourneys, time.Since(c.began).Round(time.Second))
+}
+
+// quoted fails t unless docs/design.md quotes the suite's size as it is.
+func (c *counts) quoted(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "docs", "design.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if size := c.size(); !strings.Contains(strings.Join(strings.Fields(string(doc)), " "), size) {
+		t.Errorf("docs/design.md (\"The guarantee suite\") does not say the suite's size as it is now: %q", size)
+	}
 }

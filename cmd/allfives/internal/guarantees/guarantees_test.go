@@ -47,9 +47,7 @@ func (s *suite) run() {
 	s.cross(routes, ended)
 	s.verifyAll()
 	s.t.Logf("guarantee suite on %s: %s", s.engine, s.counts)
-	for r, n := range s.counts.routes {
-		s.t.Logf("%6d %s", n, r)
-	}
+	s.counts.quoted(s.t)
 }
 
 // kindNames lists the kinds made.
