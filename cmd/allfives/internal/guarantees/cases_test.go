@@ -165,7 +165,8 @@ func streamCases(s *suite, k *kind, c cred) []request {
 }
 
 // moveCases: a holder of the seat to move plays one of its legal moves; anyone else asks
-// to draw, a body valid for every seat.
+// to draw, a body valid for every seat, and of a sealed match also with If-Match and an
+// Idempotency-Key.
 func moveCases(s *suite, k *kind, c cred) []request {
 	body := api.MoveRequest{Action: "draw"}
 	m := s.truth.of(k.match)
@@ -180,7 +181,13 @@ func moveCases(s *suite, k *kind, c cred) []request {
 			}
 		}
 	}
-	return []request{{method: http.MethodPost, path: matchPath(k.match, "/moves"), body: body}}
+	out := []request{{method: http.MethodPost, path: matchPath(k.match, "/moves"), body: body}}
+	if s.sealedNow(k) && len(s.truth.holds(m, c)) == 0 {
+		// An outsider's conditional and keyed move is refused as sealed too.
+		out = append(out, request{method: http.MethodPost, path: matchPath(k.match, "/moves"), body: body,
+			header: map[string]string{"If-Match": `"1"`, "Idempotency-Key": "suite-key"}})
+	}
+	return out
 }
 
 // ticketCases ask for a stream ticket, and open the stream with it when one is given.
