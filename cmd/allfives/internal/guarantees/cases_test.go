@@ -48,12 +48,11 @@ func get(path string, few int, shapes ...string) func(*suite, *kind, cred) []req
 	return func(s *suite, k *kind, c cred) []request {
 		p := fmt.Sprintf(path, k.match)
 		var out []request
+		asked := shapes[:min(few, len(shapes))]
 		if s.sealedNow(k) {
-			out = append(out, request{method: http.MethodHead, path: p})
-		} else {
-			shapes = shapes[:min(few, len(shapes))]
+			out, asked = append(out, request{method: http.MethodHead, path: p}), shapes
 		}
-		for _, q := range append([]string{""}, shapes...) {
+		for _, q := range append([]string{""}, asked...) {
 			out = append(out, request{method: http.MethodGet, path: p + q})
 		}
 		return out
