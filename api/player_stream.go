@@ -66,7 +66,7 @@ type PlayerEvent struct {
 	// BySeat is the seat that declined or withdrew (declined, cancelled; absent when an offer
 	// expired); Reason why the match was cancelled (cancelled).
 	BySeat *int   `json:"by_seat,omitempty"`
-	Reason string `json:"reason,omitempty" enums:"declined,withdrawn,offer_expired"`
+	Reason string `json:"reason,omitempty" enums:"declined,withdrawn,offer_expired,tournament_cancelled"`
 	// Tournament and Round say which tournament's round (round, tournament_ended); Seat is -1
 	// and Match empty for a bye.
 	Tournament string `json:"tournament,omitempty"`
