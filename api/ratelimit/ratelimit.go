@@ -65,6 +65,13 @@ func (l *Limiter) wait(addr string) time.Duration {
 // allows it, else the longest wait and the index of the key that must wait it, and no bucket
 // counts the refused request.
 func (l *Limiter) Take(keys ...string) (time.Duration, int) {
+	d, which, _ := l.TakeUndo(keys...)
+	return d, which
+}
+
+// TakeUndo is Take, with undo, which gives a counted request's tokens back (a request that
+// did not happen after all); undo is nil when the request was refused.
+func (l *Limiter) TakeUndo(keys ...string) (time.Duration, int, func()) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now()
@@ -96,8 +103,15 @@ func (l *Limiter) Take(keys ...string) (time.Duration, int) {
 		for _, r := range held {
 			r.CancelAt(now) // a refused request must not use up the tokens it waited for
 		}
+		return longest, which, nil
 	}
-	return longest, which
+	return 0, which, func() {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		for _, r := range held {
+			r.CancelAt(l.now())
+		}
+	}
 }
 
 // Middleware answers 429 RATE_LIMITED with Retry-After (whole seconds, rounded up).

@@ -79,17 +79,31 @@ func (s *Service) step(ctx context.Context, t *loaded) (bool, error) {
 		}
 		return true, s.startRound(ctx, t)
 	}
-	for i, m := range r.Matches {
-		if m == "" {
-			if !s.mayCreate(t, r) {
-				return false, nil
-			}
-			return true, s.startTable(ctx, t, r, i)
-		}
-		s.remember(m, t.row.ID)
+	progressed, err := s.stepRound(ctx, t, r)
+	if errors.Is(err, errTableCancelled) {
+		// A table's match was cancelled with the tournament: a cancel that stopped before
+		// it was logged (an instance died), which only the organiser begins. Finish it.
+		return true, s.cancel(ctx, t, t.st.Organiser)
 	}
+	return progressed, err
+}
+
+// stepRound takes one step of round r, running: creates a missing table, records a result,
+// or ends the round.
+func (s *Service) stepRound(ctx context.Context, t *loaded, r *tournament.Round) (bool, error) {
+	created, waiting, err := s.createTables(ctx, t, r)
+	if err != nil || created {
+		return created, err
+	}
+	if r.Commitment != "" {
+		if waiting {
+			return false, nil
+		}
+		return s.endDuplicate(ctx, t, r)
+	}
+	// Any other round logs each table's result as its match ends.
 	for i, m := range r.Matches {
-		if r.Results[i] != nil {
+		if m == "" || r.Results[i] != nil {
 			continue
 		}
 		res, done, err := s.result(ctx, t, r, i, m)
@@ -103,10 +117,52 @@ func (s *Service) step(ctx context.Context, t *loaded) (bool, error) {
 		c.add(tournament.TypeResult, res)
 		return true, s.commit(ctx, t, c)
 	}
-	if !r.RoundDone() {
+	if waiting || !r.RoundDone() {
 		return false, nil
 	}
-	return true, s.endRound(ctx, t, r)
+	return true, s.endRound(ctx, t, r, nil)
+}
+
+// createTables creates the first missing table of r that can be created now, and remembers
+// the matches of the others. waiting says a table is still missing: this process may not
+// create it yet (mayCreate), or it is a table of bots only that its organiser's limit or the
+// bot pool refuses now, which a later step creates (docs/tournaments.md, "Limits").
+func (s *Service) createTables(ctx context.Context, t *loaded, r *tournament.Round) (created, waiting bool, err error) {
+	for i, m := range r.Matches {
+		if m != "" {
+			s.remember(m, t.row.ID)
+			continue
+		}
+		if !s.mayCreate(t, r) {
+			return false, true, nil
+		}
+		ok, err := s.startTable(ctx, t, r, i)
+		if err != nil || ok {
+			return ok, false, err
+		}
+		waiting = true
+	}
+	return false, waiting, nil
+}
+
+// endDuplicate ends duplicate round r once every table's match has ended: the tables'
+// results are appended with round.ended, together, so that the log, and the version, export
+// and audit read from it, show nothing of a table before the round ends (docs/tournaments.md,
+// "The log"). A result already logged (a log written while results were logged as tables
+// ended) is kept.
+func (s *Service) endDuplicate(ctx context.Context, t *loaded, r *tournament.Round) (bool, error) {
+	var results []tournament.Result
+	for i, m := range r.Matches {
+		if r.Results[i] != nil {
+			continue
+		}
+		res, done, err := s.result(ctx, t, r, i, m)
+		if err != nil || !done {
+			return false, err
+		}
+		results = append(results, res)
+	}
+	return true, s.endRound(ctx, t, r, results)
 }
 
 // startRound pairs and commits the next round; a duplicate round draws its secret seed and
@@ -154,38 +210,55 @@ func (s *Service) mayCreate(t *loaded, r *tournament.Round) bool {
 }
 
 // startTable creates table i's match of round r, every seat bound to its entrant (each
-// accepted by entering), and records it.
-func (s *Service) startTable(ctx context.Context, t *loaded, r *tournament.Round, i int) error {
+// accepted by entering), and records it. A table of bots only counts against its organiser's
+// bots-only limit and takes a place in the bot pool: when either refuses, ok is false and the
+// table waits for a later step.
+func (s *Service) startTable(ctx context.Context, t *loaded, r *tournament.Round, i int) (ok bool, err error) {
 	spec := t.st.Spec
 	req := referee.CreateRequest{Partnerships: spec.Format.Partnerships(), Target: spec.Target, TurnSeconds: spec.TurnSeconds,
 		Rated: spec.Rated, Entered: true}
+	bots := true
 	for seat, who := range r.Pairing.Tables[i].Seats {
 		e, ok := t.st.Entry(who)
 		if !ok {
-			return fmt.Errorf("%w: tournament %s seats %s, who holds no entry", domain.ErrRecordCorrupt, t.row.ID, who)
+			return false, fmt.Errorf("%w: tournament %s seats %s, who holds no entry", domain.ErrRecordCorrupt, t.row.ID, who)
 		}
 		p := domain.PlayerInfo{Seat: seat, Kind: domain.Human, Player: e.Player}
 		if e.Bot != "" {
 			p = domain.PlayerInfo{Seat: seat, Kind: domain.Bot, Bot: e.Bot, Name: e.Name}
 		}
+		bots = bots && e.Bot != ""
 		req.Players = append(req.Players, p)
 	}
 	if r.Commitment != "" {
 		seed, err := s.store.RoundSeed(ctx, t.row.ID, r.Number)
 		if err != nil {
-			return err
+			return false, err
 		}
 		req.Seed = hex.EncodeToString(seed)
 	}
+	undo := func() {}
+	s.mu.Lock()
+	admit := s.admit
+	s.mu.Unlock()
+	if bots && admit != nil {
+		if undo, ok = admit(t.st.Organiser); !ok {
+			return false, nil
+		}
+	}
 	created, err := s.matches.Create(ctx, req)
 	if err != nil {
-		return fmt.Errorf("round %d table %d: %w", r.Number, i+1, err)
+		undo()
+		if errors.Is(err, referee.ErrBotsBusy) {
+			return false, nil // the pool is full: the table starts as it frees
+		}
+		return false, fmt.Errorf("round %d table %d: %w", r.Number, i+1, err)
 	}
 	s.remember(created.Match.ID, t.row.ID)
 	var c change
 	c.add(tournament.TypeTable, tournament.TableStarted{Round: r.Number, Table: i, Match: created.Match.ID})
 	if err := s.commit(ctx, t, c); err != nil {
-		return err
+		return false, err
 	}
 	for seat, who := range r.Pairing.Tables[i].Seats {
 		s.tellPlayer(who, Notice{Kind: "round", Tournament: t.row.ID, Round: r.Number, Match: created.Match.ID, Seat: seat})
@@ -195,22 +268,31 @@ func (s *Service) startTable(ctx context.Context, t *loaded, r *tournament.Round
 			s.tellPlayer(who, Notice{Kind: "round", Tournament: t.row.ID, Round: r.Number, Seat: -1})
 		}
 	}
-	return nil
+	return true, nil
 }
+
+// errTableCancelled: a table's match was cancelled with its tournament, so it has no result.
+var errTableCancelled = errors.New("the table's match was cancelled with its tournament")
 
 // result reads table i's match: done once it ended, with each seat's side's final score.
 func (s *Service) result(ctx context.Context, t *loaded, r *tournament.Round, i int, id string) (tournament.Result, bool, error) {
 	f, err := s.facts(ctx, t.st, id)
+	if err == nil && f.Cancelled {
+		err = fmt.Errorf("round %d table %d: %w", r.Number, i+1, errTableCancelled)
+	}
 	if err != nil || !f.Finished {
 		return tournament.Result{}, false, err
 	}
 	return tournament.Result{Round: r.Number, Table: i, Match: id, Seats: r.Pairing.Tables[i].Seats, Scores: f.Scores}, true, nil
 }
 
-// endRound ends r, revealing its seed, which unseals its matches.
-func (s *Service) endRound(ctx context.Context, t *loaded, r *tournament.Round) error {
+// endRound ends r, revealing its seed, which unseals its matches, after the results given.
+func (s *Service) endRound(ctx context.Context, t *loaded, r *tournament.Round, results []tournament.Result) error {
 	re := tournament.RoundEnded{Round: r.Number}
 	var c change
+	for _, res := range results {
+		c.add(tournament.TypeResult, res)
+	}
 	if r.Commitment != "" {
 		seed, err := s.store.RoundSeed(ctx, t.row.ID, r.Number)
 		if err != nil {
