@@ -2562,7 +2562,7 @@ const docTemplate = `{
                         "PlayerKey": []
                     }
                 ],
-                "description": "The organiser cancels the tournament before it finished. Matches being played play on to their end; no round follows. A duplicate round cut short reveals its seed.",
+                "description": "The organiser cancels the tournament before it finished. Each match of the round still waiting or being played first ends cancelled (reason tournament_cancelled; never rated); then the round ends, its tables that had ended show their scores, and a duplicate round reveals its seed. No round follows.",
                 "produces": [
                     "application/json",
                     "application/problem+json"
@@ -2821,7 +2821,7 @@ const docTemplate = `{
                         "PlayerKey": []
                     }
                 ],
-                "description": "The organiser starts the upcoming tournament now, with the entries it has (at least min_entries): the first round is paired and its matches created at once.",
+                "description": "The organiser starts the upcoming tournament now, with the entries it has (at least min_entries): the first round is paired and its matches created at once, but for tables of bots only beyond the organiser's bots-only limit or the bot pool's room, which wait (match empty) and start as both allow.",
                 "produces": [
                     "application/json",
                     "application/problem+json"
@@ -3049,16 +3049,17 @@ const docTemplate = `{
             ],
             "properties": {
                 "reason": {
-                    "description": "Reason: declined (the reserved seat said no), withdrawn (a seat holder called it off),\noffer_expired (a rematch offer was not accepted in time).",
+                    "description": "Reason: declined (the reserved seat said no), withdrawn (a seat holder called it off),\noffer_expired (a rematch offer was not accepted in time), tournament_cancelled (the\nmatch's tournament was cancelled while it waited or was being played).",
                     "type": "string",
                     "enum": [
                         "declined",
                         "withdrawn",
-                        "offer_expired"
+                        "offer_expired",
+                        "tournament_cancelled"
                     ]
                 },
                 "seat": {
-                    "description": "Seat is the seat that declined (the one it was reserved for) or withdrew (a holder);\nabsent when the offer expired.",
+                    "description": "Seat is the seat that declined (the one it was reserved for) or withdrew (a holder);\nabsent when the offer expired or the tournament was cancelled.",
                     "type": "integer"
                 }
             }
@@ -3470,12 +3471,13 @@ const docTemplate = `{
                     "type": "boolean"
                 },
                 "reason": {
-                    "description": "match.cancelled: why the match was cancelled before it started",
+                    "description": "match.cancelled: why the match was cancelled: before it started, or with its tournament",
                     "type": "string",
                     "enum": [
                         "declined",
                         "withdrawn",
-                        "offer_expired"
+                        "offer_expired",
+                        "tournament_cancelled"
                     ]
                 },
                 "redeals": {
@@ -3499,7 +3501,7 @@ const docTemplate = `{
                     "type": "integer"
                 },
                 "seed": {
-                    "description": "match.ended: the seed, revealed",
+                    "description": "match.ended, and match.cancelled by its tournament after a deal: the seed, revealed",
                     "type": "string"
                 },
                 "seeded": {

@@ -57,9 +57,10 @@ func (e ApiAuditCheckName) Valid() bool {
 
 // Defines values for ApiCancellationReason.
 const (
-	ApiCancellationReasonDeclined     ApiCancellationReason = "declined"
-	ApiCancellationReasonOfferExpired ApiCancellationReason = "offer_expired"
-	ApiCancellationReasonWithdrawn    ApiCancellationReason = "withdrawn"
+	ApiCancellationReasonDeclined            ApiCancellationReason = "declined"
+	ApiCancellationReasonOfferExpired        ApiCancellationReason = "offer_expired"
+	ApiCancellationReasonTournamentCancelled ApiCancellationReason = "tournament_cancelled"
+	ApiCancellationReasonWithdrawn           ApiCancellationReason = "withdrawn"
 )
 
 // Valid indicates whether the value is a known member of the ApiCancellationReason enum.
@@ -68,6 +69,8 @@ func (e ApiCancellationReason) Valid() bool {
 	case ApiCancellationReasonDeclined:
 		return true
 	case ApiCancellationReasonOfferExpired:
+		return true
+	case ApiCancellationReasonTournamentCancelled:
 		return true
 	case ApiCancellationReasonWithdrawn:
 		return true
@@ -303,9 +306,10 @@ func (e ApiEventDataOutcome) Valid() bool {
 
 // Defines values for ApiEventDataReason.
 const (
-	ApiEventDataReasonDeclined     ApiEventDataReason = "declined"
-	ApiEventDataReasonOfferExpired ApiEventDataReason = "offer_expired"
-	ApiEventDataReasonWithdrawn    ApiEventDataReason = "withdrawn"
+	ApiEventDataReasonDeclined            ApiEventDataReason = "declined"
+	ApiEventDataReasonOfferExpired        ApiEventDataReason = "offer_expired"
+	ApiEventDataReasonTournamentCancelled ApiEventDataReason = "tournament_cancelled"
+	ApiEventDataReasonWithdrawn           ApiEventDataReason = "withdrawn"
 )
 
 // Valid indicates whether the value is a known member of the ApiEventDataReason enum.
@@ -314,6 +318,8 @@ func (e ApiEventDataReason) Valid() bool {
 	case ApiEventDataReasonDeclined:
 		return true
 	case ApiEventDataReasonOfferExpired:
+		return true
+	case ApiEventDataReasonTournamentCancelled:
 		return true
 	case ApiEventDataReasonWithdrawn:
 		return true
@@ -1281,40 +1287,40 @@ func (e ApiTournamentEntryBot) Valid() bool {
 
 // Defines values for ApiTournamentEventType.
 const (
-	EntryAdded          ApiTournamentEventType = "entry.added"
-	EntryWithdrawn      ApiTournamentEventType = "entry.withdrawn"
-	RoundEnded          ApiTournamentEventType = "round.ended"
-	RoundStarted        ApiTournamentEventType = "round.started"
-	TableEnded          ApiTournamentEventType = "table.ended"
-	TableStarted        ApiTournamentEventType = "table.started"
-	TournamentCancelled ApiTournamentEventType = "tournament.cancelled"
-	TournamentCreated   ApiTournamentEventType = "tournament.created"
-	TournamentEnded     ApiTournamentEventType = "tournament.ended"
-	TournamentStarted   ApiTournamentEventType = "tournament.started"
+	ApiTournamentEventTypeEntryAdded          ApiTournamentEventType = "entry.added"
+	ApiTournamentEventTypeEntryWithdrawn      ApiTournamentEventType = "entry.withdrawn"
+	ApiTournamentEventTypeRoundEnded          ApiTournamentEventType = "round.ended"
+	ApiTournamentEventTypeRoundStarted        ApiTournamentEventType = "round.started"
+	ApiTournamentEventTypeTableEnded          ApiTournamentEventType = "table.ended"
+	ApiTournamentEventTypeTableStarted        ApiTournamentEventType = "table.started"
+	ApiTournamentEventTypeTournamentCancelled ApiTournamentEventType = "tournament.cancelled"
+	ApiTournamentEventTypeTournamentCreated   ApiTournamentEventType = "tournament.created"
+	ApiTournamentEventTypeTournamentEnded     ApiTournamentEventType = "tournament.ended"
+	ApiTournamentEventTypeTournamentStarted   ApiTournamentEventType = "tournament.started"
 )
 
 // Valid indicates whether the value is a known member of the ApiTournamentEventType enum.
 func (e ApiTournamentEventType) Valid() bool {
 	switch e {
-	case EntryAdded:
+	case ApiTournamentEventTypeEntryAdded:
 		return true
-	case EntryWithdrawn:
+	case ApiTournamentEventTypeEntryWithdrawn:
 		return true
-	case RoundEnded:
+	case ApiTournamentEventTypeRoundEnded:
 		return true
-	case RoundStarted:
+	case ApiTournamentEventTypeRoundStarted:
 		return true
-	case TableEnded:
+	case ApiTournamentEventTypeTableEnded:
 		return true
-	case TableStarted:
+	case ApiTournamentEventTypeTableStarted:
 		return true
-	case TournamentCancelled:
+	case ApiTournamentEventTypeTournamentCancelled:
 		return true
-	case TournamentCreated:
+	case ApiTournamentEventTypeTournamentCreated:
 		return true
-	case TournamentEnded:
+	case ApiTournamentEventTypeTournamentEnded:
 		return true
-	case TournamentStarted:
+	case ApiTournamentEventTypeTournamentStarted:
 		return true
 	default:
 		return false
@@ -1619,16 +1625,18 @@ type ApiAuditReport struct {
 // ApiCancellation defines model for api.Cancellation.
 type ApiCancellation struct {
 	// Reason Reason: declined (the reserved seat said no), withdrawn (a seat holder called it off),
-	// offer_expired (a rematch offer was not accepted in time).
+	// offer_expired (a rematch offer was not accepted in time), tournament_cancelled (the
+	// match's tournament was cancelled while it waited or was being played).
 	Reason ApiCancellationReason `json:"reason"`
 
 	// Seat Seat is the seat that declined (the one it was reserved for) or withdrew (a holder);
-	// absent when the offer expired.
+	// absent when the offer expired or the tournament was cancelled.
 	Seat *int `json:"seat,omitempty"`
 }
 
 // ApiCancellationReason Reason: declined (the reserved seat said no), withdrawn (a seat holder called it off),
-// offer_expired (a rematch offer was not accepted in time).
+// offer_expired (a rematch offer was not accepted in time), tournament_cancelled (the
+// match's tournament was cancelled while it waited or was being played).
 type ApiCancellationReason string
 
 // ApiCreateMatchRequest defines model for api.CreateMatchRequest.
@@ -1879,7 +1887,7 @@ type ApiEventData struct {
 	// Rated match.created: the match moves its players' ratings (docs/ratings.md); absent when not
 	Rated *bool `json:"rated,omitempty"`
 
-	// Reason match.cancelled: why the match was cancelled before it started
+	// Reason match.cancelled: why the match was cancelled: before it started, or with its tournament
 	Reason *ApiEventDataReason `json:"reason,omitempty"`
 
 	// Redeals hand.started
@@ -1897,7 +1905,7 @@ type ApiEventData struct {
 	// (domino only); match.cancelled: who declined or withdrew (absent: the offer expired)
 	Seat *int `json:"seat,omitempty"`
 
-	// Seed match.ended: the seed, revealed
+	// Seed match.ended, and match.cancelled by its tournament after a deal: the seed, revealed
 	Seed *string `json:"seed,omitempty"`
 
 	// Seeded match.created
@@ -1930,7 +1938,7 @@ type ApiEventDataLead string
 // ApiEventDataOutcome hand.ended
 type ApiEventDataOutcome string
 
-// ApiEventDataReason match.cancelled: why the match was cancelled before it started
+// ApiEventDataReason match.cancelled: why the match was cancelled: before it started, or with its tournament
 type ApiEventDataReason string
 
 // ApiEventsResponse defines model for api.EventsResponse.
@@ -3557,7 +3565,7 @@ type ClientInterface interface {
 
 	// CancelTournament Cancel a tournament
 	//
-	// The organiser cancels the tournament before it finished. Matches being played play on to their end; no round follows. A duplicate round cut short reveals its seed.
+	// The organiser cancels the tournament before it finished. Each match of the round still waiting or being played first ends cancelled (reason tournament_cancelled; never rated); then the round ends, its tables that had ended show their scores, and a duplicate round reveals its seed. No round follows.
 	//
 	// Corresponds with POST /api/v1/tournaments/{id}/cancel (the `CancelTournament` operationId).
 	CancelTournament(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -3596,7 +3604,7 @@ type ClientInterface interface {
 
 	// StartTournament Start a tournament
 	//
-	// The organiser starts the upcoming tournament now, with the entries it has (at least min_entries): the first round is paired and its matches created at once.
+	// The organiser starts the upcoming tournament now, with the entries it has (at least min_entries): the first round is paired and its matches created at once, but for tables of bots only beyond the organiser's bots-only limit or the bot pool's room, which wait (match empty) and start as both allow.
 	//
 	// Corresponds with POST /api/v1/tournaments/{id}/start (the `StartTournament` operationId).
 	StartTournament(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -4381,7 +4389,7 @@ func (c *Client) AuditTournament(ctx context.Context, id string, reqEditors ...R
 
 // CancelTournament Cancel a tournament
 //
-// The organiser cancels the tournament before it finished. Matches being played play on to their end; no round follows. A duplicate round cut short reveals its seed.
+// The organiser cancels the tournament before it finished. Each match of the round still waiting or being played first ends cancelled (reason tournament_cancelled; never rated); then the round ends, its tables that had ended show their scores, and a duplicate round reveals its seed. No round follows.
 //
 // Corresponds with POST /api/v1/tournaments/{id}/cancel (the `CancelTournament` operationId).
 func (c *Client) CancelTournament(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -4470,7 +4478,7 @@ func (c *Client) ExportTournament(ctx context.Context, id string, reqEditors ...
 
 // StartTournament Start a tournament
 //
-// The organiser starts the upcoming tournament now, with the entries it has (at least min_entries): the first round is paired and its matches created at once.
+// The organiser starts the upcoming tournament now, with the entries it has (at least min_entries): the first round is paired and its matches created at once, but for tables of bots only beyond the organiser's bots-only limit or the bot pool's room, which wait (match empty) and start as both allow.
 //
 // Corresponds with POST /api/v1/tournaments/{id}/start (the `StartTournament` operationId).
 func (c *Client) StartTournament(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -7102,7 +7110,7 @@ type ClientWithResponsesInterface interface {
 
 	// CancelTournamentWithResponse Cancel a tournament
 	//
-	// The organiser cancels the tournament before it finished. Matches being played play on to their end; no round follows. A duplicate round cut short reveals its seed.
+	// The organiser cancels the tournament before it finished. Each match of the round still waiting or being played first ends cancelled (reason tournament_cancelled; never rated); then the round ends, its tables that had ended show their scores, and a duplicate round reveals its seed. No round follows.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -7147,7 +7155,7 @@ type ClientWithResponsesInterface interface {
 
 	// StartTournamentWithResponse Start a tournament
 	//
-	// The organiser starts the upcoming tournament now, with the entries it has (at least min_entries): the first round is paired and its matches created at once.
+	// The organiser starts the upcoming tournament now, with the entries it has (at least min_entries): the first round is paired and its matches created at once, but for tables of bots only beyond the organiser's bots-only limit or the bot pool's room, which wait (match empty) and start as both allow.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -13366,7 +13374,7 @@ func (c *ClientWithResponses) AuditTournamentWithResponse(ctx context.Context, i
 
 // CancelTournamentWithResponse Cancel a tournament
 //
-// The organiser cancels the tournament before it finished. Matches being played play on to their end; no round follows. A duplicate round cut short reveals its seed.
+// The organiser cancels the tournament before it finished. Each match of the round still waiting or being played first ends cancelled (reason tournament_cancelled; never rated); then the round ends, its tables that had ended show their scores, and a duplicate round reveals its seed. No round follows.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -13441,7 +13449,7 @@ func (c *ClientWithResponses) ExportTournamentWithResponse(ctx context.Context, 
 
 // StartTournamentWithResponse Start a tournament
 //
-// The organiser starts the upcoming tournament now, with the entries it has (at least min_entries): the first round is paired and its matches created at once.
+// The organiser starts the upcoming tournament now, with the entries it has (at least min_entries): the first round is paired and its matches created at once, but for tables of bots only beyond the organiser's bots-only limit or the bot pool's room, which wait (match empty) and start as both allow.
 //
 // Returns a wrapper object for the known response body format(s).
 //
