@@ -196,6 +196,28 @@ func RunSealedRatings(t *testing.T, inst RatingsInstances) {
 		t.Fatalf("rated in the order %v, want %v: (round's end, match id)", order, want)
 	}
 	CheckRatingsRebuild(t, w.ctx, w.b, 4)
+
+	// A round cut short by a cancel: the table that had ended is rated at the cancel, which
+	// revealed the seed; the one being played ends cancelled, and is never rated.
+	c := newSealedWorld(t, "Cut", w.a, w.b)
+	c.resign(0, 60*time.Second)
+	c.rate()
+	c.unrated(0)
+	c.tclock.Set(sealedBase.Add(70 * time.Second))
+	got, err := c.tours.Get(c.ctx, c.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.tours.Cancel(c.ctx, c.id, c.keys[got.State.Organiser]); err != nil {
+		t.Fatal(err)
+	}
+	c.rate()
+	cs, err := c.b.MatchChanges(c.ctx, c.match[0])
+	if err != nil || len(cs) != 2 || !cs[0].EndedAt.Equal(sealedBase.Add(70*time.Second)) {
+		t.Fatalf("the ended table of a round cut short: %+v (%v), want rated at the cancel", cs, err)
+	}
+	c.unrated(1)
+	CheckRatingsRebuild(t, c.ctx, c.b, 5)
 }
 
 // RunSealedRatingsMigration checks migration 00016 on a database that a server before it
