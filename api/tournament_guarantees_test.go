@@ -294,3 +294,36 @@ func TestTournamentQueuesTablesForTheBotPool(t *testing.T) {
 		t.Fatalf("offline audit %+v", off)
 	}
 }
+
+// TestTournamentBotTableGivesItsCountBack: a table of bots only that the full bot pool refuses
+// gives its count back to the organiser's limit, however often it is retried: as the pool
+// frees, the tables start until the limit, not fewer.
+func TestTournamentBotTableGivesItsCountBack(t *testing.T) {
+	const limit = 3
+	c := newRatedCup(t, apitest.Limits(api.Limits{BotMatches: api.Rate{N: limit, Per: time.Hour}}),
+		apitest.ServiceConfig(func(sc *referee.ServiceConfig) { sc.BotWorkers, sc.BotQueue = 1, 1 }))
+	_, key := c.player("Organiser")
+	id := c.createTournament(key, api.CreateTournamentRequest{Name: "Few", Format: "2p", System: "swiss", Rounds: 1, Target: 50},
+		repeatBots(12, "random", "greedy")...)
+	c.must(http.StatusOK, "POST", "/api/v1/tournaments/"+id+"/start", key, nil, nil)
+	ended := func(v api.TournamentView) (started, done int) {
+		for _, tb := range v.Rounds[0].Tables {
+			if tb.Match != "" {
+				started++
+				var m api.MatchView
+				if c.must(http.StatusOK, "GET", "/api/v1/matches/"+tb.Match, "", nil, &m); m.Status == "finished" {
+					done++
+				}
+			}
+		}
+		return started, done
+	}
+	v := c.waitFor(id, "started as many tables as its limit", func(v api.TournamentView) bool {
+		started, done := ended(v)
+		return started == limit && done == limit
+	})
+	c.advance(id)
+	if started, _ := ended(c.tournament(id)); started != limit || len(v.Rounds[0].Tables) != 6 {
+		t.Fatalf("%d of %d tables started, the limit is %d", started, len(v.Rounds[0].Tables), limit)
+	}
+}
