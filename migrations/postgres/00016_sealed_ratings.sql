@@ -17,10 +17,22 @@ WHERE s.revealed;
 
 -- +goose StatementBegin
 CREATE OR REPLACE FUNCTION events_rating_queue() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    v_commitment TEXT COLLATE "C";
+    v_rated BOOLEAN;
+    v_revealed_at TEXT COLLATE "C";
 BEGIN
+    SELECT e.data::jsonb ->> 'commitment', (e.data::jsonb -> 'rated') = 'true'::jsonb INTO v_commitment, v_rated
+    FROM events e WHERE e.match_id = NEW.match_id AND e.seq = 1;
+    IF v_rated IS NOT TRUE THEN
+        RETURN NULL;
+    END IF;
+    -- FOR SHARE: a reveal committing meanwhile either waits for this transaction, and then
+    -- moves this row up to its time, or is waited for, and then read here.
+    SELECT s.revealed_at INTO v_revealed_at FROM tournament_seals s
+    WHERE s.commitment = v_commitment AND s.revealed FOR SHARE;
     INSERT INTO rating_queue (match_id, ended_at, end_seq, commitment)
-    SELECT NEW.match_id, NEW.at, NEW.seq, e.data::jsonb ->> 'commitment' FROM events e
-    WHERE e.match_id = NEW.match_id AND e.seq = 1 AND (e.data::jsonb -> 'rated') = 'true'::jsonb;
+    VALUES (NEW.match_id, CASE WHEN v_revealed_at > NEW.at THEN v_revealed_at ELSE NEW.at END, NEW.seq, v_commitment);
     RETURN NULL;
 END;
 $$;
@@ -30,7 +42,9 @@ DELETE FROM rating_changes;
 DELETE FROM ratings;
 DELETE FROM rating_queue;
 INSERT INTO rating_queue (match_id, ended_at, end_seq, commitment)
-SELECT e.match_id, e.at, e.seq, c.data::jsonb ->> 'commitment' FROM events e JOIN events c ON c.match_id = e.match_id AND c.seq = 1
+SELECT e.match_id, CASE WHEN s.revealed_at > e.at THEN s.revealed_at ELSE e.at END, e.seq, c.data::jsonb ->> 'commitment'
+FROM events e JOIN events c ON c.match_id = e.match_id AND c.seq = 1
+    LEFT JOIN tournament_seals s ON s.commitment = c.data::jsonb ->> 'commitment' AND s.revealed
 WHERE e.type = 'match.ended' AND (c.data::jsonb -> 'rated') = 'true'::jsonb;
 
 -- +goose Down

@@ -22,7 +22,8 @@ import (
 type Dialect struct {
 	// True is a true boolean as a literal, "1" or "TRUE": the leaderboard's partial index is
 	// on ranked being true, which a query names literally for the planner to use the index.
-	True string
+	// False is a false one.
+	True, False string
 	// Rated is a condition on the alias c, a match.created row of events, that holds when
 	// its JSON says "rated": true.
 	Rated string
@@ -186,19 +187,19 @@ var _ ratings.Tx = Tx{}
 // NewTx is tx as the projection's transaction.
 func NewTx(tx *gorm.DB, d Dialect) Tx { return Tx{db: tx, d: d} }
 
-// Pending lists the first queued matches that no running duplicate round holds, by their
-// key: a match of a duplicate round waits while its round's seal is not revealed, and then
-// takes the later of its end and its round's end (docs/ratings.md, "The projection"). The
-// seal is read in the projection's own statement, so a round that ends while the projection
-// runs shows its matches whole, with their key, or not at all: an earlier key than the last
-// rated then rewinds the table, as a late end does.
+// Pending lists the first queued matches that no running duplicate round holds, in key
+// order, by the index rating_queue_order: a match of a duplicate round waits while its
+// round's seal is not revealed (docs/ratings.md, "The projection"). Its ended_at is already
+// its key, the later of its end and its round's: the reveal moves the round's queued rows up
+// to its time, and a row queued after it is queued at that time (migration 00016). The seal is
+// read in the projection's own statement, so a round that ends while the projection runs
+// shows its matches whole, or not at all: an earlier key than the last rated then rewinds the
+// table, as a late end does.
 func (t Tx) Pending(ctx context.Context, limit int) ([]ratings.Queued, error) {
 	var rows []QueueRow
-	err := t.db.WithContext(ctx).Raw(`SELECT q.match_id AS match_id,
-			CASE WHEN s.revealed_at > q.ended_at THEN s.revealed_at ELSE q.ended_at END AS ended_at, q.end_seq AS end_seq
-		FROM rating_queue q LEFT JOIN tournament_seals s ON s.commitment = q.commitment
-		WHERE s.commitment IS NULL OR s.revealed = `+t.d.True+`
-		ORDER BY 2, 1 LIMIT ?`, limit).Scan(&rows).Error
+	err := t.db.WithContext(ctx).Raw(`SELECT q.match_id, q.ended_at, q.end_seq FROM rating_queue q
+		WHERE NOT EXISTS (SELECT 1 FROM tournament_seals s WHERE s.commitment = q.commitment AND s.revealed = `+t.d.False+`)
+		ORDER BY q.ended_at, q.match_id LIMIT ?`, limit).Scan(&rows).Error
 	if err != nil {
 		return nil, err
 	}

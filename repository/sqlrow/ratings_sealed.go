@@ -15,8 +15,9 @@ import (
 // The key of a sealed match, read from the logs alone for the rebuild (docs/ratings.md,
 // "Rebuilding"): a match of a duplicate round is rated when its round ends, so its key is the
 // later of its own end and the time of the event that revealed its round's seed, round.ended
-// or the tournament.cancelled that cut the round short. The live projection reads the same
-// time from tournament_seals.revealed_at, written with that event (Tx.Pending).
+// or the tournament.cancelled that cut the round short. The live queue holds the same key:
+// the transaction that appends that event writes its time as tournament_seals.revealed_at
+// and moves the round's queued rows up to it (AppendTournament, Tx.Pending).
 
 // roundEventRow is a tournament event that starts a round or reveals its seed.
 type roundEventRow struct {
