@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"encoding/hex"
 	"fmt"
 	"slices"
 	"testing"
@@ -197,6 +198,25 @@ func RunSealedRatings(t *testing.T, inst RatingsInstances) {
 	}
 	CheckRatingsRebuild(t, w.ctx, w.b, 4)
 
+	// A match dealt from the round's seed that ends after the round's end committed (one an
+	// instance created and died before logging, played on), by a clock behind: it is queued,
+	// and rated, at the round's end, as the rebuild keys it.
+	seed, err := w.a.(tournaments.Store).RoundSeed(w.ctx, w.id, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.clock.Set(sealedBase.Add(44 * time.Second))
+	late, err := w.svc.Create(w.ctx, referee.CreateRequest{Rated: true, Entered: true, Target: 25, Seed: hex.EncodeToString(seed),
+		Players: []domain.PlayerInfo{{Kind: domain.Bot, Bot: bot.NamePIMC}, {Kind: domain.Bot, Bot: bot.NameExpert}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.rate()
+	if cs, err := w.b.MatchChanges(w.ctx, late.Match.ID); err != nil || len(cs) != 2 || !cs[0].EndedAt.Equal(sealedBase.Add(45*time.Second)) {
+		t.Fatalf("a match of the round that ended after its round: %+v (%v), want rated at the round's end", cs, err)
+	}
+	CheckRatingsRebuild(t, w.ctx, w.b, 5)
+
 	// A round cut short by a cancel: the table that had ended is rated at the cancel, which
 	// revealed the seed; the one being played ends cancelled, and is never rated.
 	c := newSealedWorld(t, "Cut", w.a, w.b)
@@ -217,7 +237,7 @@ func RunSealedRatings(t *testing.T, inst RatingsInstances) {
 		t.Fatalf("the ended table of a round cut short: %+v (%v), want rated at the cancel", cs, err)
 	}
 	c.unrated(1)
-	CheckRatingsRebuild(t, c.ctx, c.b, 5)
+	CheckRatingsRebuild(t, c.ctx, c.b, 6)
 }
 
 // RunSealedRatingsMigration checks migration 00016 on a database that a server before it
