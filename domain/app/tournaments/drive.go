@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/tournament"
@@ -90,6 +91,11 @@ func (s *Service) step(ctx context.Context, t *loaded) (bool, error) {
 // stepRound takes one step of round r, running: creates a missing table, records a result,
 // or ends the round.
 func (s *Service) stepRound(ctx context.Context, t *loaded, r *tournament.Round) (bool, error) {
+	if slices.Contains(r.Matches, "") && !s.mayCreate(t, r) {
+		// Another process creates the missing tables: it alone appends until they exist, so
+		// that its table.started never loses a race with this one's appends.
+		return false, nil
+	}
 	created, waiting, err := s.createTables(ctx, t, r)
 	if err != nil || created {
 		return created, err

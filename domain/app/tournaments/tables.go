@@ -15,17 +15,14 @@ import (
 // (docs/tournaments.md, "Limits").
 
 // createTables creates the first missing table of r that can be created now, and remembers
-// the matches of the others. waiting says a table is still missing: this process may not
-// create it yet (mayCreate), or it is a table of bots only that its organiser's limit or the
-// bot pool refuses now, which a later step creates (docs/tournaments.md, "Limits").
+// the matches of the others. waiting says a table is still missing: a table of bots only that
+// its organiser's limit or the bot pool refuses now, which a later step creates
+// (docs/tournaments.md, "Limits").
 func (s *Service) createTables(ctx context.Context, t *loaded, r *tournament.Round) (created, waiting bool, err error) {
 	for i, m := range r.Matches {
 		if m != "" {
 			s.remember(m, t.row.ID)
 			continue
-		}
-		if !s.mayCreate(t, r) {
-			return false, true, nil
 		}
 		ok, err := s.startTable(ctx, t, r, i)
 		if err != nil || ok {
