@@ -49,18 +49,9 @@ func (s *server) createMatch(c echo.Context) error {
 	if err := jsonbody.Decode(c, &body); err != nil {
 		return err
 	}
-	target, err := targetOf(body.Target)
-	if err != nil {
-		return err
-	}
-	turnSeconds, err := given("turn_seconds", body.TurnSeconds, "10 to 604800; leave it out for no clock")
-	if err != nil {
-		return err
-	}
-	autoplayAfter, err := given("autoplay_after", body.AutoplayAfter, "1 to 100; leave it out for 3")
-	if err != nil {
-		return err
-	}
+	// Absent is 0, the referee's default; a value given was checked against its range by
+	// Decode (0 included), from the request's tags.
+	target, turnSeconds, autoplayAfter := orZero(body.Target), orZero(body.TurnSeconds), orZero(body.AutoplayAfter)
 	key, err := bearer(c) // a player key, for a seat bound to "me"
 	if err != nil {
 		return err
@@ -182,6 +173,7 @@ func (s *server) listMatches(c echo.Context) error {
 //	@Failure			400				{object}	Problem	"INVALID_REQUEST"
 //	@Failure			401				{object}	Problem	"UNAUTHORIZED: a token that is not this match's"
 //	@Failure			404				{object}	Problem	"MATCH_NOT_FOUND"
+//	@Failure			409				{object}	Problem	"MATCH_SEALED: the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md)"
 //	@Router				/api/v1/matches/{id} [get]
 func (s *server) getMatch(c echo.Context) error {
 	id, v, err := s.matchCaller(c, s.viewer)
@@ -217,27 +209,10 @@ func encodeMatchView(v domain.MatchView) ([]byte, error) {
 	return append(b, '\n'), err
 }
 
-// targetOf is the referee's target for the request's: absent is 0, the table's default; a
-// target given is checked as given, so an explicit 0 is refused rather than read as absent.
-// given is an optional number of the create request: absent is 0, which the referee reads as
-// its default; given, it must be a real value (the referee checks its range), so an explicit 0
-// is refused rather than quietly read as absent.
-func given(name string, n *int, rule string) (int, error) {
+// orZero is an optional number of a request: absent is 0.
+func orZero(n *int) int {
 	if n == nil {
-		return 0, nil
+		return 0
 	}
-	if *n == 0 {
-		return 0, domain.Invalidf("%s, when given, is %s; 0 is not a value", name, rule)
-	}
-	return *n, nil
-}
-
-func targetOf(target *int) (int, error) {
-	if target == nil {
-		return 0, nil
-	}
-	if err := domain.ValidateTarget(*target); err != nil {
-		return 0, err
-	}
-	return *target, nil
+	return *n
 }

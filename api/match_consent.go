@@ -27,7 +27,7 @@ import (
 //	@Failure		400		{object}	Problem	"INVALID_REQUEST"
 //	@Failure		401		{object}	Problem	"UNAUTHORIZED: no credential, or not the one the seat is reserved for"
 //	@Failure		404		{object}	Problem	"MATCH_NOT_FOUND"
-//	@Failure		409		{object}	Problem	"SEAT_NOT_RESERVED, MATCH_STARTED, MATCH_FINISHED (finished, expired or cancelled)"
+//	@Failure		409		{object}	Problem	"MATCH_SEALED, SEAT_NOT_RESERVED, MATCH_STARTED, MATCH_FINISHED: MATCH_SEALED when the match belongs to a duplicate round still being played (to anyone: no seat of it is reserved); checked before anything else, the same answer whatever the request (docs/tournaments.md); MATCH_FINISHED when it is finished, expired or cancelled"
 //	@Router			/api/v1/matches/{id}/seats/{seat}/decline [post]
 func (s *server) declineSeat(c echo.Context) error {
 	if _, err := query(c); err != nil {
@@ -63,7 +63,7 @@ func (s *server) declineSeat(c echo.Context) error {
 //	@Failure		400	{object}	Problem	"INVALID_REQUEST"
 //	@Failure		401	{object}	Problem	"UNAUTHORIZED: not a seat of this match"
 //	@Failure		404	{object}	Problem	"MATCH_NOT_FOUND"
-//	@Failure		409	{object}	Problem	"MATCH_STARTED, MATCH_FINISHED (finished, expired or cancelled)"
+//	@Failure		409	{object}	Problem	"MATCH_SEALED, MATCH_STARTED, MATCH_FINISHED: MATCH_SEALED when the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md); MATCH_FINISHED when it is finished, expired or cancelled"
 //	@Router			/api/v1/matches/{id}/cancel [post]
 func (s *server) cancelMatch(c echo.Context) error {
 	return s.holderCall(c, s.svc.Cancel)
@@ -83,7 +83,7 @@ func (s *server) cancelMatch(c echo.Context) error {
 //	@Failure		400	{object}	Problem	"INVALID_REQUEST"
 //	@Failure		401	{object}	Problem	"UNAUTHORIZED: not a seat of this match"
 //	@Failure		404	{object}	Problem	"MATCH_NOT_FOUND"
-//	@Failure		409	{object}	Problem	"SEAT_RESIGNED, MATCH_NOT_STARTED, MATCH_FINISHED"
+//	@Failure		409	{object}	Problem	"MATCH_SEALED, SEAT_RESIGNED, MATCH_NOT_STARTED, MATCH_FINISHED: MATCH_SEALED when the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md)"
 //	@Router			/api/v1/matches/{id}/resign [post]
 func (s *server) resignMatch(c echo.Context) error {
 	return s.holderCall(c, s.svc.Resign)

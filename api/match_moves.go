@@ -32,7 +32,7 @@ import (
 //	@Failure		400				{object}	Problem				"INVALID_REQUEST"
 //	@Failure		401				{object}	Problem				"UNAUTHORIZED"
 //	@Failure		404				{object}	Problem				"MATCH_NOT_FOUND"
-//	@Failure		409				{object}	Problem				"NOT_YOUR_TURN, MATCH_FINISHED, VERSION_CONFLICT"
+//	@Failure		409				{object}	Problem				"MATCH_SEALED, NOT_YOUR_TURN, MATCH_FINISHED, VERSION_CONFLICT: MATCH_SEALED when the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md)"
 //	@Failure		408				{object}	Problem				"REQUEST_TIMEOUT: the body did not arrive before the server\'s read timeout"
 //	@Failure		413				{object}	Problem				"PAYLOAD_TOO_LARGE"
 //	@Failure		415				{object}	Problem				"UNSUPPORTED_MEDIA_TYPE"
@@ -144,6 +144,7 @@ func (b MoveRequest) move() (domain.Move, error) {
 //	@Failure		400	{object}	Problem	"INVALID_REQUEST"
 //	@Failure		401	{object}	Problem	"UNAUTHORIZED"
 //	@Failure		404	{object}	Problem	"MATCH_NOT_FOUND"
+//	@Failure		409	{object}	Problem	"MATCH_SEALED: the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md)"
 //	@Router			/api/v1/matches/{id}/legal-moves [get]
 func (s *server) legalMoves(c echo.Context) error {
 	id, v, err := s.matchCaller(c, s.seatViewer)
@@ -175,6 +176,7 @@ func (s *server) legalMoves(c echo.Context) error {
 //	@Failure			400		{object}	Problem	"INVALID_REQUEST"
 //	@Failure			401		{object}	Problem	"UNAUTHORIZED: a token that is not this match's"
 //	@Failure			404		{object}	Problem	"MATCH_NOT_FOUND"
+//	@Failure			409		{object}	Problem	"MATCH_SEALED: the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md)"
 //	@Router				/api/v1/matches/{id}/events [get]
 func (s *server) events(c echo.Context) error {
 	q, err := query(c, "after", "limit")

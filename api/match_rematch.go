@@ -36,7 +36,7 @@ type RematchResponse struct {
 //	@Failure		400	{object}	Problem	"INVALID_REQUEST"
 //	@Failure		401	{object}	Problem	"UNAUTHORIZED: not a seat of this match"
 //	@Failure		404	{object}	Problem	"MATCH_NOT_FOUND"
-//	@Failure		409	{object}	Problem	"MATCH_NOT_FINISHED, REMATCH_CANCELLED"
+//	@Failure		409	{object}	Problem	"MATCH_SEALED, MATCH_NOT_FINISHED, REMATCH_CANCELLED: MATCH_SEALED when the match belongs to a duplicate round still being played (to its own seats too: a rematch waits for the round to end); checked before anything else, the same answer whatever the request (docs/tournaments.md)"
 //	@Router			/api/v1/matches/{id}/rematch [post]
 func (s *server) rematch(c echo.Context) error {
 	if _, err := query(c); err != nil {

@@ -115,6 +115,7 @@ type AuditCheck struct {
 //	@Failure			400		{object}	Problem	"INVALID_REQUEST: step missing, not an integer, or not from 1 to the match's version"
 //	@Failure			401		{object}	Problem	"UNAUTHORIZED: a token that is not this match's"
 //	@Failure			404		{object}	Problem	"MATCH_NOT_FOUND"
+//	@Failure			409		{object}	Problem	"MATCH_SEALED: the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md)"
 //	@Router				/api/v1/matches/{id}/replay [get]
 func (s *server) replay(c echo.Context) error {
 	q, err := query(c, "step")
@@ -156,6 +157,7 @@ func (s *server) replay(c echo.Context) error {
 //	@Failure			400	{object}	Problem		"INVALID_REQUEST"
 //	@Failure			401	{object}	Problem		"UNAUTHORIZED: a token that is not this match's"
 //	@Failure			404	{object}	Problem		"MATCH_NOT_FOUND"
+//	@Failure			409	{object}	Problem		"MATCH_SEALED: the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md)"
 //	@Router				/api/v1/matches/{id}/audit [get]
 func (s *server) audit(c echo.Context) error {
 	id, v, err := s.matchCaller(c, s.viewer)
@@ -194,6 +196,7 @@ func (s *server) audit(c echo.Context) error {
 //	@Failure			400		{object}	Problem			"INVALID_REQUEST: a format other than json or text"
 //	@Failure			401		{object}	Problem			"UNAUTHORIZED: a token that is not this match's"
 //	@Failure			404		{object}	Problem			"MATCH_NOT_FOUND"
+//	@Failure			409		{object}	Problem			"MATCH_SEALED: the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md)"
 //	@Router				/api/v1/matches/{id}/export [get]
 func (s *server) export(c echo.Context) error {
 	q, err := query(c, "format")

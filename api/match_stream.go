@@ -100,6 +100,7 @@ func (st *streams) shutdown(r *http.Request) <-chan struct{} {
 //	@Failure			400				{object}	Problem	"INVALID_REQUEST: a bad after or Last-Event-ID, or a credential given twice"
 //	@Failure			401				{object}	Problem	"UNAUTHORIZED: a token that is not this match's, or a ticket used, expired or of another match"
 //	@Failure			404				{object}	Problem	"MATCH_NOT_FOUND"
+//	@Failure			409				{object}	Problem	"MATCH_SEALED: the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md)"
 //	@Failure			429				{object}	Problem	"RATE_LIMITED: too many requests, or this client address has as many streams open as it may; Retry-After says when to try again"
 //	@Failure			503				{object}	Problem	"STORE_BUSY: the store stayed locked beyond its timeout, or UNAVAILABLE: the server has as many streams open as it may; Retry-After says when to retry"
 //	@Router				/api/v1/matches/{id}/stream [get]

@@ -27,7 +27,7 @@ type PlayerMatchesResponse struct {
 //
 //	@Summary			List a player's matches
 //	@ID					listPlayerMatches
-//	@Description		The matches where the player holds a seat (or is challenged to one), newest first, as history items with the player's seat. Anyone may list them, as anyone may read a match. turn=me keeps the matches in progress where it is the player's turn, and only with the player's own key. Pass next_cursor back as cursor for the next page.
+//	@Description		The matches where the player holds a seat (or is challenged to one), newest first, as history items with the player's seat. Anyone may list them, as anyone may read a match, except a sealed match (a duplicate round still being played, docs/tournaments.md), which only the player's own key lists, as its seat reads it. A key sent is checked: one that is not a valid player key is 401. turn=me keeps the matches in progress where it is the player's turn, and only with the player's own key. Pass next_cursor back as cursor for the next page.
 //	@Tags				players
 //	@Produce			json
 //	@Produce			application/problem+json
@@ -40,7 +40,7 @@ type PlayerMatchesResponse struct {
 //	@Param				cursor	query		string	false	"next_cursor of the previous page"
 //	@Success			200		{object}	PlayerMatchesResponse
 //	@Failure			400		{object}	Problem	"INVALID_REQUEST"
-//	@Failure			401		{object}	Problem	"UNAUTHORIZED: turn=me without the player's own key"
+//	@Failure			401		{object}	Problem	"UNAUTHORIZED: turn=me without the player's own key, or an Authorization that is not a valid player key"
 //	@Failure			404		{object}	Problem	"PLAYER_NOT_FOUND"
 //	@Router				/api/v1/players/{id}/matches [get]
 func (s *server) listPlayerMatches(c echo.Context) error {
@@ -63,23 +63,30 @@ func (s *server) listPlayerMatches(c echo.Context) error {
 	if pq.Limit, err = intParam(q, "limit", 20, 1, 100); err != nil {
 		return err
 	}
-	if q.Has("turn") {
-		if q.Get("turn") != "me" {
-			return domain.Invalidf("turn must be me, got %q", clip(q.Get("turn")))
-		}
-		// Where it is a player's turn says when it is away: for the player alone.
+	if q.Has("turn") && q.Get("turn") != "me" {
+		return domain.Invalidf("turn must be me, got %q", clip(q.Get("turn")))
+	}
+	// A key sent is checked, never ignored: the player's own lists its sealed matches too.
+	who := ""
+	if q.Has("turn") || len(c.Request().Header.Values(echo.HeaderAuthorization)) > 0 {
 		key, err := playerKey(c)
 		if err != nil {
 			return err
 		}
-		who, err := s.players.Authenticate(ctx, key)
+		p, err := s.players.Authenticate(ctx, key)
 		if err != nil {
 			return err
 		}
-		if who.ID != pq.Player {
-			return domain.Detailf(domain.ErrUnauthorized, "turn=me lists the caller's own turns: send it to /api/v1/players/%s/matches", who.ID)
-		}
-		pq.Turn = true
+		who = p.ID
+	}
+	pq.Own = who == pq.Player
+	// Where it is a player's turn says when it is away: for the player alone.
+	if q.Has("turn") && !pq.Own {
+		return domain.Detailf(domain.ErrUnauthorized, "turn=me lists the caller's own turns: send it to /api/v1/players/%s/matches", who)
+	}
+	pq.Turn = q.Has("turn")
+	c.Response().Header().Set("Vary", "Authorization")
+	if pq.Own {
 		c.Response().Header().Set("Cache-Control", "no-store")
 	}
 	if _, err := s.players.Profile(ctx, pq.Player); err != nil {

@@ -221,9 +221,9 @@ func (pf *playerFeed) load(ctx context.Context) (PlayerSnapshot, error) {
 	snap := PlayerSnapshot{Turns: []PlayerMatchItem{}, Challenges: []PlayerMatchItem{}}
 	left := playerStreamMatches
 	for _, q := range []referee.PlayerMatchQuery{
-		{Player: pf.player, Turn: true, Limit: 100},
-		{Player: pf.player, Status: domain.StatusInProgress, Limit: 100},
-		{Player: pf.player, Status: domain.StatusWaiting, Limit: 100},
+		{Player: pf.player, Turn: true, Limit: 100, Own: true},
+		{Player: pf.player, Status: domain.StatusInProgress, Limit: 100, Own: true},
+		{Player: pf.player, Status: domain.StatusWaiting, Limit: 100, Own: true},
 	} {
 		for left > 0 {
 			page, err := pf.s.svc.PlayerMatches(ctx, q)
@@ -268,7 +268,7 @@ func (pf *playerFeed) seen(ctx context.Context, pending map[string]referee.Match
 		}
 		// Matches created meanwhile: the newest of the player's live matches.
 		for _, status := range []domain.Status{domain.StatusInProgress, domain.StatusWaiting} {
-			page, err := pf.s.svc.PlayerMatches(ctx, referee.PlayerMatchQuery{Player: pf.player, Status: status, Limit: 100})
+			page, err := pf.s.svc.PlayerMatches(ctx, referee.PlayerMatchQuery{Player: pf.player, Status: status, Limit: 100, Own: true})
 			if err != nil {
 				return nil, err
 			}
@@ -369,9 +369,10 @@ func (pf *playerFeed) observe(id, rematchOf string, st, created *matchState, v d
 }
 
 // createdState is match id as its match.created made it: the seats held from the start (the
-// creator's, bots', anonymous humans'), waiting when any was open.
+// creator's, bots', anonymous humans'), waiting when any was open. It is read as the player's
+// seat reads it, so that a sealed match of the player's own is read too.
 func (pf *playerFeed) createdState(ctx context.Context, id string, seat int) (*matchState, error) {
-	events, _, err := pf.s.svc.Events(ctx, id, domain.Spectator(), 0, 1)
+	events, _, err := pf.s.svc.Events(ctx, id, domain.SeatViewer(seat), 0, 1)
 	if err != nil {
 		return nil, err
 	}

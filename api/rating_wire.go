@@ -20,17 +20,18 @@ type FormatRating struct {
 	Mu     float64 `json:"mu" example:"27.6353895"`
 	Sigma  float64 `json:"sigma" example:"8.0659014"`
 	Rating float64 `json:"rating" example:"3.4376853"`
-	// Matches and Wins count the player's rated matches of the format, and those its side won.
+	// Matches and Wins count the player's rated matches of the format that counted, and those
+	// its side won (docs/ratings.md, "Farming").
 	Matches int `json:"matches" example:"12"`
 	Wins    int `json:"wins" example:"7"`
 	// EstablishedMatches counts the rated matches of the format against opponents who were
 	// established when they met: every player of every other side a bot, or a player whose
-	// rating was not provisional then (docs/ratings.md, "Standing"). 10 are needed to rank.
-	EstablishedMatches int `json:"established_matches" example:"9"`
-	// Provisional: fewer than 10 rated matches of the format, sigma above 6, or fewer than 10
-	// rated matches against established opponents; a provisional rating is left off the
-	// leaderboard, and a match against it does not count toward anyone's standing
-	// (docs/ratings.md, "Provisional" and "Standing").
+	// rating was not provisional then (docs/ratings.md, "Standing"). Only those count, so it
+	// equals matches. 10 are needed to rank.
+	EstablishedMatches int `json:"established_matches" example:"12"`
+	// Provisional: fewer than 10 rated matches of the format counted, or sigma above 6; a
+	// provisional rating is left off the leaderboard, and a match against it counts for
+	// nobody (docs/ratings.md, "Provisional", "Standing" and "Farming").
 	Provisional bool `json:"provisional"`
 }
 
@@ -43,13 +44,15 @@ type RatingHistoryItem struct {
 	Won     bool        `json:"won"`
 	Before  RatingValue `json:"before"`
 	After   RatingValue `json:"after"`
-	// AgainstEstablished says the match counted toward established_matches: every player of
-	// every other side was established when it was rated.
+	// AgainstEstablished says the match counted: every player of every other side was
+	// established when it was rated. When false, after equals before and the match is in none
+	// of the format's figures (docs/ratings.md, "Farming").
 	AgainstEstablished bool `json:"against_established"`
 }
 
-// PlayerRatingsResponse is a player's ratings, per format it played rated (a format it never
-// played is absent), and its history of changes, newest first, one per rated match.
+// PlayerRatingsResponse is a player's ratings, per format in which a rated match counted for
+// it (any other format is absent), and its history of changes, newest first, one per rated
+// match, counted or not.
 type PlayerRatingsResponse struct {
 	Ratings map[string]FormatRating `json:"ratings"`
 	History []RatingHistoryItem     `json:"history"`
@@ -84,7 +87,8 @@ type LeaderboardResponse struct {
 	NextCursor *string `json:"next_cursor" extensions:"x-nullable"`
 }
 
-// SeatRatingChange is one seat's rating before and after a finished rated match.
+// SeatRatingChange is one seat's rating before and after a finished rated match; after equals
+// before when the match did not count for the seat's player (docs/ratings.md, "Farming").
 type SeatRatingChange struct {
 	Seat   int         `json:"seat"`
 	Player string      `json:"player" example:"bot-greedy"`

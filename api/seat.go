@@ -17,7 +17,7 @@ import (
 //
 //	@Summary			Join an open seat
 //	@ID					joinSeat
-//	@Description		Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST).
+//	@Description		Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST). The body may be left out, as a decline's or a resignation's, when it would say nothing: a join with a key to a listed match, or to a seat kept for the player.
 //	@Tags				seats
 //	@Accept				json
 //	@Produce			json
@@ -26,14 +26,14 @@ import (
 //	@x-token-optional	true
 //	@Param				id		path		string		true	"match id"
 //	@Param				seat	path		int			true	"the open seat"	minimum(0)	maximum(3)
-//	@Param				body	body		JoinRequest	true	"the player's name and the seat's invite"
+//	@Param				body	body		JoinRequest	false	"the player's name and the seat's invite; none (or {}) when neither is needed"
 //	@Success			201		{object}	JoinResponse
 //	@Failure			400		{object}	Problem	"INVALID_REQUEST"
 //	@Failure			401		{object}	Problem	"UNAUTHORIZED: a player key that is not valid, or a seat reserved for another player (a challenge)"
 //	@Failure			403		{object}	Problem	"INVALID_INVITE"
 //	@Failure			404		{object}	Problem	"MATCH_NOT_FOUND"
 //	@Failure			408		{object}	Problem	"REQUEST_TIMEOUT: the body did not arrive before the server\'s read timeout"
-//	@Failure			409		{object}	Problem	"SEAT_TAKEN, ALREADY_SEATED (the player holds another seat of the match), MATCH_FINISHED (finished or expired)"
+//	@Failure			409		{object}	Problem	"MATCH_SEALED, SEAT_TAKEN, ALREADY_SEATED, MATCH_FINISHED: MATCH_SEALED when the match belongs to a duplicate round still being played (to anyone: it has no open seat); checked before anything else, the same answer whatever the request (docs/tournaments.md); ALREADY_SEATED when the player holds another seat of the match; MATCH_FINISHED when it is finished or expired"
 //	@Failure			413		{object}	Problem	"PAYLOAD_TOO_LARGE"
 //	@Failure			415		{object}	Problem	"UNSUPPORTED_MEDIA_TYPE"
 //	@Router				/api/v1/matches/{id}/seats/{seat}/join [post]
@@ -45,8 +45,8 @@ func (s *server) joinSeat(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var body JoinRequest
-	if err := jsonbody.Decode(c, &body); err != nil {
+	var body JoinRequest // none, as a decline or a resignation takes none, joins with the key's name
+	if err := jsonbody.Optional(c, &body); err != nil {
 		return err
 	}
 	key, err := bearer(c) // a player key binds the seat to its player (docs/api.md, "Players")
@@ -79,7 +79,7 @@ func (s *server) joinSeat(c echo.Context) error {
 //	@Failure		400		{object}	Problem	"INVALID_REQUEST"
 //	@Failure		401		{object}	Problem	"UNAUTHORIZED: not this seat's token"
 //	@Failure		404		{object}	Problem	"MATCH_NOT_FOUND"
-//	@Failure		409		{object}	Problem	"MATCH_STARTED, MATCH_FINISHED"
+//	@Failure		409		{object}	Problem	"MATCH_SEALED, MATCH_STARTED, MATCH_FINISHED: MATCH_SEALED when the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md)"
 //	@Router			/api/v1/matches/{id}/seats/{seat}/leave [post]
 func (s *server) leaveSeat(c echo.Context) error {
 	return s.seatCall(c, s.svc.Leave)
@@ -100,7 +100,7 @@ func (s *server) leaveSeat(c echo.Context) error {
 //	@Failure		400		{object}	Problem	"INVALID_REQUEST: the seat is not on autoplay"
 //	@Failure		401		{object}	Problem	"UNAUTHORIZED: not this seat's token"
 //	@Failure		404		{object}	Problem	"MATCH_NOT_FOUND"
-//	@Failure		409		{object}	Problem	"MATCH_NOT_STARTED, MATCH_FINISHED"
+//	@Failure		409		{object}	Problem	"MATCH_SEALED, MATCH_NOT_STARTED, MATCH_FINISHED: MATCH_SEALED when the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md)"
 //	@Router			/api/v1/matches/{id}/seats/{seat}/resume [post]
 func (s *server) resumeSeat(c echo.Context) error {
 	return s.seatCall(c, s.svc.Resume)

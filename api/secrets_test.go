@@ -86,10 +86,13 @@ func TestTargetZeroRefused(t *testing.T) {
 func TestClockZeroRefused(t *testing.T) {
 	h := newHarness(t)
 	players := `"players": [{"name": "Ann", "kind": "human"}, {"name": "Bo", "kind": "human"}]`
-	for field, body := range map[string]string{"turn_seconds": `"turn_seconds": 0`, "autoplay_after": `"turn_seconds": 60, "autoplay_after": 0`} {
+	for want, body := range map[string]string{
+		"turn_seconds must be an integer from 10 to 604800, not 0": `"turn_seconds": 0`,
+		"autoplay_after must be an integer from 1 to 100, not 0":   `"turn_seconds": 60, "autoplay_after": 0`,
+	} {
 		p := h.do(http.MethodPost, "/api/v1/matches", `{`+players+`, `+body+`}`).problem(t, 400, "INVALID_REQUEST")
-		if !strings.Contains(p.Detail, field+", when given, is") {
-			t.Errorf("%s 0: detail %q", field, p.Detail)
+		if p.Detail != want {
+			t.Errorf("%s: detail %q, want %q", body, p.Detail, want)
 		}
 	}
 	r := h.do(http.MethodPost, "/api/v1/matches", `{`+players+`, "turn_seconds": 60}`)

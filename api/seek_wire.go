@@ -14,10 +14,10 @@ type CreateSeekRequest struct {
 	Rated bool `json:"rated" example:"true"`
 	// TurnSeconds is the clock of the match, 10 to 604800; left out, the server's default
 	// (--seek-turn-seconds). Only seeks of one clock meet.
-	TurnSeconds int `json:"turn_seconds,omitempty" example:"60"`
+	TurnSeconds int `json:"turn_seconds,omitempty" minimum:"10" maximum:"604800" example:"60"`
 	// Target is the score that wins, a multiple of 5 from 5 to 1000; left out, the format's
-	// default. Only seeks of one target meet.
-	Target int `json:"target,omitempty" example:"250"`
+	// default (250 with two sides, else 200). Only seeks of one target meet.
+	Target int `json:"target,omitempty" minimum:"5" maximum:"1000" multipleOf:"5" example:"250"`
 }
 
 // SeekView is a seek as its player reads it.
@@ -26,8 +26,8 @@ type SeekView struct {
 	Format      string `json:"format" enums:"2p,3p,4p,2v2"`
 	Rated       bool   `json:"rated"`
 	TurnSeconds int    `json:"turn_seconds"`
-	// Target is the score that wins; 0 for the format's default.
-	Target int `json:"target"`
+	// Target is the score its match is played to: the one asked for, else the format's default.
+	Target int `json:"target" example:"250"`
 	// Status is searching, pairing (a match is being made for it, for a moment), matched,
 	// cancelled (by its player, or by a rotation of its key) or expired.
 	Status    string    `json:"status" enums:"searching,pairing,matched,cancelled,expired"`
@@ -48,7 +48,7 @@ type SeekResponse struct {
 
 func toSeekView(r seeks.Record) SeekView {
 	v := SeekView{
-		ID: r.ID, Format: string(r.Format), Rated: r.Rated, TurnSeconds: r.TurnSeconds, Target: r.Target,
+		ID: r.ID, Format: string(r.Format), Rated: r.Rated, TurnSeconds: r.TurnSeconds, Target: r.EffectiveTarget(),
 		Status: string(r.Status), CreatedAt: r.CreatedAt, ExpiresAt: r.ExpiresAt, Reason: r.Reason,
 	}
 	if r.Status == seeks.StatusMatched {

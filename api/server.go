@@ -165,6 +165,8 @@ func New(cfg Config) *echo.Echo {
 	if cfg.RateLimit > 0 {
 		e.Use(ratelimit.New(cfg.RateLimit).Middleware)
 	}
+	// The seal before any check of a route's own, its body's included (match_seal.go).
+	e.Use(s.sealFirst)
 	e.Use(middleware.BodyLimit(cfg.BodyLimit, func(route string) bool { return s.bodiless[route] }))
 	s.routes(e, cfg.Registry)
 	s.bodiless = jsonbody.Bodiless(e, bodyRoutes)

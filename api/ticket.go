@@ -81,6 +81,7 @@ func (s *server) createPlayerTicket(c echo.Context) error {
 //	@Failure		400	{object}	Problem		"INVALID_REQUEST"
 //	@Failure		401	{object}	Problem		"UNAUTHORIZED: no credential, or not one of a seat of this match"
 //	@Failure		404	{object}	Problem		"MATCH_NOT_FOUND"
+//	@Failure		409	{object}	Problem		"MATCH_SEALED: the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md)"
 //	@Failure		429	{object}	Problem		"RATE_LIMITED: this client address or player was issued as many tickets as --limit-tickets allows (docs/operations.md, \"Limits\"), or over --rate-limit; Retry-After says when to retry"
 //	@Header			429	{integer}	Retry-After	"seconds to wait before retrying"
 //	@Router			/api/v1/matches/{id}/tickets [post]
@@ -145,9 +146,12 @@ func (s *server) matchStreamCheck(c echo.Context, q url.Values, id string) (view
 	if h := c.Request().Header.Values(echo.HeaderAuthorization); len(h) > 0 || q.Has("token") {
 		return nil, errTicketTwice
 	}
-	t, err := s.redeem(c, id, q.Get("ticket"))
-	if err != nil {
-		return nil, err
+	t, spent := redeemedTicket(c) // spent by the seal of a sealed match (match_seal.go)
+	if !spent {
+		var err error
+		if t, err = s.redeem(c, id, q.Get("ticket")); err != nil {
+			return nil, err
+		}
 	}
 	if t.Player == "" {
 		return func(ctx context.Context) (domain.Viewer, error) {

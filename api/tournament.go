@@ -142,10 +142,8 @@ func (s *server) joinTournament(c echo.Context) error {
 		return err
 	}
 	var body EnterTournamentRequest
-	if c.Request().ContentLength != 0 {
-		if err := jsonbody.Decode(c, &body); err != nil {
-			return err
-		}
+	if err := jsonbody.Optional(c, &body); err != nil {
+		return err
 	}
 	key, err := playerKey(c)
 	if err != nil {

@@ -17,21 +17,26 @@ type CreateTournamentRequest struct {
 	// System pairs the rounds: swiss (rounds needed) or round_robin (2p only; everyone meets
 	// everyone once).
 	System string `json:"system" enums:"swiss,round_robin" example:"swiss"`
-	Rounds int    `json:"rounds,omitempty" example:"4"`
+	// Rounds is a Swiss's number of rounds; a round robin's is fixed by its entries (leave it out).
+	Rounds int `json:"rounds,omitempty" minimum:"1" maximum:"20" example:"4"`
 	// Duplicate deals every table of a round the same cards and scores each seat against the
 	// seats that held them at the other tables.
 	Duplicate bool `json:"duplicate,omitempty"`
 	// Rated rates every match as any rated match (docs/ratings.md).
 	Rated bool `json:"rated,omitempty"`
-	// Target is each match's (default: the rules').
-	Target int `json:"target,omitempty" example:"150"`
-	// TurnSeconds is each match's clock (default 60: every tournament match has one).
-	TurnSeconds int `json:"turn_seconds,omitempty" example:"60"`
-	// StartsAt starts the tournament by itself; without it the organiser starts it.
+	// Target is each match's, a multiple of 5 from 5 to 1000; left out, the rules' default. A
+	// target given is checked as given: 0 is refused like any other outside that range.
+	Target int `json:"target,omitempty" minimum:"5" maximum:"1000" multipleOf:"5" example:"150"`
+	// TurnSeconds is each match's clock, 10 to 604800; left out, 60 (every tournament match has
+	// one).
+	TurnSeconds int `json:"turn_seconds,omitempty" minimum:"10" maximum:"604800" example:"60"`
+	// StartsAt starts the tournament by itself, at most 30 days ahead; without it the organiser
+	// starts it.
 	StartsAt *time.Time `json:"starts_at,omitempty" format:"date-time"`
-	// MinEntries (default: one table) and MaxEntries (default 256, a round robin's 32).
-	MinEntries int `json:"min_entries,omitempty" example:"4"`
-	MaxEntries int `json:"max_entries,omitempty" example:"32"`
+	// MinEntries (default: one table) and MaxEntries (default 256, a round robin's 32); the
+	// format may ask for more (at least one table).
+	MinEntries int `json:"min_entries,omitempty" minimum:"2" maximum:"256" example:"4"`
+	MaxEntries int `json:"max_entries,omitempty" minimum:"2" maximum:"256" example:"32"`
 }
 
 // EnterTournamentRequest enters the caller, or, from the organiser, a bot of that strategy.

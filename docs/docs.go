@@ -332,6 +332,12 @@ const docTemplate = `{
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
+                    },
+                    "409": {
+                        "description": "MATCH_SEALED: the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md)",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
                     }
                 },
                 "x-token-optional": true
@@ -384,6 +390,12 @@ const docTemplate = `{
                     },
                     "404": {
                         "description": "MATCH_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "409": {
+                        "description": "MATCH_SEALED: the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md)",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -444,7 +456,7 @@ const docTemplate = `{
                         }
                     },
                     "409": {
-                        "description": "MATCH_STARTED, MATCH_FINISHED (finished, expired or cancelled)",
+                        "description": "MATCH_SEALED, MATCH_STARTED, MATCH_FINISHED: MATCH_SEALED when the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md); MATCH_FINISHED when it is finished, expired or cancelled",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -519,6 +531,12 @@ const docTemplate = `{
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
+                    },
+                    "409": {
+                        "description": "MATCH_SEALED: the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md)",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
                     }
                 },
                 "x-token-optional": true
@@ -586,6 +604,12 @@ const docTemplate = `{
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
+                    },
+                    "409": {
+                        "description": "MATCH_SEALED: the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md)",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
                     }
                 },
                 "x-token-optional": true
@@ -638,6 +662,12 @@ const docTemplate = `{
                     },
                     "404": {
                         "description": "MATCH_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "409": {
+                        "description": "MATCH_SEALED: the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md)",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -737,7 +767,7 @@ const docTemplate = `{
                         }
                     },
                     "409": {
-                        "description": "NOT_YOUR_TURN, MATCH_FINISHED, VERSION_CONFLICT",
+                        "description": "MATCH_SEALED, NOT_YOUR_TURN, MATCH_FINISHED, VERSION_CONFLICT: MATCH_SEALED when the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md)",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -815,7 +845,7 @@ const docTemplate = `{
                         }
                     },
                     "409": {
-                        "description": "MATCH_NOT_FINISHED, REMATCH_CANCELLED",
+                        "description": "MATCH_SEALED, MATCH_NOT_FINISHED, REMATCH_CANCELLED: MATCH_SEALED when the match belongs to a duplicate round still being played (to its own seats too: a rematch waits for the round to end); checked before anything else, the same answer whatever the request (docs/tournaments.md)",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -881,6 +911,12 @@ const docTemplate = `{
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
+                    },
+                    "409": {
+                        "description": "MATCH_SEALED: the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md)",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
                     }
                 },
                 "x-token-optional": true
@@ -938,7 +974,7 @@ const docTemplate = `{
                         }
                     },
                     "409": {
-                        "description": "SEAT_RESIGNED, MATCH_NOT_STARTED, MATCH_FINISHED",
+                        "description": "MATCH_SEALED, SEAT_RESIGNED, MATCH_NOT_STARTED, MATCH_FINISHED: MATCH_SEALED when the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md)",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -1010,7 +1046,7 @@ const docTemplate = `{
                         }
                     },
                     "409": {
-                        "description": "MATCH_NOT_FINISHED: the match is live",
+                        "description": "MATCH_SEALED, MATCH_NOT_FINISHED: MATCH_SEALED when the match belongs to a duplicate round still being played (to its own seats too: its review waits for the round to end); checked before anything else, the same answer whatever the request (docs/tournaments.md); MATCH_NOT_FINISHED when the match was not played to its end (live, waiting for its seats, expired or cancelled), and nothing is queued",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -1117,7 +1153,7 @@ const docTemplate = `{
                         }
                     },
                     "409": {
-                        "description": "MATCH_NOT_FINISHED: the match is live; its review can be asked for once it has ended",
+                        "description": "MATCH_SEALED, MATCH_NOT_FINISHED: MATCH_SEALED when the match belongs to a duplicate round still being played (to its own seats too: its review waits for the round to end); checked before anything else, the same answer whatever the request (docs/tournaments.md); MATCH_NOT_FINISHED when the match was not played to its end (live, waiting for its seats, expired or cancelled), and nothing is queued",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -1217,7 +1253,7 @@ const docTemplate = `{
                         }
                     },
                     "409": {
-                        "description": "SEAT_NOT_RESERVED, MATCH_STARTED, MATCH_FINISHED (finished, expired or cancelled)",
+                        "description": "MATCH_SEALED, SEAT_NOT_RESERVED, MATCH_STARTED, MATCH_FINISHED: MATCH_SEALED when the match belongs to a duplicate round still being played (to anyone: no seat of it is reserved); checked before anything else, the same answer whatever the request (docs/tournaments.md); MATCH_FINISHED when it is finished, expired or cancelled",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -1232,7 +1268,7 @@ const docTemplate = `{
                         "PlayerKey": []
                     }
                 ],
-                "description": "Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST).",
+                "description": "Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST). The body may be left out, as a decline's or a resignation's, when it would say nothing: a join with a key to a listed match, or to a seat kept for the player.",
                 "consumes": [
                     "application/json"
                 ],
@@ -1263,10 +1299,9 @@ const docTemplate = `{
                         "required": true
                     },
                     {
-                        "description": "the player's name and the seat's invite",
+                        "description": "the player's name and the seat's invite; none (or {}) when neither is needed",
                         "name": "body",
                         "in": "body",
-                        "required": true,
                         "schema": {
                             "$ref": "#/definitions/api.JoinRequest"
                         }
@@ -1310,7 +1345,7 @@ const docTemplate = `{
                         }
                     },
                     "409": {
-                        "description": "SEAT_TAKEN, ALREADY_SEATED (the player holds another seat of the match), MATCH_FINISHED (finished or expired)",
+                        "description": "MATCH_SEALED, SEAT_TAKEN, ALREADY_SEATED, MATCH_FINISHED: MATCH_SEALED when the match belongs to a duplicate round still being played (to anyone: it has no open seat); checked before anything else, the same answer whatever the request (docs/tournaments.md); ALREADY_SEATED when the player holds another seat of the match; MATCH_FINISHED when it is finished or expired",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -1392,7 +1427,7 @@ const docTemplate = `{
                         }
                     },
                     "409": {
-                        "description": "MATCH_STARTED, MATCH_FINISHED",
+                        "description": "MATCH_SEALED, MATCH_STARTED, MATCH_FINISHED: MATCH_SEALED when the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md)",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -1461,7 +1496,7 @@ const docTemplate = `{
                         }
                     },
                     "409": {
-                        "description": "MATCH_NOT_STARTED, MATCH_FINISHED",
+                        "description": "MATCH_SEALED, MATCH_NOT_STARTED, MATCH_FINISHED: MATCH_SEALED when the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md)",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -1559,6 +1594,12 @@ const docTemplate = `{
                             "$ref": "#/definitions/api.Problem"
                         }
                     },
+                    "409": {
+                        "description": "MATCH_SEALED: the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md)",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
                     "429": {
                         "description": "RATE_LIMITED: too many requests, or this client address has as many streams open as it may; Retry-After says when to try again",
                         "schema": {
@@ -1622,6 +1663,12 @@ const docTemplate = `{
                     },
                     "404": {
                         "description": "MATCH_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "409": {
+                        "description": "MATCH_SEALED: the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md)",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -2005,7 +2052,7 @@ const docTemplate = `{
                         "PlayerKey": []
                     }
                 ],
-                "description": "The matches where the player holds a seat (or is challenged to one), newest first, as history items with the player's seat. Anyone may list them, as anyone may read a match. turn=me keeps the matches in progress where it is the player's turn, and only with the player's own key. Pass next_cursor back as cursor for the next page.",
+                "description": "The matches where the player holds a seat (or is challenged to one), newest first, as history items with the player's seat. Anyone may list them, as anyone may read a match, except a sealed match (a duplicate round still being played, docs/tournaments.md), which only the player's own key lists, as its seat reads it. A key sent is checked: one that is not a valid player key is 401. turn=me keeps the matches in progress where it is the player's turn, and only with the player's own key. Pass next_cursor back as cursor for the next page.",
                 "produces": [
                     "application/json",
                     "application/problem+json"
@@ -2075,7 +2122,7 @@ const docTemplate = `{
                         }
                     },
                     "401": {
-                        "description": "UNAUTHORIZED: turn=me without the player's own key",
+                        "description": "UNAUTHORIZED: turn=me without the player's own key, or an Authorization that is not a valid player key",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
                         }
@@ -3202,13 +3249,18 @@ const docTemplate = `{
                     "example": true
                 },
                 "target": {
-                    "description": "Target is the score that wins, a multiple of 5 from 5 to 1000; left out, the format's\ndefault. Only seeks of one target meet.",
+                    "description": "Target is the score that wins, a multiple of 5 from 5 to 1000; left out, the format's\ndefault (250 with two sides, else 200). Only seeks of one target meet.",
                     "type": "integer",
+                    "maximum": 1000,
+                    "minimum": 5,
+                    "multipleOf": 5,
                     "example": 250
                 },
                 "turn_seconds": {
                     "description": "TurnSeconds is the clock of the match, 10 to 604800; left out, the server's default\n(--seek-turn-seconds). Only seeks of one clock meet.",
                     "type": "integer",
+                    "maximum": 604800,
+                    "minimum": 10,
                     "example": 60
                 }
             }
@@ -3238,11 +3290,15 @@ const docTemplate = `{
                 },
                 "max_entries": {
                     "type": "integer",
+                    "maximum": 256,
+                    "minimum": 2,
                     "example": 32
                 },
                 "min_entries": {
-                    "description": "MinEntries (default: one table) and MaxEntries (default 256, a round robin's 32).",
+                    "description": "MinEntries (default: one table) and MaxEntries (default 256, a round robin's 32); the\nformat may ask for more (at least one table).",
                     "type": "integer",
+                    "maximum": 256,
+                    "minimum": 2,
                     "example": 4
                 },
                 "name": {
@@ -3254,11 +3310,14 @@ const docTemplate = `{
                     "type": "boolean"
                 },
                 "rounds": {
+                    "description": "Rounds is a Swiss's number of rounds; a round robin's is fixed by its entries (leave it out).",
                     "type": "integer",
+                    "maximum": 20,
+                    "minimum": 1,
                     "example": 4
                 },
                 "starts_at": {
-                    "description": "StartsAt starts the tournament by itself; without it the organiser starts it.",
+                    "description": "StartsAt starts the tournament by itself, at most 30 days ahead; without it the organiser\nstarts it.",
                     "type": "string",
                     "format": "date-time"
                 },
@@ -3272,13 +3331,18 @@ const docTemplate = `{
                     "example": "swiss"
                 },
                 "target": {
-                    "description": "Target is each match's (default: the rules').",
+                    "description": "Target is each match's, a multiple of 5 from 5 to 1000; left out, the rules' default. A\ntarget given is checked as given: 0 is refused like any other outside that range.",
                     "type": "integer",
+                    "maximum": 1000,
+                    "minimum": 5,
+                    "multipleOf": 5,
                     "example": 150
                 },
                 "turn_seconds": {
-                    "description": "TurnSeconds is each match's clock (default 60: every tournament match has one).",
+                    "description": "TurnSeconds is each match's clock, 10 to 604800; left out, 60 (every tournament match has\none).",
                     "type": "integer",
+                    "maximum": 604800,
+                    "minimum": 10,
                     "example": 60
                 }
             }
@@ -3638,12 +3702,12 @@ const docTemplate = `{
             ],
             "properties": {
                 "established_matches": {
-                    "description": "EstablishedMatches counts the rated matches of the format against opponents who were\nestablished when they met: every player of every other side a bot, or a player whose\nrating was not provisional then (docs/ratings.md, \"Standing\"). 10 are needed to rank.",
+                    "description": "EstablishedMatches counts the rated matches of the format against opponents who were\nestablished when they met: every player of every other side a bot, or a player whose\nrating was not provisional then (docs/ratings.md, \"Standing\"). Only those count, so it\nequals matches. 10 are needed to rank.",
                     "type": "integer",
-                    "example": 9
+                    "example": 12
                 },
                 "matches": {
-                    "description": "Matches and Wins count the player's rated matches of the format, and those its side won.",
+                    "description": "Matches and Wins count the player's rated matches of the format that counted, and those\nits side won (docs/ratings.md, \"Farming\").",
                     "type": "integer",
                     "example": 12
                 },
@@ -3652,7 +3716,7 @@ const docTemplate = `{
                     "example": 27.6353895
                 },
                 "provisional": {
-                    "description": "Provisional: fewer than 10 rated matches of the format, sigma above 6, or fewer than 10\nrated matches against established opponents; a provisional rating is left off the\nleaderboard, and a match against it does not count toward anyone's standing\n(docs/ratings.md, \"Provisional\" and \"Standing\").",
+                    "description": "Provisional: fewer than 10 rated matches of the format counted, or sigma above 6; a\nprovisional rating is left off the leaderboard, and a match against it counts for\nnobody (docs/ratings.md, \"Provisional\", \"Standing\" and \"Farming\").",
                     "type": "boolean"
                 },
                 "rating": {
@@ -4690,7 +4754,7 @@ const docTemplate = `{
                     "$ref": "#/definitions/api.RatingValue"
                 },
                 "against_established": {
-                    "description": "AgainstEstablished says the match counted toward established_matches: every player of\nevery other side was established when it was rated.",
+                    "description": "AgainstEstablished says the match counted: every player of every other side was\nestablished when it was rated. When false, after equals before and the match is in none\nof the format's figures (docs/ratings.md, \"Farming\").",
                     "type": "boolean"
                 },
                 "before": {
@@ -5333,8 +5397,9 @@ const docTemplate = `{
                     ]
                 },
                 "target": {
-                    "description": "Target is the score that wins; 0 for the format's default.",
-                    "type": "integer"
+                    "description": "Target is the score its match is played to: the one asked for, else the format's default.",
+                    "type": "integer",
+                    "example": 250
                 },
                 "turn_seconds": {
                     "type": "integer"

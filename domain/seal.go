@@ -23,7 +23,8 @@ func (v Viewer) sealedSpectator() bool { return v.sealed && !v.isSeat }
 
 // The codes and errors of tournaments (docs/tournaments.md, "Errors").
 const (
-	// CodeMatchSealed: a read of a sealed match's record by someone not seated in it.
+	// CodeMatchSealed: a request about a sealed match by someone not seated in it, or its
+	// review or rematch.
 	CodeMatchSealed Code = "MATCH_SEALED"
 	// CodeTournamentNotFound: no tournament has that id.
 	CodeTournamentNotFound Code = "TOURNAMENT_NOT_FOUND"
@@ -42,9 +43,10 @@ const (
 
 // The errors of tournaments.
 var (
-	// ErrMatchSealed: a sealed match's log (events, stream, replay, export, audit, review)
-	// is read only by its own seats until its round ends.
-	ErrMatchSealed = newError(CodeMatchSealed, "the match belongs to a duplicate round still being played: its record opens to all when the round's last match ends")
+	// ErrMatchSealed: a sealed match is read and acted on only by its own seats until its
+	// round ends, and has no review or rematch until then. Its words are the same for every
+	// match and every caller, so that the refusal tells nothing of the match.
+	ErrMatchSealed = newError(CodeMatchSealed, "the match belongs to a duplicate round still being played: until the round's last match ends, only its own seats may read it or act on it, and it has no review or rematch")
 	// ErrTournamentNotFound: no tournament has that id.
 	ErrTournamentNotFound = newError(CodeTournamentNotFound, "tournament not found")
 	// ErrTournamentClosed: the tournament has started, finished or been cancelled.

@@ -1720,7 +1720,7 @@ type ApiCreateSeekRequest struct {
 	Rated bool `json:"rated"`
 
 	// Target Target is the score that wins, a multiple of 5 from 5 to 1000; left out, the format's
-	// default. Only seeks of one target meet.
+	// default (250 with two sides, else 200). Only seeks of one target meet.
 	//
 	// Example: 250
 	Target *int `json:"target,omitempty"`
@@ -1751,7 +1751,8 @@ type ApiCreateTournamentRequest struct {
 	// MaxEntries Example: 32
 	MaxEntries *int `json:"max_entries,omitempty"`
 
-	// MinEntries MinEntries (default: one table) and MaxEntries (default 256, a round robin's 32).
+	// MinEntries MinEntries (default: one table) and MaxEntries (default 256, a round robin's 32); the
+	// format may ask for more (at least one table).
 	//
 	// Example: 4
 	MinEntries *int `json:"min_entries,omitempty"`
@@ -1762,10 +1763,13 @@ type ApiCreateTournamentRequest struct {
 	// Rated Rated rates every match as any rated match (docs/ratings.md).
 	Rated *bool `json:"rated,omitempty"`
 
-	// Rounds Example: 4
+	// Rounds Rounds is a Swiss's number of rounds; a round robin's is fixed by its entries (leave it out).
+	//
+	// Example: 4
 	Rounds *int `json:"rounds,omitempty"`
 
-	// StartsAt StartsAt starts the tournament by itself; without it the organiser starts it.
+	// StartsAt StartsAt starts the tournament by itself, at most 30 days ahead; without it the organiser
+	// starts it.
 	StartsAt *time.Time `json:"starts_at,omitempty"`
 
 	// System System pairs the rounds: swiss (rounds needed) or round_robin (2p only; everyone meets
@@ -1774,12 +1778,14 @@ type ApiCreateTournamentRequest struct {
 	// Example: swiss
 	System ApiCreateTournamentRequestSystem `json:"system"`
 
-	// Target Target is each match's (default: the rules').
+	// Target Target is each match's, a multiple of 5 from 5 to 1000; left out, the rules' default. A
+	// target given is checked as given: 0 is refused like any other outside that range.
 	//
 	// Example: 150
 	Target *int `json:"target,omitempty"`
 
-	// TurnSeconds TurnSeconds is each match's clock (default 60: every tournament match has one).
+	// TurnSeconds TurnSeconds is each match's clock, 10 to 604800; left out, 60 (every tournament match has
+	// one).
 	//
 	// Example: 60
 	TurnSeconds *int `json:"turn_seconds,omitempty"`
@@ -1984,12 +1990,14 @@ type ApiExportResponse struct {
 type ApiFormatRating struct {
 	// EstablishedMatches EstablishedMatches counts the rated matches of the format against opponents who were
 	// established when they met: every player of every other side a bot, or a player whose
-	// rating was not provisional then (docs/ratings.md, "Standing"). 10 are needed to rank.
+	// rating was not provisional then (docs/ratings.md, "Standing"). Only those count, so it
+	// equals matches. 10 are needed to rank.
 	//
-	// Example: 9
+	// Example: 12
 	EstablishedMatches int `json:"established_matches"`
 
-	// Matches Matches and Wins count the player's rated matches of the format, and those its side won.
+	// Matches Matches and Wins count the player's rated matches of the format that counted, and those
+	// its side won (docs/ratings.md, "Farming").
 	//
 	// Example: 12
 	Matches int `json:"matches"`
@@ -1997,10 +2005,9 @@ type ApiFormatRating struct {
 	// Mu Example: 27.6353895
 	Mu float32 `json:"mu"`
 
-	// Provisional Provisional: fewer than 10 rated matches of the format, sigma above 6, or fewer than 10
-	// rated matches against established opponents; a provisional rating is left off the
-	// leaderboard, and a match against it does not count toward anyone's standing
-	// (docs/ratings.md, "Provisional" and "Standing").
+	// Provisional Provisional: fewer than 10 rated matches of the format counted, or sigma above 6; a
+	// provisional rating is left off the leaderboard, and a match against it counts for
+	// nobody (docs/ratings.md, "Provisional", "Standing" and "Farming").
 	Provisional bool `json:"provisional"`
 
 	// Rating Example: 3.4376853
@@ -2494,8 +2501,9 @@ type ApiProblemCode string
 type ApiRatingHistoryItem struct {
 	After ApiRatingValue `json:"after"`
 
-	// AgainstEstablished AgainstEstablished says the match counted toward established_matches: every player of
-	// every other side was established when it was rated.
+	// AgainstEstablished AgainstEstablished says the match counted: every player of every other side was
+	// established when it was rated. When false, after equals before and the match is in none
+	// of the format's figures (docs/ratings.md, "Farming").
 	AgainstEstablished bool                       `json:"against_established"`
 	Before             ApiRatingValue             `json:"before"`
 	EndedAt            time.Time                  `json:"ended_at"`
@@ -2789,7 +2797,9 @@ type ApiSeekView struct {
 	// cancelled (by its player, or by a rotation of its key) or expired.
 	Status ApiSeekViewStatus `json:"status"`
 
-	// Target Target is the score that wins; 0 for the format's default.
+	// Target Target is the score its match is played to: the one asked for, else the format's default.
+	//
+	// Example: 250
 	Target      int `json:"target"`
 	TurnSeconds int `json:"turn_seconds"`
 }
@@ -3374,7 +3384,7 @@ type ClientInterface interface {
 
 	// JoinSeatWithBody Join an open seat
 	//
-	// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST).
+	// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST). The body may be left out, as a decline's or a resignation's, when it would say nothing: a join with a key to a listed match, or to a seat kept for the player.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3383,7 +3393,7 @@ type ClientInterface interface {
 
 	// JoinSeat Join an open seat
 	//
-	// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST).
+	// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST). The body may be left out, as a decline's or a resignation's, when it would say nothing: a join with a key to a listed match, or to a seat kept for the player.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -3480,7 +3490,7 @@ type ClientInterface interface {
 
 	// ListPlayerMatches List a player's matches
 	//
-	// The matches where the player holds a seat (or is challenged to one), newest first, as history items with the player's seat. Anyone may list them, as anyone may read a match. turn=me keeps the matches in progress where it is the player's turn, and only with the player's own key. Pass next_cursor back as cursor for the next page.
+	// The matches where the player holds a seat (or is challenged to one), newest first, as history items with the player's seat. Anyone may list them, as anyone may read a match, except a sealed match (a duplicate round still being played, docs/tournaments.md), which only the player's own key lists, as its seat reads it. A key sent is checked: one that is not a valid player key is 401. turn=me keeps the matches in progress where it is the player's turn, and only with the player's own key. Pass next_cursor back as cursor for the next page.
 	//
 	// Corresponds with GET /api/v1/players/{id}/matches (the `ListPlayerMatches` operationId).
 	ListPlayerMatches(ctx context.Context, id string, params *ListPlayerMatchesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -3948,7 +3958,7 @@ func (c *Client) DeclineSeat(ctx context.Context, id string, seat int, reqEditor
 
 // JoinSeatWithBody Join an open seat
 //
-// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST).
+// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST). The body may be left out, as a decline's or a resignation's, when it would say nothing: a join with a key to a listed match, or to a seat kept for the player.
 //
 // Takes any type of body and a specified content type.
 //
@@ -3967,7 +3977,7 @@ func (c *Client) JoinSeatWithBody(ctx context.Context, id string, seat int, cont
 
 // JoinSeat Join an open seat
 //
-// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST).
+// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST). The body may be left out, as a decline's or a resignation's, when it would say nothing: a join with a key to a listed match, or to a seat kept for the player.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -4194,7 +4204,7 @@ func (c *Client) GetPlayer(ctx context.Context, id string, reqEditors ...Request
 
 // ListPlayerMatches List a player's matches
 //
-// The matches where the player holds a seat (or is challenged to one), newest first, as history items with the player's seat. Anyone may list them, as anyone may read a match. turn=me keeps the matches in progress where it is the player's turn, and only with the player's own key. Pass next_cursor back as cursor for the next page.
+// The matches where the player holds a seat (or is challenged to one), newest first, as history items with the player's seat. Anyone may list them, as anyone may read a match, except a sealed match (a duplicate round still being played, docs/tournaments.md), which only the player's own key lists, as its seat reads it. A key sent is checked: one that is not a valid player key is 401. turn=me keeps the matches in progress where it is the player's turn, and only with the player's own key. Pass next_cursor back as cursor for the next page.
 //
 // Corresponds with GET /api/v1/players/{id}/matches (the `ListPlayerMatches` operationId).
 func (c *Client) ListPlayerMatches(ctx context.Context, id string, params *ListPlayerMatchesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -6885,7 +6895,7 @@ type ClientWithResponsesInterface interface {
 
 	// JoinSeatWithBodyWithResponse Join an open seat
 	//
-	// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST).
+	// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST). The body may be left out, as a decline's or a resignation's, when it would say nothing: a join with a key to a listed match, or to a seat kept for the player.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -6894,7 +6904,7 @@ type ClientWithResponsesInterface interface {
 
 	// JoinSeatWithResponse Join an open seat
 	//
-	// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST).
+	// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST). The body may be left out, as a decline's or a resignation's, when it would say nothing: a join with a key to a listed match, or to a seat kept for the player.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7011,7 +7021,7 @@ type ClientWithResponsesInterface interface {
 
 	// ListPlayerMatchesWithResponse List a player's matches
 	//
-	// The matches where the player holds a seat (or is challenged to one), newest first, as history items with the player's seat. Anyone may list them, as anyone may read a match. turn=me keeps the matches in progress where it is the player's turn, and only with the player's own key. Pass next_cursor back as cursor for the next page.
+	// The matches where the player holds a seat (or is challenged to one), newest first, as history items with the player's seat. Anyone may list them, as anyone may read a match, except a sealed match (a duplicate round still being played, docs/tournaments.md), which only the player's own key lists, as its seat reads it. A key sent is checked: one that is not a valid player key is 401. turn=me keeps the matches in progress where it is the player's turn, and only with the player's own key. Pass next_cursor back as cursor for the next page.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -7585,6 +7595,8 @@ type GetMatchResponse struct {
 	ApplicationproblemJSON401 *ApiProblem
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *ApiProblem
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *ApiProblem
 	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
@@ -7623,6 +7635,11 @@ func (r GetMatchResponse) GetApplicationproblemJSON401() *ApiProblem {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r GetMatchResponse) GetApplicationproblemJSON404() *ApiProblem {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r GetMatchResponse) GetApplicationproblemJSON409() *ApiProblem {
+	return r.ApplicationproblemJSON409
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -7705,6 +7722,8 @@ type AuditMatchResponse struct {
 	ApplicationproblemJSON401 *ApiProblem
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *ApiProblem
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *ApiProblem
 	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
@@ -7741,6 +7760,11 @@ func (r AuditMatchResponse) GetApplicationproblemJSON401() *ApiProblem {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r AuditMatchResponse) GetApplicationproblemJSON404() *ApiProblem {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r AuditMatchResponse) GetApplicationproblemJSON409() *ApiProblem {
+	return r.ApplicationproblemJSON409
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -7962,6 +7986,8 @@ type ListEventsResponse struct {
 	ApplicationproblemJSON401 *ApiProblem
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *ApiProblem
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *ApiProblem
 	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
@@ -7998,6 +8024,11 @@ func (r ListEventsResponse) GetApplicationproblemJSON401() *ApiProblem {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r ListEventsResponse) GetApplicationproblemJSON404() *ApiProblem {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r ListEventsResponse) GetApplicationproblemJSON409() *ApiProblem {
+	return r.ApplicationproblemJSON409
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -8080,6 +8111,8 @@ type ExportMatchResponse struct {
 	ApplicationproblemJSON401 *ApiProblem
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *ApiProblem
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *ApiProblem
 	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
@@ -8116,6 +8149,11 @@ func (r ExportMatchResponse) GetApplicationproblemJSON401() *ApiProblem {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r ExportMatchResponse) GetApplicationproblemJSON404() *ApiProblem {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r ExportMatchResponse) GetApplicationproblemJSON409() *ApiProblem {
+	return r.ApplicationproblemJSON409
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -8198,6 +8236,8 @@ type ListLegalMovesResponse struct {
 	ApplicationproblemJSON401 *ApiProblem
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *ApiProblem
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *ApiProblem
 	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
@@ -8234,6 +8274,11 @@ func (r ListLegalMovesResponse) GetApplicationproblemJSON401() *ApiProblem {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r ListLegalMovesResponse) GetApplicationproblemJSON404() *ApiProblem {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r ListLegalMovesResponse) GetApplicationproblemJSON409() *ApiProblem {
+	return r.ApplicationproblemJSON409
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -8616,6 +8661,8 @@ type ReplayMatchResponse struct {
 	ApplicationproblemJSON401 *ApiProblem
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *ApiProblem
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *ApiProblem
 	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
@@ -8652,6 +8699,11 @@ func (r ReplayMatchResponse) GetApplicationproblemJSON401() *ApiProblem {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r ReplayMatchResponse) GetApplicationproblemJSON404() *ApiProblem {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r ReplayMatchResponse) GetApplicationproblemJSON409() *ApiProblem {
+	return r.ApplicationproblemJSON409
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -9740,6 +9792,8 @@ type StreamEventsResponse struct {
 	ApplicationproblemJSON401 *ApiProblem
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *ApiProblem
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *ApiProblem
 	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
@@ -9771,6 +9825,11 @@ func (r StreamEventsResponse) GetApplicationproblemJSON401() *ApiProblem {
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
 func (r StreamEventsResponse) GetApplicationproblemJSON404() *ApiProblem {
 	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r StreamEventsResponse) GetApplicationproblemJSON409() *ApiProblem {
+	return r.ApplicationproblemJSON409
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -9855,6 +9914,8 @@ type CreateMatchTicketResponse struct {
 	ApplicationproblemJSON404 *ApiProblem
 	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
 	ApplicationproblemJSON408 *ApiProblem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *ApiProblem
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *ApiProblem
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
@@ -9898,6 +9959,11 @@ func (r CreateMatchTicketResponse) GetApplicationproblemJSON404() *ApiProblem {
 // GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
 func (r CreateMatchTicketResponse) GetApplicationproblemJSON408() *ApiProblem {
 	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateMatchTicketResponse) GetApplicationproblemJSON409() *ApiProblem {
+	return r.ApplicationproblemJSON409
 }
 
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -11533,6 +11599,8 @@ type CreateTournamentResponse struct {
 	ApplicationproblemJSON408 *ApiProblem
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *ApiProblem
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *ApiProblem
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *ApiProblem
 	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
@@ -11576,6 +11644,11 @@ func (r CreateTournamentResponse) GetApplicationproblemJSON408() *ApiProblem {
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r CreateTournamentResponse) GetApplicationproblemJSON413() *ApiProblem {
 	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r CreateTournamentResponse) GetApplicationproblemJSON415() *ApiProblem {
+	return r.ApplicationproblemJSON415
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -12034,6 +12107,8 @@ type JoinTournamentResponse struct {
 	ApplicationproblemJSON409 *ApiProblem
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *ApiProblem
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *ApiProblem
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *ApiProblem
 	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
@@ -12090,6 +12165,11 @@ func (r JoinTournamentResponse) GetApplicationproblemJSON409() *ApiProblem {
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
 func (r JoinTournamentResponse) GetApplicationproblemJSON413() *ApiProblem {
 	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r JoinTournamentResponse) GetApplicationproblemJSON415() *ApiProblem {
+	return r.ApplicationproblemJSON415
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
@@ -12999,7 +13079,7 @@ func (c *ClientWithResponses) DeclineSeatWithResponse(ctx context.Context, id st
 
 // JoinSeatWithBodyWithResponse Join an open seat
 //
-// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST).
+// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST). The body may be left out, as a decline's or a resignation's, when it would say nothing: a join with a key to a listed match, or to a seat kept for the player.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -13014,7 +13094,7 @@ func (c *ClientWithResponses) JoinSeatWithBodyWithResponse(ctx context.Context, 
 
 // JoinSeatWithResponse Join an open seat
 //
-// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST).
+// Takes an open seat with the seat's invite from the create answer (not needed when the match is listed in the lobby) and answers the seat's token, shown only here, with the match as the seat sees it. The last join deals the first hand. Of clients racing for one seat exactly one gets it; the others get 409 SEAT_TAKEN. Joined with a player key, the seat is bound to the player and shows the player's name: a name given must be that one (else 400 INVALID_REQUEST). The body may be left out, as a decline's or a resignation's, when it would say nothing: a join with a key to a listed match, or to a seat kept for the player.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -13209,7 +13289,7 @@ func (c *ClientWithResponses) GetPlayerWithResponse(ctx context.Context, id stri
 
 // ListPlayerMatchesWithResponse List a player's matches
 //
-// The matches where the player holds a seat (or is challenged to one), newest first, as history items with the player's seat. Anyone may list them, as anyone may read a match. turn=me keeps the matches in progress where it is the player's turn, and only with the player's own key. Pass next_cursor back as cursor for the next page.
+// The matches where the player holds a seat (or is challenged to one), newest first, as history items with the player's seat. Anyone may list them, as anyone may read a match, except a sealed match (a duplicate round still being played, docs/tournaments.md), which only the player's own key lists, as its seat reads it. A key sent is checked: one that is not a valid player key is 401. turn=me keeps the matches in progress where it is the player's turn, and only with the player's own key. Pass next_cursor back as cursor for the next page.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -13916,6 +13996,13 @@ func ParseGetMatchResponse(rsp *http.Response) (*GetMatchResponse, error) {
 		}
 		response.ApplicationproblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ApiProblem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -14040,6 +14127,13 @@ func ParseAuditMatchResponse(rsp *http.Response) (*AuditMatchResponse, error) {
 			return nil, err
 		}
 		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ApiProblem
@@ -14292,6 +14386,13 @@ func ParseListEventsResponse(rsp *http.Response) (*ListEventsResponse, error) {
 		}
 		response.ApplicationproblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ApiProblem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -14406,6 +14507,13 @@ func ParseExportMatchResponse(rsp *http.Response) (*ExportMatchResponse, error) 
 			return nil, err
 		}
 		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ApiProblem
@@ -14524,6 +14632,13 @@ func ParseListLegalMovesResponse(rsp *http.Response) (*ListLegalMovesResponse, e
 			return nil, err
 		}
 		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ApiProblem
@@ -14942,6 +15057,13 @@ func ParseReplayMatchResponse(rsp *http.Response) (*ReplayMatchResponse, error) 
 			return nil, err
 		}
 		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ApiProblem
@@ -16050,6 +16172,13 @@ func ParseStreamEventsResponse(rsp *http.Response) (*StreamEventsResponse, error
 		}
 		response.ApplicationproblemJSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ApiProblem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -16171,6 +16300,13 @@ func ParseCreateMatchTicketResponse(rsp *http.Response) (*CreateMatchTicketRespo
 			return nil, err
 		}
 		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest ApiProblem
@@ -17809,6 +17945,13 @@ func ParseCreateTournamentResponse(rsp *http.Response) (*CreateTournamentRespons
 		}
 		response.ApplicationproblemJSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ApiProblem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -18320,6 +18463,13 @@ func ParseJoinTournamentResponse(rsp *http.Response) (*JoinTournamentResponse, e
 			return nil, err
 		}
 		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ApiProblem

@@ -1,5 +1,6 @@
-// Package jsonbody reads request bodies: strictly as JSON where a route takes one, and as
-// nothing (or {}) where a route takes none.
+// Package jsonbody reads request bodies: strictly as JSON where a route takes one (its
+// integers in the ranges their tags give, bounds.go), as nothing (or {}) where a route takes
+// none, and as either where a route's body may be left out.
 package jsonbody
 
 import (
@@ -68,15 +69,10 @@ func Decode(c echo.Context, dst any) error {
 // Read reads a request body that is to be JSON: refused when its Content-Type is another, or
 // when it is empty.
 func Read(c echo.Context) ([]byte, error) {
-	req := c.Request()
-	// The exact media type that clients send needs no parsing (which makes a map of parameters).
-	if ct := req.Header.Get(echo.HeaderContentType); ct != "" && ct != echo.MIMEApplicationJSON {
-		mt, _, err := mime.ParseMediaType(ct)
-		if err != nil || (mt != echo.MIMEApplicationJSON && !strings.HasSuffix(mt, "+json")) {
-			return nil, problem.New(problem.CodeUnsupportedMediaType, "send the body as Content-Type: application/json")
-		}
+	if err := mediaType(c); err != nil {
+		return nil, err
 	}
-	body, err := io.ReadAll(req.Body)
+	body, err := io.ReadAll(c.Request().Body)
 	if err != nil {
 		return nil, ReadError(err)
 	}
@@ -86,12 +82,55 @@ func Read(c echo.Context) ([]byte, error) {
 	return body, nil
 }
 
-// Strict is Decode's decoding of a body already read.
-func Strict(body []byte, dst any) error {
-	if err := json.Unmarshal(body, dst, strict); err != nil {
-		return domain.Invalidf("malformed JSON body: %s", why(body, err))
+// Optional reads the body of a route whose body may be left out: none, or only white space,
+// leaves dst as it is (whatever its Content-Type: there is nothing to read), as a route that
+// takes no body is called; any other is read as Decode reads it.
+func Optional(c echo.Context, dst any) error {
+	body, err := io.ReadAll(c.Request().Body)
+	if err != nil {
+		return ReadError(err)
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return nil
+	}
+	if err := mediaType(c); err != nil {
+		return err
+	}
+	return Strict(body, dst)
+}
+
+// mediaType refuses a body sent as anything but JSON in UTF-8 (RFC 8259 knows no other
+// charset): no Content-Type, application/json or a +json type, with no charset or utf-8.
+func mediaType(c echo.Context) error {
+	// The exact media type that clients send needs no parsing (which makes a map of parameters).
+	ct := c.Request().Header.Get(echo.HeaderContentType)
+	if ct == "" || ct == echo.MIMEApplicationJSON {
+		return nil
+	}
+	mt, params, err := mime.ParseMediaType(ct)
+	if err != nil || (mt != echo.MIMEApplicationJSON && !strings.HasSuffix(mt, "+json")) {
+		return problem.New(problem.CodeUnsupportedMediaType, "send the body as Content-Type: application/json")
+	}
+	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") {
+		return problem.New(problem.CodeUnsupportedMediaType, "send the body in UTF-8: Content-Type: application/json, with no charset or charset=utf-8")
 	}
 	return nil
+}
+
+// Strict is Decode's decoding of a body already read. An integer field out of the range its
+// tags give (bounds.go), or a time that is not RFC 3339, says so; a body that is not an object
+// (null included, which would leave dst as it was) is refused.
+func Strict(body []byte, dst any) error {
+	if string(bytes.TrimSpace(body)) == "null" {
+		return domain.Invalidf("malformed JSON body: the body must be a JSON object")
+	}
+	if err := json.Unmarshal(body, dst, strict); err != nil {
+		if detail, ok := fieldProblem(body, reflect.TypeOf(dst), err); ok {
+			return domain.Invalidf("%s", detail)
+		}
+		return domain.Invalidf("malformed JSON body: %s", why(body, err))
+	}
+	return checkBounds(body, reflect.TypeOf(dst))
 }
 
 // why words a decoding error for the client, without Go type names.

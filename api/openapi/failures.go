@@ -18,28 +18,31 @@ type commonFailure struct {
 	retryAfter  bool   // sent with a Retry-After header
 	store       bool   // only operations that read or write the match store
 	post        bool   // only POST operations, the ones whose body is read (middleware.BodyLimit)
+	body        bool   // only operations that take a JSON body (jsonbody.Decode, jsonbody.Optional)
 }
 
 // commonFailures are the answers of the rate limit and the header limit (every operation but
-// the probes, which neither applies to: ratelimit.Limiter.Middleware), of the body limit (every POST, body
-// or not: a declared length over it is refused before the handler), and of the store (every
-// operation under /api/v1/). Retry-After goes with the codes package problem sends it with.
+// the probes, which neither applies to: ratelimit.Limiter.Middleware), of the body limit (every
+// POST, body or not: a declared length over it is refused before the handler), of the body's
+// media type (every operation that takes a body), and of the store (every operation under
+// /api/v1/). Retry-After goes with the codes package problem sends it with.
 var commonFailures = []commonFailure{
 	{status: 429, description: "RATE_LIMITED: too many requests from this address; Retry-After says when to retry", retryAfter: true},
 	{status: 413, description: "PAYLOAD_TOO_LARGE: the body is larger than " + strconv.Itoa(middleware.DefaultBodyLimit>>10) + " KiB", post: true},
 	// Every POST reads its body, one that takes none too (jsonbody.None), so a body that never ends
 	// meets the server's read timeout.
 	{status: 408, description: "REQUEST_TIMEOUT: the body did not arrive before the server's read timeout", post: true},
+	{status: 415, description: "UNSUPPORTED_MEDIA_TYPE: the body is not sent as application/json in UTF-8", body: true},
 	{status: 431, description: "HEADER_TOO_LARGE: the headers and URL exceed " + strconv.Itoa(middleware.DefaultHeaderLimit>>10) + " KiB"},
 	{status: 500, description: "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded (its audit says where)", store: true},
 	{status: 503, description: "STORE_BUSY: the store stayed locked beyond its timeout; Retry-After says when to retry", retryAfter: true, store: true},
 	{status: 507, description: "STORE_FULL: the store's disk is full; writes fail until space is freed; Retry-After says when to retry", retryAfter: true, store: true},
 }
 
-// appliesTo says whether the operation method on path can answer f.
-func (f commonFailure) appliesTo(path, method string) bool {
+// appliesTo says whether operation op, method on path, can answer f.
+func (f commonFailure) appliesTo(path, method string, op *openapi3.Operation) bool {
 	return !probePaths[path] && (!f.store || strings.HasPrefix(path, "/api/v1/")) &&
-		(!f.post || method == http.MethodPost)
+		(!f.post || method == http.MethodPost) && (!f.body || op.RequestBody != nil)
 }
 
 // probePaths answer monitoring: no rate limit, no store, no 4XX (docs/.redocly.lint-ignore.yaml).
@@ -64,7 +67,7 @@ func addCommonFailures(doc *openapi3.T) {
 			for _, f := range commonFailures {
 				code := strconv.Itoa(f.status)
 				resp := op.Responses.Value(code)
-				if !f.appliesTo(path, method) && resp == nil {
+				if !f.appliesTo(path, method, op) && resp == nil {
 					continue
 				}
 				if resp == nil || resp.Value == nil {

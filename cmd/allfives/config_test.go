@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/cmd/allfives/internal/server"
 	"github.com/allfives/allfives/domain/app/referee"
 )
 
@@ -23,22 +24,13 @@ func envOf(m map[string]string) func(string) string {
 	return func(k string) string { return m[k] }
 }
 
-// TestServeConfigPrecedence: a flag wins over its variable, a variable over the default.
+// TestServeConfigPrecedence: a flag wins over its variable, a variable over the default; with
+// nothing set, serve runs with server.DefaultConfig.
 func TestServeConfigPrecedence(t *testing.T) {
 	// Settings the cases leave alone take their defaults.
-	def := func(c serveConfig) serveConfig {
-		c.botWorkers, c.maxStreams, c.perClient, c.busyTimeout = referee.DefaultBotWorkers(), api.DefaultMaxStreams, api.DefaultMaxStreamsPerClient, 10*time.Second
-		c.reviewWorkers, c.ratingsEvery, c.limits = 1, time.Second, defaultLimits()
-		if c.rematchTTL == 0 {
-			c.rematchTTL, c.ratedTurnSeconds = referee.DefaultRematchTTL, referee.DefaultRatedTurnSeconds
-		}
-		c.seeks = defaultSeekConfig()
-		if c.cacheMiB == 0 {
-			c.cacheMiB = 256
-		}
-		if c.accessSample == 0 {
-			c.accessSample = 100
-		}
+	def := func(level string, change func(c *server.Config)) serveConfig {
+		c := serveConfig{Config: server.DefaultConfig(), logLevel: level}
+		change(&c.Config)
 		return c
 	}
 	cases := []struct {
@@ -47,23 +39,27 @@ func TestServeConfigPrecedence(t *testing.T) {
 		env  map[string]string
 		want serveConfig
 	}{
-		{"defaults", nil, nil, def(serveConfig{addr: ":8080", db: "allfives.db", sync: "full", logLevel: "info", waitingTTL: week, sweepEvery: time.Second})},
+		{"defaults", nil, nil, def("info", func(c *server.Config) {})},
 		{"environment", nil, map[string]string{
 			"ALLFIVES_ADDR": ":9000", "ALLFIVES_DB": "/tmp/x.db", "ALLFIVES_SYNC": "NORMAL",
 			"ALLFIVES_LOG_LEVEL": "debug", "ALLFIVES_RATE_LIMIT": "2.5", "ALLFIVES_CACHE_MIB": "64", "ALLFIVES_ACCESS_SAMPLE": "10",
 			"ALLFIVES_CORS_ORIGINS": "https://a.example, https://b.example", "ALLFIVES_WAITING_TTL": "1h",
-		}, def(serveConfig{addr: ":9000", db: "/tmp/x.db", sync: "normal", logLevel: "debug", rateLimit: 2.5, cacheMiB: 64, accessSample: 10,
-			corsOrigins: []string{"https://a.example", "https://b.example"}, waitingTTL: time.Hour, sweepEvery: time.Second})},
+		}, def("debug", func(c *server.Config) {
+			c.Addr, c.DB, c.Sync, c.RateLimit, c.CacheMiB, c.AccessSample = ":9000", "/tmp/x.db", "normal", 2.5, 64, 10
+			c.CORSOrigins, c.WaitingTTL = []string{"https://a.example", "https://b.example"}, time.Hour
+		})},
 		{"flags win", []string{"--addr", ":7000", "--rate-limit", "0", "--sync", "off", "--waiting-ttl", "0", "--sweep-interval", "250ms", "--cache-mib", "32"},
 			map[string]string{"ALLFIVES_ADDR": ":9000", "ALLFIVES_RATE_LIMIT": "3", "ALLFIVES_WAITING_TTL": "1h", "ALLFIVES_CACHE_MIB": "64"},
-			def(serveConfig{addr: ":7000", db: "allfives.db", sync: "off", logLevel: "info", sweepEvery: 250 * time.Millisecond, cacheMiB: 32})},
+			def("info", func(c *server.Config) {
+				c.Addr, c.Sync, c.WaitingTTL, c.SweepEvery, c.CacheMiB = ":7000", "off", 0, 250*time.Millisecond, 32
+			})},
 		{"limits", []string{"--bot-workers", "3", "--max-streams", "50", "--busy-timeout", "2s"},
 			map[string]string{"ALLFIVES_MAX_STREAMS": "9", "ALLFIVES_MAX_STREAMS_PER_CLIENT": "4", "ALLFIVES_REVIEW_WORKERS": "2"},
-			serveConfig{addr: ":8080", db: "allfives.db", sync: "full", logLevel: "info", botWorkers: 3, reviewWorkers: 2, maxStreams: 50, perClient: 4, busyTimeout: 2 * time.Second, waitingTTL: week, sweepEvery: time.Second, cacheMiB: 256, accessSample: 100, ratingsEvery: time.Second,
-				limits: defaultLimits(), rematchTTL: referee.DefaultRematchTTL, ratedTurnSeconds: referee.DefaultRatedTurnSeconds, seeks: defaultSeekConfig()}},
+			def("info", func(c *server.Config) {
+				c.BotWorkers, c.ReviewWorkers, c.MaxStreams, c.MaxStreamsPerClient, c.BusyTimeout = 3, 2, 50, 4, 2*time.Second
+			})},
 		{"consent", []string{"--rematch-ttl", "30s"}, map[string]string{"ALLFIVES_RATED_TURN_SECONDS": "90"},
-			def(serveConfig{addr: ":8080", db: "allfives.db", sync: "full", logLevel: "info", waitingTTL: week, sweepEvery: time.Second,
-				rematchTTL: 30 * time.Second, ratedTurnSeconds: 90})},
+			def("info", func(c *server.Config) { c.RematchTTL, c.RatedTurnSeconds = 30*time.Second, 90 })},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -72,6 +68,15 @@ func TestServeConfigPrecedence(t *testing.T) {
 				t.Fatalf("got %+v, %v; want %+v", got, err, c.want)
 			}
 		})
+	}
+	// The defaults are serve's documented ones, not only server.DefaultConfig's.
+	d := server.DefaultConfig()
+	if d.Addr != ":8080" || d.DB != "allfives.db" || d.Sync != "full" || d.WaitingTTL != week || d.SweepEvery != time.Second ||
+		d.BusyTimeout != 10*time.Second || d.CacheMiB != 256 || d.AccessSample != 100 || d.RatingsEvery != time.Second ||
+		d.ReviewWorkers != 1 || d.BotWorkers != referee.DefaultBotWorkers() || d.MaxStreams != api.DefaultMaxStreams ||
+		d.RematchTTL != referee.DefaultRematchTTL || d.RatedTurnSeconds != referee.DefaultRatedTurnSeconds ||
+		d.Limits.API != api.DefaultLimits() || d.Seeks.Rule.BotAfter != 15*time.Second || d.BotSeed != 0 || d.Clock != nil {
+		t.Errorf("server.DefaultConfig() = %+v", d)
 	}
 }
 
@@ -128,5 +133,16 @@ func TestCommands(t *testing.T) {
 	out.Reset()
 	if err := run(context.Background(), []string{"serve", "-h"}, envOf(nil), &out); err != nil || !strings.Contains(out.String(), "ALLFIVES_ADDR") {
 		t.Fatalf("serve -h: %v %q", err, out.String())
+	}
+}
+
+// TestPprofIsOffByDefault: without --pprof-addr serve asks for no profiles' listener; with it,
+// for one on that address (the listener itself: internal/server's TestStartServesProfiles).
+func TestPprofIsOffByDefault(t *testing.T) {
+	if c, err := parseServe(nil, envOf(nil), io.Discard); err != nil || c.PprofAddr != "" {
+		t.Fatalf("default pprof address %q (%v), want none", c.PprofAddr, err)
+	}
+	if c, err := parseServe([]string{"--pprof-addr", "127.0.0.1:0"}, envOf(nil), io.Discard); err != nil || c.PprofAddr != "127.0.0.1:0" {
+		t.Fatalf("pprof address %q (%v)", c.PprofAddr, err)
 	}
 }

@@ -14,8 +14,8 @@ import (
 	"testing"
 )
 
-// server is the real allfives binary serving on a loopback port.
-type server struct {
+// binServer is the real allfives binary serving on a loopback port.
+type binServer struct {
 	cmd  *exec.Cmd
 	addr string
 	done chan struct{} // closed once the process has exited
@@ -32,10 +32,11 @@ func buildBinary(t *testing.T) string {
 	return bin
 }
 
-// startServer runs `allfives serve` on db and waits for its "listening" line.
-func startServer(t *testing.T, bin, db string) *server {
+// startServer runs `allfives serve` on db, with extra flags after its own, and waits for its
+// "listening" line.
+func startServer(t *testing.T, bin, db string, extra ...string) *binServer {
 	t.Helper()
-	cmd := exec.Command(bin, "serve", "--limits", "off", "--addr", "127.0.0.1:0", "--db", db, "--sync", "full")
+	cmd := exec.Command(bin, append([]string{"serve", "--limits", "off", "--addr", "127.0.0.1:0", "--db", db, "--sync", "full"}, extra...)...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -43,7 +44,7 @@ func startServer(t *testing.T, bin, db string) *server {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	s := &server{cmd: cmd, done: make(chan struct{})}
+	s := &binServer{cmd: cmd, done: make(chan struct{})}
 	lines := bufio.NewScanner(stdout)
 	for lines.Scan() {
 		var l struct{ Msg, Addr string }

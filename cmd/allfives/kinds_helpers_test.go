@@ -7,25 +7,19 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/allfives/allfives/api"
 	"github.com/allfives/allfives/api/apitest"
-	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/cmd/allfives/internal/server"
+	"github.com/allfives/allfives/cmd/allfives/internal/verify"
 	"github.com/allfives/allfives/domain/app/referee"
-	"github.com/allfives/allfives/domain/bot"
 )
 
-// kindStore is what the server of TestEveryKindOfMatchAuditsAndVerifies needs of its store.
-type kindStore interface {
-	referee.EventStore
-	players.Store
-	api.Pinger
-}
-
-// kindServer is the real router with players over one store, on a clock of the test's.
+// kindServer is the server serve wires (internal/server: reviews, ratings, seeks,
+// tournaments, streams, sweeper all on, limits off) on one database, on a clock of the
+// test's: its sweeper waits an hour of real time, so the test sweeps when it moves the clock.
 type kindServer struct {
 	t     *testing.T
 	h     http.Handler
@@ -33,16 +27,23 @@ type kindServer struct {
 	clock *apitest.Clock
 }
 
-func newKindServer(t *testing.T, store kindStore) *kindServer {
+func newKindServer(t *testing.T, db string) *kindServer {
 	t.Helper()
 	clock := apitest.NewClock(time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC))
-	people := players.NewService(players.Config{Store: store})
-	svc := referee.NewMatchService(referee.ServiceConfig{
-		Store: store, Bots: bot.Strategies(11), Players: people, Clock: clock, WaitingTTL: time.Hour,
-		Pause: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }, // bots' floors are not what is tested
+	cfg := server.DefaultConfig()
+	cfg.DB, cfg.Sync, cfg.Limits = db, "normal", server.Limits{}
+	cfg.Clock, cfg.BotSeed, cfg.Review, cfg.ReviewWorkers = clock, 11, apitest.SmallReview, 2
+	cfg.WaitingTTL, cfg.SweepEvery, cfg.RatingsEvery = time.Hour, time.Hour, 20*time.Millisecond
+	s, err := server.Start(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := s.Close(); err != nil {
+			t.Error(err)
+		}
 	})
-	t.Cleanup(svc.Close)
-	return &kindServer{t: t, h: api.New(api.Config{Service: svc, Players: people, Ready: store}), svc: svc, clock: clock}
+	return &kindServer{t: t, h: s.Handler, svc: s.Matches, clock: clock}
 }
 
 // call sends one request through the router with credential as its bearer (none when "") and
@@ -160,6 +161,7 @@ func (k *kindServer) sweep(want int) {
 
 // audits checks match id as the audit route and allfives verify judge it: GET /audit is ok
 // with every check holding, and the JSON export, run through verify's own checks, holds up.
+// A finished match is reviewed first, so that its export's view carries "review": "done".
 func (k *kindServer) audits(kind, id string) {
 	k.t.Helper()
 	var rep api.AuditReport
@@ -168,16 +170,55 @@ func (k *kindServer) audits(kind, id string) {
 		k.t.Errorf("%s: GET /audit of %s: %s", kind, id, jsonText(rep))
 	}
 	export := k.call(http.MethodGet, k.path(id, "/export"), nil, "", http.StatusOK, nil)
-	res := verifyExport(export)
-	if !res.ok() {
-		var failed []string
-		for _, c := range res.checks {
-			if !c.ok {
-				failed = append(failed, c.name+": "+c.detail)
-			}
-		}
-		k.t.Errorf("%s: allfives verify of %s's export: %s", kind, id, strings.Join(failed, "; "))
+	var e struct {
+		Match api.MatchView `json:"match"`
 	}
+	if err := json.Unmarshal(export, &e); err != nil {
+		k.t.Fatal(err)
+	}
+	if e.Match.Status == "finished" && e.Match.Review != "done" {
+		k.t.Errorf("%s: the export of %s says review %q, want done", kind, id, e.Match.Review)
+	}
+	if err := verify.Export(export).Err(); err != nil {
+		k.t.Errorf("%s: allfives verify of %s's export: %v", kind, id, err)
+	}
+}
+
+// review asks for the reviews of the finished matches among ids and waits until each is done.
+func (k *kindServer) review(ids map[string]string) {
+	k.t.Helper()
+	asked := map[string]string{}
+	for kind, id := range ids {
+		if k.view(id, "").Status == "finished" {
+			k.call(http.MethodPost, k.path(id, "/review"), nil, "", http.StatusAccepted, nil)
+			asked[kind] = id
+		}
+	}
+	for kind, id := range asked {
+		for i := 0; ; i++ {
+			v := k.view(id, "")
+			if v.Review == "done" {
+				break
+			}
+			if v.Review == "failed" || i > 6000 {
+				k.t.Fatalf("%s: the review of %s is %q", kind, id, v.Review)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+}
+
+// finished waits until match id has ended (a match of bots only, played by the bot pool).
+func (k *kindServer) finished(id string) api.MatchView {
+	k.t.Helper()
+	for range 6000 {
+		if v := k.view(id, ""); v.Status != "in_progress" {
+			return v
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	k.t.Fatalf("match %s never ended", id)
+	return api.MatchView{}
 }
 
 func jsonText(v any) string {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -9,44 +8,31 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/api"
-	"github.com/allfives/allfives/repository/postgres"
 	"github.com/allfives/allfives/repository/postgres/pgtest"
-	"github.com/allfives/allfives/repository/sqlite"
 )
 
-// TestEveryKindOfMatchAuditsAndVerifies makes, through the real router on SQLite and on
-// PostgreSQL, every kind of match the API can make: anonymous, bots only, bound seats, a
-// challenge, rated in every format, rematches (offered and accepted, dealt at once, declined,
-// not accepted in time), seats left and taken again, turns timed out and autoplayed, resigned
-// with two sides and with three, expired, declined and withdrawn. Each must audit clean (GET
-// /audit ok) and its JSON export must hold up under allfives verify's own checks: the rules
-// regenerate every field of every event, rated included.
+// TestEveryKindOfMatchAuditsAndVerifies makes, through the server serve wires (every feature
+// on, reviews included) on SQLite and on PostgreSQL, every kind of match the API can make:
+// anonymous, bots only, bound seats, a challenge, rated in every format, rematches (offered
+// and accepted, dealt at once, declined, not accepted in time), seats left and taken again,
+// turns timed out and autoplayed, resigned with two sides and with three, expired, declined
+// and withdrawn. Each finished one is
+// reviewed; each must audit clean (GET /audit ok) and its JSON export, review state and all,
+// must hold up under allfives verify's own checks: the rules regenerate every field of every
+// event, rated included.
 func TestEveryKindOfMatchAuditsAndVerifies(t *testing.T) {
-	engines := map[string]func(t *testing.T) kindStore{
-		"sqlite": func(t *testing.T) kindStore {
-			s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "allfives.db"), sqlite.Options{Sync: "normal"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { s.Close() })
-			return s
-		},
-		"postgres": func(t *testing.T) kindStore {
-			s, err := postgres.Open(context.Background(), pgtest.URL(t), postgres.Options{MaxConns: 4})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { s.Close() })
-			return s
-		},
+	engines := map[string]func(t *testing.T) string{
+		"sqlite":   func(t *testing.T) string { return filepath.Join(t.TempDir(), "allfives.db") },
+		"postgres": func(t *testing.T) string { return pgtest.URL(t) },
 	}
-	for name, open := range engines {
+	for name, db := range engines {
 		t.Run(name, func(t *testing.T) {
-			k := newKindServer(t, open(t))
+			k := newKindServer(t, db(t))
 			kinds := everyKind(t, k)
 			if len(kinds) != 19 {
 				t.Fatalf("%d kinds of match made, want 19: %v", len(kinds), kinds)
 			}
+			k.review(kinds)
 			for kind, id := range kinds {
 				k.audits(kind, id)
 			}
@@ -81,8 +67,8 @@ func everyKind(t *testing.T, k *kindServer) map[string]string {
 	anon, _ := k.create(api.CreateMatchRequest{Target: &target, Players: []api.PlayerRequest{human("Ann"), human("Bea")}}, "")
 	played("anonymous", anon)
 	bots, created := k.create(api.CreateMatchRequest{Target: &target, Players: []api.PlayerRequest{bot("random"), bot("greedy"), {Name: "Rand", Kind: "bot", Bot: "random"}, {Name: "Greed", Kind: "bot", Bot: "greedy"}}}, "")
-	if created.Match.Status != "finished" {
-		t.Fatalf("bots only: %s", created.Match.Status)
+	if v := k.finished(created.Match.ID); v.Status != "finished" {
+		t.Fatalf("bots only: %s", v.Status)
 	}
 	out["bots"] = bots.id
 	bound, _ := k.create(api.CreateMatchRequest{Target: &target, Players: []api.PlayerRequest{me, bot("greedy")}}, adaKey)

@@ -3,7 +3,6 @@ package main
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -13,10 +12,10 @@ import (
 	"text/tabwriter"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/cmd/allfives/internal/verify"
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/analysis"
 	"github.com/allfives/allfives/domain/app/reviews"
-	"github.com/allfives/allfives/domain/audit"
 )
 
 const reviewUsage = `usage: allfives review [flags] FILE|-
@@ -54,7 +53,7 @@ func runReview(ctx context.Context, args []string, stdout io.Writer) error {
 	if fs.NArg() != 1 {
 		return fmt.Errorf("review: give one export file, or - for standard input; run allfives review -h")
 	}
-	body, err := readExport(fs.Arg(0))
+	body, err := verify.ReadExport(fs.Arg(0))
 	if err != nil {
 		return errors.New("review: " + strings.TrimPrefix(err.Error(), "verify: "))
 	}
@@ -83,31 +82,19 @@ func runReview(ctx context.Context, args []string, stdout io.Writer) error {
 // exportedLog reads an export's match and its log as the chain commits to it (raw_data),
 // refusing an export whose chain or payloads do not hold up, with verify's own checks.
 func exportedLog(body []byte) (api.MatchView, []domain.Event, error) {
-	var f exportFile
-	var view api.MatchView
-	if err := json.Unmarshal(body, &f); err != nil || json.Unmarshal(f.Match, &view) != nil || view.ID == "" || len(f.Events) == 0 {
-		return view, nil, errors.New("review: not a JSON export of a match: it needs a match with an id and its events")
+	view, events, res, err := verify.Log(body)
+	if err != nil {
+		return view, nil, fmt.Errorf("review: %w", err)
 	}
-	var res verifyResult
-	links, ok := chainLinks(&res, f.Events)
-	if ok {
-		if chain := audit.VerifyLinks(links); !chain.OK {
-			res.add(audit.CheckHashChain, false, chain.FirstBadSeq, "seq %d: %s", chain.FirstBadSeq, chain.Detail)
-		}
-	}
-	var log audit.LogRead
-	if ok {
-		log = payloads(&res, f.Events, links)
-	}
-	if !res.ok() || log.Unreadable > 0 {
-		for _, c := range res.checks {
-			if !c.ok {
-				return view, nil, fmt.Errorf("review: the export does not hold up (%s: %s); allfives verify checks it", c.name, c.detail)
+	if events == nil {
+		for _, c := range res.Checks {
+			if !c.OK {
+				return view, nil, fmt.Errorf("review: the export does not hold up (%s: %s); allfives verify checks it", c.Name, c.Detail)
 			}
 		}
 		return view, nil, errors.New("review: the export does not hold up; allfives verify checks it")
 	}
-	return view, log.Events, nil
+	return view, events, nil
 }
 
 // printReview writes the review as a reader wants it: a line per seat, then the worst moves.

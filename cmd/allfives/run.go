@@ -10,6 +10,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/allfives/allfives/cmd/allfives/internal/tourncheck"
+	"github.com/allfives/allfives/cmd/allfives/internal/verify"
 )
 
 const usage = `usage: allfives [command] [flags]
@@ -20,7 +23,7 @@ commands:
   check      check a database: SQLite's integrity check and the audit of every match
   simulate   play matches between bots in-process and report on the strategies
   replay     print a stored match's record as text
-  verify     check a match's JSON export offline: chain, rules, seed and deals
+  verify     check a match's JSON export offline: chain, rules, seed, deals and the match's fields
   bench      load a running server over HTTP and print rates, latencies and ratios
   review     review a finished match's JSON export offline: accuracy, luck and skill
   ratings    rebuild every rating from the match logs, or check the live table against them
@@ -58,7 +61,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	case "replay":
 		return runReplay(ctx, rest, getenv, stdout)
 	case "verify":
-		return runVerify(ctx, rest, stdout)
+		return verify.Run(ctx, rest, stdout)
 	case "review":
 		return runReview(ctx, rest, stdout)
 	case "bench":
@@ -66,7 +69,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	case "ratings":
 		return runRatings(ctx, rest, getenv, stdout)
 	case "tournament":
-		return runTournament(ctx, rest, stdout) // tournament.go
+		return tourncheck.Run(ctx, rest, stdout)
 	case "help":
 		_, err := io.WriteString(stdout, usage)
 		return err
@@ -139,14 +142,6 @@ func newLogger(out io.Writer, level string) (*slog.Logger, error) {
 		return nil, fmt.Errorf("log level must be debug, info, warn or error, not %q", level)
 	}
 	return slog.New(slog.NewJSONHandler(out, &slog.HandlerOptions{Level: l})), nil
-}
-
-// closeStore closes the database for a deferred call, adding a failure to close (the last
-// WAL checkpoint, which a full disk can refuse) to the command's error.
-func closeStore(s interface{ Close() error }, errp *error) {
-	if err := s.Close(); err != nil {
-		*errp = errors.Join(*errp, fmt.Errorf("close database: %w", err))
-	}
 }
 
 // count is n and the noun for it, in the singular for 1: "1 match", "3 matches".

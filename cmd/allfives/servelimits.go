@@ -6,53 +6,36 @@ import (
 	"strings"
 
 	"github.com/allfives/allfives/api"
-	"github.com/allfives/allfives/domain/app/referee"
-	"github.com/allfives/allfives/domain/app/reviews"
+	"github.com/allfives/allfives/cmd/allfives/internal/server"
 )
 
-// limitsConfig is what serve limits (docs/operations.md, "Limits"): the API's buckets, the
-// referee's caps, the reviewer's per client, and whose X-Forwarded-For names the client.
-type limitsConfig struct {
-	api            api.Limits
-	maxChallenges  int // waiting challenges from one player, and to one player
-	runningReviews int // reviews queued or being computed per client
-	botQueue       int // matches of bots only the bot pool holds
-	trusted        []*net.IPNet
-}
-
-// defaultLimits are serve's limits when nothing is configured.
-func defaultLimits() limitsConfig {
-	return limitsConfig{api: api.DefaultLimits(), maxChallenges: referee.DefaultMaxChallenges,
-		runningReviews: reviews.DefaultPerClient, botQueue: referee.DefaultBotQueue}
-}
-
-// limitFlags declares the limits' flags on f; the func it returns reads them once f is parsed.
-func limitFlags(f *envFlags) func() (limitsConfig, error) {
-	d := defaultLimits()
+// limitFlags declares the limits (docs/operations.md, "Limits")' flags on f; the func it returns reads them once f is parsed.
+func limitFlags(f *envFlags) func() (server.Limits, error) {
+	d := server.DefaultLimits()
 	on := f.string("limits", "ALLFIVES_LIMITS", "on", "on, or off to turn every limit below off (tests, benchmarks); docs/operations.md, \"Limits\"")
 	rates := []struct {
 		dst  *api.Rate
 		flag *string
 	}{
-		{&d.api.Players, f.string("limit-players", "ALLFIVES_LIMIT_PLAYERS", d.api.Players.String(), "players created per client address, as N/DURATION; 0: none")},
-		{&d.api.Challenges, f.string("limit-challenges", "ALLFIVES_LIMIT_CHALLENGES", d.api.Challenges.String(), "challenges created per client address and per player; 0: none")},
-		{&d.api.Reviews, f.string("limit-reviews", "ALLFIVES_LIMIT_REVIEWS", d.api.Reviews.String(), "reviews queued per client address and per player; 0: none")},
-		{&d.api.Tickets, f.string("limit-tickets", "ALLFIVES_LIMIT_TICKETS", d.api.Tickets.String(), "stream tickets issued per client address and per player; 0: none")},
-		{&d.api.BotMatches, f.string("limit-bot-matches", "ALLFIVES_LIMIT_BOT_MATCHES", d.api.BotMatches.String(), "matches of bots only created per client address; 0: none")},
-		{&d.api.Seeks, f.string("limit-seeks", "ALLFIVES_LIMIT_SEEKS", d.api.Seeks.String(), "seeks made (Play now) per client address and per player; 0: none")},
+		{&d.API.Players, f.string("limit-players", "ALLFIVES_LIMIT_PLAYERS", d.API.Players.String(), "players created per client address, as N/DURATION; 0: none")},
+		{&d.API.Challenges, f.string("limit-challenges", "ALLFIVES_LIMIT_CHALLENGES", d.API.Challenges.String(), "challenges created per client address and per player; 0: none")},
+		{&d.API.Reviews, f.string("limit-reviews", "ALLFIVES_LIMIT_REVIEWS", d.API.Reviews.String(), "reviews queued per client address and per player; 0: none")},
+		{&d.API.Tickets, f.string("limit-tickets", "ALLFIVES_LIMIT_TICKETS", d.API.Tickets.String(), "stream tickets issued per client address and per player; 0: none")},
+		{&d.API.BotMatches, f.string("limit-bot-matches", "ALLFIVES_LIMIT_BOT_MATCHES", d.API.BotMatches.String(), "matches of bots only created per client address; 0: none")},
+		{&d.API.Seeks, f.string("limit-seeks", "ALLFIVES_LIMIT_SEEKS", d.API.Seeks.String(), "seeks made (Play now) per client address and per player; 0: none")},
 	}
-	challenges := f.int("max-waiting-challenges", "ALLFIVES_MAX_WAITING_CHALLENGES", d.maxChallenges, "challenges waiting for an answer from one player, and to one player; 0: no bound")
-	running := f.int("max-running-reviews", "ALLFIVES_MAX_RUNNING_REVIEWS", d.runningReviews, "reviews one client address (or player) may have queued or being computed; 0: no bound")
-	queue := f.int("bot-queue", "ALLFIVES_BOT_QUEUE", d.botQueue, "matches of bots only the bot pool holds, queued or being played; beyond it 503 UNAVAILABLE; 0: no bound")
+	challenges := f.int("max-waiting-challenges", "ALLFIVES_MAX_WAITING_CHALLENGES", d.MaxChallenges, "challenges waiting for an answer from one player, and to one player; 0: no bound")
+	running := f.int("max-running-reviews", "ALLFIVES_MAX_RUNNING_REVIEWS", d.RunningReviews, "reviews one client address (or player) may have queued or being computed; 0: no bound")
+	queue := f.int("bot-queue", "ALLFIVES_BOT_QUEUE", d.BotQueue, "matches of bots only the bot pool holds, queued or being played; beyond it 503 UNAVAILABLE; 0: no bound")
 	proxies := f.string("trusted-proxies", "ALLFIVES_TRUSTED_PROXIES", "", "comma-separated CIDRs (or addresses) of the proxies whose X-Forwarded-For names the client; none by default: the connection's address is the client's")
-	return func() (limitsConfig, error) {
+	return func() (server.Limits, error) {
 		var err error
-		if d.trusted, err = parseCIDRs(*proxies); err != nil {
+		if d.Trusted, err = parseCIDRs(*proxies); err != nil {
 			return d, err
 		}
 		switch strings.ToLower(*on) {
 		case "off":
-			return limitsConfig{trusted: d.trusted}, nil
+			return server.Limits{Trusted: d.Trusted}, nil
 		case "on":
 		default:
 			return d, fmt.Errorf("limits must be on or off, not %q", *on)
@@ -62,8 +45,8 @@ func limitFlags(f *envFlags) func() (limitsConfig, error) {
 				return d, fmt.Errorf("limit %q: %w", *r.flag, err)
 			}
 		}
-		d.maxChallenges, d.runningReviews, d.botQueue = *challenges, *running, *queue
-		if d.maxChallenges < 0 || d.runningReviews < 0 || d.botQueue < 0 {
+		d.MaxChallenges, d.RunningReviews, d.BotQueue = *challenges, *running, *queue
+		if d.MaxChallenges < 0 || d.RunningReviews < 0 || d.BotQueue < 0 {
 			return d, fmt.Errorf("max-waiting-challenges, max-running-reviews and bot-queue must be 0 (no bound) or more")
 		}
 		return d, nil

@@ -11,38 +11,39 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/cmd/allfives/internal/server"
 )
 
 // TestServeLimitsConfig: the limits are on by default, each set by its flag or variable, all
 // off with --limits off; --trusted-proxies takes CIDRs and addresses; a bad value is an error
 // that names it.
 func TestServeLimitsConfig(t *testing.T) {
-	def := defaultLimits()
-	if def.api.Players.Off() || def.api.Challenges.Off() || def.api.Reviews.Off() || def.api.Tickets.Off() || def.api.BotMatches.Off() ||
-		def.maxChallenges != 20 || def.runningReviews < 1 || def.botQueue < 1 {
+	def := server.DefaultLimits()
+	if def.API.Players.Off() || def.API.Challenges.Off() || def.API.Reviews.Off() || def.API.Tickets.Off() || def.API.BotMatches.Off() ||
+		def.MaxChallenges != 20 || def.RunningReviews < 1 || def.BotQueue < 1 {
 		t.Fatalf("a limit is off by default: %+v", def)
 	}
 	_, ten, _ := net.ParseCIDR("10.0.0.0/8")
 	_, one, _ := net.ParseCIDR("192.0.2.7/32")
 	tuned := def
-	tuned.api.Players, tuned.api.BotMatches = api.Rate{N: 5, Per: 10 * time.Minute}, api.Rate{}
-	tuned.maxChallenges, tuned.botQueue, tuned.trusted = 3, 0, []*net.IPNet{ten, one}
+	tuned.API.Players, tuned.API.BotMatches = api.Rate{N: 5, Per: 10 * time.Minute}, api.Rate{}
+	tuned.MaxChallenges, tuned.BotQueue, tuned.Trusted = 3, 0, []*net.IPNet{ten, one}
 	for _, c := range []struct {
 		name string
 		args []string
 		env  map[string]string
-		want limitsConfig
+		want server.Limits
 	}{
 		{"defaults", nil, nil, def},
 		{"tuned", []string{"--limit-players", "5/10m", "--bot-queue", "0", "--trusted-proxies", "10.0.0.0/8, 192.0.2.7"},
 			map[string]string{"ALLFIVES_LIMIT_BOT_MATCHES": "0", "ALLFIVES_MAX_WAITING_CHALLENGES": "3", "ALLFIVES_LIMIT_PLAYERS": "9/1h"}, tuned},
-		{"off", []string{"--limits", "off", "--limit-players", "5/10m"}, nil, limitsConfig{}},
-		{"off by the environment", nil, map[string]string{"ALLFIVES_LIMITS": "off"}, limitsConfig{}},
+		{"off", []string{"--limits", "off", "--limit-players", "5/10m"}, nil, server.Limits{}},
+		{"off by the environment", nil, map[string]string{"ALLFIVES_LIMITS": "off"}, server.Limits{}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := parseServe(c.args, envOf(c.env), io.Discard)
-			if err != nil || !reflect.DeepEqual(got.limits, c.want) {
-				t.Fatalf("got %+v, %v; want %+v", got.limits, err, c.want)
+			if err != nil || !reflect.DeepEqual(got.Limits, c.want) {
+				t.Fatalf("got %+v, %v; want %+v", got.Limits, err, c.want)
 			}
 		})
 	}

@@ -2,92 +2,71 @@ package main
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
-	"log/slog"
-	"time"
+	"io"
+	"strings"
 
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
-
-	"github.com/allfives/allfives/domain/app/players"
-	"github.com/allfives/allfives/domain/app/ratings"
-	"github.com/allfives/allfives/domain/app/referee"
-	"github.com/allfives/allfives/domain/app/reviews"
-	"github.com/allfives/allfives/domain/app/seeks"
-	"github.com/allfives/allfives/repository/postgres"
+	"github.com/allfives/allfives/cmd/allfives/internal/server"
 	"github.com/allfives/allfives/repository/sqlite"
 )
 
 // dbHelp is the help of every --db flag.
 const dbHelp = "SQLite database file, or a postgres:// or postgresql:// URL (see docs/operations.md, \"Running several instances\")"
 
-// store is what serve and migrate need of a store, whichever the engine.
-type store interface {
-	referee.EventStore
-	reviews.Store
-	players.Store
-	ratings.Store
-	seeks.Store
-	Ping(ctx context.Context) error
-	Close() error
-	Migrate(ctx context.Context) ([]string, error)
-	SchemaVersion(ctx context.Context) (current, known int64, err error)
-}
+// store is what the database commands need of a store, whichever the engine: the server's.
+type store = server.Store
 
-// storeConfig says which database to open and how.
+// storeConfig says which database a command opens and how (server.StoreConfig).
 type storeConfig struct {
-	db          string        // a PostgreSQL URL, or else a SQLite file
-	listenDB    string        // PostgreSQL only: a URL for LISTEN when db's cannot (a pooler's); "" uses db
-	sync        string        // SQLite's durability; PostgreSQL's is the server's (synchronous_commit)
-	busyTimeout time.Duration // the wait for another writer's lock (SQLite's busy timeout, PostgreSQL's lock_timeout); 0: the store's default
-	log         *slog.Logger  // nil: the store logs nothing of its own
-	migrate     bool          // run the migrations while opening
+	db      string // a PostgreSQL URL, or else a SQLite file
+	migrate bool   // run the migrations while opening
 }
 
-// openStore opens the database c names.
+// openStore opens the database c names, as serve does.
 func openStore(ctx context.Context, c storeConfig) (store, error) {
-	if postgres.IsURL(c.db) {
-		return postgres.Open(ctx, c.db, postgres.Options{NoMigrate: !c.migrate, LockTimeout: c.busyTimeout, Logger: c.log, ListenURL: c.listenDB})
-	}
-	return sqlite.Open(ctx, c.db, sqlite.Options{Sync: c.sync, NoMigrate: !c.migrate, BusyTimeout: c.busyTimeout, Logger: c.log})
+	return server.OpenStore(ctx, server.StoreConfig{DB: c.db, Migrate: c.migrate})
 }
 
 // dbName is db as it may be logged or printed: a URL without its password.
-func dbName(db string) string {
-	if postgres.IsURL(db) {
-		return postgres.Redact(db)
-	}
-	return db
-}
-
-// shareStore wires what a store shared by several instances offers: its pool's figures as
-// metrics in reg, and its announcements of other instances' appends, followed by svc until ctx
-// ends (docs/design.md, "Several instances"). A store that offers neither is left alone.
-func shareStore(ctx context.Context, s store, svc *referee.MatchService, reg *prometheus.Registry, log *slog.Logger) (wait func()) {
-	if p, ok := s.(interface{ DB() *sql.DB }); ok {
-		reg.MustRegister(collectors.NewDBStatsCollector(p.DB(), "allfives"))
-	}
-	n, ok := s.(referee.Notifier)
-	if !ok {
-		return func() {}
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		if err := svc.Follow(ctx, n); err != nil && !errors.Is(err, context.Canceled) {
-			log.Error("following other instances' appends stopped", "err", err)
-		}
-	}()
-	return func() { <-done }
-}
+func dbName(db string) string { return server.DBName(db) }
 
 // checkSync refuses a SQLite durability that is none of --sync's.
-func checkSync(s string) error {
-	switch s {
-	case "full", "normal", "off":
-		return nil
+func checkSync(s string) error { return server.CheckSync(s) }
+
+// closeStore closes the database for a deferred call, adding a failure to close (the last
+// WAL checkpoint, which a full disk can refuse) to the command's error.
+func closeStore(s interface{ Close() error }, errp *error) {
+	if err := s.Close(); err != nil {
+		*errp = errors.Join(*errp, fmt.Errorf("close database: %w", err))
 	}
-	return fmt.Errorf("sync must be full, normal or off, not %q", s)
+}
+
+// runMigrate applies the pending migrations and says what it did. serve migrates at start-up
+// too; this is for deployments that migrate in a separate step.
+func runMigrate(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) (err error) {
+	f := newEnvFlags("migrate", getenv, stdout)
+	db := f.string("db", "ALLFIVES_DB", sqlite.DefaultPath, dbHelp)
+	if err := f.parse(args); err != nil {
+		return helpOK(err)
+	}
+	store, err := openStore(ctx, storeConfig{db: *db})
+	if err != nil {
+		return err
+	}
+	defer closeStore(store, &err)
+	applied, err := store.Migrate(ctx)
+	if err != nil {
+		return err
+	}
+	current, _, err := store.SchemaVersion(ctx)
+	if err != nil {
+		return err
+	}
+	if len(applied) == 0 {
+		_, err = fmt.Fprintf(stdout, "%s: schema at version %d, nothing to apply\n", dbName(*db), current)
+		return err
+	}
+	_, err = fmt.Fprintf(stdout, "%s: applied %s; schema at version %d\n", dbName(*db), strings.Join(applied, ", "), current)
+	return err
 }

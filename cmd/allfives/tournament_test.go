@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/api/apitest"
+	"github.com/allfives/allfives/cmd/allfives/internal/tourncheck"
 )
 
 // call sends a request to the test server and decodes a 2XX answer into out.
@@ -111,6 +112,23 @@ func TestTournamentCommandRecomputes(t *testing.T) {
 			t.Fatalf("standing %d (%q) not in the recomputation:\n%s", i+1, line, &out)
 		}
 	}
+	// tourncheck.Recompute, the command's own audit over the exports' bytes in another order,
+	// gives the same standings.
+	var exports [][]byte
+	for _, name := range files[1:] {
+		b, _ := os.ReadFile(name)
+		exports = append([][]byte{b}, exports...)
+	}
+	tb, _ := os.ReadFile(files[0])
+	rep, err := tourncheck.Recompute(tb, exports...)
+	if err != nil || !rep.OK || len(rep.Standings) != len(v.Standings) {
+		t.Fatalf("Recompute: %v, ok %v, %d standings, want %d: %+v", err, rep.OK, len(rep.Standings), len(v.Standings), rep.Checks)
+	}
+	for i, s := range v.Standings {
+		if rep.Standings[i].Points != s.Points {
+			t.Fatalf("Recompute's standing %d: %+v, the server's %+v", i+1, rep.Standings[i], s)
+		}
+	}
 	// A match export whose final score was changed no longer holds up.
 	b, _ := os.ReadFile(files[1])
 	var m map[string]any
@@ -124,7 +142,7 @@ func TestTournamentCommandRecomputes(t *testing.T) {
 		t.Fatal(err)
 	}
 	out.Reset()
-	if err := run(context.Background(), append([]string{"tournament"}, files...), func(string) string { return "" }, &out); !errors.Is(err, errTournamentNotVerified) {
+	if err := run(context.Background(), append([]string{"tournament"}, files...), func(string) string { return "" }, &out); !errors.Is(err, tourncheck.ErrNotVerified) {
 		t.Fatalf("a changed score: %v\n%s", err, &out)
 	}
 }

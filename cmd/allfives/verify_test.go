@@ -14,26 +14,62 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
+	"github.com/allfives/allfives/cmd/allfives/internal/server"
 	"github.com/allfives/allfives/domain"
 )
 
-// exportOf fetches a match's JSON export from a real server over the fixture's database.
+// exportOf fetches a match's JSON export from the server serve wires (internal/server, every
+// feature on) over the fixture's database, reviewing a finished match first, so that the
+// export carries its review's state as the real server's do.
 func exportOf(t *testing.T, f *replayFixture, id string) []byte {
 	t.Helper()
-	srv := httptest.NewServer(api.New(api.Config{Service: f.svc, Ready: f.store}))
-	t.Cleanup(srv.Close)
-	resp, err := http.Get(srv.URL + "/api/v1/matches/" + id + "/export")
+	cfg := server.DefaultConfig()
+	cfg.DB, cfg.Sync, cfg.Limits = f.path, "normal", server.Limits{}
+	cfg.BotSeed, cfg.Review = 3, apitest.SmallReview
+	s, err := server.Start(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("export: %d %v %s", resp.StatusCode, err, body)
+	defer s.Close()
+	srv := httptest.NewServer(s.Handler)
+	defer srv.Close()
+	get := func(path string) []byte {
+		resp, err := http.Get(srv.URL + "/api/v1/matches/" + id + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, err := io.ReadAll(resp.Body)
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("GET %s: %d %v %s", path, resp.StatusCode, err, body)
+		}
+		return body
 	}
-	return body
+	var v api.MatchView
+	if err := json.Unmarshal(get(""), &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Status == "finished" {
+		resp, err := http.Post(srv.URL+"/api/v1/matches/"+id+"/review", "application/json", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		for i := 0; v.Review != "done"; i++ {
+			if i > 6000 || v.Review == "failed" {
+				t.Fatalf("the review of %s is %q", id, v.Review)
+			}
+			time.Sleep(5 * time.Millisecond)
+			if err := json.Unmarshal(get(""), &v); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return get("/export")
 }
 
 // verifyFile writes body to a file and runs allfives verify on it.

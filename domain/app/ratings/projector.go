@@ -346,20 +346,9 @@ func (p *Projector) rewind(ctx context.Context, tx Tx, k Key) error {
 		}
 	}
 	for _, c := range changes {
-		key := standingKey{c.Player, c.Format}
-		st, ok := state[key]
-		if !ok {
-			return fmt.Errorf("rewind: %s has a change in %s but no standing", c.Player, c.Format)
+		if err := takeBack(state, c); err != nil {
+			return err
 		}
-		st.Rating = c.Before
-		st.Matches--
-		if c.Won {
-			st.Wins--
-		}
-		if c.AgainstEstablished {
-			st.Established--
-		}
-		state[key] = st
 	}
 	var restore, drop []Standing
 	for _, st := range sortedStandings(state) {

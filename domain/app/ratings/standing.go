@@ -1,7 +1,5 @@
 package ratings
 
-import openskill "github.com/allfives/allfives/domain/openskill"
-
 // StandingMatches is how many rated matches of a format against established opponents a
 // player needs before it is established itself, and ranked (docs/ratings.md, "Standing").
 const StandingMatches = 10
@@ -17,24 +15,8 @@ const StandingMatches = 10
 //
 // In a match of more than two sides, or of partnerships, a match counts for a player when
 // every player of every other side was established; its partner (2v2) may be anyone, since a
-// partner's result is the player's own and feeds nobody.
-
-// RateStanding is Rate with the standing counted: each seat's change says whether the match
-// was against established opponents, and each player's standing after it counts it. The
-// projection and the rebuild both rate here, so they agree.
-func RateStanding(m openskill.Model, res Result, before map[string]Standing) ([]Change, []Standing, error) {
-	changes, standings, err := Rate(m, res, before)
-	if err != nil {
-		return nil, nil, err
-	}
-	for i, s := range res.Seats {
-		if againstEstablished(res, s.Side, before) {
-			changes[i].AgainstEstablished = true
-			standings[i].Established++
-		}
-	}
-	return changes, standings, nil
-}
+// partner's result is the player's own and feeds nobody. A match that does not count for a
+// player moves nothing of its rating either (counted.go).
 
 // againstEstablished says whether every player of res off side was established before the
 // match: a bot, or a player with a standing in the format that is not provisional.

@@ -42,6 +42,10 @@ func (s *MatchService) Resign(ctx context.Context, id string, v domain.Viewer) (
 // key, or, for a rematch's seat, the token (or key) that held the seat in the match before.
 // The match ends cancelled (declined); the answer is the match as anyone sees it.
 func (s *MatchService) Decline(ctx context.Context, id string, seat int, credential string) (domain.MatchView, error) {
+	// A sealed match reserves no seat; whether it started is not said.
+	if err := s.refuseSealed(ctx, id); err != nil {
+		return domain.MatchView{}, err
+	}
 	if credential == "" {
 		return domain.MatchView{}, fmt.Errorf("%w: send Authorization: Bearer <player key>, or the seat's token in the match a rematch follows", domain.ErrUnauthorized)
 	}

@@ -145,12 +145,13 @@ func (h *PlayerHub) route(id string) {
 		defer cancel()
 		// The status first: seen started, the match's seats are settled before its players
 		// are read, so what is remembered cannot miss a join.
-		v, viewErr := h.svc.View(ctx, id, domain.Spectator())
+		// Read by id, not as a spectator, whom a sealed match refuses.
+		status, statusErr := h.svc.StatusOf(ctx, id)
 		var err error
 		if mp, err = h.svc.Players(ctx, id); err != nil {
 			return // a match that cannot be read now is read again at its next announcement
 		}
-		if viewErr == nil && v.Status != domain.StatusWaiting {
+		if statusErr == nil && status != domain.StatusWaiting {
 			h.mu.Lock()
 			if len(h.known) >= hubCacheSize {
 				clear(h.known)

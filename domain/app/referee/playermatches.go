@@ -11,13 +11,17 @@ import (
 // PlayerMatchQuery asks for one player's matches, newest first (docs/api.md, "Players").
 // Status filters as the history's does (without the lobby's listed rule: these are the
 // player's own); Turn keeps only the matches in progress where the player's seat is to act.
-// Limit 0 means the store's default; Cursor is the NextCursor of the previous page.
+// Limit 0 means the store's default; Cursor is the NextCursor of the previous page. Own says
+// the caller is the player itself (its key checked, or its own stream): its sealed matches are
+// listed too, as its seat reads them (docs/tournaments.md, "Sealed matches"); for anyone else
+// they are left out.
 type PlayerMatchQuery struct {
 	Player string
 	Status domain.Status
 	Turn   bool
 	Limit  int
 	Cursor string
+	Own    bool
 }
 
 // PlayerMatch is one of a player's matches: the history item and the seat the player holds
@@ -44,7 +48,8 @@ type PlayerMatchStore interface {
 var errNoPlayerMatches = errors.New("the store does not list a player's matches")
 
 // PlayerMatches lists the matches of player q.Player, newest first. Whether the caller may
-// ask (Turn is for the player's own key) is the caller's business.
+// ask (Turn and Own are for the player's own key) is the caller's business. A sealed match's
+// item shows what its seat reads of it (status, scores, turn, the seats), nothing of a hand.
 func (s *MatchService) PlayerMatches(ctx context.Context, q PlayerMatchQuery) (PlayerMatchPage, error) {
 	st, ok := s.store.(PlayerMatchStore)
 	if !ok {
@@ -54,6 +59,8 @@ func (s *MatchService) PlayerMatches(ctx context.Context, q PlayerMatchQuery) (P
 	if err != nil {
 		return PlayerMatchPage{}, fmt.Errorf("matches of player %s: %w", q.Player, err)
 	}
-	page.Matches = unsealed(ctx, s, page.Matches, func(it PlayerMatch) HistoryItem { return it.HistoryItem })
+	if !q.Own {
+		page.Matches = unsealed(ctx, s, page.Matches, func(it PlayerMatch) HistoryItem { return it.HistoryItem })
+	}
 	return page, nil
 }

@@ -52,3 +52,15 @@ func (s *MatchService) RatedState(ctx context.Context, id string) (rated, finish
 	m := e.snap.Load().match
 	return m.Rated(), m.Finished(), nil
 }
+
+// StatusOf is match id's status now (waiting, in_progress, finished, expired, cancelled),
+// from its published state, without its lock: a review asks it before queuing any work, since
+// only a match played to its end has anything to review.
+func (s *MatchService) StatusOf(ctx context.Context, id string) (domain.Status, error) {
+	e, err := s.load(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	defer s.cache.unpin(e)
+	return e.snap.Load().match.Status(), nil
+}

@@ -90,6 +90,12 @@ func (s *MatchService) Events(ctx context.Context, id string, v domain.Viewer, a
 	if limit < 1 || limit > MaxEventsPage {
 		return nil, 0, domain.Invalidf("limit must be 1 to %d", MaxEventsPage)
 	}
+	// The seal first, whatever the range: even match.created alone and the version would
+	// tell a table how far another holding the same cards has played.
+	v, err := s.sealForID(ctx, id, v, true)
+	if err != nil {
+		return nil, 0, err
+	}
 	// Read the status before the log: if the match ends in between, the events are redacted
 	// more than needed, never less.
 	version, finished, err := s.Progress(ctx, id)
@@ -98,12 +104,6 @@ func (s *MatchService) Events(ctx context.Context, id string, v domain.Viewer, a
 	}
 	if v, err = s.holdsUpTo(ctx, id, v, after); err != nil {
 		return nil, 0, err
-	}
-	// match.created alone deals nothing: the player stream reads it of every match.
-	if after > 0 || limit > 1 {
-		if v, err = s.sealForID(ctx, id, v, true); err != nil {
-			return nil, 0, err
-		}
 	}
 	events, err := s.store.Events(ctx, id, after, limit)
 	if err != nil {

@@ -46,12 +46,17 @@ func rematchID(id string) string {
 // caller's seat taken, bots seated, and every other human seat reserved for its holder here,
 // who has the server's rematch TTL to accept by calling Rematch in turn; the last acceptance
 // deals. Each call by a seat that has not accepted yet takes its seat and draws its token,
-// which only that answer shows; later calls answer the match and no token.
+// which only that answer shows; later calls answer the match and no token. A sealed match
+// has none until its round ends (ErrMatchSealed): the next match, listed as any other, would
+// show who sat at its table and that it has ended.
 func (s *MatchService) Rematch(ctx context.Context, id, token string) (_ Rematched, err error) {
 	defer domain.Wrap(&err, "rematch %s", id)
 	st, ok := s.store.(RematchStore)
 	if !ok {
 		return Rematched{}, errNoRematch
+	}
+	if err := s.refuseSealed(ctx, id); err != nil {
+		return Rematched{}, err
 	}
 	v, err := s.Authenticate(ctx, id, token)
 	if err != nil {

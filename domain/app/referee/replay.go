@@ -9,15 +9,17 @@ import (
 // Replay returns event step (1 to the match's version) and the match as v may see it right
 // after that event. A finished match shows everything; a live one only what v may see now.
 func (s *MatchService) Replay(ctx context.Context, id string, v domain.Viewer, step int) (domain.Event, domain.MatchView, error) {
+	// The seal before the step's range, which names the match's version.
+	v, err := s.sealForID(ctx, id, v, true)
+	if err != nil {
+		return domain.Event{}, domain.MatchView{}, err
+	}
 	version, finished, err := s.status(ctx, id)
 	if err != nil {
 		return domain.Event{}, domain.MatchView{}, err
 	}
 	if step < 1 || step > version {
 		return domain.Event{}, domain.MatchView{}, domain.Invalidf("step must be 1 to %d (the match's version), not %d", version, step)
-	}
-	if v, err = s.sealForID(ctx, id, v, true); err != nil {
-		return domain.Event{}, domain.MatchView{}, err
 	}
 	events, err := s.store.Events(ctx, id, 0, step)
 	if err != nil {

@@ -2,7 +2,7 @@ package referee
 
 import (
 	"context"
-	"fmt"
+	"errors"
 
 	"github.com/allfives/allfives/domain"
 )
@@ -42,7 +42,7 @@ func (s *MatchService) sealFor(ctx context.Context, m *domain.Match, v domain.Vi
 	// Sealed, or a view that could not learn whether it is: a view fails closed, since the
 	// answer to a move that committed must not become an error.
 	if _, seat := v.Seat(); !seat {
-		return v, fmt.Errorf("match %s: %w", m.ID(), domain.ErrMatchSealed)
+		return v, domain.ErrMatchSealed // the same words for every match: see Sealed
 	}
 	return v.Sealed(), nil
 }
@@ -56,13 +56,71 @@ func (s *MatchService) sealForID(ctx context.Context, id string, v domain.Viewer
 	return s.sealFor(ctx, snap.match, v, record)
 }
 
-// Sealed says whether match id is sealed now: a review waits for its round to end.
+// Sealed says whether match id is sealed now (docs/tournaments.md, "Sealed matches"): the
+// check every request about a match passes first, and a review's, which waits for its round.
+// It is judged from what never changes of a match, whether its seed was chosen and its
+// commitment, so any copy of it will do: a cached one is not confirmed with the store. A
+// match whose log does not fold is judged from its stored match.created, so that a damaged
+// record of a sealed match is sealed as well. A match not found is domain.ErrMatchNotFound;
+// without a Sealer nothing is sealed, and nothing is read. An error reading the seal is
+// returned: the caller refuses rather than guesses.
 func (s *MatchService) Sealed(ctx context.Context, id string) (bool, error) {
-	snap, err := s.snapshot(ctx, id)
-	if err != nil {
-		return false, err
+	f := s.sealer.Load()
+	if f == nil {
+		return false, nil
 	}
-	return s.isSealed(ctx, snap.match)
+	var m *domain.Match
+	if e := s.cache.peek(id); e != nil {
+		m = e.snap.Load().match
+	} else {
+		snap, err := s.snapshot(ctx, id)
+		var ce *CorruptError
+		switch {
+		case errors.As(err, &ce):
+			// A match.created that cannot be read either is judged as the audit judges a
+			// log without one (sealForLog): not sealed, so that the audit still says what is
+			// wrong; every other read of such a record fails as corrupt.
+			events, rerr := s.store.Events(ctx, id, 0, 1)
+			if rerr != nil {
+				return false, nil
+			}
+			return s.sealedByLog(ctx, id, events)
+		case err != nil:
+			return false, err
+		}
+		m = snap.match
+	}
+	if !m.Seeded() {
+		return false, nil
+	}
+	return (*f)(ctx, id, m.Commitment())
+}
+
+// sealedByLog is Sealed judged from a log's match.created.
+func (s *MatchService) sealedByLog(ctx context.Context, id string, events []domain.Event) (bool, error) {
+	f := s.sealer.Load()
+	if f == nil || len(events) == 0 {
+		return false, nil
+	}
+	mc, ok := events[0].Data.(domain.MatchCreated)
+	if !ok || !mc.Seeded {
+		return false, nil
+	}
+	return (*f)(ctx, id, mc.Commitment)
+}
+
+// refuseSealed is domain.ErrMatchSealed when match id is sealed: the commands no seat of a
+// sealed match gives (a join, a decline, a rematch) are refused before anything else, so that
+// none of their answers tells a table anything of another.
+func (s *MatchService) refuseSealed(ctx context.Context, id string) error {
+	sealed, err := s.Sealed(ctx, id)
+	switch {
+	case err != nil:
+		return err
+	case sealed:
+		return domain.ErrMatchSealed
+	}
+	return nil
 }
 
 // drawnSeed is the seed checkRated judges: none for a tournament's match, whose seed the
@@ -85,11 +143,7 @@ func unsealed[T any](ctx context.Context, s *MatchService, items []T, item func(
 	for _, it := range items {
 		h := item(it)
 		if h.Summary.Seeded {
-			snap, err := s.snapshot(ctx, h.ID)
-			if err != nil {
-				continue
-			}
-			if sealed, err := s.isSealed(ctx, snap.match); err != nil || sealed {
+			if sealed, err := s.Sealed(ctx, h.ID); err != nil || sealed {
 				continue
 			}
 		}
@@ -101,22 +155,14 @@ func unsealed[T any](ctx context.Context, s *MatchService, items []T, item func(
 // sealForLog is sealFor for the audit, judged from the stored log's match.created rather than
 // the folded match, which a damaged record may not give.
 func (s *MatchService) sealForLog(ctx context.Context, id string, events []domain.Event, v domain.Viewer) (domain.Viewer, error) {
-	f := s.sealer.Load()
-	if f == nil || len(events) == 0 {
-		return v, nil
-	}
-	mc, ok := events[0].Data.(domain.MatchCreated)
-	if !ok || !mc.Seeded {
-		return v, nil
-	}
-	sealed, err := (*f)(ctx, id, mc.Commitment)
+	sealed, err := s.sealedByLog(ctx, id, events)
 	switch _, seat := v.Seat(); {
 	case err != nil:
 		return v, err
 	case !sealed:
 		return v, nil
 	case !seat:
-		return v, fmt.Errorf("match %s: %w", id, domain.ErrMatchSealed)
+		return v, domain.ErrMatchSealed
 	}
 	return v.Sealed(), nil
 }

@@ -36,6 +36,10 @@ type JoinRequest struct {
 // the first hand in the same append, and bots to move then play. Of two joins racing for one
 // seat, exactly one gets it; the other hears ErrSeatTaken.
 func (s *MatchService) Join(ctx context.Context, id string, req JoinRequest) (Joined, error) {
+	// A sealed match has no open seat; whether the seat asked for is taken is not said.
+	if err := s.refuseSealed(ctx, id); err != nil {
+		return Joined{}, err
+	}
 	if req.Key != "" {
 		who, err := s.keyHolder(ctx, req.Key)
 		if err != nil {

@@ -52,9 +52,9 @@ func (s *MatchService) CreatePaired(ctx context.Context, id string, req CreateRe
 	return s.create(ctx, id, req, entries, bound)
 }
 
-// Exists says whether match id is stored (any status).
+// Exists says whether match id is stored (any status, sealed or not).
 func (s *MatchService) Exists(ctx context.Context, id string) (bool, error) {
-	_, err := s.View(ctx, id, domain.Spectator())
+	_, err := s.StatusOf(ctx, id)
 	switch {
 	case err == nil:
 		return true, nil

@@ -64,7 +64,7 @@ type Store interface {
 // Matches is what the reviewer needs of the referee (*referee.MatchService): whether a match
 // has finished, and its log, which a finished match shows to everyone unredacted.
 type Matches interface {
-	Progress(ctx context.Context, id string) (version int, finished bool, err error)
+	StatusOf(ctx context.Context, id string) (domain.Status, error)
 	Events(ctx context.Context, id string, v domain.Viewer, after, limit int) ([]domain.Event, int, error)
 }
 

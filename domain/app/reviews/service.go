@@ -5,7 +5,6 @@
 package reviews
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -127,7 +126,8 @@ type Answer struct {
 var running = Answer{Status: StatusRunning}
 
 // Request asks for match id's review: the stored answer when it is done, else running, with
-// the review queued unless this instance is computing it already. A live match is
+// the review queued unless this instance is computing it already. A sealed match is
+// domain.ErrMatchSealed; one not played to its end (live, never dealt, cancelled)
 // domain.ErrMatchNotFinished; a full queue ErrQueueFull.
 func (s *Service) Request(ctx context.Context, id string) (Answer, error) {
 	return s.RequestBy(ctx, id, Asker{})
@@ -161,26 +161,43 @@ func (s *Service) lookup(ctx context.Context, id string) (rec Record, ok, busy b
 	return rec, ok, false, err
 }
 
-// errLive refuses the review of a live match: its hands and seed are secret.
-var errLive = fmt.Errorf("%w: only a finished match can be reviewed", domain.ErrMatchNotFinished)
-
-// finished is nil for a finished match, ErrMatchNotFinished for a live one, or why the match
-// cannot be read (not found, a corrupt record).
+// finished is nil for a match played to its end that its round no longer seals, else why
+// it has no review (docs/review.md, "API"): the seal first (ErrMatchSealed, whatever the
+// match's state: a review of a sealed match waits for its round), then the status
+// (ErrMatchNotFinished: live, or never dealt, or cancelled), or why the match cannot be read
+// (not found, a corrupt record). Nothing is queued or stored before it passes.
 func (s *Service) finished(ctx context.Context, id string) error {
-	_, finished, err := s.matches.Progress(ctx, id)
-	switch {
-	case err != nil:
-		return err
-	case !finished:
-		return errLive
-	}
-	// A sealed match's hands stay hidden until its duplicate round ends (docs/tournaments.md).
 	if sl, ok := s.matches.(Sealer); ok {
-		if sealed, err := sl.Sealed(ctx, id); err != nil || sealed {
-			return cmp.Or(err, fmt.Errorf("match %s: %w", id, domain.ErrMatchSealed))
+		sealed, err := sl.Sealed(ctx, id)
+		switch {
+		case err != nil:
+			return err
+		case sealed:
+			return domain.ErrMatchSealed
 		}
 	}
-	return nil
+	st, err := s.matches.StatusOf(ctx, id)
+	if err != nil {
+		return err
+	}
+	return notFinished(st)
+}
+
+// notFinished is nil for a finished match, else domain.ErrMatchNotFinished saying what the
+// match is instead.
+func notFinished(st domain.Status) error {
+	why := ""
+	switch st {
+	case domain.StatusFinished:
+		return nil
+	case domain.StatusWaiting:
+		why = ", and this one waits for a seat: it has not been dealt"
+	case domain.StatusExpired:
+		why = ", and this one expired before it was dealt"
+	case domain.StatusCancelled:
+		why = ", and this one was cancelled before it was played to its end"
+	}
+	return fmt.Errorf("%w: only a finished match can be reviewed%s", domain.ErrMatchNotFinished, why)
 }
 
 func (s *Service) busyWith(id string) bool {

@@ -103,3 +103,61 @@ func TestRefusals(t *testing.T) {
 		t.Fatalf("never asked: %v", err)
 	}
 }
+
+// TestRefusedBeforeAnythingIsQueued: a match not played to its end (waiting for a seat,
+// withdrawn before its deal, live) has no review: Request and Get answer ErrMatchNotFinished,
+// nothing is stored or queued, and the view's state says nothing of a review. A sealed match is
+// refused for its seal first, whatever its state.
+func TestRefusedBeforeAnythingIsQueued(t *testing.T) {
+	store := memstore.New()
+	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(1)})
+	rev := reviews.New(reviews.Config{Store: store, Matches: svc, Options: small})
+	defer rev.Close()
+	open := func() referee.Created {
+		c, err := svc.Create(ctx, referee.CreateRequest{Players: []domain.PlayerInfo{
+			{Name: "Ann", Kind: domain.Human}, {Kind: domain.Open},
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	waiting, withdrawn := open(), open()
+	v, err := svc.Authenticate(ctx, withdrawn.Match.ID, withdrawn.Tokens[0].Token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if view, err := svc.Cancel(ctx, withdrawn.Match.ID, v); err != nil || view.Status != domain.StatusCancelled {
+		t.Fatalf("withdraw: %v %v", view.Status, err)
+	}
+	live, err := svc.Create(ctx, referee.CreateRequest{Players: []domain.PlayerInfo{
+		{Name: "Ann", Kind: domain.Human}, {Name: "Bob", Kind: domain.Bot, Bot: "greedy"},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{waiting.Match.ID, withdrawn.Match.ID, live.Match.ID} {
+		for _, ask := range []func(context.Context, string) (reviews.Answer, error){rev.Request, rev.Get} {
+			if _, err := ask(ctx, id); !errors.Is(err, domain.ErrMatchNotFinished) {
+				t.Errorf("match %s: %v, want MATCH_NOT_FINISHED", id, err)
+			}
+		}
+		if _, ok, err := store.Review(ctx, id, rev.Method()); ok || err != nil {
+			t.Errorf("match %s: a review was stored (%v)", id, err)
+		}
+		if st, ok, err := rev.State(ctx, id); ok || err != nil {
+			t.Errorf("match %s: the view's review state %q %v %v", id, st, ok, err)
+		}
+	}
+	svc.SetSealer(func(context.Context, string, string) (bool, error) { return true, nil })
+	seeded, err := svc.Create(ctx, referee.CreateRequest{Seed: "1220bce908f962d172dd71edf7f3215397eaadbf54c4d03b1fc8334e91eaf12a",
+		Players: []domain.PlayerInfo{{Name: "Ann", Kind: domain.Human}, {Name: "Bob", Kind: domain.Bot, Bot: "greedy"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ask := range []func(context.Context, string) (reviews.Answer, error){rev.Request, rev.Get} {
+		if _, err := ask(ctx, seeded.Match.ID); !errors.Is(err, domain.ErrMatchSealed) {
+			t.Errorf("a live sealed match: %v, want MATCH_SEALED", err)
+		}
+	}
+}

@@ -106,7 +106,7 @@ func (s *Service) PairOnce(ctx context.Context) (int, error) {
 
 // poolOf is what a compatible seek of r shares with it.
 func poolOf(r Record) string {
-	return string(r.Format) + "|" + strconv.FormatBool(r.Rated) + "|" + strconv.Itoa(r.TurnSeconds) + "|" + strconv.Itoa(r.Target)
+	return string(r.Format) + "|" + strconv.FormatBool(r.Rated) + "|" + strconv.Itoa(r.TurnSeconds) + "|" + strconv.Itoa(r.EffectiveTarget())
 }
 
 // makeMatch claims the seeks of t for a new match, creates it, and settles them: matched, or

@@ -36,7 +36,7 @@ type Record struct {
 	Format      matchmaking.Format
 	Rated       bool
 	TurnSeconds int // the clock of the match it asks for; never 0 (Service.Create)
-	Target      int // 0: the format's default
+	Target      int // the target of the match it asks for; 0 (a seek stored naming none): EffectiveTarget
 	// Rating is the player's displayed rating in Format when the seek was made: what the
 	// pairing compares (ratings move only when matches end, not while one searches).
 	Rating    float64

@@ -128,7 +128,25 @@ type Request struct {
 	Format      string
 	Rated       bool
 	TurnSeconds int // 0: the server's default clock
-	Target      int // 0: the format's default
+	Target      int // 0: the format's default, which the seek then names
+}
+
+// EffectiveTarget is the target r's match is played to: the one it names, or, for a seek
+// stored naming none, its format's default.
+func (r Record) EffectiveTarget() int {
+	if r.Target != 0 {
+		return r.Target
+	}
+	return DefaultTarget(r.Format)
+}
+
+// DefaultTarget is the target of a match of format f that names none (0 for no format).
+func DefaultTarget(f matchmaking.Format) int {
+	table, err := domain.NewTable(matchmaking.Seats(f), f == matchmaking.Format2v2)
+	if err != nil {
+		return 0
+	}
+	return table.DefaultTarget()
 }
 
 // Create makes a searching seek for the player of key.
@@ -147,10 +165,11 @@ func (s *Service) Create(ctx context.Context, key string, req Request) (Record, 
 	if req.TurnSeconds < domain.MinTurnSeconds || req.TurnSeconds > domain.MaxTurnSeconds {
 		return Record{}, domain.Invalidf("turn_seconds must be %d to %d, not %d", domain.MinTurnSeconds, domain.MaxTurnSeconds, req.TurnSeconds)
 	}
-	if req.Target != 0 {
-		if err := domain.ValidateTarget(req.Target); err != nil {
-			return Record{}, err
-		}
+	if req.Target == 0 {
+		req.Target = DefaultTarget(f) // the seek names the target its match is played to
+	}
+	if err := domain.ValidateTarget(req.Target); err != nil {
+		return Record{}, err
 	}
 	ratingIn, err := s.ratingsOf(ctx, who.ID)
 	if err != nil {

@@ -111,3 +111,25 @@ func TestCreateAndGet(t *testing.T) {
 		t.Fatal("a read changed the stored seek")
 	}
 }
+
+// TestEffectiveTarget: a seek naming no target names its format's default, so it meets the
+// seeks naming that target; one stored naming none reads and pools as that default too.
+func TestEffectiveTarget(t *testing.T) {
+	store := &seekMap{put: map[string]Record{}}
+	s := New(Config{Store: store, Keys: keysOf{"ka": "ada"}, TTL: time.Minute})
+	for f, want := range map[matchmaking.Format]int{matchmaking.Format2p: 250, matchmaking.Format3p: 200, matchmaking.Format4p: 200, matchmaking.Format2v2: 250} {
+		r, err := s.Create(context.Background(), "ka", Request{Format: string(f)})
+		if err != nil || r.Target != want || store.put[r.ID].Target != want {
+			t.Fatalf("%s: %+v %v, want target %d", f, r, err, want)
+		}
+		old := Record{Format: f, TurnSeconds: 60}
+		named := old
+		named.Target = want
+		if old.EffectiveTarget() != want || poolOf(old) != poolOf(named) {
+			t.Fatalf("%s: a seek stored naming no target reads %d, pools %q, want %d, %q", f, old.EffectiveTarget(), poolOf(old), want, poolOf(named))
+		}
+	}
+	if r, err := s.Create(context.Background(), "ka", Request{Format: "3p", Target: 100}); err != nil || r.Target != 100 {
+		t.Fatalf("a target named: %+v %v", r, err)
+	}
+}

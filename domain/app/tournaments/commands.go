@@ -7,11 +7,17 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/tournament"
 )
+
+// MaxStartsAhead is how far ahead a tournament may be set to start by itself: an upcoming
+// tournament holds its organiser's count and its entrants' promise, which a date years away
+// would hold for nothing.
+const MaxStartsAhead = 30 * 24 * time.Hour
 
 // Create stores a new tournament organised by key's player.
 func (s *Service) Create(ctx context.Context, key string, spec tournament.Spec) (_ *tournament.State, err error) {
@@ -34,6 +40,9 @@ func (s *Service) Create(ctx context.Context, key string, spec tournament.Spec) 
 		at := spec.StartsAt.UTC()
 		if !at.After(now) {
 			return nil, domain.Invalidf("starts_at must be in the future; leave it out and start the tournament yourself")
+		}
+		if at.After(now.Add(MaxStartsAhead)) {
+			return nil, domain.Invalidf("starts_at must be at most %d days ahead; create the tournament nearer its start", MaxStartsAhead/(24*time.Hour))
 		}
 		spec.StartsAt = &at
 	}

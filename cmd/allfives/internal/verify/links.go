@@ -1,4 +1,4 @@
-package main
+package verify
 
 import (
 	"encoding/hex"
@@ -21,7 +21,7 @@ const (
 // chainLinks reads each event's link; ok is false (with a failed check) when one is missing,
 // null, not a string or not hex. An export with no link at all is a live match's, which
 // carries none until the match ends; any other is named by the first event at fault.
-func chainLinks(res *verifyResult, events []exportEvent) ([]audit.ChainLink, bool) {
+func chainLinks(res *Result, events []exportEvent) ([]audit.ChainLink, bool) {
 	if noLinks(events) {
 		res.add("export", false, 0, "the events carry no prev_hash, hash and raw_data: only a finished match's export does (or that of a match expired or cancelled before any deal); export it once the match has ended")
 		return nil, false

@@ -1,4 +1,7 @@
-package main
+// Package tourncheck is `allfives tournament`: a tournament recomputed offline from its JSON
+// export and its matches' (docs/tournaments.md). Run is the whole command, its arguments,
+// checks and printing; Recompute audits the exports' bytes and returns the report.
+package tourncheck
 
 import (
 	"context"
@@ -9,10 +12,12 @@ import (
 	"io"
 	"time"
 
+	"github.com/allfives/allfives/cmd/allfives/internal/verify"
 	"github.com/allfives/allfives/domain/tournament"
 )
 
-const tournamentUsage = `usage: allfives tournament TOURNAMENT-EXPORT MATCH-EXPORT...
+// Usage is the command's help.
+const Usage = `usage: allfives tournament TOURNAMENT-EXPORT MATCH-EXPORT...
 
 Recomputes a tournament offline, with no server and no database, from its JSON export
 (GET /api/v1/tournaments/{id}/export) and the JSON exports of its matches
@@ -23,8 +28,8 @@ seed against its commitment, and the standings with their tie-breaks (docs/tourn
 It prints each check and the standings, and exits 0 only when every check holds.
 `
 
-// errTournamentNotVerified: the exports were read but do not hold up.
-var errTournamentNotVerified = errors.New("tournament: the exports do not hold up")
+// ErrNotVerified: the exports were read but do not hold up.
+var ErrNotVerified = errors.New("tournament: the exports do not hold up")
 
 // tournamentFile is the part of a tournament's export the recomputation reads.
 type tournamentFile struct {
@@ -69,49 +74,76 @@ type matchFile struct {
 	} `json:"events"`
 }
 
-// runTournament is `allfives tournament FILE...`.
-func runTournament(_ context.Context, args []string, stdout io.Writer) error {
+// Run is `allfives tournament FILE...`, its output written to stdout: nil only when every
+// check holds (and for -h).
+func Run(_ context.Context, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("allfives tournament", flag.ContinueOnError)
 	fs.SetOutput(stdout)
-	fs.Usage = func() { io.WriteString(stdout, tournamentUsage) }
+	fs.Usage = func() { io.WriteString(stdout, Usage) }
 	if err := fs.Parse(args); err != nil {
-		return helpOK(err)
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
 	}
 	if fs.NArg() < 1 {
 		return fmt.Errorf("tournament: give the tournament's export and its matches' exports; run allfives tournament -h")
 	}
+	id, rep, err := recomputeFiles(fs.Args(), verify.ReadExport)
+	if err != nil {
+		return err
+	}
+	return Print(stdout, id, rep)
+}
+
+// Recompute audits a tournament from its export's bytes and its matches' exports, in any
+// order (docs/tournaments.md): the report's checks and standings, as Run prints them.
+func Recompute(tournamentExport []byte, matchExports ...[]byte) (tournament.Report, error) {
+	names := []string{"the tournament's export"}
+	files := map[string][]byte{names[0]: tournamentExport}
+	for i, b := range matchExports {
+		name := fmt.Sprintf("match export %d", i+1)
+		names = append(names, name)
+		files[name] = b
+	}
+	_, rep, err := recomputeFiles(names, func(name string) ([]byte, error) { return files[name], nil })
+	return rep, err
+}
+
+// recomputeFiles reads the named exports with read, one of them the tournament's, and
+// audits it.
+func recomputeFiles(names []string, read func(name string) ([]byte, error)) (string, tournament.Report, error) {
 	var tf *tournamentFile
 	var matches []matchFile
-	for _, name := range fs.Args() {
-		body, err := readExport(name)
+	for _, name := range names {
+		body, err := read(name)
 		if err != nil {
-			return err
+			return "", tournament.Report{}, err
 		}
 		var probe map[string]json.RawMessage
 		if err := json.Unmarshal(body, &probe); err != nil {
-			return fmt.Errorf("tournament: %s: %w", name, err)
+			return "", tournament.Report{}, fmt.Errorf("tournament: %s: %w", name, err)
 		}
 		if _, ok := probe["tournament"]; ok {
 			if tf != nil {
-				return fmt.Errorf("tournament: %s is a second tournament export", name)
+				return "", tournament.Report{}, fmt.Errorf("tournament: %s is a second tournament export", name)
 			}
 			tf = &tournamentFile{}
 			if err := json.Unmarshal(body, tf); err != nil {
-				return fmt.Errorf("tournament: %s: %w", name, err)
+				return "", tournament.Report{}, fmt.Errorf("tournament: %s: %w", name, err)
 			}
 			continue
 		}
 		var mf matchFile
 		if err := json.Unmarshal(body, &mf); err != nil {
-			return fmt.Errorf("tournament: %s: %w", name, err)
+			return "", tournament.Report{}, fmt.Errorf("tournament: %s: %w", name, err)
 		}
 		matches = append(matches, mf)
 	}
 	if tf == nil {
-		return fmt.Errorf("tournament: no tournament export among the files")
+		return "", tournament.Report{}, fmt.Errorf("tournament: no tournament export among the files")
 	}
-	rep := recompute(tf, matches)
-	return printTournament(stdout, tf.Tournament.ID, rep)
+	return tf.Tournament.ID, recompute(tf, matches), nil
 }
 
 // recompute audits the tournament of tf against the matches' exports.
@@ -155,8 +187,9 @@ func recompute(tf *tournamentFile, matches []matchFile) tournament.Report {
 	return tournament.Audit(tf.Tournament.ID, links, facts)
 }
 
-// printTournament prints the checks and the standings of rep.
-func printTournament(w io.Writer, id string, rep tournament.Report) error {
+// Print prints the checks and the standings of rep, the report of tournament id; the error
+// is ErrNotVerified when a check failed.
+func Print(w io.Writer, id string, rep tournament.Report) error {
 	for _, c := range rep.Checks {
 		mark := "ok  "
 		if !c.OK {
@@ -172,7 +205,7 @@ func printTournament(w io.Writer, id string, rep tournament.Report) error {
 	}
 	if !rep.OK {
 		fmt.Fprintln(w, "the exports do not hold up")
-		return errTournamentNotVerified
+		return ErrNotVerified
 	}
 	_, err := fmt.Fprintf(w, "verified: tournament %s, %d events, head hash %s\n", id, rep.Events, rep.HeadHash)
 	return err

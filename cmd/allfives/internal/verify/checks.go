@@ -1,9 +1,10 @@
-package main
+package verify
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/allfives/allfives/api"
@@ -30,49 +31,66 @@ type exportEvent struct {
 	RawData  json.RawMessage `json:"raw_data"`
 }
 
-// verifyCheck is one check verify prints; seq is the first event it found at fault, 0 when the
+// Check is one check verify prints; Seq is the first event it found at fault, 0 when the
 // fault lies in no single event.
-type verifyCheck struct {
-	name   string
-	ok     bool
-	detail string
-	seq    int
+type Check struct {
+	Name   string
+	OK     bool
+	Detail string
+	Seq    int
 }
 
-type verifyResult struct {
-	id, head string
-	events   int
-	checks   []verifyCheck
+// Result is every check of one export, in the order verify prints them, with the match's id,
+// its number of events and the chain's head hash (once the chain holds).
+type Result struct {
+	ID, Head string
+	Events   int
+	Checks   []Check
 }
 
-func (r verifyResult) ok() bool {
-	for _, c := range r.checks {
-		if !c.ok {
+// OK reports whether every check holds.
+func (r Result) OK() bool {
+	for _, c := range r.Checks {
+		if !c.OK {
 			return false
 		}
 	}
 	return true
 }
 
-// firstBad is the earliest seq any failed check names.
-func (r verifyResult) firstBad() (int, bool) {
+// FirstBad is the earliest seq any failed check names.
+func (r Result) FirstBad() (int, bool) {
 	bad := 0
-	for _, c := range r.checks {
-		if !c.ok && c.seq > 0 && (bad == 0 || c.seq < bad) {
-			bad = c.seq
+	for _, c := range r.Checks {
+		if !c.OK && c.Seq > 0 && (bad == 0 || c.Seq < bad) {
+			bad = c.Seq
 		}
 	}
 	return bad, bad > 0
 }
 
-func (r *verifyResult) add(name string, ok bool, seq int, format string, args ...any) {
-	r.checks = append(r.checks, verifyCheck{name: name, ok: ok, seq: seq, detail: fmt.Sprintf(format, args...)})
+// Err is nil when every check holds, else an error naming each failed check and its detail.
+func (r Result) Err() error {
+	var failed []string
+	for _, c := range r.Checks {
+		if !c.OK {
+			failed = append(failed, c.Name+": "+c.Detail)
+		}
+	}
+	if len(failed) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: %s", ErrNotVerified, strings.Join(failed, "; "))
 }
 
-// verifyExport runs every check on an export (docs/api.md, "Verifying an export"). The later
-// checks run on the payloads as hashed, raw_data, never on the data beside them.
-func verifyExport(body []byte) verifyResult {
-	var res verifyResult
+func (r *Result) add(name string, ok bool, seq int, format string, args ...any) {
+	r.Checks = append(r.Checks, Check{Name: name, OK: ok, Seq: seq, Detail: fmt.Sprintf(format, args...)})
+}
+
+// Export runs every check on an export's bytes (docs/api.md, "Verifying an export"). The
+// later checks run on the payloads as hashed, raw_data, never on the data beside them.
+func Export(body []byte) Result {
+	var res Result
 	var f exportFile
 	var view api.MatchView
 	if err := json.Unmarshal(body, &f); err != nil {
@@ -83,7 +101,7 @@ func verifyExport(body []byte) verifyResult {
 		res.add("export", false, 0, "not a JSON export of a match: it needs a match with an id and its events")
 		return res
 	}
-	res.id, res.events = view.ID, len(f.Events)
+	res.ID, res.Events = view.ID, len(f.Events)
 	links, ok := chainLinks(&res, f.Events)
 	if !ok {
 		return res
@@ -91,7 +109,7 @@ func verifyExport(body []byte) verifyResult {
 	res.add("export", true, 0, "match %s, %d events, each with prev_hash, hash and raw_data", view.ID, len(f.Events))
 	chain := audit.VerifyLinks(links)
 	if chain.OK {
-		res.head = chain.HeadHash
+		res.Head = chain.HeadHash
 		res.add(audit.CheckHashChain, true, 0, "%d events, each hash = sha256(prev_hash || seq || type || raw_data); head %s", chain.Events, chain.HeadHash)
 	} else {
 		res.add(audit.CheckHashChain, false, chain.FirstBadSeq, "seq %d: %s", chain.FirstBadSeq, chain.Detail)
@@ -117,7 +135,7 @@ func verifyExport(body []byte) verifyResult {
 
 // payloads decodes every raw_data into the domain's event and checks that the data beside it
 // says the same: data is what a client reads, raw_data what the chain commits to.
-func payloads(res *verifyResult, events []exportEvent, links []audit.ChainLink) audit.LogRead {
+func payloads(res *Result, events []exportEvent, links []audit.ChainLink) audit.LogRead {
 	var log audit.LogRead
 	bad := 0
 	for i, e := range events {
@@ -141,32 +159,6 @@ func payloads(res *verifyResult, events []exportEvent, links []audit.ChainLink) 
 		res.add("payloads", true, 0, "every event's data is its raw_data")
 	}
 	return log
-}
-
-// matchCheck compares the export's match with the one its events fold into, as everyone sees it.
-func matchCheck(res *verifyResult, id string, exported json.RawMessage, log audit.LogRead) {
-	// The export may be anyone's forgery: a fold that panics on it is a failed check, not a crash.
-	defer func() {
-		if p := recover(); p != nil {
-			res.add("match", false, 0, "not checked: the events cannot be folded (%v)", p)
-		}
-	}()
-	m, err := domain.Rebuild(id, log.Events)
-	if err != nil || log.Unreadable > 0 {
-		res.add("match", false, 0, "not checked: the events do not fold into a match")
-		return
-	}
-	var got map[string]any
-	if err := json.Unmarshal(exported, &got); err != nil {
-		res.add("match", false, 0, "the match is not a JSON object: %v", err)
-		return
-	}
-	delete(got, "you") // a seat's own view of its (now empty) hand: not what everyone sees
-	if !sameJSON(wire(api.ToMatchView(m.View(domain.Spectator()))), wire(got)) {
-		res.add("match", false, 0, "the match (status, scores, seats, commitment, ...) is not the one its events fold into")
-		return
-	}
-	res.add("match", true, 0, "the match is the one its %d events fold into: %s, scores %v", len(log.Events), m.Summary().Status, m.Summary().Scores)
 }
 
 func wire(v any) []byte {
