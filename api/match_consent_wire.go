@@ -13,14 +13,15 @@ type Reservation struct {
 	Name string `json:"name" example:"Bo"`
 }
 
-// Cancellation is who cancelled a match before it started, and why.
+// Cancellation is who cancelled a match, and why.
 type Cancellation struct {
 	// Seat is the seat that declined (the one it was reserved for) or withdrew (a holder);
-	// absent when the offer expired.
+	// absent when the offer expired or the tournament was cancelled.
 	Seat *int `json:"seat,omitempty"`
 	// Reason: declined (the reserved seat said no), withdrawn (a seat holder called it off),
-	// offer_expired (a rematch offer was not accepted in time).
-	Reason string `json:"reason" enums:"declined,withdrawn,offer_expired"`
+	// offer_expired (a rematch offer was not accepted in time), tournament_cancelled (the
+	// match's tournament was cancelled while it waited or was being played).
+	Reason string `json:"reason" enums:"declined,withdrawn,offer_expired,tournament_cancelled"`
 }
 
 func toReservation(r domain.Reservation) *Reservation {

@@ -76,7 +76,7 @@ type EventData struct {
 	Pips []int `json:"pips,omitempty"`
 	// hand.ended, match.ended: per side, after
 	Scores []int `json:"scores,omitempty"`
-	// match.ended: the seed, revealed
+	// match.ended, and match.cancelled by its tournament after a deal: the seed, revealed
 	Seed string `json:"seed,omitempty"`
 	// match.created: the match is in the lobby while it waits
 	Listed *bool `json:"listed,omitempty"`
@@ -95,8 +95,8 @@ type EventData struct {
 	Player string `json:"player,omitempty"`
 	// match.created: an offer (a rematch), whose reserved seats have this long to be taken
 	OfferSeconds *int `json:"offer_seconds,omitempty"`
-	// match.cancelled: why the match was cancelled before it started
-	Reason string `json:"reason,omitempty" enums:"declined,withdrawn,offer_expired"`
+	// match.cancelled: why the match was cancelled: before it started, or with its tournament
+	Reason string `json:"reason,omitempty" enums:"declined,withdrawn,offer_expired,tournament_cancelled"`
 }
 
 // OptionalSide is a winner_side that may be absent (most events), null (a tied hand) or a
@@ -203,7 +203,7 @@ func eventData(d domain.EventData) EventData {
 	case domain.MatchExpired:
 		return EventData{}
 	case domain.MatchCancelled:
-		return EventData{Seat: d.Seat, Reason: string(d.Reason)}
+		return EventData{Seat: d.Seat, Reason: string(d.Reason), Seed: d.Seed}
 	case domain.SeatResigned:
 		return EventData{Seat: &d.Seat}
 	}

@@ -139,6 +139,7 @@ func New(cfg Config) *echo.Echo {
 	if cfg.Tournaments != nil {
 		s.notices = &tournamentNotices{}
 		cfg.Tournaments.SetNotify(s.notices.tell)
+		cfg.Tournaments.SetBotAdmission(s.limits.botMatches.admitBotTable)
 	}
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true

@@ -182,10 +182,24 @@ func (s *server) admitCreate(c echo.Context, req referee.CreateRequest) error {
 		challenge = challenge || (p.Player != "" && p.Player != referee.Me)
 	}
 	switch {
-	case botsOnly:
-		return s.limits.botMatches.admit(c, "")
+	case botsOnly && s.limits.botMatches != nil:
+		// The key's player too: its tournaments' tables of bots count against the same
+		// bucket (admitBotTable).
+		return s.limits.botMatches.admit(c, s.keyPlayer(c.Request().Context(), req.Key))
 	case challenge && s.limits.challenges != nil:
 		return s.limits.challenges.admit(c, s.keyPlayer(c.Request().Context(), req.Key))
 	}
 	return nil
+}
+
+// admitBotTable counts a tournament's table of bots only against its organiser's bots-only
+// limit, the bucket a bots-only create with the organiser's key takes from (docs/tournaments.md,
+// "Limits"): ok is false while the bucket is empty, and the table waits; undo gives the count
+// back when the table is not created after all (the bot pool is full).
+func (l *limit) admitBotTable(organiser string) (undo func(), ok bool) {
+	if l == nil {
+		return func() {}, true
+	}
+	_, _, undo = l.buckets.TakeUndo("p/" + organiser)
+	return undo, undo != nil
 }

@@ -193,7 +193,7 @@ func (s *server) leaveTournament(c echo.Context) error {
 //
 //	@Summary		Start a tournament
 //	@ID				startTournament
-//	@Description	The organiser starts the upcoming tournament now, with the entries it has (at least min_entries): the first round is paired and its matches created at once.
+//	@Description	The organiser starts the upcoming tournament now, with the entries it has (at least min_entries): the first round is paired and its matches created at once, but for tables of bots only beyond the organiser's bots-only limit or the bot pool's room, which wait (match empty) and start as both allow.
 //	@Tags			tournaments
 //	@Produce		json
 //	@Produce		application/problem+json
@@ -225,7 +225,7 @@ func (s *server) startTournament(c echo.Context) error {
 //
 //	@Summary		Cancel a tournament
 //	@ID				cancelTournament
-//	@Description	The organiser cancels the tournament before it finished. Matches being played play on to their end; no round follows. A duplicate round cut short reveals its seed.
+//	@Description	The organiser cancels the tournament before it finished. Each match of the round still waiting or being played first ends cancelled (reason tournament_cancelled; never rated); then the round ends, its tables that had ended show their scores, and a duplicate round reveals its seed. No round follows.
 //	@Tags			tournaments
 //	@Produce		json
 //	@Produce		application/problem+json

@@ -27,7 +27,7 @@ func toTournamentView(st *tournament.State) TournamentView {
 	for i, r := range st.Rounds {
 		rv := TournamentRound{Round: r.Number, Status: "running", Commitment: r.Commitment, Seed: r.Seed,
 			Tables: make([]TournamentTable, len(r.Pairing.Tables)), Byes: append([]string{}, r.Pairing.Byes...)}
-		if r.Ended {
+		if st.Over(r) {
 			rv.Status = "ended"
 		}
 		for ti, t := range r.Pairing.Tables {
@@ -35,7 +35,7 @@ func toTournamentView(st *tournament.State) TournamentView {
 			for seat, p := range t.Seats {
 				tv.Seats = append(tv.Seats, TournamentSeat{Seat: seat, Player: p, Name: names[p]})
 			}
-			if res := r.Results[ti]; res != nil && (r.Ended || r.Commitment == "") {
+			if res := r.Results[ti]; res != nil && (st.Over(r) || r.Commitment == "") {
 				// A duplicate round's scores wait for its end, as its matches do: a table's
 				// score tells the others something of the cards they hold.
 				tv.Scores = res.Scores

@@ -1898,7 +1898,7 @@ const docTemplate = `{
                         "PlayerKey": []
                     }
                 ],
-                "description": "Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is ` + "`" + `snapshot` + "`" + `: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as ` + "`" + `event: {name}` + "`" + ` and ` + "`" + `data: {PlayerEvent as JSON}` + "`" + `: ` + "`" + `turn` + "`" + ` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), ` + "`" + `challenge` + "`" + ` (a seat was reserved for the player), ` + "`" + `joined` + "`" + ` (a seat of the match was taken, the player's own included; joined_seat and name say which), ` + "`" + `started` + "`" + ` (the first hand was dealt), ` + "`" + `ended` + "`" + ` (the match finished or expired), ` + "`" + `rematch` + "`" + ` (a rematch of a finished match was offered: next_match_id, and the player's seat in it, which waits for the player to accept with POST /api/v1/matches/{id}/rematch or decline), ` + "`" + `declined` + "`" + ` (the one a seat was reserved for declined it: by_seat), ` + "`" + `cancelled` + "`" + ` (the match was cancelled before it started: reason declined, withdrawn or offer_expired, and by_seat) and ` + "`" + `matched` + "`" + ` (a seek of the player's was paired into the match: seek, and the player's seat; sent before the match's other events). A match new to the stream (a challenge, a match created or joined elsewhere, a rematch) is told as its change from the match as created: challenge, rematch or joined (the player's own seat, taken at the create) first, then joined for each seat taken since, started once dealt, turn, ended. Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (\": ping\") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.",
+                "description": "Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is ` + "`" + `snapshot` + "`" + `: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as ` + "`" + `event: {name}` + "`" + ` and ` + "`" + `data: {PlayerEvent as JSON}` + "`" + `: ` + "`" + `turn` + "`" + ` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), ` + "`" + `challenge` + "`" + ` (a seat was reserved for the player), ` + "`" + `joined` + "`" + ` (a seat of the match was taken, the player's own included; joined_seat and name say which), ` + "`" + `started` + "`" + ` (the first hand was dealt), ` + "`" + `ended` + "`" + ` (the match finished or expired), ` + "`" + `rematch` + "`" + ` (a rematch of a finished match was offered: next_match_id, and the player's seat in it, which waits for the player to accept with POST /api/v1/matches/{id}/rematch or decline), ` + "`" + `declined` + "`" + ` (the one a seat was reserved for declined it: by_seat), ` + "`" + `cancelled` + "`" + ` (the match was cancelled: before it started, reason declined, withdrawn or offer_expired, and by_seat; or with its tournament, reason tournament_cancelled) and ` + "`" + `matched` + "`" + ` (a seek of the player's was paired into the match: seek, and the player's seat; sent before the match's other events). A match new to the stream (a challenge, a match created or joined elsewhere, a rematch) is told as its change from the match as created: challenge, rematch or joined (the player's own seat, taken at the create) first, then joined for each seat taken since, started once dealt, turn, ended. Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (\": ping\") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.",
                 "produces": [
                     "text/event-stream",
                     "application/problem+json"
@@ -2609,7 +2609,7 @@ const docTemplate = `{
                         "PlayerKey": []
                     }
                 ],
-                "description": "The organiser cancels the tournament before it finished. Matches being played play on to their end; no round follows. A duplicate round cut short reveals its seed.",
+                "description": "The organiser cancels the tournament before it finished. Each match of the round still waiting or being played first ends cancelled (reason tournament_cancelled; never rated); then the round ends, its tables that had ended show their scores, and a duplicate round reveals its seed. No round follows.",
                 "produces": [
                     "application/json",
                     "application/problem+json"
@@ -2868,7 +2868,7 @@ const docTemplate = `{
                         "PlayerKey": []
                     }
                 ],
-                "description": "The organiser starts the upcoming tournament now, with the entries it has (at least min_entries): the first round is paired and its matches created at once.",
+                "description": "The organiser starts the upcoming tournament now, with the entries it has (at least min_entries): the first round is paired and its matches created at once, but for tables of bots only beyond the organiser's bots-only limit or the bot pool's room, which wait (match empty) and start as both allow.",
                 "produces": [
                     "application/json",
                     "application/problem+json"
@@ -3096,16 +3096,17 @@ const docTemplate = `{
             ],
             "properties": {
                 "reason": {
-                    "description": "Reason: declined (the reserved seat said no), withdrawn (a seat holder called it off),\noffer_expired (a rematch offer was not accepted in time).",
+                    "description": "Reason: declined (the reserved seat said no), withdrawn (a seat holder called it off),\noffer_expired (a rematch offer was not accepted in time), tournament_cancelled (the\nmatch's tournament was cancelled while it waited or was being played).",
                     "type": "string",
                     "enum": [
                         "declined",
                         "withdrawn",
-                        "offer_expired"
+                        "offer_expired",
+                        "tournament_cancelled"
                     ]
                 },
                 "seat": {
-                    "description": "Seat is the seat that declined (the one it was reserved for) or withdrew (a holder);\nabsent when the offer expired.",
+                    "description": "Seat is the seat that declined (the one it was reserved for) or withdrew (a holder);\nabsent when the offer expired or the tournament was cancelled.",
                     "type": "integer"
                 }
             }
@@ -3534,12 +3535,13 @@ const docTemplate = `{
                     "type": "boolean"
                 },
                 "reason": {
-                    "description": "match.cancelled: why the match was cancelled before it started",
+                    "description": "match.cancelled: why the match was cancelled: before it started, or with its tournament",
                     "type": "string",
                     "enum": [
                         "declined",
                         "withdrawn",
-                        "offer_expired"
+                        "offer_expired",
+                        "tournament_cancelled"
                     ]
                 },
                 "redeals": {
@@ -3563,7 +3565,7 @@ const docTemplate = `{
                     "type": "integer"
                 },
                 "seed": {
-                    "description": "match.ended: the seed, revealed",
+                    "description": "match.ended, and match.cancelled by its tournament after a deal: the seed, revealed",
                     "type": "string"
                 },
                 "seeded": {

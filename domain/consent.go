@@ -120,6 +120,24 @@ func (m *Match) DecideOfferExpired(now time.Time) ([]Event, error) {
 	return m.decideOne(MatchCancelled{Reason: CancelOfferExpired}, now)
 }
 
+// DecideTournamentCancel ends a match whose tournament is being cancelled, waiting or in
+// progress (docs/tournaments.md, "Life of a tournament"). It never finishes, so it is never
+// rated. A match already dealt reveals its seed in the match.cancelled, as match.ended does:
+// its tournament reveals the same seed right after, and the record then hides nothing.
+func (m *Match) DecideTournamentCancel(at time.Time) ([]Event, error) {
+	if err := m.closedErr(); err != nil {
+		return nil, err
+	}
+	d := MatchCancelled{Reason: CancelTournament}
+	if m.hands > 0 {
+		if m.seed == nil {
+			return nil, ErrNoSeed
+		}
+		d.Seed = m.seed.String()
+	}
+	return m.decideOne(d, at)
+}
+
 // DecideResign gives seat's side of a match in progress up: with one side left unresigned the
 // match ends at once and that side wins; otherwise the seat is played by AutoplayBot to the
 // end, and its side ranks last.
@@ -170,7 +188,10 @@ func (m *Match) lastSide() (int, bool) {
 func (m *Match) applyConsentEvent(d EventData) error {
 	switch d := d.(type) {
 	case MatchCancelled:
-		if m.Status() != StatusWaiting {
+		switch {
+		case d.Reason == CancelTournament && m.Closed():
+			return fmt.Errorf("only a match not over is cancelled with its tournament")
+		case d.Reason != CancelTournament && m.Status() != StatusWaiting:
 			return fmt.Errorf("only a waiting match is cancelled")
 		}
 		if err := m.cancelFits(d); err != nil {
@@ -198,6 +219,10 @@ func (m *Match) cancelFits(d MatchCancelled) error {
 		seat = *d.Seat
 	}
 	switch {
+	case d.Reason == CancelTournament && d.Seat == nil && (d.Seed != "") == (m.hands > 0):
+		return nil
+	case d.Seed != "":
+		return fmt.Errorf("only a tournament's cancel of a match dealt reveals the seed")
 	case d.Reason == CancelOfferExpired && d.Seat == nil && m.info.OfferSeconds > 0:
 		return nil
 	case d.Reason == CancelDeclined && m.validSeat(seat) && m.players[seat].Kind == Open && !m.players[seat].ReservedFor.IsZero():

@@ -14,10 +14,11 @@ type Reservation struct {
 // IsZero says the seat is kept for no one.
 func (r Reservation) IsZero() bool { return r == Reservation{} }
 
-// CancelReason says why a waiting match was cancelled.
+// CancelReason says why a match was cancelled.
 type CancelReason string
 
-// The reasons a match is cancelled before it starts (docs/api.md, "Consent").
+// The reasons a match is cancelled: before it starts (docs/api.md, "Consent"), or with its
+// tournament (docs/tournaments.md, "Life of a tournament").
 const (
 	// CancelDeclined: the one a seat was reserved for declined it.
 	CancelDeclined CancelReason = "declined"
@@ -25,13 +26,20 @@ const (
 	CancelWithdrawn CancelReason = "withdrawn"
 	// CancelOfferExpired: an offer's reserved seats were not all taken in its time.
 	CancelOfferExpired CancelReason = "offer_expired"
+	// CancelTournament: the match's tournament was cancelled while the match waited or was
+	// being played.
+	CancelTournament CancelReason = "tournament_cancelled"
 )
 
-// MatchCancelled closes a waiting match that will never start: who (Seat, absent when the
-// clock cancelled it) and why. A cancelled match is never rated.
+// MatchCancelled closes a match that will never be played to its end: who (Seat, absent when
+// the server cancelled it) and why. A cancelled match is never rated. Only a tournament's
+// cancel closes a match already dealt; its Seed then reveals the seed, as match.ended does,
+// so that the record holds nothing hidden and its deals are audited. Absent otherwise, which
+// keeps older records' bytes.
 type MatchCancelled struct {
 	Seat   *int         `json:"seat,omitempty"`
 	Reason CancelReason `json:"reason"`
+	Seed   string       `json:"seed,omitempty"`
 }
 
 // SeatResigned records a seat's holder giving the match up. With two sides the match ends at

@@ -47,9 +47,9 @@ func (h *handState) legalMoves(seat int) []LegalMove {
 }
 
 // LegalMoves lists seat's legal actions now; empty when it is not seat's turn or the match is
-// finished.
+// over (finished, or cancelled with its tournament).
 func (m *Match) LegalMoves(seat int) []LegalMove {
-	if m.finished || m.hand.hands == nil || m.hand.over || seat != m.hand.turn {
+	if m.Closed() || m.hand.hands == nil || m.hand.over || seat != m.hand.turn {
 		return []LegalMove{}
 	}
 	return m.hand.legalMoves(seat)

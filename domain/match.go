@@ -123,6 +123,13 @@ func (m *Match) hasOpenSeat() bool {
 // Closed says whether the match takes no more events: finished, expired or cancelled.
 func (m *Match) Closed() bool { return m.finished || m.expired || m.cancelled != nil }
 
+// Revealed says whether the match's seed is public in its own log: it finished, or its
+// tournament's cancel closed it after a deal (MatchCancelled.Seed). Its record then hides no
+// tile from anyone, as a finished match's does.
+func (m *Match) Revealed() bool {
+	return m.finished || (m.cancelled != nil && m.cancelled.Seed != "")
+}
+
 // Table is the match's seat arrangement.
 func (m *Match) Table() Table { return m.table }
 

@@ -184,7 +184,7 @@ func (m *Match) closedErr() error {
 	case m.expired:
 		return fmt.Errorf("%w: it expired with open seats", ErrMatchFinished)
 	case m.cancelled != nil:
-		return fmt.Errorf("%w: it was cancelled before it started (%s)", ErrMatchFinished, m.cancelled.Reason)
+		return fmt.Errorf("%w: it was cancelled (%s)", ErrMatchFinished, m.cancelled.Reason)
 	}
 	return nil
 }

@@ -148,8 +148,11 @@ func (m *Match) View(v Viewer) MatchView {
 	if m.finished {
 		w := m.winnerSide
 		mv.WinnerSide = &w
+	}
+	if m.Revealed() {
 		// A finished match keeps its last table, every hand open (docs/design.md, "Who sees
-		// what"), unless it is sealed (seal.go).
+		// what"), unless it is sealed (seal.go); so does one its tournament's cancel closed,
+		// whose seed is revealed too.
 		v = v.Opened()
 	}
 	if m.hand.hands != nil && !v.sealedSpectator() {
@@ -199,6 +202,11 @@ func (v Viewer) Redact(e Event, finished bool) Event {
 	switch d := e.Data.(type) {
 	case MatchEnded:
 		if v.sealed { // a sealed match's seed is revealed with its round (seal.go)
+			d.Seed = ""
+			e.Data = d
+		}
+	case MatchCancelled:
+		if v.sealed || !finished { // as match.ended's: revealed with the round, or the record
 			d.Seed = ""
 			e.Data = d
 		}

@@ -57,9 +57,10 @@ func (e ApiAuditCheckName) Valid() bool {
 
 // Defines values for ApiCancellationReason.
 const (
-	ApiCancellationReasonDeclined     ApiCancellationReason = "declined"
-	ApiCancellationReasonOfferExpired ApiCancellationReason = "offer_expired"
-	ApiCancellationReasonWithdrawn    ApiCancellationReason = "withdrawn"
+	ApiCancellationReasonDeclined            ApiCancellationReason = "declined"
+	ApiCancellationReasonOfferExpired        ApiCancellationReason = "offer_expired"
+	ApiCancellationReasonTournamentCancelled ApiCancellationReason = "tournament_cancelled"
+	ApiCancellationReasonWithdrawn           ApiCancellationReason = "withdrawn"
 )
 
 // Valid indicates whether the value is a known member of the ApiCancellationReason enum.
@@ -68,6 +69,8 @@ func (e ApiCancellationReason) Valid() bool {
 	case ApiCancellationReasonDeclined:
 		return true
 	case ApiCancellationReasonOfferExpired:
+		return true
+	case ApiCancellationReasonTournamentCancelled:
 		return true
 	case ApiCancellationReasonWithdrawn:
 		return true
@@ -303,9 +306,10 @@ func (e ApiEventDataOutcome) Valid() bool {
 
 // Defines values for ApiEventDataReason.
 const (
-	ApiEventDataReasonDeclined     ApiEventDataReason = "declined"
-	ApiEventDataReasonOfferExpired ApiEventDataReason = "offer_expired"
-	ApiEventDataReasonWithdrawn    ApiEventDataReason = "withdrawn"
+	ApiEventDataReasonDeclined            ApiEventDataReason = "declined"
+	ApiEventDataReasonOfferExpired        ApiEventDataReason = "offer_expired"
+	ApiEventDataReasonTournamentCancelled ApiEventDataReason = "tournament_cancelled"
+	ApiEventDataReasonWithdrawn           ApiEventDataReason = "withdrawn"
 )
 
 // Valid indicates whether the value is a known member of the ApiEventDataReason enum.
@@ -314,6 +318,8 @@ func (e ApiEventDataReason) Valid() bool {
 	case ApiEventDataReasonDeclined:
 		return true
 	case ApiEventDataReasonOfferExpired:
+		return true
+	case ApiEventDataReasonTournamentCancelled:
 		return true
 	case ApiEventDataReasonWithdrawn:
 		return true
@@ -1281,40 +1287,40 @@ func (e ApiTournamentEntryBot) Valid() bool {
 
 // Defines values for ApiTournamentEventType.
 const (
-	EntryAdded          ApiTournamentEventType = "entry.added"
-	EntryWithdrawn      ApiTournamentEventType = "entry.withdrawn"
-	RoundEnded          ApiTournamentEventType = "round.ended"
-	RoundStarted        ApiTournamentEventType = "round.started"
-	TableEnded          ApiTournamentEventType = "table.ended"
-	TableStarted        ApiTournamentEventType = "table.started"
-	TournamentCancelled ApiTournamentEventType = "tournament.cancelled"
-	TournamentCreated   ApiTournamentEventType = "tournament.created"
-	TournamentEnded     ApiTournamentEventType = "tournament.ended"
-	TournamentStarted   ApiTournamentEventType = "tournament.started"
+	ApiTournamentEventTypeEntryAdded          ApiTournamentEventType = "entry.added"
+	ApiTournamentEventTypeEntryWithdrawn      ApiTournamentEventType = "entry.withdrawn"
+	ApiTournamentEventTypeRoundEnded          ApiTournamentEventType = "round.ended"
+	ApiTournamentEventTypeRoundStarted        ApiTournamentEventType = "round.started"
+	ApiTournamentEventTypeTableEnded          ApiTournamentEventType = "table.ended"
+	ApiTournamentEventTypeTableStarted        ApiTournamentEventType = "table.started"
+	ApiTournamentEventTypeTournamentCancelled ApiTournamentEventType = "tournament.cancelled"
+	ApiTournamentEventTypeTournamentCreated   ApiTournamentEventType = "tournament.created"
+	ApiTournamentEventTypeTournamentEnded     ApiTournamentEventType = "tournament.ended"
+	ApiTournamentEventTypeTournamentStarted   ApiTournamentEventType = "tournament.started"
 )
 
 // Valid indicates whether the value is a known member of the ApiTournamentEventType enum.
 func (e ApiTournamentEventType) Valid() bool {
 	switch e {
-	case EntryAdded:
+	case ApiTournamentEventTypeEntryAdded:
 		return true
-	case EntryWithdrawn:
+	case ApiTournamentEventTypeEntryWithdrawn:
 		return true
-	case RoundEnded:
+	case ApiTournamentEventTypeRoundEnded:
 		return true
-	case RoundStarted:
+	case ApiTournamentEventTypeRoundStarted:
 		return true
-	case TableEnded:
+	case ApiTournamentEventTypeTableEnded:
 		return true
-	case TableStarted:
+	case ApiTournamentEventTypeTableStarted:
 		return true
-	case TournamentCancelled:
+	case ApiTournamentEventTypeTournamentCancelled:
 		return true
-	case TournamentCreated:
+	case ApiTournamentEventTypeTournamentCreated:
 		return true
-	case TournamentEnded:
+	case ApiTournamentEventTypeTournamentEnded:
 		return true
-	case TournamentStarted:
+	case ApiTournamentEventTypeTournamentStarted:
 		return true
 	default:
 		return false
@@ -1619,16 +1625,18 @@ type ApiAuditReport struct {
 // ApiCancellation defines model for api.Cancellation.
 type ApiCancellation struct {
 	// Reason Reason: declined (the reserved seat said no), withdrawn (a seat holder called it off),
-	// offer_expired (a rematch offer was not accepted in time).
+	// offer_expired (a rematch offer was not accepted in time), tournament_cancelled (the
+	// match's tournament was cancelled while it waited or was being played).
 	Reason ApiCancellationReason `json:"reason"`
 
 	// Seat Seat is the seat that declined (the one it was reserved for) or withdrew (a holder);
-	// absent when the offer expired.
+	// absent when the offer expired or the tournament was cancelled.
 	Seat *int `json:"seat,omitempty"`
 }
 
 // ApiCancellationReason Reason: declined (the reserved seat said no), withdrawn (a seat holder called it off),
-// offer_expired (a rematch offer was not accepted in time).
+// offer_expired (a rematch offer was not accepted in time), tournament_cancelled (the
+// match's tournament was cancelled while it waited or was being played).
 type ApiCancellationReason string
 
 // ApiCreateMatchRequest defines model for api.CreateMatchRequest.
@@ -1885,7 +1893,7 @@ type ApiEventData struct {
 	// Rated match.created: the match moves its players' ratings (docs/ratings.md); absent when not
 	Rated *bool `json:"rated,omitempty"`
 
-	// Reason match.cancelled: why the match was cancelled before it started
+	// Reason match.cancelled: why the match was cancelled: before it started, or with its tournament
 	Reason *ApiEventDataReason `json:"reason,omitempty"`
 
 	// Redeals hand.started
@@ -1903,7 +1911,7 @@ type ApiEventData struct {
 	// (domino only); match.cancelled: who declined or withdrew (absent: the offer expired)
 	Seat *int `json:"seat,omitempty"`
 
-	// Seed match.ended: the seed, revealed
+	// Seed match.ended, and match.cancelled by its tournament after a deal: the seed, revealed
 	Seed *string `json:"seed,omitempty"`
 
 	// Seeded match.created
@@ -1936,7 +1944,7 @@ type ApiEventDataLead string
 // ApiEventDataOutcome hand.ended
 type ApiEventDataOutcome string
 
-// ApiEventDataReason match.cancelled: why the match was cancelled before it started
+// ApiEventDataReason match.cancelled: why the match was cancelled: before it started, or with its tournament
 type ApiEventDataReason string
 
 // ApiEventsResponse defines model for api.EventsResponse.
@@ -3461,7 +3469,7 @@ type ClientInterface interface {
 
 	// StreamPlayer Follow the caller's matches live
 	//
-	// Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is `snapshot`: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as `event: {name}` and `data: {PlayerEvent as JSON}`: `turn` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), `challenge` (a seat was reserved for the player), `joined` (a seat of the match was taken, the player's own included; joined_seat and name say which), `started` (the first hand was dealt), `ended` (the match finished or expired), `rematch` (a rematch of a finished match was offered: next_match_id, and the player's seat in it, which waits for the player to accept with POST /api/v1/matches/{id}/rematch or decline), `declined` (the one a seat was reserved for declined it: by_seat), `cancelled` (the match was cancelled before it started: reason declined, withdrawn or offer_expired, and by_seat) and `matched` (a seek of the player's was paired into the match: seek, and the player's seat; sent before the match's other events). A match new to the stream (a challenge, a match created or joined elsewhere, a rematch) is told as its change from the match as created: challenge, rematch or joined (the player's own seat, taken at the create) first, then joined for each seat taken since, started once dealt, turn, ended. Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (": ping") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.
+	// Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is `snapshot`: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as `event: {name}` and `data: {PlayerEvent as JSON}`: `turn` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), `challenge` (a seat was reserved for the player), `joined` (a seat of the match was taken, the player's own included; joined_seat and name say which), `started` (the first hand was dealt), `ended` (the match finished or expired), `rematch` (a rematch of a finished match was offered: next_match_id, and the player's seat in it, which waits for the player to accept with POST /api/v1/matches/{id}/rematch or decline), `declined` (the one a seat was reserved for declined it: by_seat), `cancelled` (the match was cancelled: before it started, reason declined, withdrawn or offer_expired, and by_seat; or with its tournament, reason tournament_cancelled) and `matched` (a seek of the player's was paired into the match: seek, and the player's seat; sent before the match's other events). A match new to the stream (a challenge, a match created or joined elsewhere, a rematch) is told as its change from the match as created: challenge, rematch or joined (the player's own seat, taken at the create) first, then joined for each seat taken since, started once dealt, turn, ended. Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (": ping") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.
 	//
 	// Corresponds with GET /api/v1/players/me/stream (the `StreamPlayer` operationId).
 	StreamPlayer(ctx context.Context, params *StreamPlayerParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -3567,7 +3575,7 @@ type ClientInterface interface {
 
 	// CancelTournament Cancel a tournament
 	//
-	// The organiser cancels the tournament before it finished. Matches being played play on to their end; no round follows. A duplicate round cut short reveals its seed.
+	// The organiser cancels the tournament before it finished. Each match of the round still waiting or being played first ends cancelled (reason tournament_cancelled; never rated); then the round ends, its tables that had ended show their scores, and a duplicate round reveals its seed. No round follows.
 	//
 	// Corresponds with POST /api/v1/tournaments/{id}/cancel (the `CancelTournament` operationId).
 	CancelTournament(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -3606,7 +3614,7 @@ type ClientInterface interface {
 
 	// StartTournament Start a tournament
 	//
-	// The organiser starts the upcoming tournament now, with the entries it has (at least min_entries): the first round is paired and its matches created at once.
+	// The organiser starts the upcoming tournament now, with the entries it has (at least min_entries): the first round is paired and its matches created at once, but for tables of bots only beyond the organiser's bots-only limit or the bot pool's room, which wait (match empty) and start as both allow.
 	//
 	// Corresponds with POST /api/v1/tournaments/{id}/start (the `StartTournament` operationId).
 	StartTournament(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -4145,7 +4153,7 @@ func (c *Client) RotatePlayerKey(ctx context.Context, reqEditors ...RequestEdito
 
 // StreamPlayer Follow the caller's matches live
 //
-// Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is `snapshot`: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as `event: {name}` and `data: {PlayerEvent as JSON}`: `turn` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), `challenge` (a seat was reserved for the player), `joined` (a seat of the match was taken, the player's own included; joined_seat and name say which), `started` (the first hand was dealt), `ended` (the match finished or expired), `rematch` (a rematch of a finished match was offered: next_match_id, and the player's seat in it, which waits for the player to accept with POST /api/v1/matches/{id}/rematch or decline), `declined` (the one a seat was reserved for declined it: by_seat), `cancelled` (the match was cancelled before it started: reason declined, withdrawn or offer_expired, and by_seat) and `matched` (a seek of the player's was paired into the match: seek, and the player's seat; sent before the match's other events). A match new to the stream (a challenge, a match created or joined elsewhere, a rematch) is told as its change from the match as created: challenge, rematch or joined (the player's own seat, taken at the create) first, then joined for each seat taken since, started once dealt, turn, ended. Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (": ping") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.
+// Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is `snapshot`: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as `event: {name}` and `data: {PlayerEvent as JSON}`: `turn` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), `challenge` (a seat was reserved for the player), `joined` (a seat of the match was taken, the player's own included; joined_seat and name say which), `started` (the first hand was dealt), `ended` (the match finished or expired), `rematch` (a rematch of a finished match was offered: next_match_id, and the player's seat in it, which waits for the player to accept with POST /api/v1/matches/{id}/rematch or decline), `declined` (the one a seat was reserved for declined it: by_seat), `cancelled` (the match was cancelled: before it started, reason declined, withdrawn or offer_expired, and by_seat; or with its tournament, reason tournament_cancelled) and `matched` (a seek of the player's was paired into the match: seek, and the player's seat; sent before the match's other events). A match new to the stream (a challenge, a match created or joined elsewhere, a rematch) is told as its change from the match as created: challenge, rematch or joined (the player's own seat, taken at the create) first, then joined for each seat taken since, started once dealt, turn, ended. Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (": ping") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.
 //
 // Corresponds with GET /api/v1/players/me/stream (the `StreamPlayer` operationId).
 func (c *Client) StreamPlayer(ctx context.Context, params *StreamPlayerParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -4391,7 +4399,7 @@ func (c *Client) AuditTournament(ctx context.Context, id string, reqEditors ...R
 
 // CancelTournament Cancel a tournament
 //
-// The organiser cancels the tournament before it finished. Matches being played play on to their end; no round follows. A duplicate round cut short reveals its seed.
+// The organiser cancels the tournament before it finished. Each match of the round still waiting or being played first ends cancelled (reason tournament_cancelled; never rated); then the round ends, its tables that had ended show their scores, and a duplicate round reveals its seed. No round follows.
 //
 // Corresponds with POST /api/v1/tournaments/{id}/cancel (the `CancelTournament` operationId).
 func (c *Client) CancelTournament(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -4480,7 +4488,7 @@ func (c *Client) ExportTournament(ctx context.Context, id string, reqEditors ...
 
 // StartTournament Start a tournament
 //
-// The organiser starts the upcoming tournament now, with the entries it has (at least min_entries): the first round is paired and its matches created at once.
+// The organiser starts the upcoming tournament now, with the entries it has (at least min_entries): the first round is paired and its matches created at once, but for tables of bots only beyond the organiser's bots-only limit or the bot pool's room, which wait (match empty) and start as both allow.
 //
 // Corresponds with POST /api/v1/tournaments/{id}/start (the `StartTournament` operationId).
 func (c *Client) StartTournament(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -6986,7 +6994,7 @@ type ClientWithResponsesInterface interface {
 
 	// StreamPlayerWithResponse Follow the caller's matches live
 	//
-	// Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is `snapshot`: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as `event: {name}` and `data: {PlayerEvent as JSON}`: `turn` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), `challenge` (a seat was reserved for the player), `joined` (a seat of the match was taken, the player's own included; joined_seat and name say which), `started` (the first hand was dealt), `ended` (the match finished or expired), `rematch` (a rematch of a finished match was offered: next_match_id, and the player's seat in it, which waits for the player to accept with POST /api/v1/matches/{id}/rematch or decline), `declined` (the one a seat was reserved for declined it: by_seat), `cancelled` (the match was cancelled before it started: reason declined, withdrawn or offer_expired, and by_seat) and `matched` (a seek of the player's was paired into the match: seek, and the player's seat; sent before the match's other events). A match new to the stream (a challenge, a match created or joined elsewhere, a rematch) is told as its change from the match as created: challenge, rematch or joined (the player's own seat, taken at the create) first, then joined for each seat taken since, started once dealt, turn, ended. Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (": ping") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.
+	// Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is `snapshot`: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as `event: {name}` and `data: {PlayerEvent as JSON}`: `turn` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), `challenge` (a seat was reserved for the player), `joined` (a seat of the match was taken, the player's own included; joined_seat and name say which), `started` (the first hand was dealt), `ended` (the match finished or expired), `rematch` (a rematch of a finished match was offered: next_match_id, and the player's seat in it, which waits for the player to accept with POST /api/v1/matches/{id}/rematch or decline), `declined` (the one a seat was reserved for declined it: by_seat), `cancelled` (the match was cancelled: before it started, reason declined, withdrawn or offer_expired, and by_seat; or with its tournament, reason tournament_cancelled) and `matched` (a seek of the player's was paired into the match: seek, and the player's seat; sent before the match's other events). A match new to the stream (a challenge, a match created or joined elsewhere, a rematch) is told as its change from the match as created: challenge, rematch or joined (the player's own seat, taken at the create) first, then joined for each seat taken since, started once dealt, turn, ended. Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (": ping") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -7112,7 +7120,7 @@ type ClientWithResponsesInterface interface {
 
 	// CancelTournamentWithResponse Cancel a tournament
 	//
-	// The organiser cancels the tournament before it finished. Matches being played play on to their end; no round follows. A duplicate round cut short reveals its seed.
+	// The organiser cancels the tournament before it finished. Each match of the round still waiting or being played first ends cancelled (reason tournament_cancelled; never rated); then the round ends, its tables that had ended show their scores, and a duplicate round reveals its seed. No round follows.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -7157,7 +7165,7 @@ type ClientWithResponsesInterface interface {
 
 	// StartTournamentWithResponse Start a tournament
 	//
-	// The organiser starts the upcoming tournament now, with the entries it has (at least min_entries): the first round is paired and its matches created at once.
+	// The organiser starts the upcoming tournament now, with the entries it has (at least min_entries): the first round is paired and its matches created at once, but for tables of bots only beyond the organiser's bots-only limit or the bot pool's room, which wait (match empty) and start as both allow.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -13236,7 +13244,7 @@ func (c *ClientWithResponses) RotatePlayerKeyWithResponse(ctx context.Context, r
 
 // StreamPlayerWithResponse Follow the caller's matches live
 //
-// Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is `snapshot`: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as `event: {name}` and `data: {PlayerEvent as JSON}`: `turn` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), `challenge` (a seat was reserved for the player), `joined` (a seat of the match was taken, the player's own included; joined_seat and name say which), `started` (the first hand was dealt), `ended` (the match finished or expired), `rematch` (a rematch of a finished match was offered: next_match_id, and the player's seat in it, which waits for the player to accept with POST /api/v1/matches/{id}/rematch or decline), `declined` (the one a seat was reserved for declined it: by_seat), `cancelled` (the match was cancelled before it started: reason declined, withdrawn or offer_expired, and by_seat) and `matched` (a seek of the player's was paired into the match: seek, and the player's seat; sent before the match's other events). A match new to the stream (a challenge, a match created or joined elsewhere, a rematch) is told as its change from the match as created: challenge, rematch or joined (the player's own seat, taken at the create) first, then joined for each seat taken since, started once dealt, turn, ended. Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (": ping") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.
+// Server-sent events (text/event-stream) about every match the player is seated in or challenged to, on whichever instance it happens. The first event is `snapshot`: the matches where it is the player's turn and the open challenges to it (PlayerSnapshot). Then, as they happen, each as `event: {name}` and `data: {PlayerEvent as JSON}`: `turn` (it is the player's turn at this version: sent when the turn comes to the player, and again after each change of the match while it stays so; send version as If-Match), `challenge` (a seat was reserved for the player), `joined` (a seat of the match was taken, the player's own included; joined_seat and name say which), `started` (the first hand was dealt), `ended` (the match finished or expired), `rematch` (a rematch of a finished match was offered: next_match_id, and the player's seat in it, which waits for the player to accept with POST /api/v1/matches/{id}/rematch or decline), `declined` (the one a seat was reserved for declined it: by_seat), `cancelled` (the match was cancelled: before it started, reason declined, withdrawn or offer_expired, and by_seat; or with its tournament, reason tournament_cancelled) and `matched` (a seek of the player's was paired into the match: seek, and the player's seat; sent before the match's other events). A match new to the stream (a challenge, a match created or joined elsewhere, a rematch) is told as its change from the match as created: challenge, rematch or joined (the player's own seat, taken at the create) first, then joined for each seat taken since, started once dealt, turn, ended. Events carry no id: a client that reconnects gets a fresh snapshot. An idle stream sends a comment (": ping") every 15 seconds. The key goes in Authorization or, for EventSource, which cannot send headers, ?ticket= carries a single-use ticket from POST /api/v1/players/me/tickets. The stream ends when the key is rotated. Streams are capped as match streams are: beyond the caps 503 UNAVAILABLE or 429 RATE_LIMITED, with Retry-After.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -13446,7 +13454,7 @@ func (c *ClientWithResponses) AuditTournamentWithResponse(ctx context.Context, i
 
 // CancelTournamentWithResponse Cancel a tournament
 //
-// The organiser cancels the tournament before it finished. Matches being played play on to their end; no round follows. A duplicate round cut short reveals its seed.
+// The organiser cancels the tournament before it finished. Each match of the round still waiting or being played first ends cancelled (reason tournament_cancelled; never rated); then the round ends, its tables that had ended show their scores, and a duplicate round reveals its seed. No round follows.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -13521,7 +13529,7 @@ func (c *ClientWithResponses) ExportTournamentWithResponse(ctx context.Context, 
 
 // StartTournamentWithResponse Start a tournament
 //
-// The organiser starts the upcoming tournament now, with the entries it has (at least min_entries): the first round is paired and its matches created at once.
+// The organiser starts the upcoming tournament now, with the entries it has (at least min_entries): the first round is paired and its matches created at once, but for tables of bots only beyond the organiser's bots-only limit or the bot pool's room, which wait (match empty) and start as both allow.
 //
 // Returns a wrapper object for the known response body format(s).
 //

@@ -37,6 +37,10 @@ type Limiter struct {
 type client struct {
 	bucket   *rate.Limiter
 	lastSeen time.Time
+	// given is how many counted requests were given back (TakeUndo): each lets one more
+	// request through without a token. A reservation cannot be given back once its time has
+	// passed, hence this count beside the bucket.
+	given int
 }
 
 // New allows perSecond requests per second per address, with bursts of as many
@@ -65,6 +69,14 @@ func (l *Limiter) wait(addr string) time.Duration {
 // allows it, else the longest wait and the index of the key that must wait it, and no bucket
 // counts the refused request.
 func (l *Limiter) Take(keys ...string) (time.Duration, int) {
+	d, which, _ := l.TakeUndo(keys...)
+	return d, which
+}
+
+// TakeUndo is Take, with undo, to call at most once, which gives a counted request back to
+// every bucket it was counted in (a request that did not happen after all); undo is nil when
+// the request was refused.
+func (l *Limiter) TakeUndo(keys ...string) (time.Duration, int, func()) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now()
@@ -78,7 +90,11 @@ func (l *Limiter) Take(keys ...string) (time.Duration, int) {
 	}
 	var longest time.Duration
 	which := 0
-	held := make([]*rate.Reservation, 0, len(keys))
+	type counted struct {
+		c *client
+		r *rate.Reservation // nil: counted against a request given back
+	}
+	held := make([]counted, 0, len(keys))
 	for _, key := range keys {
 		c := l.clients[key]
 		if c == nil {
@@ -86,18 +102,34 @@ func (l *Limiter) Take(keys ...string) (time.Duration, int) {
 			l.clients[key] = c
 		}
 		c.lastSeen = now
+		if c.given > 0 {
+			c.given--
+			held = append(held, counted{c: c})
+			continue
+		}
 		r := c.bucket.ReserveN(now, 1)
-		held = append(held, r)
+		held = append(held, counted{c: c, r: r})
 		if d := r.DelayFrom(now); d > longest {
 			longest, which = d, len(held)-1
 		}
 	}
 	if longest > 0 {
-		for _, r := range held {
-			r.CancelAt(now) // a refused request must not use up the tokens it waited for
+		for _, h := range held {
+			if h.r == nil {
+				h.c.given++
+				continue
+			}
+			h.r.CancelAt(now) // a refused request must not use up the tokens it waited for
+		}
+		return longest, which, nil
+	}
+	return 0, which, func() {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		for _, h := range held {
+			h.c.given++
 		}
 	}
-	return longest, which
 }
 
 // Middleware answers 429 RATE_LIMITED with Retry-After (whole seconds, rounded up).

@@ -74,7 +74,7 @@ func EventsWith(id string, log LogRead, v domain.Viewer, choose domain.Chooser) 
 // auditLog runs the log's own checks and returns the fold of the whole log, or nil when it
 // does not follow the rules.
 func auditLog(id string, log LogRead, v domain.Viewer, choose domain.Chooser) ([]Check, *domain.Match) {
-	ended := endOf(log.Events)
+	ended := revealOf(log.Events)
 	finished := ended >= 0
 	rules, fold := auditRules(id, log, v, finished, choose)
 	checks := []Check{rules}
@@ -86,9 +86,10 @@ func auditLog(id string, log LogRead, v domain.Viewer, choose domain.Chooser) ([
 }
 
 // Closed says whether a log is over and holds nothing hidden any more: it ends with
-// match.ended, which reveals every hand and the seed, or with match.expired or match.cancelled,
-// which close a match only while it waits, before any hand is dealt. Only a closed log's
-// stored payloads and hashes may leave the server (docs/api.md, "Verifying an export").
+// match.ended, which reveals every hand and the seed; with match.expired or match.cancelled
+// before any hand is dealt; or with the match.cancelled of a tournament's cancel after a
+// deal, which reveals the seed as match.ended does. Only a closed log's stored payloads and
+// hashes may leave the server (docs/api.md, "Verifying an export").
 func Closed(events []domain.Event) bool {
 	if len(events) == 0 {
 		return false
@@ -97,14 +98,21 @@ func Closed(events []domain.Event) bool {
 	case domain.TypeMatchEnded:
 		return true
 	case domain.TypeMatchExpired, domain.TypeMatchCancelled:
+		if c, ok := last.Data.(domain.MatchCancelled); ok && c.Seed != "" {
+			return true
+		}
 		return !slices.ContainsFunc(events, func(e domain.Event) bool { return e.Type == domain.TypeHandStarted })
 	}
 	return false
 }
 
-// endOf returns the index of the first match.ended in events, or -1.
-func endOf(events []domain.Event) int {
-	return slices.IndexFunc(events, func(e domain.Event) bool { return e.Type == domain.TypeMatchEnded })
+// revealOf returns the index of the first event in events that reveals the seed, or -1: the
+// match.ended, or the match.cancelled of a tournament's cancel after a deal.
+func revealOf(events []domain.Event) int {
+	return slices.IndexFunc(events, func(e domain.Event) bool {
+		c, ok := e.Data.(domain.MatchCancelled)
+		return e.Type == domain.TypeMatchEnded || (ok && c.Seed != "")
+	})
 }
 
 // Stored assembles the full report of a stored match: the store's chain report, the log's own

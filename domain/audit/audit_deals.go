@@ -71,19 +71,23 @@ func isCommitment(c string) bool {
 	return true
 }
 
-// auditSeed checks that the seed match.ended (at index at) reveals is the one match.created
-// committed to, and returns it.
+// auditSeed checks that the seed match.ended (at index at) reveals, or a tournament's
+// match.cancelled, is the one match.created committed to, and returns it.
 func auditSeed(events []domain.Event, at int) (domain.Seed, Check) {
 	e := events[at]
 	created, ok := events[0].Data.(domain.MatchCreated)
 	if !ok {
 		return domain.Seed{}, failed(CheckSeed, 1, "seq 1: no match.created holds the commitment")
 	}
-	ended, ok := e.Data.(domain.MatchEnded)
-	if !ok {
+	var revealed string
+	switch d := e.Data.(type) {
+	case domain.MatchEnded:
+		revealed = d.Seed
+	case domain.MatchCancelled:
+		revealed = d.Seed
+	default:
 		return domain.Seed{}, failed(CheckSeed, e.Seq, fmt.Sprintf("seq %d: the payload is not a match.ended", e.Seq))
 	}
-	revealed := ended.Seed
 	seed, err := domain.ParseSeed(revealed)
 	if err != nil {
 		return domain.Seed{}, failed(CheckSeed, e.Seq, fmt.Sprintf("seq %d: the revealed seed %q is not 64 hex characters", e.Seq, domain.Truncate(revealed, 70)))

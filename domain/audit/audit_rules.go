@@ -185,8 +185,8 @@ func (r *referee) wellFormed(k int) *fault {
 }
 
 // same compares a derived event with the recorded one by type and payload bytes. Parts the
-// rules cannot fix are copied from the record first: the seed a match.ended reveals (the seed
-// check judges it) and the shuffle of a deal (consistency here, the deals check once revealed).
+// rules cannot fix are copied from the record first: the seed a match.ended or a tournament's
+// match.cancelled reveals (the seed check judges it) and the shuffle of a deal (consistency here, the deals check once revealed).
 func (r *referee) same(m *domain.Match, d, rec domain.Event) *fault {
 	if d.Type != rec.Type {
 		// Which action a bot would have taken says whether the seat could play: hidden while
@@ -200,6 +200,11 @@ func (r *referee) same(m *domain.Match, d, rec domain.Event) *fault {
 	case domain.MatchEnded:
 		dd.Seed = rec.Data.(domain.MatchEnded).Seed
 		d.Data = dd
+	case domain.MatchCancelled:
+		if dd.Seed != "" { // a tournament's cancel after a deal reveals the seed
+			dd.Seed = rec.Data.(domain.MatchCancelled).Seed
+			d.Data = dd
+		}
 	case domain.HandStarted:
 		rd := rec.Data.(domain.HandStarted)
 		if err := dealConsistent(rd, m.Table()); err != nil {

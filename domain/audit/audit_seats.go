@@ -37,10 +37,14 @@ func (r *referee) seatCommand(m *domain.Match, i int) (derived []domain.Event, h
 }
 
 // cancelCommand re-decides the command a match.cancelled records: a decline of a reserved
-// seat, a holder's withdrawal, or an offer whose time had passed at the event's time.
+// seat, a holder's withdrawal, an offer whose time had passed at the event's time, or the
+// cancel of the match's tournament.
 func cancelCommand(m *domain.Match, d domain.MatchCancelled, e domain.Event) ([]domain.Event, error) {
-	if d.Reason == domain.CancelOfferExpired {
+	switch d.Reason {
+	case domain.CancelOfferExpired:
 		return m.DecideOfferExpired(e.At)
+	case domain.CancelTournament:
+		return m.DecideTournamentCancel(e.At)
 	}
 	if d.Seat == nil {
 		return nil, domain.Invalidf("a %s cancellation names the seat that gave it", d.Reason)

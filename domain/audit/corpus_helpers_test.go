@@ -136,6 +136,16 @@ func corpus(t *testing.T) map[string][]domain.Event {
 	d.step(d.m.DecideOfferExpired(d.tick(time.Minute)))
 	out["offer expired"] = d.log
 
+	// A tournament's cancel: of a rated match being played, which reveals its seed, and of
+	// one still waiting for a seat, which deals nothing and reveals nothing.
+	d = newDriver(t, domain.MatchSpec{Players: []domain.PlayerInfo{ann, bot}, Rated: true, TurnSeconds: 60, Seeded: true}, matchtest.Seed(9))
+	d.play(nil, func() bool { return len(d.log) > 6 })
+	d.step(d.m.DecideTournamentCancel(d.tick(time.Second)))
+	out["tournament cancelled mid-play"] = d.log
+	d = newDriver(t, domain.MatchSpec{Players: []domain.PlayerInfo{human("ann"), open}}, matchtest.Seed(10))
+	d.step(d.m.DecideTournamentCancel(d.tick(time.Second)))
+	out["tournament cancelled while waiting"] = d.log
+
 	// An offer accepted by every seat it reserves, the anonymous one by its old name: the last
 	// acceptance deals; and plain matches of every shape to the end.
 	d = newDriver(t, domain.MatchSpec{Players: []domain.PlayerInfo{human("ann"), reserved("", "bo")}, OfferSeconds: 600, Target: 50}, matchtest.Seed(8))

@@ -10,13 +10,14 @@ import (
 
 // MatchFacts is what the audit needs of one table's match, from its own record: who sat where
 // (player ids by seat), its commitment, its seed once revealed, whether it ended, and its final
-// score by seat (each seat's side's).
+// score by seat (each seat's side's). Cancelled says it was cancelled with its tournament.
 type MatchFacts struct {
 	ID         string
 	Players    []string
 	Commitment string
 	Seed       string
 	Finished   bool
+	Cancelled  bool
 	Scores     []int
 }
 

@@ -207,6 +207,11 @@ func (st *State) Standings() []Standing {
 	return Standings(st.Spec.Format, st.Spec.Duplicate, players, st.Records())
 }
 
+// Over says whether round r is over: it ended, or the tournament's cancel cut it short
+// (docs/tournaments.md, "Life of a tournament"), which also reveals a duplicate round's seed.
+// A round cut short counts toward no standing.
+func (st *State) Over(r *Round) bool { return r.Ended || st.Status == StatusCancelled }
+
 // RoundDone says whether every table of the current round has its result.
 func (r *Round) RoundDone() bool { return !slices.Contains(r.Results, nil) }
 

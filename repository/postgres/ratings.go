@@ -16,7 +16,7 @@ var (
 )
 
 // ratingDialect is PostgreSQL's: match.created's TEXT read as JSON.
-var ratingDialect = sqlrow.Dialect{True: "TRUE", Rated: "(c.data::jsonb -> 'rated') = 'true'::jsonb"}
+var ratingDialect = sqlrow.Dialect{True: "TRUE", False: "FALSE", Rated: "(c.data::jsonb -> 'rated') = 'true'::jsonb", Commitment: "(c.data::jsonb ->> 'commitment')"}
 
 // ratingsLock is the key of the projection's advisory lock (docs/ratings.md, "The
 // projection"): "ratings" in ASCII, apart from goose's own lock.

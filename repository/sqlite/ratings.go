@@ -16,7 +16,7 @@ var (
 )
 
 // ratingDialect is SQLite's: booleans are 0 and 1, and json_extract reads JSON true as 1.
-var ratingDialect = sqlrow.Dialect{True: "1", Rated: "json_extract(c.data, '$.rated') = 1"}
+var ratingDialect = sqlrow.Dialect{True: "1", False: "0", Rated: "json_extract(c.data, '$.rated') = 1", Commitment: "json_extract(c.data, '$.commitment')"}
 
 // Project runs fn in one transaction on the writer, between the committer's batches: one
 // process writes a SQLite file, and the writer's lock (BEGIN IMMEDIATE) keeps out any other

@@ -22,10 +22,13 @@ import (
 type Dialect struct {
 	// True is a true boolean as a literal, "1" or "TRUE": the leaderboard's partial index is
 	// on ranked being true, which a query names literally for the planner to use the index.
-	True string
+	// False is a false one.
+	True, False string
 	// Rated is a condition on the alias c, a match.created row of events, that holds when
 	// its JSON says "rated": true.
 	Rated string
+	// Commitment reads the commitment of the alias c, a match.created row of events.
+	Commitment string
 }
 
 // ChangeRow is a row of rating_changes.
@@ -69,6 +72,9 @@ type QueueRow struct {
 	MatchID string `gorm:"column:match_id;primaryKey"`
 	EndedAt string `gorm:"column:ended_at"`
 	EndSeq  int    `gorm:"column:end_seq"`
+	// Commitment (migration 00016) is the match's commitment, from its match.created: a
+	// match of a duplicate round waits while its round's seal holds it.
+	Commitment *string `gorm:"column:commitment"`
 }
 
 // TableName tells GORM the table.
@@ -181,10 +187,20 @@ var _ ratings.Tx = Tx{}
 // NewTx is tx as the projection's transaction.
 func NewTx(tx *gorm.DB, d Dialect) Tx { return Tx{db: tx, d: d} }
 
-// Pending lists the first queued matches.
+// Pending lists the first queued matches that no running duplicate round holds, in key
+// order, by the index rating_queue_order: a match of a duplicate round waits while its
+// round's seal is not revealed (docs/ratings.md, "The projection"). Its ended_at is already
+// its key, the later of its end and its round's: the reveal moves the round's queued rows up
+// to its time, and a row queued after it is queued at that time (migration 00016). The seal is
+// read in the projection's own statement, so a round that ends while the projection runs
+// shows its matches whole, or not at all: an earlier key than the last rated then rewinds the
+// table, as a late end does.
 func (t Tx) Pending(ctx context.Context, limit int) ([]ratings.Queued, error) {
 	var rows []QueueRow
-	if err := t.db.WithContext(ctx).Order("ended_at, match_id").Limit(limit).Find(&rows).Error; err != nil {
+	err := t.db.WithContext(ctx).Raw(`SELECT q.match_id, q.ended_at, q.end_seq FROM rating_queue q
+		WHERE NOT EXISTS (SELECT 1 FROM tournament_seals s WHERE s.commitment = q.commitment AND s.revealed = `+t.d.False+`)
+		ORDER BY q.ended_at, q.match_id LIMIT ?`, limit).Scan(&rows).Error
+	if err != nil {
 		return nil, err
 	}
 	return queued(rows)
@@ -292,17 +308,23 @@ func Replace(tx *gorm.DB, done []ratings.Queued, cs []ratings.Change, standings 
 	return dequeue(tx, done)
 }
 
-// RatedEnds lists, from the events alone, every match.ended of a match created rated.
+// RatedEnds lists, from the logs alone, every match.ended of a match created rated, by key:
+// a match of a duplicate round takes the later of its end and its round's end, read from its
+// tournament's log, and one whose round still runs is left out (ratings_sealed.go).
 func RatedEnds(db *gorm.DB, d Dialect) ([]ratings.Queued, error) {
 	var rows []QueueRow
-	err := db.Raw(`SELECT e.match_id AS match_id, e.at AS ended_at, e.seq AS end_seq
+	err := db.Raw(`SELECT e.match_id AS match_id, e.at AS ended_at, e.seq AS end_seq, ` + d.Commitment + ` AS commitment
 		FROM events e JOIN events c ON c.match_id = e.match_id AND c.seq = 1
 		WHERE e.type = 'match.ended' AND ` + d.Rated + `
 		ORDER BY e.at, e.match_id`).Scan(&rows).Error
 	if err != nil {
 		return nil, err
 	}
-	return queued(rows)
+	reveals, err := roundReveals(db)
+	if err != nil {
+		return nil, err
+	}
+	return sealedKeys(rows, reveals)
 }
 
 // AllStandings is every row of ratings, by player and format.

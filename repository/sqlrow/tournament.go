@@ -116,8 +116,16 @@ func AppendTournament(tx *gorm.DB, a tournaments.Append) error {
 			return err
 		}
 	}
-	if a.Reveal != "" {
-		if err := tx.Exec("UPDATE tournament_seals SET revealed = ? WHERE commitment = ?", true, a.Reveal).Error; err != nil {
+	if a.Reveal != "" && len(a.Links) > 0 {
+		// revealed_at is the time of the event that reveals the seed, which the rebuild reads
+		// from the log (ratings_sealed.go): the matches of the round are rated at it, so their
+		// queued rows move up to it. The seal first: on PostgreSQL its row lock orders this
+		// with a match's end queueing a row of the round (migration 00016's trigger).
+		at := FormatTime(a.Links[len(a.Links)-1].At)
+		if err := tx.Exec("UPDATE tournament_seals SET revealed = ?, revealed_at = ? WHERE commitment = ?", true, at, a.Reveal).Error; err != nil {
+			return err
+		}
+		if err := tx.Exec("UPDATE rating_queue SET ended_at = ? WHERE commitment = ? AND ended_at < ?", at, a.Reveal, at).Error; err != nil {
 			return err
 		}
 	}

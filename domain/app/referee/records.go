@@ -35,7 +35,7 @@ func (s *MatchService) Export(ctx context.Context, id string, v domain.Viewer) (
 		s.release(e)
 		return ExportRecord{}, err
 	}
-	view, finished, closed, version := e.match.View(v), e.match.Finished(), e.match.Closed(), e.match.Version()
+	view, finished, closed, version := e.match.View(v), e.match.Revealed(), e.match.Closed(), e.match.Version()
 	s.release(e)
 	events, err := s.store.Events(ctx, id, 0, version)
 	if err != nil {

@@ -206,8 +206,7 @@ func (s *Service) start(ctx context.Context, t *loaded) error {
 	return s.commit(ctx, t, c)
 }
 
-// Cancel ends tournament id at its organiser's word before it finished. Matches being played
-// play on to their end (every seat accepted them), but no round follows.
+// Cancel ends tournament id at its organiser's word before it finished (cancel).
 func (s *Service) Cancel(ctx context.Context, id, key string) (err error) {
 	defer domain.Wrap(&err, "cancel tournament %s", id)
 	unlock := s.lock(id)
@@ -223,18 +222,54 @@ func (s *Service) Cancel(ctx context.Context, id, key string) (err error) {
 	if t.st.Status == tournament.Finished || t.st.Status == tournament.StatusCancelled {
 		return fmt.Errorf("%w: it is %s", domain.ErrTournamentClosed, t.st.Status)
 	}
+	return conflictIsBusy(s.cancel(ctx, t, who.ID))
+}
+
+// cancel ends t at by's word (docs/tournaments.md, "Life of a tournament"). First every match
+// of its round still being played ends cancelled (never rated), so that no match dealt from a
+// seed is played once the seed is public; then one append logs the results of the tables
+// that had ended and not yet been logged (a duplicate round's wait for its end), and
+// tournament.cancelled, which reveals a duplicate round's seed and ends the round.
+func (s *Service) cancel(ctx context.Context, t *loaded, by string) error {
 	var c change
-	cancelled := tournament.Cancelled{By: who.ID, Reason: "organiser"}
-	if r := t.st.Current(); r != nil && !r.Ended && r.Commitment != "" {
-		// No round.ended follows to reveal the seed: the cancel does, and the matches open.
-		seed, err := s.store.RoundSeed(ctx, t.row.ID, r.Number)
-		if err != nil {
-			return err
+	cancelled := tournament.Cancelled{By: by, Reason: "organiser"}
+	if r := t.st.Current(); r != nil && !r.Ended {
+		for i, m := range r.Matches {
+			if m == "" || r.Results[i] != nil {
+				continue
+			}
+			if _, err := s.matches.CancelForTournament(ctx, m); err != nil {
+				return fmt.Errorf("round %d table %d: %w", r.Number, i+1, err)
+			}
+			// A match that ended before its cancel could land keeps its result.
+			res, done, err := s.result(ctx, t, r, i, m)
+			if err != nil && !errors.Is(err, errTableCancelled) {
+				return err
+			}
+			if done {
+				c.add(tournament.TypeResult, res)
+			}
 		}
-		c.reveal, cancelled.Seed = r.Commitment, hex.EncodeToString(seed)
+		if r.Commitment != "" {
+			seed, err := s.store.RoundSeed(ctx, t.row.ID, r.Number)
+			if err != nil {
+				return err
+			}
+			c.reveal, cancelled.Seed = r.Commitment, hex.EncodeToString(seed)
+		}
 	}
 	c.add(tournament.TypeCancelled, cancelled)
-	return conflictIsBusy(s.commit(ctx, t, c))
+	if err := s.commit(ctx, t, c); err != nil {
+		return err
+	}
+	if r := t.st.Current(); r != nil {
+		s.mu.Lock()
+		for _, m := range r.Matches {
+			delete(s.tables, m)
+		}
+		s.mu.Unlock()
+	}
+	return nil
 }
 
 // conflictIsBusy answers a command that lost a race with another instance as the store being

@@ -7,8 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
-	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/tournament"
 )
@@ -79,17 +79,36 @@ func (s *Service) step(ctx context.Context, t *loaded) (bool, error) {
 		}
 		return true, s.startRound(ctx, t)
 	}
-	for i, m := range r.Matches {
-		if m == "" {
-			if !s.mayCreate(t, r) {
-				return false, nil
-			}
-			return true, s.startTable(ctx, t, r, i)
-		}
-		s.remember(m, t.row.ID)
+	progressed, err := s.stepRound(ctx, t, r)
+	if errors.Is(err, errTableCancelled) {
+		// A table's match was cancelled with the tournament: a cancel that stopped before
+		// it was logged (an instance died), which only the organiser begins. Finish it.
+		return true, s.cancel(ctx, t, t.st.Organiser)
 	}
+	return progressed, err
+}
+
+// stepRound takes one step of round r, running: creates a missing table, records a result,
+// or ends the round.
+func (s *Service) stepRound(ctx context.Context, t *loaded, r *tournament.Round) (bool, error) {
+	if slices.Contains(r.Matches, "") && !s.mayCreate(t, r) {
+		// Another process creates the missing tables: it alone appends until they exist, so
+		// that its table.started never loses a race with this one's appends.
+		return false, nil
+	}
+	created, waiting, err := s.createTables(ctx, t, r)
+	if err != nil || created {
+		return created, err
+	}
+	if r.Commitment != "" {
+		if waiting {
+			return false, nil
+		}
+		return s.endDuplicate(ctx, t, r)
+	}
+	// Any other round logs each table's result as its match ends.
 	for i, m := range r.Matches {
-		if r.Results[i] != nil {
+		if m == "" || r.Results[i] != nil {
 			continue
 		}
 		res, done, err := s.result(ctx, t, r, i, m)
@@ -103,10 +122,30 @@ func (s *Service) step(ctx context.Context, t *loaded) (bool, error) {
 		c.add(tournament.TypeResult, res)
 		return true, s.commit(ctx, t, c)
 	}
-	if !r.RoundDone() {
+	if waiting || !r.RoundDone() {
 		return false, nil
 	}
-	return true, s.endRound(ctx, t, r)
+	return true, s.endRound(ctx, t, r, nil)
+}
+
+// endDuplicate ends duplicate round r once every table's match has ended: the tables'
+// results are appended with round.ended, together, so that the log, and the version, export
+// and audit read from it, show nothing of a table before the round ends (docs/tournaments.md,
+// "The log"). A result already logged (a log written while results were logged as tables
+// ended) is kept.
+func (s *Service) endDuplicate(ctx context.Context, t *loaded, r *tournament.Round) (bool, error) {
+	var results []tournament.Result
+	for i, m := range r.Matches {
+		if r.Results[i] != nil {
+			continue
+		}
+		res, done, err := s.result(ctx, t, r, i, m)
+		if err != nil || !done {
+			return false, err
+		}
+		results = append(results, res)
+	}
+	return true, s.endRound(ctx, t, r, results)
 }
 
 // startRound pairs and commits the next round; a duplicate round draws its secret seed and
@@ -136,81 +175,28 @@ func (s *Service) startRound(ctx context.Context, t *loaded) error {
 
 func roundKey(id string, round int) string { return fmt.Sprintf("%s/%d", id, round) }
 
-// mayCreate says whether this process creates r's missing tables now: the process that
-// started the round does at once; another only after the grace, should that one have died.
-func (s *Service) mayCreate(t *loaded, r *tournament.Round) bool {
-	s.mu.Lock()
-	mine := s.started[roundKey(t.row.ID, r.Number)]
-	s.mu.Unlock()
-	if mine {
-		return true
-	}
-	for i := len(t.links) - 1; i >= 0; i-- {
-		if t.links[i].Type == tournament.TypeRound {
-			return s.clock.Now().Sub(t.links[i].At) >= s.grace
-		}
-	}
-	return false
-}
-
-// startTable creates table i's match of round r, every seat bound to its entrant (each
-// accepted by entering), and records it.
-func (s *Service) startTable(ctx context.Context, t *loaded, r *tournament.Round, i int) error {
-	spec := t.st.Spec
-	req := referee.CreateRequest{Partnerships: spec.Format.Partnerships(), Target: spec.Target, TurnSeconds: spec.TurnSeconds,
-		Rated: spec.Rated, Entered: true}
-	for seat, who := range r.Pairing.Tables[i].Seats {
-		e, ok := t.st.Entry(who)
-		if !ok {
-			return fmt.Errorf("%w: tournament %s seats %s, who holds no entry", domain.ErrRecordCorrupt, t.row.ID, who)
-		}
-		p := domain.PlayerInfo{Seat: seat, Kind: domain.Human, Player: e.Player}
-		if e.Bot != "" {
-			p = domain.PlayerInfo{Seat: seat, Kind: domain.Bot, Bot: e.Bot, Name: e.Name}
-		}
-		req.Players = append(req.Players, p)
-	}
-	if r.Commitment != "" {
-		seed, err := s.store.RoundSeed(ctx, t.row.ID, r.Number)
-		if err != nil {
-			return err
-		}
-		req.Seed = hex.EncodeToString(seed)
-	}
-	created, err := s.matches.Create(ctx, req)
-	if err != nil {
-		return fmt.Errorf("round %d table %d: %w", r.Number, i+1, err)
-	}
-	s.remember(created.Match.ID, t.row.ID)
-	var c change
-	c.add(tournament.TypeTable, tournament.TableStarted{Round: r.Number, Table: i, Match: created.Match.ID})
-	if err := s.commit(ctx, t, c); err != nil {
-		return err
-	}
-	for seat, who := range r.Pairing.Tables[i].Seats {
-		s.tellPlayer(who, Notice{Kind: "round", Tournament: t.row.ID, Round: r.Number, Match: created.Match.ID, Seat: seat})
-	}
-	if i == 0 {
-		for _, who := range r.Pairing.Byes {
-			s.tellPlayer(who, Notice{Kind: "round", Tournament: t.row.ID, Round: r.Number, Seat: -1})
-		}
-	}
-	return nil
-}
+// errTableCancelled: a table's match was cancelled with its tournament, so it has no result.
+var errTableCancelled = errors.New("the table's match was cancelled with its tournament")
 
 // result reads table i's match: done once it ended, with each seat's side's final score.
 func (s *Service) result(ctx context.Context, t *loaded, r *tournament.Round, i int, id string) (tournament.Result, bool, error) {
 	f, err := s.facts(ctx, t.st, id)
+	if err == nil && f.Cancelled {
+		err = fmt.Errorf("round %d table %d: %w", r.Number, i+1, errTableCancelled)
+	}
 	if err != nil || !f.Finished {
 		return tournament.Result{}, false, err
 	}
 	return tournament.Result{Round: r.Number, Table: i, Match: id, Seats: r.Pairing.Tables[i].Seats, Scores: f.Scores}, true, nil
 }
 
-// endRound ends r, revealing its seed, which unseals its matches.
-func (s *Service) endRound(ctx context.Context, t *loaded, r *tournament.Round) error {
+// endRound ends r, revealing its seed, which unseals its matches, after the results given.
+func (s *Service) endRound(ctx context.Context, t *loaded, r *tournament.Round, results []tournament.Result) error {
 	re := tournament.RoundEnded{Round: r.Number}
 	var c change
+	for _, res := range results {
+		c.add(tournament.TypeResult, res)
+	}
 	if r.Commitment != "" {
 		seed, err := s.store.RoundSeed(ctx, t.row.ID, r.Number)
 		if err != nil {

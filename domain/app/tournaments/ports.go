@@ -53,7 +53,9 @@ type Seal struct {
 }
 
 // Append is one atomic append to a tournament's log: Seal stores a round's secret with the
-// round.started that commits to it; Reveal marks the commitment revealed with round.ended.
+// round.started that commits to it; Reveal marks the commitment revealed with the event that
+// reveals its seed (round.ended, or tournament.cancelled), at the time of the append's last
+// link: the matches of the round are rated at that time (docs/ratings.md, "The projection").
 type Append struct {
 	ID       string
 	Expected int

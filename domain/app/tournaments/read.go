@@ -18,7 +18,7 @@ func (s *Service) facts(ctx context.Context, st *tournament.State, id string) (t
 	if err != nil {
 		return tournament.MatchFacts{}, err
 	}
-	f := tournament.MatchFacts{ID: id, Commitment: v.Commitment, Finished: v.Status == domain.StatusFinished}
+	f := tournament.MatchFacts{ID: id, Commitment: v.Commitment, Finished: v.Status == domain.StatusFinished, Cancelled: v.Status == domain.StatusCancelled}
 	for seat, p := range v.Seats {
 		who := p.Player
 		if p.Kind == domain.Bot {

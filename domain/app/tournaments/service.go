@@ -53,7 +53,15 @@ type Config struct {
 	// Notify, when set, hears each tournament event a player should be told of (docs/api.md,
 	// "Tournaments"): round (the player's table) and tournament_ended.
 	Notify func(player string, n Notice)
+	// AdmitBots, when set, is the limit a table of bots only counts against before it is
+	// created (SetBotAdmission).
+	AdmitBots BotAdmission
 }
+
+// BotAdmission counts a tournament's table of bots only against its organiser's bots-only
+// limit (docs/tournaments.md, "Limits"): ok is false when the limit refuses it now, and the
+// table waits; undo gives the count back when the table is not created after all.
+type BotAdmission func(organiser string) (undo func(), ok bool)
 
 // Notice is what a player's stream is told of a tournament.
 type Notice struct {
@@ -77,6 +85,7 @@ type Service struct {
 	maxOrg  int
 	grace   time.Duration
 	notify  func(string, Notice)
+	admit   BotAdmission
 
 	mu      sync.Mutex
 	locks   map[string]*sync.Mutex
@@ -103,7 +112,7 @@ func New(cfg Config) *Service {
 		cfg.TableGrace = DefaultTableGrace
 	}
 	s := &Service{store: cfg.Store, matches: cfg.Matches, keys: cfg.Players, rater: cfg.Rater, clock: cfg.Clock,
-		random: cfg.Random, log: cfg.Logger, maxOrg: cfg.MaxOrganising, grace: cfg.TableGrace, notify: cfg.Notify,
+		random: cfg.Random, log: cfg.Logger, maxOrg: cfg.MaxOrganising, grace: cfg.TableGrace, notify: cfg.Notify, admit: cfg.AdmitBots,
 		locks: map[string]*sync.Mutex{}, tables: map[string]string{}, started: map[string]bool{}, kick: make(chan string, 1024)}
 	cfg.Matches.SetSealer(s.sealed)
 	return s
@@ -234,4 +243,12 @@ func (s *Service) SetNotify(fn func(player string, n Notice)) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.notify = fn
+}
+
+// SetBotAdmission makes every table of bots only count against fn before it is created
+// (Config.AdmitBots): the API counts them against the organiser's bots-only limit.
+func (s *Service) SetBotAdmission(fn BotAdmission) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.admit = fn
 }
