@@ -2,6 +2,7 @@ package server
 
 import (
 	"errors"
+	"io"
 	"log/slog"
 	"net"
 	"time"
@@ -56,6 +57,10 @@ type Config struct {
 	// BotSeed seeds the bots' randomness; 0: a fresh seed from crypto/rand, as serve does,
 	// so that no one can learn a bot's choices from another server's.
 	BotSeed uint64
+	// Random is where the match service draws seeds, ids and tokens, and the tournaments their
+	// duplicate rounds' seeds; nil: crypto/rand, as serve does. A test gives a seeded source,
+	// safe for concurrent use, so that a failure deals the same hands again.
+	Random io.Reader
 }
 
 // Limits are what serve limits (docs/operations.md, "Limits"): the API's buckets, the

@@ -64,7 +64,7 @@ func startTournaments(cfg Config, st any, svc *referee.MatchService, people *pla
 	if !ok {
 		return nil, func() {}
 	}
-	t := tournaments.New(tournaments.Config{Store: ts, Matches: svc, Players: people, Rater: rater(rs), Clock: cfg.Clock, Logger: log})
+	t := tournaments.New(tournaments.Config{Store: ts, Matches: svc, Players: people, Rater: rater(rs), Clock: cfg.Clock, Random: cfg.Random, Logger: log})
 	return t, loop(context.Background(), func(ctx context.Context) { t.Run(ctx, cfg.TournamentSweep) })
 }
 

@@ -8,7 +8,7 @@
 // A test builds the server as serve does, every feature on, from DefaultConfig, changing only
 // what a test may inject: the database, the clock (Clock: the match service's, the players'
 // tickets and keys, the reviewer's, the matcher's and the tournaments'), the bots' seed
-// (BotSeed), short TTLs and intervals (WaitingTTL, RematchTTL, SweepEvery, RatingsEvery,
+// (BotSeed), the source of seeds, ids and tokens (Random), short TTLs and intervals (WaitingTTL, RematchTTL, SweepEvery, RatingsEvery,
 // TournamentSweep, Seeks.Every, Seeks.Rule.BotAfter), a small review budget (Review) and the
 // limits (Limits{} is serve --limits off):
 //
@@ -113,7 +113,7 @@ func Start(ctx context.Context, cfg Config) (s *Server, err error) {
 		seed = botSeed()
 	}
 	s.Matches = referee.NewMatchService(referee.ServiceConfig{
-		Store: store, Clock: cfg.Clock, Bots: bot.Strategies(seed), WaitingTTL: ttl, BotWorkers: cfg.BotWorkers, Logger: log,
+		Store: store, Clock: cfg.Clock, Random: cfg.Random, Bots: bot.Strategies(seed), WaitingTTL: ttl, BotWorkers: cfg.BotWorkers, Logger: log,
 		CacheBytes: int64(cfg.CacheMiB * (1 << 20)), Players: s.Players,
 		RematchTTL: cfg.RematchTTL, RatedTurnSeconds: cfg.RatedTurnSeconds,
 		BotQueue: cfg.Limits.BotQueue, MaxChallenges: cfg.Limits.MaxChallenges,
