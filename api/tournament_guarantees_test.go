@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -178,6 +180,18 @@ func TestTournamentCancelEndsItsMatchesFirst(t *testing.T) {
 	}
 	if got := verifyExport(t, c.cup, m); got != seed {
 		t.Fatalf("the cancelled match reveals the seed %q, its round %q", got, seed)
+	}
+	// Its record is open, as a finished match's: the replay shows every hand, in the deal's
+	// event and in the match after it.
+	for step := 1; step <= match.Version; step++ {
+		var rp api.ReplayResponse
+		b := c.must(http.StatusOK, "GET", "/api/v1/matches/"+m+"/replay?step="+strconv.Itoa(step), "", nil, &rp)
+		if rp.Event.Type != "hand.started" {
+			continue
+		}
+		if rp.Match.Hand == nil || len(rp.Match.Hand.Hands) != 2 || strings.Contains(string(b), `"hands":[null`) {
+			t.Fatalf("the replay of the cancelled match hides its hands: %s", b)
+		}
 	}
 	var a api.AuditReport
 	if b := c.must(http.StatusOK, "GET", "/api/v1/matches/"+m+"/audit", "", nil, &a); !a.OK || a.HeadHash == nil {

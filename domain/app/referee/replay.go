@@ -7,14 +7,15 @@ import (
 )
 
 // Replay returns event step (1 to the match's version) and the match as v may see it right
-// after that event. A finished match shows everything; a live one only what v may see now.
+// after that event. A match whose record is open (finished, or cancelled by its tournament
+// after the deal) shows everything; a live one only what v may see now.
 func (s *MatchService) Replay(ctx context.Context, id string, v domain.Viewer, step int) (domain.Event, domain.MatchView, error) {
 	// The seal before the step's range, which names the match's version.
 	v, err := s.sealForID(ctx, id, v, true)
 	if err != nil {
 		return domain.Event{}, domain.MatchView{}, err
 	}
-	version, finished, err := s.status(ctx, id)
+	version, open, err := s.status(ctx, id)
 	if err != nil {
 		return domain.Event{}, domain.MatchView{}, err
 	}
@@ -25,15 +26,16 @@ func (s *MatchService) Replay(ctx context.Context, id string, v domain.Viewer, s
 	if err != nil {
 		return domain.Event{}, domain.MatchView{}, corrupt(id, err)
 	}
-	return domain.ReplayStep(id, events, step, finished, v)
+	return domain.ReplayStep(id, events, step, open, v)
 }
 
-// status returns the match's version and whether it has finished.
-func (s *MatchService) status(ctx context.Context, id string) (version int, finished bool, err error) {
+// status returns the match's version and whether its record is open: finished, or cancelled
+// with its seed revealed (domain.Match.Revealed).
+func (s *MatchService) status(ctx context.Context, id string) (version int, open bool, err error) {
 	e, err := s.acquire(ctx, id)
 	if err != nil {
 		return 0, false, err
 	}
 	defer s.release(e)
-	return e.match.Version(), e.match.Finished(), nil
+	return e.match.Version(), e.match.Revealed(), nil
 }

@@ -114,10 +114,11 @@ func (s *MatchService) EventViews(ctx context.Context, id string, v domain.Viewe
 	return events[:len(views)], views, nil
 }
 
-// finished says whether the match has finished, from the cache or the store.
+// finished says whether the match's record is open (finished, or cancelled with its seed
+// revealed), from the cache or the store.
 func (s *MatchService) finished(ctx context.Context, id string) (bool, error) {
-	_, finished, err := s.status(ctx, id)
-	return finished, err
+	_, open, err := s.status(ctx, id)
+	return open, err
 }
 
 // Follow runs n until ctx ends, handing each append it announces to Appended: how an instance

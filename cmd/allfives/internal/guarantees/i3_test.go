@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/allfives/allfives/api"
 	"github.com/allfives/allfives/cmd/allfives/internal/tourncheck"
 	"github.com/allfives/allfives/cmd/allfives/internal/verify"
 	"github.com/allfives/allfives/domain/app/referee"
+	"github.com/allfives/allfives/domain/audit"
 	"github.com/allfives/allfives/domain/tournament"
 )
 
@@ -59,9 +61,31 @@ func (s *suite) verifyMatch(id string) {
 		return
 	}
 	s.counts.add(&s.counts.exports)
-	if res := verify.Export(a.body); !res.OK() {
+	res := verify.Export(a.body)
+	if !res.OK() {
 		s.violation("I3", v, "allfives verify fails the export of match %s (%s): %v", id, s.truth.of(id).status, res.Err())
 	}
+	if msg := closedSaysNoDeal(res); msg != "" {
+		s.violation("I3", v, "allfives verify checked the deals of match %s yet says %q", id, msg)
+	}
+}
+
+// closedSaysNoDeal is verify's "closed" line when it says the match ended before any deal
+// although verify checked its deals (a tournament's cancel after the deal), else "".
+func closedSaysNoDeal(res verify.Result) string {
+	dealt, closed := false, ""
+	for _, c := range res.Checks {
+		switch c.Name {
+		case audit.CheckDeals:
+			dealt = true
+		case "closed":
+			closed = c.Detail
+		}
+	}
+	if dealt && strings.Contains(closed, "before any deal") {
+		return closed
+	}
+	return ""
 }
 
 // checkTournament runs the tournament check on tournament id's export and its matches'.

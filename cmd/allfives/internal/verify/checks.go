@@ -125,12 +125,23 @@ func Export(body []byte) Result {
 	switch n := len(log.Events); {
 	case log.Unreadable > 0:
 	case n > 0 && log.Events[n-1].Type != domain.TypeMatchEnded && audit.Closed(log.Events):
-		res.add("closed", true, 0, "the match ended %s before any deal: no hand to check, and its seed, which dealt nothing, stays secret", log.Events[n-1].Type)
+		closedCheck(&res, log.Events[n-1])
 	case !audit.Closed(log.Events):
 		res.add("finished", false, 0, "the log does not end with match.ended: the seed is not revealed, so no deal can be checked")
 	}
 	matchCheck(&res, view.ID, f.Match, log)
 	return res
+}
+
+// closedCheck says how a match that ended without match.ended was closed: cancelled by its
+// tournament after the deal, its match.cancelled revealing the seed that the seed and deal
+// checks above used; or ended before any deal, its seed, which dealt nothing, kept secret.
+func closedCheck(res *Result, last domain.Event) {
+	if c, ok := last.Data.(domain.MatchCancelled); ok && c.Seed != "" {
+		res.add("closed", true, 0, "the match was %s (%s) after the deal: its seed, revealed there, checks every deal", last.Type, c.Reason)
+		return
+	}
+	res.add("closed", true, 0, "the match ended %s before any deal: no hand to check, and its seed, which dealt nothing, stays secret", last.Type)
 }
 
 // payloads decodes every raw_data into the domain's event and checks that the data beside it
