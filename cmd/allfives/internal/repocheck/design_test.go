@@ -1,7 +1,6 @@
-package main
+package repocheck
 
 import (
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -11,11 +10,7 @@ import (
 // the order of its rows: the first cell of each row, between backquotes.
 func packageTable(t *testing.T) []string {
 	t.Helper()
-	text, err := os.ReadFile("../../docs/design.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, table, ok := strings.Cut(string(text), "\n| package | its job |\n| --- | --- |\n")
+	_, table, ok := strings.Cut(readRepo(t, "docs/design.md"), "\n| package | its job |\n| --- | --- |\n")
 	if !ok {
 		t.Fatal(`docs/design.md has no table headed "| package | its job |"`)
 	}

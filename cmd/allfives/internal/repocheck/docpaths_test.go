@@ -1,4 +1,4 @@
-package main
+package repocheck
 
 import (
 	"regexp"
@@ -33,8 +33,8 @@ func missingDocPaths(files map[string]string) []string {
 // comment that sends the reader to a decision of docs/decisions cannot outlive it. The
 // examples of docrefs_test.go are broken on purpose, and left out.
 func TestDocPathsInCommentsExist(t *testing.T) {
-	files := repoFiles(t, "../..")
-	delete(files, "cmd/allfives/docrefs_test.go")
+	files := repoFiles(t, root)
+	delete(files, selfExamples)
 	for _, b := range missingDocPaths(files) {
 		t.Error(b)
 	}

@@ -1,4 +1,4 @@
-package main
+package repocheck
 
 import (
 	"bytes"
@@ -78,7 +78,7 @@ func commitsAmong(words []string) (map[string]bool, bool) {
 		in.WriteString(w + "^{commit}\n")
 	}
 	cmd := exec.Command("git", "cat-file", "--batch-check=%(objecttype)")
-	cmd.Dir = "../.."
+	cmd.Dir = root
 	cmd.Stdin = &in
 	out, err := cmd.Output()
 	if err != nil {
@@ -114,7 +114,7 @@ func citedHashes(texts map[string]string, isCommit func(string) bool) []string {
 // cites a git commit (the rule is above). A commit's hash says nothing to a reader of the code
 // as it is; what changed and when belongs in CHANGELOG.md and git log.
 func TestNoCommitHashes(t *testing.T) {
-	texts := hashedTexts(repoFiles(t, "../.."))
+	texts := hashedTexts(repoFiles(t, root))
 	var long []string
 	for _, text := range texts {
 		for _, w := range hashCandidates(text) {

@@ -1,4 +1,4 @@
-package main
+package repocheck
 
 import (
 	"fmt"
@@ -53,7 +53,7 @@ func narrations(files map[string]string) []string {
 // TestDocsStateThePresent: no page of docs/ outside docs/decisions/, nor the README, narrates
 // the history of its measurements machine by machine (the rule is above).
 func TestDocsStateThePresent(t *testing.T) {
-	for _, b := range narrations(repoFiles(t, "../..")) {
+	for _, b := range narrations(repoFiles(t, root)) {
 		t.Error(b)
 	}
 }

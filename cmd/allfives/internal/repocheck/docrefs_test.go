@@ -1,10 +1,7 @@
-package main
+package repocheck
 
 import (
-	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -133,52 +130,16 @@ func checkRefs(files map[string]string) []string {
 	return bad
 }
 
-// repoFiles reads the repository's Go and Markdown files, and lists its other files by name
-// (contents empty) so that links to them can be checked.
-func repoFiles(t *testing.T, root string) map[string]string {
-	t.Helper()
-	files := map[string]string{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if n := d.Name(); p != root && (strings.HasPrefix(n, ".") || n == "node_modules") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		rel, err := filepath.Rel(root, p)
-		if err != nil {
-			return err
-		}
-		rel = filepath.ToSlash(rel)
-		files[rel] = ""
-		if strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, ".md") {
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			files[rel] = string(b)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
-}
-
 // TestCrossReferencesResolve: every (docs/x.md, "Heading") citation in the Go code and the
 // docs names a page and a heading (or bold lead-in) it has, every (README, "Heading") one a
 // heading of the README, and every Markdown link in the docs a file that exists and, with an
 // #anchor, a heading of it.
 func TestCrossReferencesResolve(t *testing.T) {
-	files := repoFiles(t, "../..")
+	files := repoFiles(t, root)
 	if _, ok := files["README.md"]; !ok {
-		t.Fatal("README.md not found from cmd/allfives")
+		t.Fatal("README.md not found from cmd/allfives/internal/repocheck")
 	}
-	delete(files, "cmd/allfives/docrefs_test.go") // its examples are broken on purpose
+	delete(files, selfExamples)
 	stale := map[string]bool{}
 	for _, b := range checkRefs(files) {
 		if slices.Contains(knownStale, b) {
