@@ -131,85 +131,33 @@ func TestNothingUnderDomainImportsAStore(t *testing.T) {
 	}
 }
 
-// oldTree is the part of the import graph that the layout of docs/design.md, "Layers",
-// replaced, as it was before: the services beside the engines in domain/, and the bots, the
-// bots' and the domain's test support importing the referee for its Strategy and its service.
-var oldTree = importGraph{
-	"domain":                      {"context", "time"},
-	"domain/bot":                  {"context", "domain", "domain/referee"},
-	"domain/bot/internal/bottest": {"testing", "domain", "domain/referee"},
-	"domain/internal/matchtest":   {"testing", "domain", "domain/referee"},
-	"domain/review":               {"domain", "domain/bot"},
-	"domain/rating":               {"math"},
-	"domain/referee":              {"domain", "domain/audit", "domain/names", "domain/players"},
-	"domain/players":              {"domain", "domain/names"},
-	"domain/ratings":              {"domain", "domain/rating"},
-	"domain/reviewer":             {"domain", "domain/referee", "domain/review"},
-	"domain/bot/tourney":          {"domain", "domain/referee"},
-	"domain/audit":                {"domain"},
-	"domain/names":                {"strings", "golang.org/x/text/secure/precis"},
-	"api":                         {"domain", "domain/referee", "domain/reviewer"},
-}
-
-// movedTo is where this layout put each package of oldTree that moved.
-var movedTo = map[string]string{
-	"domain/rating": "domain/openskill", "domain/review": "domain/analysis",
-	"domain/referee": "domain/app/referee", "domain/players": "domain/app/players",
-	"domain/ratings": "domain/app/ratings", "domain/reviewer": "domain/app/reviews",
-	"domain/bot/tourney": "domain/app/simulate",
-}
-
-// moved is g with every package renamed as movedTo says, importers and imported alike.
-func moved(g importGraph) importGraph {
-	rename := func(p string) string {
-		if to, ok := movedTo[p]; ok {
-			return to
-		}
-		return p
+// TestLayoutRulesBite: the rules are not vacuous. A graph that breaks each of them once is
+// caught by that rule, with the import at fault named; the standard library, the pure
+// libraries and the pure packages pass.
+func TestLayoutRulesBite(t *testing.T) {
+	g := importGraph{
+		"domain":             {"strings", "golang.org/x/text/secure/precis"},
+		"domain/names":       {"strings", "domain", "github.com/mtibben/confusables"},
+		"domain/bot":         {"context", "domain", "domain/app/referee"},
+		"domain/scheduler":   {"domain"},
+		"domain/notation":    {"domain", "github.com/some/parser"},
+		"domain/app/referee": {"domain", "domain/names"},
+		"domain/app/reviews": {"domain", "domain/app/referee", "repository/sqlite"},
+		"repository/sqlite":  {"domain/app/referee"},
 	}
-	out := importGraph{}
-	for pkg, imports := range g {
-		var deps []string
-		for _, imp := range imports {
-			deps = append(deps, rename(imp))
-		}
-		out[rename(pkg)] = deps
-	}
-	return out
-}
-
-// TestLayoutRulesCatchTheOldTree: the rules are not vacuous. The old tree breaks them: with
-// its packages moved where they now live, the bots and the test support still import the
-// referee; as it stood, services sat in domain/ beside the engines. No service imported api or
-// a store before either (TestNothingUnderDomainImportsAStore forbade it), so that rule is shown
-// to bite on a service that would import a store.
-func TestLayoutRulesCatchTheOldTree(t *testing.T) {
-	outside := serviceImportedOutsideApp(moved(oldTree))
-	for _, want := range []string{
-		"domain/bot imports domain/app/referee",
-		"domain/bot/internal/bottest imports domain/app/referee",
-		"domain/internal/matchtest imports domain/app/referee",
+	for name, want := range map[string][]string{
+		"nothing in domain/ outside domain/app imports a service": {"domain/bot imports domain/app/referee"},
+		"no service imports api or repository":                    {"domain/app/reviews imports repository/sqlite"},
+		"the pure engines import the standard library and each other": {
+			"domain/bot imports domain/app/referee",
+			"domain/notation imports github.com/some/parser",
+			"domain/scheduler sits in domain/ outside domain/app but is not a pure engine",
+		},
 	} {
-		if !slices.Contains(outside, want) {
-			t.Errorf("the rule on services outside domain/app misses %q; it found %q", want, outside)
+		got := layoutRules[name](g)
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: found %q, want %q", name, got, want)
 		}
-	}
-	impure := impureOutsideApp(oldTree)
-	for _, want := range []string{
-		"domain/bot imports domain/referee",
-		"domain/referee sits in domain/ outside domain/app but is not a pure engine",
-		"domain/review sits in domain/ outside domain/app but is not a pure engine",
-	} {
-		if !slices.Contains(impure, want) {
-			t.Errorf("the purity rule misses %q; it found %q", want, impure)
-		}
-	}
-	if got := impureOutsideApp(moved(oldTree)); !slices.Contains(got, "domain/bot imports domain/app/referee") {
-		t.Errorf("the purity rule lets the bots import the referee; it found %q", got)
-	}
-	store := moved(oldTree)
-	store["domain/app/simulate"] = append(store["domain/app/simulate"], "repository/memstore")
-	if got := serviceImportsAnAdapter(store); !slices.Equal(got, []string{"domain/app/simulate imports repository/memstore"}) {
-		t.Errorf("the rule on services importing adapters found %q", got)
 	}
 }
