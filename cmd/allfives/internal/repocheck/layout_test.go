@@ -7,7 +7,7 @@ import (
 )
 
 // pureEngines are the packages that hold the game and the engines around it (docs/design.md,
-// "Layers"): the standard library and each other is all they may import.
+// "Layers"): the standard library, each other and pureLibraries are all they may import.
 var pureEngines = []string{
 	"domain", "domain/openskill", "domain/analysis", "domain/bot", "domain/audit",
 	"domain/notation", "domain/names", "domain/tournament", "domain/matchmaking",
@@ -85,9 +85,9 @@ func impureOutsideApp(g importGraph) []string {
 
 // layoutRules are the rules of docs/design.md, "Layers", each over the import graph.
 var layoutRules = map[string]func(importGraph) []string{
-	"nothing in domain/ outside domain/app imports a service":     serviceImportedOutsideApp,
-	"no service imports api or repository":                        serviceImportsAnAdapter,
-	"the pure engines import the standard library and each other": impureOutsideApp,
+	"nothing in domain/ outside domain/app imports a service":                         serviceImportedOutsideApp,
+	"no service imports api or repository":                                            serviceImportsAnAdapter,
+	"the pure engines import the standard library, each other and the pure libraries": impureOutsideApp,
 }
 
 // TestLayoutRules: the module's import graph keeps every rule of the layout.
@@ -148,7 +148,7 @@ func TestLayoutRulesBite(t *testing.T) {
 	for name, want := range map[string][]string{
 		"nothing in domain/ outside domain/app imports a service": {"domain/bot imports domain/app/referee"},
 		"no service imports api or repository":                    {"domain/app/reviews imports repository/sqlite"},
-		"the pure engines import the standard library and each other": {
+		"the pure engines import the standard library, each other and the pure libraries": {
 			"domain/bot imports domain/app/referee",
 			"domain/notation imports github.com/some/parser",
 			"domain/scheduler sits in domain/ outside domain/app but is not a pure engine",
@@ -158,6 +158,23 @@ func TestLayoutRulesBite(t *testing.T) {
 		slices.Sort(got)
 		if !slices.Equal(got, want) {
 			t.Errorf("%s: found %q, want %q", name, got, want)
+		}
+	}
+}
+
+// TestPureLibrariesDocumented: docs/design.md, "Layers", names every library of pureLibraries,
+// between backquotes, where it states what the pure packages may import.
+func TestPureLibrariesDocumented(t *testing.T) {
+	_, layers, _ := strings.Cut(readRepo(t, "docs/design.md"), "\n## Layers\n")
+	layers, _, _ = strings.Cut(layers, "\n## ")
+	_, rule, ok := strings.Cut(strings.Join(strings.Fields(layers), " "), "The pure packages,")
+	if !ok {
+		t.Fatal(`docs/design.md, "Layers", has no sentence beginning "The pure packages,"`)
+	}
+	rule, _, _ = strings.Cut(rule, ". The services")
+	for _, lib := range pureLibraries {
+		if name := "`" + strings.TrimSuffix(lib, "/") + "`"; !strings.Contains(rule, name) {
+			t.Errorf("docs/design.md's rule of the pure packages does not name the pure library %s: %q", name, rule)
 		}
 	}
 }
