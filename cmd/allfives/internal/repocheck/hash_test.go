@@ -52,15 +52,15 @@ func goComments(src []byte) string {
 var generatedGo = regexp.MustCompile(`(?m)^// Code generated .* DO NOT EDIT\.?$`)
 
 // hashedTexts is what TestNoCommitHashes reads, by file: the comments of every hand-written Go
-// file, and every Markdown page under docs/ and the README whole. CHANGELOG.md, whose entries
-// may name their commits, is not among them.
+// file, and every Markdown page under docs/, the README and CHANGELOG.md whole (the changelog
+// says what changed for users and operators; git log has the commits).
 func hashedTexts(files map[string]string) map[string]string {
 	out := map[string]string{}
 	for name, text := range files {
 		switch {
 		case strings.HasSuffix(name, ".go") && !generatedGo.MatchString(text):
 			out[name] = goComments([]byte(text))
-		case name == "README.md", strings.HasPrefix(name, "docs/") && strings.HasSuffix(name, ".md"):
+		case name == "README.md", name == "CHANGELOG.md", strings.HasPrefix(name, "docs/") && strings.HasSuffix(name, ".md"):
 			out[name] = text
 		}
 	}
@@ -110,9 +110,9 @@ func citedHashes(texts map[string]string, isCommit func(string) bool) []string {
 	return slices.Compact(bad)
 }
 
-// TestNoCommitHashes: no comment of a hand-written Go file and no page of docs/ nor the README
-// cites a git commit (the rule is above). A commit's hash says nothing to a reader of the code
-// as it is; what changed and when belongs in CHANGELOG.md and git log.
+// TestNoCommitHashes: no comment of a hand-written Go file and no page of docs/, the README
+// or the changelog cites a git commit (the rule is above). A commit's hash says nothing to a
+// reader of the code or of the changelog; git log has the commits.
 func TestNoCommitHashes(t *testing.T) {
 	texts := hashedTexts(repoFiles(t, root))
 	var long []string
@@ -152,6 +152,7 @@ func TestCitedHashesRule(t *testing.T) {
 	}
 	got := citedHashes(hashedTexts(files), func(w string) bool { return w == "0123456789abcdef0123" })
 	want := []string{
+		"CHANGELOG.md: cites a2ac704, a commit hash",
 		"a.go: cites a2ac704, a commit hash",
 		"docs/dec/001.md: cites 5b84391aa, a commit hash",
 		"docs/x.md: cites 0123456789abcdef0123, a commit hash",
