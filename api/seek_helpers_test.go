@@ -181,7 +181,7 @@ func (s *seekServer) matchView(key, id string) api.MatchView {
 
 func seekName(prefix string, i int) string { return fmt.Sprintf("%s%02d", prefix, i) }
 
-// audited checks that match id audits (every kind of match does, docs/api.md "Consent").
+// audited checks that match id audits (every kind of match does, docs/api-matches.md "Consent").
 func (s *seekServer) audited(id string) {
 	s.t.Helper()
 	var rep api.AuditReport

@@ -9,7 +9,7 @@ import (
 // changes once published.
 type Code string
 
-// The codes clients see (docs/api.md, "Errors").
+// The codes clients see (docs/api-errors.md, "Errors").
 const (
 	CodeInvalidRequest   Code = "INVALID_REQUEST"
 	CodeUnauthorized     Code = "UNAUTHORIZED"
@@ -50,7 +50,7 @@ const (
 	CodeRateLimited Code = "RATE_LIMITED"
 )
 
-// The codes of consent and resignation (docs/api.md, "Consent").
+// The codes of consent and resignation (docs/api-matches.md, "Consent").
 const (
 	// CodeSeatNotReserved: a decline of a seat kept for no one (taken, or open to anyone).
 	CodeSeatNotReserved Code = "SEAT_NOT_RESERVED"
@@ -106,23 +106,23 @@ var (
 	ErrStoreFull = newError(CodeStoreFull, "the store is full and cannot take writes")
 	// ErrStoreUnavailable: the store cannot be reached, or its connection was lost mid-request.
 	// A write that fails with it may or may not have committed: the caller must not report it
-	// as done, and a retry with the same idempotency key learns which (docs/api.md,
+	// as done, and a retry with the same idempotency key learns which (docs/api-matches.md,
 	// "Idempotency").
 	ErrStoreUnavailable = newError(CodeStoreUnavailable, "the database cannot be reached; try again shortly")
 	// ErrSeedWithOpenSeats: whoever chooses the seed can compute every hand, so a match that
-	// others may join is always dealt from a seed the server draws (docs/api.md, "Checking a
+	// others may join is always dealt from a seed the server draws (docs/api-records.md, "Checking a
 	// deal yourself").
 	ErrSeedWithOpenSeats = newError(CodeSeedWithOpenSeats, "a match with an open seat cannot take a chosen seed: whoever chooses the seed can compute every hand, the joiners' too; leave seed out")
 	// ErrMatchNotFinished: a call that needs a finished match (a review, whose hands and seed
 	// must be open, docs/review.md; a rematch) made on a live one. Each refusal adds which.
 	ErrMatchNotFinished = newError(CodeMatchNotFinished, "the match has not finished")
 	// ErrNameTaken: player names are unique under the comparisons of domain/names, so that
-	// "Ada", "ada" and "ＡＤＡ" are one player, and so are "Bob" and "Вob" (docs/api.md, "Players").
+	// "Ada", "ada" and "ＡＤＡ" are one player, and so are "Bob" and "Вob" (docs/api-players.md, "Players").
 	ErrNameTaken = newError(CodeNameTaken, "a player already goes by that name (names are compared ignoring case and width, and letters of other scripts that look alike)")
 	// ErrPlayerNotFound: no player has that id.
 	ErrPlayerNotFound = newError(CodePlayerNotFound, "player not found")
 	// ErrAlreadySeated: one player never holds two seats of one match, or a reader could not
-	// tell its seats apart, and a key would stand for two seats (docs/api.md, "Players").
+	// tell its seats apart, and a key would stand for two seats (docs/api-players.md, "Players").
 	ErrAlreadySeated = newError(CodeAlreadySeated, "the player already holds a seat of this match")
 	// ErrTooManyChallenges: a challenge beyond the challenges one player may have waiting for
 	// an answer, sent or received (referee.MatchRecord.ChallengeCap); the store's refusal
@@ -130,7 +130,7 @@ var (
 	ErrTooManyChallenges = newError(CodeRateLimited, "too many challenges are waiting for an answer")
 )
 
-// The errors of consent and resignation (docs/api.md, "Consent").
+// The errors of consent and resignation (docs/api-matches.md, "Consent").
 var (
 	// ErrSeatNotReserved: only a seat kept for someone (a challenge, a rematch) is declined.
 	ErrSeatNotReserved = newError(CodeSeatNotReserved, "the seat is not reserved for anyone: only a reserved seat can be declined")

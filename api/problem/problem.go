@@ -1,5 +1,5 @@
 // Package problem is the one mapping from an error to what a client is told of it: the codes
-// only HTTP can get wrong, the table from code to status and title (docs/api.md, "Errors"),
+// only HTTP can get wrong, the table from code to status and title (docs/api-errors.md, "Errors"),
 // the Retry-After of the codes that say "not now", and the errors the HTTP layer raises.
 // The problem+json body itself is a wire type of package api (api.Problem).
 package problem
@@ -17,7 +17,7 @@ import (
 	"github.com/allfives/allfives/domain"
 )
 
-// The codes the HTTP layer adds to the domain's (docs/api.md lists the domain's; these cover
+// The codes the HTTP layer adds to the domain's (docs/api-errors.md lists the domain's; these cover
 // what only HTTP can get wrong).
 const (
 	CodeNotFound             domain.Code = "NOT_FOUND"
@@ -95,11 +95,11 @@ var kinds = map[domain.Code]kind{
 	// Reviews (docs/review.md, "API"): only of a finished match, and only once asked for.
 	domain.CodeMatchNotFinished: {http.StatusConflict, "Match not finished"},
 	CodeReviewNotFound:          {http.StatusNotFound, "Review not found"},
-	// Players (docs/api.md, "Players").
+	// Players (docs/api-players.md, "Players").
 	domain.CodeNameTaken:      {http.StatusConflict, "Name taken"},
 	domain.CodePlayerNotFound: {http.StatusNotFound, "Player not found"},
 	domain.CodeAlreadySeated:  {http.StatusConflict, "Already seated"},
-	// Consent and resignation (docs/api.md, "Consent").
+	// Consent and resignation (docs/api-matches.md, "Consent").
 	domain.CodeSeatNotReserved:  {http.StatusConflict, "Seat not reserved"},
 	domain.CodeSeatResigned:     {http.StatusConflict, "Seat resigned"},
 	domain.CodeRematchCancelled: {http.StatusConflict, "Rematch cancelled"},
@@ -116,7 +116,7 @@ var kinds = map[domain.Code]kind{
 	domain.CodeSeekNotFound:   {http.StatusNotFound, "Seek not found"},
 }
 
-// Row is one row of the error table (docs/api.md, "Errors"): a code, the status it is
+// Row is one row of the error table (docs/api-errors.md, "Errors"): a code, the status it is
 // answered with, its title, and the Retry-After in seconds sent with it (0: none).
 type Row struct {
 	Code       domain.Code

@@ -21,7 +21,7 @@ import (
 	"github.com/allfives/allfives/api/apitest"
 )
 
-// seed1 deals seat 0 of a two-player match 2-3 4-4 4-5 2-4 2-5 0-0 5-5 (docs/api.md).
+// seed1 deals seat 0 of a two-player match 2-3 4-4 4-5 2-4 2-5 0-0 5-5 (docs/api-records.md, "Verifying an export").
 const seed1 = "1220bce908f962d172dd71edf7f3215397eaadbf54c4d03b1fc8334e91eaf12a"
 
 // screenshotsEnv names the variable that makes the browser tests write the screenshots the

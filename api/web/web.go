@@ -1,4 +1,4 @@
-// Package web is the browser client (docs/api.md, "The web client"): plain HTML, CSS and
+// Package web is the browser client (docs/api-web.md, "The web client"): plain HTML, CSS and
 // JavaScript embedded in the binary, with nothing to build. Its pages use only the public API
 // under /api/v1, from the same origin.
 package web

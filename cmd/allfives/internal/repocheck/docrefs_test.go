@@ -9,7 +9,7 @@ import (
 )
 
 // The forms of a cross-reference, in Go comments and in the docs alike:
-//   - a citation of a page's heading, (docs/api.md, "Moves") or docs/api.md "Moves", and of the
+//   - a citation of a page's heading, (docs/api-matches.md, "Moves") or docs/api-matches.md "Moves", and of the
 //     README's, (README, "Bots"); the quotes may be escaped inside a Go string;
 //   - a Markdown link to a file of the repository, [text](api.md) or [text](../README.md#errors),
 //     relative to the page that holds it.

@@ -119,10 +119,10 @@ func TestReadmeWalkthrough(t *testing.T) {
 	)
 }
 
-// TestPlayingWithOthersExamples runs the curl examples of docs/api.md, "Playing with others",
+// TestPlayingWithOthersExamples runs the curl examples of docs/api-matches.md, "Playing with others",
 // as written, against a freshly started server named by BASE.
 func TestPlayingWithOthersExamples(t *testing.T) {
-	outputHas(t, "the docs' examples", shellBlock(t, "docs/api.md", "others"),
+	outputHas(t, "the docs' examples", shellBlock(t, "docs/api-matches.md", "others"),
 		`"status":"waiting"`, `"open_seats":[1,2]`, `"invites":[{"seat":1,"invite":"`,
 		`{"seat":1,"token":"`, `"code":"SEAT_TAKEN"`, `"status":"in_progress"`, `"turn":`,
 		`"deadline":"`, `"code":"MATCH_STARTED"`, `{"matches":[],"next_cursor":null}`,

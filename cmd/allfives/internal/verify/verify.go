@@ -1,5 +1,5 @@
 // Package verify is `allfives verify`: the offline check of a match's JSON export (GET
-// /api/v1/matches/{id}/export) with no server and no database (docs/api.md, "Verifying an
+// /api/v1/matches/{id}/export) with no server and no database (docs/api-records.md, "Verifying an
 // export"). Run is the whole command, its flags, checks and printing; Export checks an
 // export's bytes and returns every check's result; Log reads an export's log as its chain
 // commits to it, for the commands that read exports (review).
@@ -29,7 +29,7 @@ raw_data, every event against the rules, the revealed seed against the commitmen
 deal against the seed, and every field of the match the events determine against them (a field
 they do not, such as the review's state, is not compared; the first that differs is named). It
 prints each check, names the first bad seq when one fails, and exits 0 only when every check
-holds. "-" reads standard input. The chain formula is in docs/api.md, "Verifying an export".
+holds. "-" reads standard input. The chain formula is in docs/api-records.md, "Verifying an export".
 `
 
 // ErrNotVerified is returned when the export was read but does not hold up; the checks printed
