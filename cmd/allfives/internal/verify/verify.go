@@ -9,7 +9,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -39,29 +38,20 @@ var ErrNotVerified = errors.New("verify: the export does not hold up")
 // Run is `allfives verify FILE|-`, its output written to stdout: nil only when every check
 // holds (and for -h).
 func Run(_ context.Context, args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("allfives verify", flag.ContinueOnError)
-	fs.SetOutput(stdout)
-	fs.Usage = func() { io.WriteString(stdout, Usage) }
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
+	files, help, err := Args("allfives verify", Usage, args, stdout)
+	if help || err != nil {
 		return err
 	}
-	if fs.NArg() != 1 {
+	if len(files) != 1 {
 		return fmt.Errorf("verify: give one export file, or - for standard input; run allfives verify -h")
 	}
-	body, err := ReadExport(fs.Arg(0))
+	body, err := ReadExport(files[0])
 	if err != nil {
 		return err
 	}
 	res := Export(body)
 	for _, c := range res.Checks {
-		mark := "ok  "
-		if !c.OK {
-			mark = "FAIL"
-		}
-		if _, err := fmt.Fprintf(stdout, "%s %-10s %s\n", mark, c.Name, c.Detail); err != nil {
+		if err := PrintCheck(stdout, c.OK, c.Name, c.Detail); err != nil {
 			return err
 		}
 	}
