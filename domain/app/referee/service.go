@@ -48,6 +48,7 @@ type MatchService struct {
 	rematchTTL       time.Duration
 	challenges       int                    // ServiceConfig.MaxChallenges
 	sealer           atomic.Pointer[Sealer] // seal.go; nil: no match is sealed
+	unsealed         unsealedSet            // seal.go: commitments the sealer said are not sealed
 }
 
 // ServiceConfig wires a MatchService. Zero fields take the production defaults.
