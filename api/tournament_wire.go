@@ -41,7 +41,7 @@ type CreateTournamentRequest struct {
 
 // EnterTournamentRequest enters the caller, or, from the organiser, a bot of that strategy.
 type EnterTournamentRequest struct {
-	Bot string `json:"bot,omitempty" enums:"random,greedy,pimc,expert,level-1,level-2,level-3,level-4,level-5,level-6,level-7,level-8" example:"greedy"`
+	Bot string `json:"bot,omitempty" enums:"random,level-1,level-2,level-3,greedy,level-4,level-5,level-6,pimc,level-7,expert,level-8" enumsfrom:"bots" example:"greedy"`
 }
 
 // TournamentEntry is one entry.
@@ -50,7 +50,7 @@ type TournamentEntry struct {
 	// second entry of it) for a bot.
 	Player string  `json:"player" example:"5f2b7c1e9a0d4e3f8b6a1c2d3e4f5a6b"`
 	Name   string  `json:"name" example:"Ada"`
-	Bot    string  `json:"bot,omitempty" enums:"random,greedy,pimc,expert,level-1,level-2,level-3,level-4,level-5,level-6,level-7,level-8" example:"greedy"`
+	Bot    string  `json:"bot,omitempty" enums:"random,level-1,level-2,level-3,greedy,level-4,level-5,level-6,pimc,level-7,expert,level-8" enumsfrom:"bots" example:"greedy"`
 	Rating float64 `json:"rating"`
 }
 
