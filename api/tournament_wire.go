@@ -14,9 +14,9 @@ type CreateTournamentRequest struct {
 	Name string `json:"name" example:"Friday club"`
 	// Format is the tables' shape: 2p, 3p, 4p or 2v2 (partners in seats 0+2 and 1+3).
 	Format string `json:"format" enums:"2p,3p,4p,2v2" example:"2p"`
-	// System pairs the rounds: swiss (rounds needed) or round_robin (2p only; everyone meets
-	// everyone once).
-	System string `json:"system" enums:"swiss,round_robin" example:"swiss"`
+	// System pairs the rounds, one of the enum; docs/tournaments.md says what each asks of the
+	// format and the rounds.
+	System string `json:"system" enums:"round_robin,swiss" enumsfrom:"systems" example:"swiss"`
 	// Rounds is a Swiss's number of rounds; a round robin's is fixed by its entries (leave it out).
 	Rounds int `json:"rounds,omitempty" minimum:"1" maximum:"20" example:"4"`
 	// Duplicate deals every table of a round the same cards and scores each seat against the
@@ -58,7 +58,7 @@ type TournamentEntry struct {
 type TournamentSpec struct {
 	Name        string     `json:"name"`
 	Format      string     `json:"format" enums:"2p,3p,4p,2v2"`
-	System      string     `json:"system" enums:"swiss,round_robin"`
+	System      string     `json:"system" enums:"round_robin,swiss" enumsfrom:"systems"`
 	Duplicate   bool       `json:"duplicate"`
 	Rated       bool       `json:"rated"`
 	Target      int        `json:"target,omitempty"`

@@ -2458,7 +2458,7 @@ const docTemplate = `{
                         "PlayerKey": []
                     }
                 ],
-                "description": "Makes a tournament organised by the key's player (docs/tournaments.md): a Swiss of a number of rounds, or a round robin (2p), of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).",
+                "description": "Makes a tournament organised by the key's player (docs/tournaments.md): rounds paired by its system, of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).",
                 "consumes": [
                     "application/json"
                 ],
@@ -3322,11 +3322,11 @@ const docTemplate = `{
                     "format": "date-time"
                 },
                 "system": {
-                    "description": "System pairs the rounds: swiss (rounds needed) or round_robin (2p only; everyone meets\neveryone once).",
+                    "description": "System pairs the rounds, one of the enum; docs/tournaments.md says what each asks of the\nformat and the rounds.",
                     "type": "string",
                     "enum": [
-                        "swiss",
-                        "round_robin"
+                        "round_robin",
+                        "swiss"
                     ],
                     "example": "swiss"
                 },
@@ -5739,8 +5739,8 @@ const docTemplate = `{
                 "system": {
                     "type": "string",
                     "enum": [
-                        "swiss",
-                        "round_robin"
+                        "round_robin",
+                        "swiss"
                     ]
                 },
                 "target": {

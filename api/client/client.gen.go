@@ -1772,8 +1772,8 @@ type ApiCreateTournamentRequest struct {
 	// starts it.
 	StartsAt *time.Time `json:"starts_at,omitempty"`
 
-	// System System pairs the rounds: swiss (rounds needed) or round_robin (2p only; everyone meets
-	// everyone once).
+	// System System pairs the rounds, one of the enum; docs/tournaments.md says what each asks of the
+	// format and the rounds.
 	//
 	// Example: swiss
 	System ApiCreateTournamentRequestSystem `json:"system"`
@@ -1796,8 +1796,8 @@ type ApiCreateTournamentRequest struct {
 // Example: 2p
 type ApiCreateTournamentRequestFormat string
 
-// ApiCreateTournamentRequestSystem System pairs the rounds: swiss (rounds needed) or round_robin (2p only; everyone meets
-// everyone once).
+// ApiCreateTournamentRequestSystem System pairs the rounds, one of the enum; docs/tournaments.md says what each asks of the
+// format and the rounds.
 //
 // Example: swiss
 type ApiCreateTournamentRequestSystem string
@@ -3541,7 +3541,7 @@ type ClientInterface interface {
 
 	// CreateTournamentWithBody Create a tournament
 	//
-	// Makes a tournament organised by the key's player (docs/tournaments.md): a Swiss of a number of rounds, or a round robin (2p), of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
+	// Makes a tournament organised by the key's player (docs/tournaments.md): rounds paired by its system, of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3550,7 +3550,7 @@ type ClientInterface interface {
 
 	// CreateTournament Create a tournament
 	//
-	// Makes a tournament organised by the key's player (docs/tournaments.md): a Swiss of a number of rounds, or a round robin (2p), of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
+	// Makes a tournament organised by the key's player (docs/tournaments.md): rounds paired by its system, of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -4325,7 +4325,7 @@ func (c *Client) ListTournaments(ctx context.Context, params *ListTournamentsPar
 
 // CreateTournamentWithBody Create a tournament
 //
-// Makes a tournament organised by the key's player (docs/tournaments.md): a Swiss of a number of rounds, or a round robin (2p), of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
+// Makes a tournament organised by the key's player (docs/tournaments.md): rounds paired by its system, of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
 //
 // Takes any type of body and a specified content type.
 //
@@ -4344,7 +4344,7 @@ func (c *Client) CreateTournamentWithBody(ctx context.Context, contentType strin
 
 // CreateTournament Create a tournament
 //
-// Makes a tournament organised by the key's player (docs/tournaments.md): a Swiss of a number of rounds, or a round robin (2p), of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
+// Makes a tournament organised by the key's player (docs/tournaments.md): rounds paired by its system, of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -7082,7 +7082,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateTournamentWithBodyWithResponse Create a tournament
 	//
-	// Makes a tournament organised by the key's player (docs/tournaments.md): a Swiss of a number of rounds, or a round robin (2p), of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
+	// Makes a tournament organised by the key's player (docs/tournaments.md): rounds paired by its system, of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7091,7 +7091,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateTournamentWithResponse Create a tournament
 	//
-	// Makes a tournament organised by the key's player (docs/tournaments.md): a Swiss of a number of rounds, or a round robin (2p), of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
+	// Makes a tournament organised by the key's player (docs/tournaments.md): rounds paired by its system, of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -13392,7 +13392,7 @@ func (c *ClientWithResponses) ListTournamentsWithResponse(ctx context.Context, p
 
 // CreateTournamentWithBodyWithResponse Create a tournament
 //
-// Makes a tournament organised by the key's player (docs/tournaments.md): a Swiss of a number of rounds, or a round robin (2p), of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
+// Makes a tournament organised by the key's player (docs/tournaments.md): rounds paired by its system, of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -13407,7 +13407,7 @@ func (c *ClientWithResponses) CreateTournamentWithBodyWithResponse(ctx context.C
 
 // CreateTournamentWithResponse Create a tournament
 //
-// Makes a tournament organised by the key's player (docs/tournaments.md): a Swiss of a number of rounds, or a round robin (2p), of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
+// Makes a tournament organised by the key's player (docs/tournaments.md): rounds paired by its system, of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

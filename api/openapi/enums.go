@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/allfives/allfives/domain/bot"
+	"github.com/allfives/allfives/domain/tournament"
 )
 
 // Lists are the closed lists the wire types carry as enums, by the name a field's
@@ -26,6 +27,8 @@ var Lists = map[string]func() []string{
 	// bots: the strategies a seat may name, weakest first on the ladder, so the web form
 	// that reads the enum offers them in that order.
 	"bots": bot.WeakestFirst,
+	// systems: the tournament systems of domain/tournament's registry.
+	"systems": tournament.Systems,
 }
 
 // enumsTag is the `enums` key of a struct tag with its value.
