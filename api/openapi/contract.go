@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/app/reviews"
+	"github.com/allfives/allfives/domain/bot"
 )
 
 // More that Swagger 2.0 cannot say, said by Convert (see convert.go) for clients and for
@@ -72,7 +74,7 @@ var invalidDetails = map[string]string{
 	"createTournament": "rounds: a swiss plays 1 to 20 rounds",
 	"listTournaments":  `status must be upcoming, running, finished or cancelled, got "over"`,
 	"getTournament":    `this endpoint takes no query parameters, got "round"`,
-	"joinTournament":   `bot "chess" is not a strategy; choose one of expert, greedy, level-1, level-2, level-3, level-4, level-5, level-6, level-7, level-8, pimc, random`,
+	"joinTournament":   `bot "chess" is not a strategy; choose one of ` + strings.Join(slices.Sorted(slices.Values(bot.AllNames())), ", "),
 	"leaveTournament":  `this endpoint takes no query parameters, got "reason"`,
 	"startTournament":  `this endpoint takes no query parameters, got "at"`,
 	"cancelTournament": `this endpoint takes no query parameters, got "reason"`,
