@@ -46,21 +46,21 @@ var (
 	// ErrMatchSealed: a sealed match is read and acted on only by its own seats until its
 	// round ends, and has no review or rematch until then. Its words are the same for every
 	// match and every caller, so that the refusal tells nothing of the match.
-	ErrMatchSealed = newError(CodeMatchSealed, "the match belongs to a duplicate round still being played: until the round's last match ends, only its own seats may read it or act on it, and it has no review or rematch")
+	ErrMatchSealed = NewError(CodeMatchSealed, "the match belongs to a duplicate round still being played: until the round's last match ends, only its own seats may read it or act on it, and it has no review or rematch")
 	// ErrTournamentNotFound: no tournament has that id.
-	ErrTournamentNotFound = newError(CodeTournamentNotFound, "tournament not found")
+	ErrTournamentNotFound = NewError(CodeTournamentNotFound, "tournament not found")
 	// ErrTournamentClosed: the tournament has started, finished or been cancelled.
-	ErrTournamentClosed = newError(CodeTournamentClosed, "the tournament is no longer upcoming")
+	ErrTournamentClosed = NewError(CodeTournamentClosed, "the tournament is no longer upcoming")
 	// ErrTournamentFull: every entry of the tournament is taken.
-	ErrTournamentFull = newError(CodeTournamentFull, "the tournament has its most entries")
+	ErrTournamentFull = NewError(CodeTournamentFull, "the tournament has its most entries")
 	// ErrAlreadyEntered: one player holds one entry.
-	ErrAlreadyEntered = newError(CodeAlreadyEntered, "that player has already entered")
+	ErrAlreadyEntered = NewError(CodeAlreadyEntered, "that player has already entered")
 	// ErrNotOrganiser: only the organiser starts, cancels or enters bots.
-	ErrNotOrganiser = newError(CodeNotOrganiser, "only the tournament's organiser may do that")
+	ErrNotOrganiser = NewError(CodeNotOrganiser, "only the tournament's organiser may do that")
 	// ErrTooFewEntries: a tournament starts with at least min_entries entries.
-	ErrTooFewEntries = newError(CodeTooFewEntries, "the tournament has fewer entries than it needs to start")
+	ErrTooFewEntries = NewError(CodeTooFewEntries, "the tournament has fewer entries than it needs to start")
 )
 
 // ErrTooManyTournaments: a player creating a tournament beyond those it may have upcoming or
 // running at once (docs/tournaments.md, "Limits").
-var ErrTooManyTournaments = newError(CodeRateLimited, "too many tournaments of yours are upcoming or running")
+var ErrTooManyTournaments = NewError(CodeRateLimited, "too many tournaments of yours are upcoming or running")

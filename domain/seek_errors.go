@@ -12,7 +12,7 @@ const (
 var (
 	// ErrAlreadySeeking: a player searches at most once per format, so that one player can
 	// neither sit twice at one table nor crowd the pool.
-	ErrAlreadySeeking = newError(CodeAlreadySeeking, "the player already has a seek searching in this format")
+	ErrAlreadySeeking = NewError(CodeAlreadySeeking, "the player already has a seek searching in this format")
 	// ErrSeekNotFound: a seek is read only by its player; another's answers as none.
-	ErrSeekNotFound = newError(CodeSeekNotFound, "seek not found")
+	ErrSeekNotFound = NewError(CodeSeekNotFound, "seek not found")
 )
