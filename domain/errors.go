@@ -31,11 +31,6 @@ const (
 	CodeMatchNotStarted  Code = "MATCH_NOT_STARTED"
 	CodeMatchStarted     Code = "MATCH_STARTED"
 	CodeInternal         Code = "INTERNAL"
-	CodeRecordCorrupt    Code = "RECORD_CORRUPT"
-	CodeStoreBusy        Code = "STORE_BUSY"
-	CodeStoreFull        Code = "STORE_FULL"
-	// CodeStoreUnavailable: the database cannot be reached (down, restarting, unreachable).
-	CodeStoreUnavailable Code = "STORE_UNAVAILABLE"
 	// CodeSeedWithOpenSeats: a chosen seed for a match that others may join.
 	CodeSeedWithOpenSeats Code = "SEED_WITH_OPEN_SEATS"
 	// CodeMatchNotFinished: a review asked of a match still being played.
@@ -102,17 +97,6 @@ var (
 	ErrInvalidInvite    = NewError(CodeInvalidInvite, "the invite is missing or wrong for that seat")
 	ErrMatchNotStarted  = NewError(CodeMatchNotStarted, "the match has not started: a seat is still open")
 	ErrMatchStarted     = NewError(CodeMatchStarted, "the match has started: seats can no longer be left")
-	// ErrRecordCorrupt: a match's stored record cannot be read or folded; its audit says where.
-	ErrRecordCorrupt = NewError(CodeRecordCorrupt, "the match's stored record cannot be read or folded")
-	// ErrStoreBusy: the store stayed locked by another writer beyond its busy timeout.
-	ErrStoreBusy = NewError(CodeStoreBusy, "the store is busy; try again shortly")
-	// ErrStoreFull: the store cannot write because its disk or database is full.
-	ErrStoreFull = NewError(CodeStoreFull, "the store is full and cannot take writes")
-	// ErrStoreUnavailable: the store cannot be reached, or its connection was lost mid-request.
-	// A write that fails with it may or may not have committed: the caller must not report it
-	// as done, and a retry with the same idempotency key learns which (docs/api.md,
-	// "Idempotency").
-	ErrStoreUnavailable = NewError(CodeStoreUnavailable, "the database cannot be reached; try again shortly")
 	// ErrSeedWithOpenSeats: whoever chooses the seed can compute every hand, so a match that
 	// others may join is always dealt from a seed the server draws (docs/api.md, "Checking a
 	// deal yourself").

@@ -15,6 +15,7 @@ import (
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/app/reviews"
+	"github.com/allfives/allfives/domain/app/storeerr"
 )
 
 // More that Swagger 2.0 cannot say, said by Convert (see convert.go) for clients and for
@@ -109,10 +110,10 @@ var problemDetails = map[domain.Code]string{
 	problem.CodeRateLimited:          "too many requests from this address; retry after 1 s",
 	domain.CodeInternal:              "the server failed to answer; quote the request_id when reporting it",
 	problem.CodeNotReady:             "the database does not answer",
-	domain.CodeRecordCorrupt:         (&referee.CorruptError{MatchID: exampleID}).Error(),
-	domain.CodeStoreBusy:             domain.ErrStoreBusy.Error(),
-	domain.CodeStoreFull:             domain.ErrStoreFull.Error(),
-	domain.CodeStoreUnavailable:      domain.ErrStoreUnavailable.Error(),
+	storeerr.CodeRecordCorrupt:       (&referee.CorruptError{MatchID: exampleID}).Error(),
+	storeerr.CodeStoreBusy:           storeerr.ErrStoreBusy.Error(),
+	storeerr.CodeStoreFull:           storeerr.ErrStoreFull.Error(),
+	storeerr.CodeStoreUnavailable:    storeerr.ErrStoreUnavailable.Error(),
 	problem.CodeUnavailable:          "the server has as many live streams open as it may; try again later",
 	problem.CodeRequestTimeout:       "the request body did not arrive before the server's read timeout",
 	problem.CodeHeaderTooLarge:       "the request's headers and URL are larger than " + strconv.Itoa(middleware.DefaultHeaderLimit) + " bytes",

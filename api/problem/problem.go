@@ -15,6 +15,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/storeerr"
 )
 
 // The codes the HTTP layer adds to the domain's (docs/api.md lists the domain's; these cover
@@ -36,10 +37,10 @@ const (
 // retryAfterOf is the Retry-After, in seconds, sent with the domain's codes that say "not now"
 // rather than "no".
 var retryAfterOf = map[domain.Code]int{
-	domain.CodeStoreBusy: 1,
-	domain.CodeStoreFull: 30,
+	storeerr.CodeStoreBusy: 1,
+	storeerr.CodeStoreFull: 30,
 	// A restart of PostgreSQL takes seconds; the pool reconnects by itself.
-	domain.CodeStoreUnavailable: 2,
+	storeerr.CodeStoreUnavailable: 2,
 	// Too many challenges waiting (the store's count): one answered, declined or expired
 	// makes room, which takes a person a minute or more.
 	domain.CodeRateLimited: 60,
@@ -83,13 +84,14 @@ var kinds = map[domain.Code]kind{
 	CodeRateLimited:             {http.StatusTooManyRequests, "Rate limited"},
 	domain.CodeInternal:         {http.StatusInternalServerError, "Internal error"},
 	CodeNotReady:                {http.StatusServiceUnavailable, "Not ready"},
-	domain.CodeRecordCorrupt:    {http.StatusInternalServerError, "Record corrupt"},
-	domain.CodeStoreBusy:        {http.StatusServiceUnavailable, "Store busy"},
-	domain.CodeStoreFull:        {http.StatusInsufficientStorage, "Store full"},
-	domain.CodeStoreUnavailable: {http.StatusServiceUnavailable, "Store unavailable"},
 	CodeUnavailable:             {http.StatusServiceUnavailable, "Unavailable"},
 	CodeRequestTimeout:          {http.StatusRequestTimeout, "Request timeout"},
 	CodeHeaderTooLarge:          {http.StatusRequestHeaderFieldsTooLarge, "Request header fields too large"},
+	// The stores' (domain/app/storeerr).
+	storeerr.CodeRecordCorrupt:    {http.StatusInternalServerError, "Record corrupt"},
+	storeerr.CodeStoreBusy:        {http.StatusServiceUnavailable, "Store busy"},
+	storeerr.CodeStoreFull:        {http.StatusInsufficientStorage, "Store full"},
+	storeerr.CodeStoreUnavailable: {http.StatusServiceUnavailable, "Store unavailable"},
 	// A create that would let its creator compute the hands of whoever joins.
 	domain.CodeSeedWithOpenSeats: {http.StatusBadRequest, "Seed with open seats"},
 	// Reviews (docs/review.md, "API"): only of a finished match, and only once asked for.

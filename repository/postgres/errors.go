@@ -11,6 +11,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/storeerr"
 )
 
 // SQLSTATEs the store acts on (PostgreSQL, Appendix A).
@@ -71,8 +72,8 @@ func classify(errp *error) {
 	if err == nil {
 		return
 	}
-	if unreachable(err) && !errors.Is(err, domain.ErrStoreUnavailable) {
-		*errp = fmt.Errorf("%w: %v", domain.ErrStoreUnavailable, err)
+	if unreachable(err) && !errors.Is(err, storeerr.ErrStoreUnavailable) {
+		*errp = fmt.Errorf("%w: %v", storeerr.ErrStoreUnavailable, err)
 		return
 	}
 	var pe *pgconn.PgError
@@ -81,9 +82,9 @@ func classify(errp *error) {
 	}
 	switch {
 	case pe.Code == codeLockNotAvailable, pe.Code == codeQueryCanceled && lockWait(pe):
-		*errp = fmt.Errorf("%w: %v", domain.ErrStoreBusy, err)
+		*errp = fmt.Errorf("%w: %v", storeerr.ErrStoreBusy, err)
 	case pe.Code == codeDiskFull:
-		*errp = fmt.Errorf("%w: %v", domain.ErrStoreFull, err)
+		*errp = fmt.Errorf("%w: %v", storeerr.ErrStoreFull, err)
 	case pe.Code == codeBadEncoding:
 		// Only a client's bytes (a cursor's id, a filter) are ever such a parameter: a 400.
 		*errp = domain.Invalidf("a parameter is not UTF-8 text")

@@ -12,7 +12,7 @@ import (
 	gosqlite "github.com/glebarez/go-sqlite"
 	"gorm.io/gorm"
 
-	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/storeerr"
 )
 
 // SQLite's primary result codes the store tells clients about (https://sqlite.org/rescode.html).
@@ -45,9 +45,9 @@ func sqliteCode(err error) int {
 func classify(err error) error {
 	switch sqliteCode(err) {
 	case sqliteBusy, sqliteLocked:
-		return fmt.Errorf("%w: %v", domain.ErrStoreBusy, err)
+		return fmt.Errorf("%w: %v", storeerr.ErrStoreBusy, err)
 	case sqliteFull:
-		return fmt.Errorf("%w: %v", domain.ErrStoreFull, err)
+		return fmt.Errorf("%w: %v", storeerr.ErrStoreFull, err)
 	}
 	return err
 }

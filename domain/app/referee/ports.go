@@ -58,7 +58,7 @@ type DueQuery struct {
 }
 
 // Stores report a stored row they cannot decode (an event's payload, type or time, a seed) as
-// an error wrapping domain.ErrRecordCorrupt; the service turns it into a *CorruptError that
+// an error wrapping storeerr.ErrRecordCorrupt; the service turns it into a *CorruptError that
 // names the match and shows nothing of the row.
 
 // Notifier is the port through which server instances sharing one store hear of each other's

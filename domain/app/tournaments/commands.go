@@ -11,6 +11,7 @@ import (
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/app/referee"
+	"github.com/allfives/allfives/domain/app/storeerr"
 	"github.com/allfives/allfives/domain/tournament"
 )
 
@@ -276,7 +277,7 @@ func (s *Service) cancel(ctx context.Context, t *loaded, by string) error {
 // busy: the client retries, and the command is decided again on the log as it is.
 func conflictIsBusy(err error) error {
 	if errors.Is(err, ErrConflict) {
-		return fmt.Errorf("%w: the tournament moved on meanwhile", domain.ErrStoreBusy)
+		return fmt.Errorf("%w: the tournament moved on meanwhile", storeerr.ErrStoreBusy)
 	}
 	return err
 }

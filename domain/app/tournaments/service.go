@@ -14,6 +14,7 @@ import (
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/app/players"
 	"github.com/allfives/allfives/domain/app/referee"
+	"github.com/allfives/allfives/domain/app/storeerr"
 	"github.com/allfives/allfives/domain/tournament"
 )
 
@@ -160,7 +161,7 @@ func (s *Service) load(ctx context.Context, id string) (*loaded, error) {
 	}
 	st, err := tournament.Fold(id, events)
 	if err != nil {
-		return nil, fmt.Errorf("%w: tournament %s: %v", domain.ErrRecordCorrupt, id, err)
+		return nil, fmt.Errorf("%w: tournament %s: %v", storeerr.ErrRecordCorrupt, id, err)
 	}
 	return &loaded{row: row, links: links, st: st}, nil
 }
