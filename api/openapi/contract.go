@@ -15,6 +15,7 @@ import (
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/app/reviews"
+	"github.com/allfives/allfives/domain/app/seeks"
 	"github.com/allfives/allfives/domain/app/storeerr"
 )
 
@@ -135,8 +136,8 @@ var problemDetails = map[domain.Code]string{
 	domain.CodeAlreadyEntered:     domain.ErrAlreadyEntered.Error(),
 	domain.CodeNotOrganiser:       domain.ErrNotOrganiser.Error(),
 	domain.CodeTooFewEntries:      domain.ErrTooFewEntries.Error() + ": 1 of 2",
-	domain.CodeAlreadySeeking:     "store a seek: " + domain.ErrAlreadySeeking.Error(),
-	domain.CodeSeekNotFound:       fmt.Sprintf("seek %q: %s", exampleID, domain.ErrSeekNotFound),
+	seeks.CodeAlreadySeeking:      "store a seek: " + seeks.ErrAlreadySeeking.Error(),
+	seeks.CodeSeekNotFound:        fmt.Sprintf("seek %q: %s", exampleID, seeks.ErrSeekNotFound),
 }
 
 // sharpenSecurity makes every operation say who may call it, and the seat token and the

@@ -15,6 +15,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/seeks"
 	"github.com/allfives/allfives/domain/app/storeerr"
 )
 
@@ -113,9 +114,9 @@ var kinds = map[domain.Code]kind{
 	domain.CodeAlreadyEntered:     {http.StatusConflict, "Already entered"},
 	domain.CodeNotOrganiser:       {http.StatusForbidden, "Not the organiser"},
 	domain.CodeTooFewEntries:      {http.StatusConflict, "Too few entries"},
-	// Play now (docs/matchmaking.md).
-	domain.CodeAlreadySeeking: {http.StatusConflict, "Already seeking"},
-	domain.CodeSeekNotFound:   {http.StatusNotFound, "Seek not found"},
+	// Play now (docs/matchmaking.md), declared by domain/app/seeks.
+	seeks.CodeAlreadySeeking: {http.StatusConflict, "Already seeking"},
+	seeks.CodeSeekNotFound:   {http.StatusNotFound, "Seek not found"},
 }
 
 // Row is one row of the error table (docs/api.md, "Errors"): a code, the status it is
