@@ -17,6 +17,7 @@ import (
 	"github.com/allfives/allfives/domain/app/reviews"
 	"github.com/allfives/allfives/domain/app/seeks"
 	"github.com/allfives/allfives/domain/app/storeerr"
+	"github.com/allfives/allfives/domain/app/tournaments"
 )
 
 // More that Swagger 2.0 cannot say, said by Convert (see convert.go) for clients and for
@@ -129,15 +130,15 @@ var problemDetails = map[domain.Code]string{
 	domain.CodeSeatResigned:      domain.ErrSeatResigned.Error() + ": seat 1",
 	domain.CodeRematchCancelled:  "rematch " + exampleID + ": " + domain.ErrRematchCancelled.Error() + " (declined)",
 	// Tournaments (docs/tournaments.md, "Errors").
-	domain.CodeMatchSealed:        domain.ErrMatchSealed.Error(),
-	domain.CodeTournamentNotFound: fmt.Sprintf("no tournament has the id %q", exampleID),
-	domain.CodeTournamentClosed:   domain.ErrTournamentClosed.Error() + ": it is running",
-	domain.CodeTournamentFull:     domain.ErrTournamentFull.Error() + " (16)",
-	domain.CodeAlreadyEntered:     domain.ErrAlreadyEntered.Error(),
-	domain.CodeNotOrganiser:       domain.ErrNotOrganiser.Error(),
-	domain.CodeTooFewEntries:      domain.ErrTooFewEntries.Error() + ": 1 of 2",
-	seeks.CodeAlreadySeeking:      "store a seek: " + seeks.ErrAlreadySeeking.Error(),
-	seeks.CodeSeekNotFound:        fmt.Sprintf("seek %q: %s", exampleID, seeks.ErrSeekNotFound),
+	domain.CodeMatchSealed:             domain.ErrMatchSealed.Error(),
+	tournaments.CodeTournamentNotFound: fmt.Sprintf("no tournament has the id %q", exampleID),
+	tournaments.CodeTournamentClosed:   tournaments.ErrTournamentClosed.Error() + ": it is running",
+	tournaments.CodeTournamentFull:     tournaments.ErrTournamentFull.Error() + " (16)",
+	tournaments.CodeAlreadyEntered:     tournaments.ErrAlreadyEntered.Error(),
+	tournaments.CodeNotOrganiser:       tournaments.ErrNotOrganiser.Error(),
+	tournaments.CodeTooFewEntries:      tournaments.ErrTooFewEntries.Error() + ": 1 of 2",
+	seeks.CodeAlreadySeeking:           "store a seek: " + seeks.ErrAlreadySeeking.Error(),
+	seeks.CodeSeekNotFound:             fmt.Sprintf("seek %q: %s", exampleID, seeks.ErrSeekNotFound),
 }
 
 // sharpenSecurity makes every operation say who may call it, and the seat token and the

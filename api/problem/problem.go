@@ -17,6 +17,7 @@ import (
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/app/seeks"
 	"github.com/allfives/allfives/domain/app/storeerr"
+	"github.com/allfives/allfives/domain/app/tournaments"
 )
 
 // The codes the HTTP layer adds to the domain's (docs/api.md lists the domain's; these cover
@@ -106,14 +107,16 @@ var kinds = map[domain.Code]kind{
 	domain.CodeSeatNotReserved:  {http.StatusConflict, "Seat not reserved"},
 	domain.CodeSeatResigned:     {http.StatusConflict, "Seat resigned"},
 	domain.CodeRematchCancelled: {http.StatusConflict, "Rematch cancelled"},
-	// Tournaments (docs/tournaments.md, "Errors").
-	domain.CodeMatchSealed:        {http.StatusConflict, "Match sealed"},
-	domain.CodeTournamentNotFound: {http.StatusNotFound, "Tournament not found"},
-	domain.CodeTournamentClosed:   {http.StatusConflict, "Tournament closed"},
-	domain.CodeTournamentFull:     {http.StatusConflict, "Tournament full"},
-	domain.CodeAlreadyEntered:     {http.StatusConflict, "Already entered"},
-	domain.CodeNotOrganiser:       {http.StatusForbidden, "Not the organiser"},
-	domain.CodeTooFewEntries:      {http.StatusConflict, "Too few entries"},
+	// Tournaments (docs/tournaments.md, "Errors"): the seal is the match's, declared by domain;
+	// the rest by domain/app/tournaments.
+	domain.CodeMatchSealed: {http.StatusConflict, "Match sealed"},
+
+	tournaments.CodeTournamentNotFound: {http.StatusNotFound, "Tournament not found"},
+	tournaments.CodeTournamentClosed:   {http.StatusConflict, "Tournament closed"},
+	tournaments.CodeTournamentFull:     {http.StatusConflict, "Tournament full"},
+	tournaments.CodeAlreadyEntered:     {http.StatusConflict, "Already entered"},
+	tournaments.CodeNotOrganiser:       {http.StatusForbidden, "Not the organiser"},
+	tournaments.CodeTooFewEntries:      {http.StatusConflict, "Too few entries"},
 	// Play now (docs/matchmaking.md), declared by domain/app/seeks.
 	seeks.CodeAlreadySeeking: {http.StatusConflict, "Already seeking"},
 	seeks.CodeSeekNotFound:   {http.StatusNotFound, "Seek not found"},

@@ -11,7 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/app/players"
 	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/app/storeerr"
@@ -146,11 +145,11 @@ type loaded struct {
 
 func (s *Service) load(ctx context.Context, id string) (*loaded, error) {
 	if id == "" || len(id) > 64 {
-		return nil, domain.ErrTournamentNotFound
+		return nil, ErrTournamentNotFound
 	}
 	row, links, err := s.store.Tournament(ctx, id)
 	if errors.Is(err, ErrNotFound) {
-		return nil, fmt.Errorf("%w: no tournament has the id %q", domain.ErrTournamentNotFound, id)
+		return nil, fmt.Errorf("%w: no tournament has the id %q", ErrTournamentNotFound, id)
 	}
 	if err != nil {
 		return nil, err
@@ -225,7 +224,7 @@ func (s *Service) organiserOf(ctx context.Context, t *loaded, key string) (playe
 		return players.Player{}, err
 	}
 	if who.ID != t.st.Organiser {
-		return players.Player{}, domain.ErrNotOrganiser
+		return players.Player{}, ErrNotOrganiser
 	}
 	return who, nil
 }
