@@ -35,10 +35,6 @@ const (
 	CodeSeedWithOpenSeats Code = "SEED_WITH_OPEN_SEATS"
 	// CodeMatchNotFinished: a review asked of a match still being played.
 	CodeMatchNotFinished Code = "MATCH_NOT_FINISHED"
-	// CodeNameTaken: a player already goes by that name, under the names' comparison.
-	CodeNameTaken Code = "NAME_TAKEN"
-	// CodePlayerNotFound: no player has that id.
-	CodePlayerNotFound Code = "PLAYER_NOT_FOUND"
 	// CodeAlreadySeated: a player taking a second seat of one match.
 	CodeAlreadySeated Code = "ALREADY_SEATED"
 	// CodeRateLimited: a client or a player over one of the server's limits (the HTTP layer
@@ -104,11 +100,6 @@ var (
 	// ErrMatchNotFinished: a call that needs a finished match (a review, whose hands and seed
 	// must be open, docs/review.md; a rematch) made on a live one. Each refusal adds which.
 	ErrMatchNotFinished = NewError(CodeMatchNotFinished, "the match has not finished")
-	// ErrNameTaken: player names are unique under the comparisons of domain/names, so that
-	// "Ada", "ada" and "ＡＤＡ" are one player, and so are "Bob" and "Вob" (docs/api.md, "Players").
-	ErrNameTaken = NewError(CodeNameTaken, "a player already goes by that name (names are compared ignoring case and width, and letters of other scripts that look alike)")
-	// ErrPlayerNotFound: no player has that id.
-	ErrPlayerNotFound = NewError(CodePlayerNotFound, "player not found")
 	// ErrAlreadySeated: one player never holds two seats of one match, or a reader could not
 	// tell its seats apart, and a key would stand for two seats (docs/api.md, "Players").
 	ErrAlreadySeated = NewError(CodeAlreadySeated, "the player already holds a seat of this match")

@@ -13,6 +13,7 @@ import (
 	"github.com/allfives/allfives/api/middleware"
 	"github.com/allfives/allfives/api/problem"
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/players"
 	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/app/reviews"
 	"github.com/allfives/allfives/domain/app/seeks"
@@ -123,8 +124,8 @@ var problemDetails = map[domain.Code]string{
 	domain.CodeSeedWithOpenSeats: domain.ErrSeedWithOpenSeats.Error(),
 	domain.CodeMatchNotFinished:  domain.ErrMatchNotFinished.Error(),
 	problem.CodeReviewNotFound:   reviews.ErrNotRequested.Error(),
-	domain.CodeNameTaken:         `name "Ada": ` + domain.ErrNameTaken.Error(),
-	domain.CodePlayerNotFound:    fmt.Sprintf("player %q: %s", exampleID, domain.ErrPlayerNotFound),
+	players.CodeNameTaken:        `name "Ada": ` + players.ErrNameTaken.Error(),
+	players.CodePlayerNotFound:   fmt.Sprintf("player %q: %s", exampleID, players.ErrPlayerNotFound),
 	domain.CodeAlreadySeated:     "join: " + domain.ErrAlreadySeated.Error() + ": the player holds seat 0",
 	domain.CodeSeatNotReserved:   domain.ErrSeatNotReserved.Error() + ": seat 1 is kept for no one now",
 	domain.CodeSeatResigned:      domain.ErrSeatResigned.Error() + ": seat 1",

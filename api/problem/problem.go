@@ -15,6 +15,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/players"
 	"github.com/allfives/allfives/domain/app/seeks"
 	"github.com/allfives/allfives/domain/app/storeerr"
 	"github.com/allfives/allfives/domain/app/tournaments"
@@ -99,10 +100,11 @@ var kinds = map[domain.Code]kind{
 	// Reviews (docs/review.md, "API"): only of a finished match, and only once asked for.
 	domain.CodeMatchNotFinished: {http.StatusConflict, "Match not finished"},
 	CodeReviewNotFound:          {http.StatusNotFound, "Review not found"},
-	// Players (docs/api.md, "Players").
-	domain.CodeNameTaken:      {http.StatusConflict, "Name taken"},
-	domain.CodePlayerNotFound: {http.StatusNotFound, "Player not found"},
-	domain.CodeAlreadySeated:  {http.StatusConflict, "Already seated"},
+	// Players (docs/api.md, "Players"), declared by domain/app/players; a player's second
+	// seat of one match is the seats' refusal, declared by domain.
+	players.CodeNameTaken:      {http.StatusConflict, "Name taken"},
+	players.CodePlayerNotFound: {http.StatusNotFound, "Player not found"},
+	domain.CodeAlreadySeated:   {http.StatusConflict, "Already seated"},
 	// Consent and resignation (docs/api.md, "Consent").
 	domain.CodeSeatNotReserved:  {http.StatusConflict, "Seat not reserved"},
 	domain.CodeSeatResigned:     {http.StatusConflict, "Seat resigned"},

@@ -36,7 +36,7 @@ func (k *keyHeaded) HeadAndKey(ctx context.Context, id string, keyHash []byte) (
 		return 0, players.Record{}, err
 	}
 	rec, err := k.Store.PlayerByKeyHash(ctx, keyHash)
-	if errors.Is(err, domain.ErrPlayerNotFound) {
+	if errors.Is(err, players.ErrPlayerNotFound) {
 		return head, players.Record{}, nil
 	}
 	return head, rec, err

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/players"
 	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/app/storeerr"
 	"github.com/allfives/allfives/domain/tournament"
@@ -166,7 +167,7 @@ func (s *Service) Withdraw(ctx context.Context, id, key, player string) (err err
 	case t.st.Status != tournament.Upcoming:
 		return fmt.Errorf("%w: it is %s", ErrTournamentClosed, t.st.Status)
 	case !t.st.Entered(player):
-		return domain.Detailf(domain.ErrPlayerNotFound, "player %q holds no entry", domain.Truncate(player, 64))
+		return domain.Detailf(players.ErrPlayerNotFound, "player %q holds no entry", domain.Truncate(player, 64))
 	}
 	var c change
 	c.add(tournament.TypeWithdrawn, tournament.Withdrawn{Player: player})
