@@ -121,7 +121,7 @@ var errNoReviews = &problem.Error{Code: problem.CodeUnavailable, Detail: "this s
 func reviewProblem(err error) error {
 	switch {
 	case errors.Is(err, reviews.ErrNotRequested):
-		return &problem.Error{Code: problem.CodeReviewNotFound, Detail: err.Error()}
+		return &problem.Error{Code: reviews.CodeReviewNotFound, Detail: err.Error()}
 	case errors.Is(err, reviews.ErrQueueFull):
 		return &problem.Error{Code: problem.CodeUnavailable, Detail: err.Error(), RetryAfter: reviews.RetryAfter}
 	case errors.Is(err, reviews.ErrTooManyRunning):

@@ -123,7 +123,7 @@ var problemDetails = map[domain.Code]string{
 	// The sentinel's own words: the referee returns it as it is.
 	domain.CodeSeedWithOpenSeats: domain.ErrSeedWithOpenSeats.Error(),
 	domain.CodeMatchNotFinished:  domain.ErrMatchNotFinished.Error(),
-	problem.CodeReviewNotFound:   reviews.ErrNotRequested.Error(),
+	reviews.CodeReviewNotFound:   reviews.ErrNotRequested.Error(),
 	players.CodeNameTaken:        `name "Ada": ` + players.ErrNameTaken.Error(),
 	players.CodePlayerNotFound:   fmt.Sprintf("player %q: %s", exampleID, players.ErrPlayerNotFound),
 	domain.CodeAlreadySeated:     "join: " + domain.ErrAlreadySeated.Error() + ": the player holds seat 0",

@@ -16,6 +16,7 @@ import (
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/reviews"
 	"github.com/allfives/allfives/domain/app/seeks"
 	"github.com/allfives/allfives/domain/app/storeerr"
 	"github.com/allfives/allfives/domain/app/tournaments"
@@ -33,8 +34,6 @@ const (
 	CodeUnavailable          domain.Code = "UNAVAILABLE"
 	CodeRequestTimeout       domain.Code = "REQUEST_TIMEOUT"
 	CodeHeaderTooLarge       domain.Code = "HEADER_TOO_LARGE"
-	// CodeReviewNotFound: no review of the match was asked for (docs/review.md, "API").
-	CodeReviewNotFound domain.Code = "REVIEW_NOT_FOUND"
 )
 
 // retryAfterOf is the Retry-After, in seconds, sent with the domain's codes that say "not now"
@@ -97,9 +96,10 @@ var kinds = map[domain.Code]kind{
 	storeerr.CodeStoreUnavailable: {http.StatusServiceUnavailable, "Store unavailable"},
 	// A create that would let its creator compute the hands of whoever joins.
 	domain.CodeSeedWithOpenSeats: {http.StatusBadRequest, "Seed with open seats"},
-	// Reviews (docs/review.md, "API"): only of a finished match, and only once asked for.
+	// Reviews (docs/review.md, "API"): only of a finished match (the match's, declared by
+	// domain), and only once asked for (declared by domain/app/reviews).
 	domain.CodeMatchNotFinished: {http.StatusConflict, "Match not finished"},
-	CodeReviewNotFound:          {http.StatusNotFound, "Review not found"},
+	reviews.CodeReviewNotFound:  {http.StatusNotFound, "Review not found"},
 	// Players (docs/api.md, "Players"), declared by domain/app/players; a player's second
 	// seat of one match is the seats' refusal, declared by domain.
 	players.CodeNameTaken:      {http.StatusConflict, "Name taken"},
