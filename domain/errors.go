@@ -37,9 +37,6 @@ const (
 	CodeMatchNotFinished Code = "MATCH_NOT_FINISHED"
 	// CodeAlreadySeated: a player taking a second seat of one match.
 	CodeAlreadySeated Code = "ALREADY_SEATED"
-	// CodeRateLimited: a client or a player over one of the server's limits (the HTTP layer
-	// counts most of them; the store counts the challenges waiting).
-	CodeRateLimited Code = "RATE_LIMITED"
 )
 
 // The codes of consent and resignation (docs/api.md, "Consent").
@@ -103,10 +100,6 @@ var (
 	// ErrAlreadySeated: one player never holds two seats of one match, or a reader could not
 	// tell its seats apart, and a key would stand for two seats (docs/api.md, "Players").
 	ErrAlreadySeated = NewError(CodeAlreadySeated, "the player already holds a seat of this match")
-	// ErrTooManyChallenges: a challenge beyond the challenges one player may have waiting for
-	// an answer, sent or received (referee.MatchRecord.ChallengeCap); the store's refusal
-	// says whose.
-	ErrTooManyChallenges = NewError(CodeRateLimited, "too many challenges are waiting for an answer")
 )
 
 // The errors of consent and resignation (docs/api.md, "Consent").

@@ -14,6 +14,7 @@ import (
 	"github.com/allfives/allfives/api/problem"
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/quota"
 	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/app/reviews"
 	"github.com/allfives/allfives/domain/app/seeks"
@@ -110,7 +111,7 @@ var problemDetails = map[domain.Code]string{
 	domain.CodeInvalidInvite:         domain.ErrInvalidInvite.Error(),
 	domain.CodeMatchNotStarted:       domain.ErrMatchNotStarted.Error(),
 	domain.CodeMatchStarted:          domain.ErrMatchStarted.Error(),
-	problem.CodeRateLimited:          "too many requests from this address; retry after 1 s",
+	quota.CodeRateLimited:            "too many requests from this address; retry after 1 s",
 	domain.CodeInternal:              "the server failed to answer; quote the request_id when reporting it",
 	problem.CodeNotReady:             "the database does not answer",
 	storeerr.CodeRecordCorrupt:       (&referee.CorruptError{MatchID: exampleID}).Error(),

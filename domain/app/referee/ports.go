@@ -92,7 +92,7 @@ type MatchRecord struct {
 	// reserves a seat for, already has that many challenges waiting for an answer: matches
 	// waiting with a seat reserved for a player, rematches aside. The store counts them in
 	// the create's transaction, so that racing creates cannot pass the cap together, and
-	// refuses with domain.ErrTooManyChallenges. It is not stored.
+	// refuses with ErrTooManyChallenges. It is not stored.
 	ChallengeCap int
 }
 

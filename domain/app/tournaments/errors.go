@@ -1,6 +1,9 @@
 package tournaments
 
-import "github.com/allfives/allfives/domain"
+import (
+	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/quota"
+)
 
 // The codes of tournaments (docs/tournaments.md, "Errors"). MATCH_SEALED is the match's, and
 // lives in domain beside the Viewer that reads a sealed match.
@@ -39,4 +42,4 @@ var (
 
 // ErrTooManyTournaments: a player creating a tournament beyond those it may have upcoming or
 // running at once (docs/tournaments.md, "Limits").
-var ErrTooManyTournaments = domain.NewError(domain.CodeRateLimited, "too many tournaments of yours are upcoming or running")
+var ErrTooManyTournaments = domain.NewError(quota.CodeRateLimited, "too many tournaments of yours are upcoming or running")
