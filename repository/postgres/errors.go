@@ -61,7 +61,7 @@ func (s *Store) inTx(ctx context.Context, fn func(tx *gorm.DB) error) error {
 	}
 }
 
-// classify turns the PostgreSQL failures a client can act on into domain errors: a lock held
+// classify turns the PostgreSQL failures a client can act on into storeerr's errors: a lock held
 // beyond lock_timeout, or a statement_timeout that expired while the statement waited for a
 // row lock, is ErrStoreBusy (503 STORE_BUSY, retry shortly); a full disk is ErrStoreFull (507
 // STORE_FULL); a text parameter that is not UTF-8 is ErrInvalid (400); a database that cannot be reached is ErrStoreUnavailable (503

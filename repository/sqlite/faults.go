@@ -39,7 +39,7 @@ func sqliteCode(err error) int {
 	return 0
 }
 
-// classify turns the SQLite failures a client can act on into domain errors: a lock held by
+// classify turns the SQLite failures a client can act on into storeerr's errors: a lock held by
 // another process beyond the busy timeout is ErrStoreBusy (503 STORE_BUSY, retry shortly), a
 // full disk or database is ErrStoreFull (507 STORE_FULL). Other errors pass as they are.
 func classify(err error) error {
