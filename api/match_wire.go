@@ -55,10 +55,9 @@ type PlayerRequest struct {
 	Name string `json:"name,omitempty" minLength:"1" maxLength:"64" example:"Ada"`
 	// Kind open is a seat for someone to join with the invite the create answer gives.
 	Kind string `json:"kind" validate:"required" enums:"human,bot,open" example:"human"`
-	// Bot names the strategy of a bot seat (docs/bots.md): random, greedy, pimc and expert,
-	// weakest first, then the levels, level-1 (just above random) to level-8 (the expert);
-	// only with kind bot.
-	Bot string `json:"bot,omitempty" enums:"random,greedy,pimc,expert,level-1,level-2,level-3,level-4,level-5,level-6,level-7,level-8" example:"greedy"`
+	// Bot names the strategy of a bot seat (docs/bots.md), one of the enum, which lists them
+	// weakest first as the bots' ratings measured them; only with kind bot.
+	Bot string `json:"bot,omitempty" enums:"random,level-1,level-2,level-3,greedy,level-4,level-5,level-6,pimc,level-7,expert,level-8" enumsfrom:"bots" example:"greedy"`
 	// Player binds a human seat to a lasting player: "me" is the creator, whose player key
 	// is then the Authorization (the seat shows the player's name); another
 	// player's id reserves the seat for that player (a challenge: an open seat, without
@@ -81,7 +80,7 @@ type Seat struct {
 	Seat  int    `json:"seat"`
 	Name  string `json:"name"`
 	Kind  string `json:"kind" enums:"human,bot,open"`
-	Bot   string `json:"bot,omitempty" enums:"random,greedy,pimc,expert,level-1,level-2,level-3,level-4,level-5,level-6,level-7,level-8"`
+	Bot   string `json:"bot,omitempty" enums:"random,level-1,level-2,level-3,greedy,level-4,level-5,level-6,pimc,level-7,expert,level-8" enumsfrom:"bots"`
 	Side  int    `json:"side"`
 	Tiles int    `json:"tiles"`
 	// Autoplay says the seat timed out too often and its bot plays it until its player resumes.
@@ -252,7 +251,7 @@ type Player struct {
 	Seat int    `json:"seat"`
 	Name string `json:"name"`
 	Kind string `json:"kind" enums:"human,bot,open"`
-	Bot  string `json:"bot,omitempty" enums:"random,greedy,pimc,expert,level-1,level-2,level-3,level-4,level-5,level-6,level-7,level-8"`
+	Bot  string `json:"bot,omitempty" enums:"random,level-1,level-2,level-3,greedy,level-4,level-5,level-6,pimc,level-7,expert,level-8" enumsfrom:"bots"`
 	// Player is the id of the lasting player bound to the seat; absent for an anonymous seat.
 	Player string `json:"player,omitempty"`
 	// ReservedFor says, on an open seat kept for someone (a challenge, a rematch), for whom.

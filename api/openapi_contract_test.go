@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/domain/bot"
+	"github.com/allfives/allfives/domain/tournament"
 )
 
 // publicOps answer anyone with no token; tokenOptional answer a seat token or a spectator;
@@ -122,8 +123,13 @@ func TestOpenAPIEnums(t *testing.T) {
 		return out
 	}
 	for _, schema := range []string{"api.PlayerRequest", "api.Seat", "api.Player", "api.EnterTournamentRequest", "api.TournamentEntry"} {
-		if got := enum(schema, "bot"); !slices.Equal(got, bot.AllNames()) {
-			t.Errorf("%s.bot enum %v, the strategies are %v", schema, got, bot.AllNames())
+		if got := enum(schema, "bot"); !slices.Equal(got, bot.WeakestFirst()) {
+			t.Errorf("%s.bot enum %v, the strategies weakest first are %v", schema, got, bot.WeakestFirst())
+		}
+	}
+	for _, schema := range []string{"api.CreateTournamentRequest", "api.TournamentSpec"} {
+		if got := enum(schema, "system"); !slices.Equal(got, tournament.Systems()) {
+			t.Errorf("%s.system enum %v, the systems are %v", schema, got, tournament.Systems())
 		}
 	}
 	if got := slices.Sorted(maps.Keys(bot.Strategies(1))); !slices.Equal(got, slices.Sorted(slices.Values(bot.AllNames()))) {

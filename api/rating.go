@@ -18,7 +18,7 @@ import (
 //
 //	@Summary		Get a player's ratings
 //	@ID				getPlayerRatings
-//	@Description	The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, its rated matches against opponents who were established when they met (established_matches: every player of every other side a bot or a player not provisional then), and whether the rating is still provisional (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 matches against established opponents). Then its history, newest first: what each rated match did to its rating, and whether it counted against established opponents. The bots are players too: bot-random, bot-greedy, bot-pimc, bot-expert, and bot-level-1 to bot-level-8. A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.
+//	@Description	The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, its rated matches against opponents who were established when they met (established_matches: every player of every other side a bot or a player not provisional then), and whether the rating is still provisional (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 matches against established opponents). Then its history, newest first: what each rated match did to its rating, and whether it counted against established opponents. The bots are players too: a bot of strategy X is the player bot-X (bot-greedy). A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.
 //	@Tags			players
 //	@Produce		json
 //	@Produce		application/problem+json

@@ -11,6 +11,7 @@ import (
 	"github.com/allfives/allfives/api/problem"
 
 	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/quota"
 	"github.com/allfives/allfives/domain/app/reviews"
 )
 
@@ -121,11 +122,11 @@ var errNoReviews = &problem.Error{Code: problem.CodeUnavailable, Detail: "this s
 func reviewProblem(err error) error {
 	switch {
 	case errors.Is(err, reviews.ErrNotRequested):
-		return &problem.Error{Code: problem.CodeReviewNotFound, Detail: err.Error()}
+		return &problem.Error{Code: reviews.CodeReviewNotFound, Detail: err.Error()}
 	case errors.Is(err, reviews.ErrQueueFull):
 		return &problem.Error{Code: problem.CodeUnavailable, Detail: err.Error(), RetryAfter: reviews.RetryAfter}
 	case errors.Is(err, reviews.ErrTooManyRunning):
-		return &problem.Error{Code: problem.CodeRateLimited, Detail: err.Error(), RetryAfter: reviews.RetryAfter}
+		return &problem.Error{Code: quota.CodeRateLimited, Detail: err.Error(), RetryAfter: reviews.RetryAfter}
 	}
 	return err
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/analysis"
 	"github.com/allfives/allfives/domain/app/reviews"
+	"github.com/allfives/allfives/domain/app/storeerr"
 	"github.com/allfives/allfives/repository/postgres"
 	"github.com/allfives/allfives/repository/postgres/pgtest"
 )
@@ -208,7 +209,7 @@ func TestReviewOfBadLogIsRecordCorrupt(t *testing.T) {
 	waitReviews(t, rev)
 	tb.getReview(500).problem(t, 500, "RECORD_CORRUPT")
 	rec, ok, err := store.Review(context.Background(), tb.id, rev.Method())
-	if err != nil || !ok || rec.Status != reviews.StatusFailed || rec.Code != domain.CodeRecordCorrupt {
+	if err != nil || !ok || rec.Status != reviews.StatusFailed || rec.Code != storeerr.CodeRecordCorrupt {
 		t.Fatalf("stored %+v %v %v", rec, ok, err)
 	}
 	tb.askReview(http.StatusAccepted)

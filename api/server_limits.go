@@ -15,6 +15,7 @@ import (
 	"github.com/allfives/allfives/api/ratelimit"
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/quota"
 	"github.com/allfives/allfives/domain/app/referee"
 )
 
@@ -142,7 +143,7 @@ func (l *limit) admit(c echo.Context, player string) error {
 	}
 	secs := int(math.Ceil(d.Seconds()))
 	return &problem.Error{
-		Code:       problem.CodeRateLimited,
+		Code:       quota.CodeRateLimited,
 		RetryAfter: secs,
 		Detail: fmt.Sprintf("%s has reached its limit of %s (%d every %s); retry after %d s",
 			who, l.what, l.rate.N, shortDuration(l.rate.Per), secs),

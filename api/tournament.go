@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 	"strings"
 
@@ -15,7 +16,7 @@ import (
 //
 //	@Summary		Create a tournament
 //	@ID				createTournament
-//	@Description	Makes a tournament organised by the key's player (docs/tournaments.md): a Swiss of a number of rounds, or a round robin (2p), of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
+//	@Description	Makes a tournament organised by the key's player (docs/tournaments.md): rounds paired by its system, of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
 //	@Tags			tournaments
 //	@Accept			json
 //	@Produce		json
@@ -175,18 +176,10 @@ func (s *server) joinTournament(c echo.Context) error {
 //	@Failure		409		{object}	Problem	"TOURNAMENT_CLOSED"
 //	@Router			/api/v1/tournaments/{id}/entries/{player} [delete]
 func (s *server) leaveTournament(c echo.Context) error {
-	if _, err := query(c); err != nil {
-		return err
-	}
-	key, err := playerKey(c)
-	if err != nil {
-		return err
-	}
-	ctx, id := c.Request().Context(), clip(c.Param("id"))
-	if err := s.tournaments.Withdraw(ctx, id, key, clip(c.Param("player"))); err != nil {
-		return err
-	}
-	return s.answerTournament(c, id)
+	player := clip(c.Param("player"))
+	return s.tournamentCommand(c, func(ctx context.Context, id, key string) error {
+		return s.tournaments.Withdraw(ctx, id, key, player)
+	})
 }
 
 // startTournament starts an upcoming tournament early.
@@ -207,18 +200,7 @@ func (s *server) leaveTournament(c echo.Context) error {
 //	@Failure		409	{object}	Problem	"TOURNAMENT_CLOSED or TOO_FEW_ENTRIES"
 //	@Router			/api/v1/tournaments/{id}/start [post]
 func (s *server) startTournament(c echo.Context) error {
-	if _, err := query(c); err != nil {
-		return err
-	}
-	key, err := playerKey(c)
-	if err != nil {
-		return err
-	}
-	ctx, id := c.Request().Context(), clip(c.Param("id"))
-	if err := s.tournaments.Start(ctx, id, key); err != nil {
-		return err
-	}
-	return s.answerTournament(c, id)
+	return s.tournamentCommand(c, s.tournaments.Start)
 }
 
 // cancelTournament cancels a tournament not over.
@@ -239,6 +221,13 @@ func (s *server) startTournament(c echo.Context) error {
 //	@Failure		409	{object}	Problem	"TOURNAMENT_CLOSED"
 //	@Router			/api/v1/tournaments/{id}/cancel [post]
 func (s *server) cancelTournament(c echo.Context) error {
+	return s.tournamentCommand(c, s.tournaments.Cancel)
+}
+
+// tournamentCommand is the body of the commands a player's key gives about the tournament of
+// the path that answer it as it then stands (withdraw, start, cancel): no query parameters,
+// the key, act with the tournament's id and the key, then the tournament read again.
+func (s *server) tournamentCommand(c echo.Context, act func(ctx context.Context, id, key string) error) error {
 	if _, err := query(c); err != nil {
 		return err
 	}
@@ -247,8 +236,12 @@ func (s *server) cancelTournament(c echo.Context) error {
 		return err
 	}
 	ctx, id := c.Request().Context(), clip(c.Param("id"))
-	if err := s.tournaments.Cancel(ctx, id, key); err != nil {
+	if err := act(ctx, id, key); err != nil {
 		return err
 	}
-	return s.answerTournament(c, id)
+	t, err := s.tournaments.Get(ctx, id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, toTournamentView(t.State))
 }

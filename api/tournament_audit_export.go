@@ -58,12 +58,3 @@ func (s *server) exportTournament(c echo.Context) error {
 	}
 	return c.JSON(http.StatusOK, TournamentExport{Tournament: toTournamentView(t.State), Events: toTournamentEvents(t.Links)})
 }
-
-// answerTournament answers tournament id as it stands.
-func (s *server) answerTournament(c echo.Context, id string) error {
-	t, err := s.tournaments.Get(c.Request().Context(), id)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, toTournamentView(t.State))
-}

@@ -14,9 +14,9 @@ type CreateTournamentRequest struct {
 	Name string `json:"name" example:"Friday club"`
 	// Format is the tables' shape: 2p, 3p, 4p or 2v2 (partners in seats 0+2 and 1+3).
 	Format string `json:"format" enums:"2p,3p,4p,2v2" example:"2p"`
-	// System pairs the rounds: swiss (rounds needed) or round_robin (2p only; everyone meets
-	// everyone once).
-	System string `json:"system" enums:"swiss,round_robin" example:"swiss"`
+	// System pairs the rounds, one of the enum; docs/tournaments.md says what each asks of the
+	// format and the rounds.
+	System string `json:"system" enums:"round_robin,swiss" enumsfrom:"systems" example:"swiss"`
 	// Rounds is a Swiss's number of rounds; a round robin's is fixed by its entries (leave it out).
 	Rounds int `json:"rounds,omitempty" minimum:"1" maximum:"20" example:"4"`
 	// Duplicate deals every table of a round the same cards and scores each seat against the
@@ -41,7 +41,7 @@ type CreateTournamentRequest struct {
 
 // EnterTournamentRequest enters the caller, or, from the organiser, a bot of that strategy.
 type EnterTournamentRequest struct {
-	Bot string `json:"bot,omitempty" enums:"random,greedy,pimc,expert,level-1,level-2,level-3,level-4,level-5,level-6,level-7,level-8" example:"greedy"`
+	Bot string `json:"bot,omitempty" enums:"random,level-1,level-2,level-3,greedy,level-4,level-5,level-6,pimc,level-7,expert,level-8" enumsfrom:"bots" example:"greedy"`
 }
 
 // TournamentEntry is one entry.
@@ -50,7 +50,7 @@ type TournamentEntry struct {
 	// second entry of it) for a bot.
 	Player string  `json:"player" example:"5f2b7c1e9a0d4e3f8b6a1c2d3e4f5a6b"`
 	Name   string  `json:"name" example:"Ada"`
-	Bot    string  `json:"bot,omitempty" enums:"random,greedy,pimc,expert,level-1,level-2,level-3,level-4,level-5,level-6,level-7,level-8" example:"greedy"`
+	Bot    string  `json:"bot,omitempty" enums:"random,level-1,level-2,level-3,greedy,level-4,level-5,level-6,pimc,level-7,expert,level-8" enumsfrom:"bots" example:"greedy"`
 	Rating float64 `json:"rating"`
 }
 
@@ -58,7 +58,7 @@ type TournamentEntry struct {
 type TournamentSpec struct {
 	Name        string     `json:"name"`
 	Format      string     `json:"format" enums:"2p,3p,4p,2v2"`
-	System      string     `json:"system" enums:"swiss,round_robin"`
+	System      string     `json:"system" enums:"round_robin,swiss" enumsfrom:"systems"`
 	Duplicate   bool       `json:"duplicate"`
 	Rated       bool       `json:"rated"`
 	Target      int        `json:"target,omitempty"`

@@ -160,7 +160,7 @@ const docTemplate = `{
                         "PlayerKey": []
                     }
                 ],
-                "description": "Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc, bot-expert and bot-level-1 to bot-level-8) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).",
+                "description": "Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: a bot of strategy X is the player bot-X) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).",
                 "consumes": [
                     "application/json"
                 ],
@@ -2139,7 +2139,7 @@ const docTemplate = `{
         },
         "/api/v1/players/{id}/ratings": {
             "get": {
-                "description": "The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, its rated matches against opponents who were established when they met (established_matches: every player of every other side a bot or a player not provisional then), and whether the rating is still provisional (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 matches against established opponents). Then its history, newest first: what each rated match did to its rating, and whether it counted against established opponents. The bots are players too: bot-random, bot-greedy, bot-pimc, bot-expert, and bot-level-1 to bot-level-8. A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.",
+                "description": "The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, its rated matches against opponents who were established when they met (established_matches: every player of every other side a bot or a player not provisional then), and whether the rating is still provisional (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 matches against established opponents). Then its history, newest first: what each rated match did to its rating, and whether it counted against established opponents. The bots are players too: a bot of strategy X is the player bot-X (bot-greedy). A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.",
                 "produces": [
                     "application/json",
                     "application/problem+json"
@@ -2458,7 +2458,7 @@ const docTemplate = `{
                         "PlayerKey": []
                     }
                 ],
-                "description": "Makes a tournament organised by the key's player (docs/tournaments.md): a Swiss of a number of rounds, or a round robin (2p), of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).",
+                "description": "Makes a tournament organised by the key's player (docs/tournaments.md): rounds paired by its system, of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).",
                 "consumes": [
                     "application/json"
                 ],
@@ -3322,11 +3322,11 @@ const docTemplate = `{
                     "format": "date-time"
                 },
                 "system": {
-                    "description": "System pairs the rounds: swiss (rounds needed) or round_robin (2p only; everyone meets\neveryone once).",
+                    "description": "System pairs the rounds, one of the enum; docs/tournaments.md says what each asks of the\nformat and the rounds.",
                     "type": "string",
                     "enum": [
-                        "swiss",
-                        "round_robin"
+                        "round_robin",
+                        "swiss"
                     ],
                     "example": "swiss"
                 },
@@ -3354,16 +3354,16 @@ const docTemplate = `{
                     "type": "string",
                     "enum": [
                         "random",
-                        "greedy",
-                        "pimc",
-                        "expert",
                         "level-1",
                         "level-2",
                         "level-3",
+                        "greedy",
                         "level-4",
                         "level-5",
                         "level-6",
+                        "pimc",
                         "level-7",
+                        "expert",
                         "level-8"
                     ],
                     "example": "greedy"
@@ -4332,16 +4332,16 @@ const docTemplate = `{
                     "type": "string",
                     "enum": [
                         "random",
-                        "greedy",
-                        "pimc",
-                        "expert",
                         "level-1",
                         "level-2",
                         "level-3",
+                        "greedy",
                         "level-4",
                         "level-5",
                         "level-6",
+                        "pimc",
                         "level-7",
+                        "expert",
                         "level-8"
                     ]
                 },
@@ -4571,20 +4571,20 @@ const docTemplate = `{
             ],
             "properties": {
                 "bot": {
-                    "description": "Bot names the strategy of a bot seat (docs/bots.md): random, greedy, pimc and expert,\nweakest first, then the levels, level-1 (just above random) to level-8 (the expert);\nonly with kind bot.",
+                    "description": "Bot names the strategy of a bot seat (docs/bots.md), one of the enum, which lists them\nweakest first as the bots' ratings measured them; only with kind bot.",
                     "type": "string",
                     "enum": [
                         "random",
-                        "greedy",
-                        "pimc",
-                        "expert",
                         "level-1",
                         "level-2",
                         "level-3",
+                        "greedy",
                         "level-4",
                         "level-5",
                         "level-6",
+                        "pimc",
                         "level-7",
+                        "expert",
                         "level-8"
                     ],
                     "example": "greedy"
@@ -5176,16 +5176,16 @@ const docTemplate = `{
                     "type": "string",
                     "enum": [
                         "random",
-                        "greedy",
-                        "pimc",
-                        "expert",
                         "level-1",
                         "level-2",
                         "level-3",
+                        "greedy",
                         "level-4",
                         "level-5",
                         "level-6",
+                        "pimc",
                         "level-7",
+                        "expert",
                         "level-8"
                     ]
                 },
@@ -5534,16 +5534,16 @@ const docTemplate = `{
                     "type": "string",
                     "enum": [
                         "random",
-                        "greedy",
-                        "pimc",
-                        "expert",
                         "level-1",
                         "level-2",
                         "level-3",
+                        "greedy",
                         "level-4",
                         "level-5",
                         "level-6",
+                        "pimc",
                         "level-7",
+                        "expert",
                         "level-8"
                     ],
                     "example": "greedy"
@@ -5739,8 +5739,8 @@ const docTemplate = `{
                 "system": {
                     "type": "string",
                     "enum": [
-                        "swiss",
-                        "round_robin"
+                        "round_robin",
+                        "swiss"
                     ]
                 },
                 "target": {

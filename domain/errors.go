@@ -5,8 +5,9 @@ import (
 	"fmt"
 )
 
-// Code is the stable, machine-readable name of a domain error. Clients switch on it; it never
-// changes once published.
+// Code is the stable, machine-readable name of an error a client may see. Clients switch on it;
+// it never changes once published. The game's codes are below; every other owner (a service, the
+// stores) declares its own beside its errors, and api/problem maps each code to its answer.
 type Code string
 
 // The codes clients see (docs/api-errors.md, "Errors").
@@ -30,24 +31,12 @@ const (
 	CodeMatchNotStarted  Code = "MATCH_NOT_STARTED"
 	CodeMatchStarted     Code = "MATCH_STARTED"
 	CodeInternal         Code = "INTERNAL"
-	CodeRecordCorrupt    Code = "RECORD_CORRUPT"
-	CodeStoreBusy        Code = "STORE_BUSY"
-	CodeStoreFull        Code = "STORE_FULL"
-	// CodeStoreUnavailable: the database cannot be reached (down, restarting, unreachable).
-	CodeStoreUnavailable Code = "STORE_UNAVAILABLE"
 	// CodeSeedWithOpenSeats: a chosen seed for a match that others may join.
 	CodeSeedWithOpenSeats Code = "SEED_WITH_OPEN_SEATS"
 	// CodeMatchNotFinished: a review asked of a match still being played.
 	CodeMatchNotFinished Code = "MATCH_NOT_FINISHED"
-	// CodeNameTaken: a player already goes by that name, under the names' comparison.
-	CodeNameTaken Code = "NAME_TAKEN"
-	// CodePlayerNotFound: no player has that id.
-	CodePlayerNotFound Code = "PLAYER_NOT_FOUND"
 	// CodeAlreadySeated: a player taking a second seat of one match.
 	CodeAlreadySeated Code = "ALREADY_SEATED"
-	// CodeRateLimited: a client or a player over one of the server's limits (the HTTP layer
-	// counts most of them; the store counts the challenges waiting).
-	CodeRateLimited Code = "RATE_LIMITED"
 )
 
 // The codes of consent and resignation (docs/api-matches.md, "Consent").
@@ -60,8 +49,9 @@ const (
 	CodeRematchCancelled Code = "REMATCH_CANCELLED"
 )
 
-// Error is a domain error with a stable code. The sentinels below are its only values; callers
-// wrap them with fmt.Errorf("%w: ...") for detail and test them with errors.Is.
+// Error is an error with a stable code. Its values are sentinels, made once with NewError by
+// the package that owns the code; callers wrap them with fmt.Errorf("%w: ...") for detail and
+// test them with errors.Is.
 type Error struct {
 	code Code
 	msg  string
@@ -73,73 +63,55 @@ func (e *Error) Code() Code { return e.code }
 // Error returns the human-readable message.
 func (e *Error) Error() string { return e.msg }
 
-func newError(code Code, msg string) *Error { return &Error{code: code, msg: msg} }
+// NewError is the sentinel of code with msg, the words a client reads. Call it only to declare a
+// package-level sentinel, in the package that owns code.
+func NewError(code Code, msg string) *Error { return &Error{code: code, msg: msg} }
 
 // The domain's sentinel errors.
 var (
-	ErrInvalid          = newError(CodeInvalidRequest, "invalid request")
-	ErrBadTile          = newError(CodeInvalidRequest, "bad tile")
-	ErrBadEnd           = newError(CodeInvalidRequest, "bad end")
-	ErrBadSeed          = newError(CodeInvalidRequest, "bad seed")
-	ErrUnauthorized     = newError(CodeUnauthorized, "a valid seat token for this match is required")
-	ErrMatchNotFound    = newError(CodeMatchNotFound, "match not found")
-	ErrNotYourTurn      = newError(CodeNotYourTurn, "it is not your turn")
-	ErrMatchFinished    = newError(CodeMatchFinished, "the match is finished")
-	ErrVersionConflict  = newError(CodeVersionConflict, "the match has moved on since that version")
-	ErrTileNotInHand    = newError(CodeTileNotInHand, "that tile is not in your hand")
-	ErrTileDoesNotFit   = newError(CodeTileDoesNotFit, "that tile does not match the end")
-	ErrEndRequired      = newError(CodeEndRequired, "the tile fits both ends: say which end")
-	ErrMustLeadDouble   = newError(CodeMustLeadDouble, "the lead must be the highest double")
-	ErrMustPlay         = newError(CodeMustPlay, "you hold a tile that fits: you must play")
-	ErrMustDraw         = newError(CodeMustDraw, "you cannot play and the boneyard has tiles: you must draw")
-	ErrMustPass         = newError(CodeMustPass, "you cannot play and the boneyard is empty: you must pass")
-	ErrIdempotencyReuse = newError(CodeIdempotencyReuse, "that idempotency key was used with another request")
-	ErrSeatTaken        = newError(CodeSeatTaken, "that seat is taken")
-	ErrInvalidInvite    = newError(CodeInvalidInvite, "the invite is missing or wrong for that seat")
-	ErrMatchNotStarted  = newError(CodeMatchNotStarted, "the match has not started: a seat is still open")
-	ErrMatchStarted     = newError(CodeMatchStarted, "the match has started: seats can no longer be left")
-	// ErrRecordCorrupt: a match's stored record cannot be read or folded; its audit says where.
-	ErrRecordCorrupt = newError(CodeRecordCorrupt, "the match's stored record cannot be read or folded")
-	// ErrStoreBusy: the store stayed locked by another writer beyond its busy timeout.
-	ErrStoreBusy = newError(CodeStoreBusy, "the store is busy; try again shortly")
-	// ErrStoreFull: the store cannot write because its disk or database is full.
-	ErrStoreFull = newError(CodeStoreFull, "the store is full and cannot take writes")
-	// ErrStoreUnavailable: the store cannot be reached, or its connection was lost mid-request.
-	// A write that fails with it may or may not have committed: the caller must not report it
-	// as done, and a retry with the same idempotency key learns which (docs/api-matches.md,
-	// "Idempotency").
-	ErrStoreUnavailable = newError(CodeStoreUnavailable, "the database cannot be reached; try again shortly")
+	ErrInvalid          = NewError(CodeInvalidRequest, "invalid request")
+	ErrBadTile          = NewError(CodeInvalidRequest, "bad tile")
+	ErrBadEnd           = NewError(CodeInvalidRequest, "bad end")
+	ErrBadSeed          = NewError(CodeInvalidRequest, "bad seed")
+	ErrUnauthorized     = NewError(CodeUnauthorized, "a valid seat token for this match is required")
+	ErrMatchNotFound    = NewError(CodeMatchNotFound, "match not found")
+	ErrNotYourTurn      = NewError(CodeNotYourTurn, "it is not your turn")
+	ErrMatchFinished    = NewError(CodeMatchFinished, "the match is finished")
+	ErrVersionConflict  = NewError(CodeVersionConflict, "the match has moved on since that version")
+	ErrTileNotInHand    = NewError(CodeTileNotInHand, "that tile is not in your hand")
+	ErrTileDoesNotFit   = NewError(CodeTileDoesNotFit, "that tile does not match the end")
+	ErrEndRequired      = NewError(CodeEndRequired, "the tile fits both ends: say which end")
+	ErrMustLeadDouble   = NewError(CodeMustLeadDouble, "the lead must be the highest double")
+	ErrMustPlay         = NewError(CodeMustPlay, "you hold a tile that fits: you must play")
+	ErrMustDraw         = NewError(CodeMustDraw, "you cannot play and the boneyard has tiles: you must draw")
+	ErrMustPass         = NewError(CodeMustPass, "you cannot play and the boneyard is empty: you must pass")
+	ErrIdempotencyReuse = NewError(CodeIdempotencyReuse, "that idempotency key was used with another request")
+	ErrSeatTaken        = NewError(CodeSeatTaken, "that seat is taken")
+	ErrInvalidInvite    = NewError(CodeInvalidInvite, "the invite is missing or wrong for that seat")
+	ErrMatchNotStarted  = NewError(CodeMatchNotStarted, "the match has not started: a seat is still open")
+	ErrMatchStarted     = NewError(CodeMatchStarted, "the match has started: seats can no longer be left")
 	// ErrSeedWithOpenSeats: whoever chooses the seed can compute every hand, so a match that
 	// others may join is always dealt from a seed the server draws (docs/api-records.md, "Checking a
 	// deal yourself").
-	ErrSeedWithOpenSeats = newError(CodeSeedWithOpenSeats, "a match with an open seat cannot take a chosen seed: whoever chooses the seed can compute every hand, the joiners' too; leave seed out")
+	ErrSeedWithOpenSeats = NewError(CodeSeedWithOpenSeats, "a match with an open seat cannot take a chosen seed: whoever chooses the seed can compute every hand, the joiners' too; leave seed out")
 	// ErrMatchNotFinished: a call that needs a finished match (a review, whose hands and seed
 	// must be open, docs/review.md; a rematch) made on a live one. Each refusal adds which.
-	ErrMatchNotFinished = newError(CodeMatchNotFinished, "the match has not finished")
-	// ErrNameTaken: player names are unique under the comparisons of domain/names, so that
-	// "Ada", "ada" and "ＡＤＡ" are one player, and so are "Bob" and "Вob" (docs/api-players.md, "Players").
-	ErrNameTaken = newError(CodeNameTaken, "a player already goes by that name (names are compared ignoring case and width, and letters of other scripts that look alike)")
-	// ErrPlayerNotFound: no player has that id.
-	ErrPlayerNotFound = newError(CodePlayerNotFound, "player not found")
+	ErrMatchNotFinished = NewError(CodeMatchNotFinished, "the match has not finished")
 	// ErrAlreadySeated: one player never holds two seats of one match, or a reader could not
 	// tell its seats apart, and a key would stand for two seats (docs/api-players.md, "Players").
-	ErrAlreadySeated = newError(CodeAlreadySeated, "the player already holds a seat of this match")
-	// ErrTooManyChallenges: a challenge beyond the challenges one player may have waiting for
-	// an answer, sent or received (referee.MatchRecord.ChallengeCap); the store's refusal
-	// says whose.
-	ErrTooManyChallenges = newError(CodeRateLimited, "too many challenges are waiting for an answer")
+	ErrAlreadySeated = NewError(CodeAlreadySeated, "the player already holds a seat of this match")
 )
 
 // The errors of consent and resignation (docs/api-matches.md, "Consent").
 var (
 	// ErrSeatNotReserved: only a seat kept for someone (a challenge, a rematch) is declined.
-	ErrSeatNotReserved = newError(CodeSeatNotReserved, "the seat is not reserved for anyone: only a reserved seat can be declined")
+	ErrSeatNotReserved = NewError(CodeSeatNotReserved, "the seat is not reserved for anyone: only a reserved seat can be declined")
 	// ErrSeatResigned: a resigned seat is played by its bot to the end; it cannot resign
 	// again or be resumed.
-	ErrSeatResigned = newError(CodeSeatResigned, "the seat resigned")
+	ErrSeatResigned = NewError(CodeSeatResigned, "the seat resigned")
 	// ErrRematchCancelled: a match has one rematch offer; once it is cancelled (declined,
 	// withdrawn or not accepted in time) there is no other.
-	ErrRematchCancelled = newError(CodeRematchCancelled, "the rematch offer was cancelled: a finished match has one rematch offer")
+	ErrRematchCancelled = NewError(CodeRematchCancelled, "the rematch offer was cancelled: a finished match has one rematch offer")
 )
 
 // detailf is sentinel with a formatted detail that replaces its text, as Invalidf is for

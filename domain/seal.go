@@ -21,46 +21,16 @@ func (v Viewer) IsSealed() bool { return v.sealed }
 // of one table tells the others the tiles their seats hold.
 func (v Viewer) sealedSpectator() bool { return v.sealed && !v.isSeat }
 
-// The codes and errors of tournaments (docs/tournaments.md, "Errors").
-const (
-	// CodeMatchSealed: a request about a sealed match by someone not seated in it, or its
-	// review or rematch.
-	CodeMatchSealed Code = "MATCH_SEALED"
-	// CodeTournamentNotFound: no tournament has that id.
-	CodeTournamentNotFound Code = "TOURNAMENT_NOT_FOUND"
-	// CodeTournamentClosed: an entry, a withdrawal or a start of a tournament that is no
-	// longer upcoming, or a cancel of one that is over.
-	CodeTournamentClosed Code = "TOURNAMENT_CLOSED"
-	// CodeTournamentFull: an entry beyond the tournament's max_entries.
-	CodeTournamentFull Code = "TOURNAMENT_FULL"
-	// CodeAlreadyEntered: a second entry of one player.
-	CodeAlreadyEntered Code = "ALREADY_ENTERED"
-	// CodeNotOrganiser: a command only the tournament's organiser may give.
-	CodeNotOrganiser Code = "NOT_ORGANISER"
-	// CodeTooFewEntries: a start with fewer entries than min_entries.
-	CodeTooFewEntries Code = "TOO_FEW_ENTRIES"
-)
+// The seal is the match's, whoever raises it: the referee and the reviews refuse a sealed
+// match for every route and every caller alike, and neither may import the tournament service,
+// which imports the referee. So MATCH_SEALED lives with the game, beside the Viewer that reads
+// a sealed match; the codes of tournaments themselves are domain/app/tournaments'.
 
-// The errors of tournaments.
-var (
-	// ErrMatchSealed: a sealed match is read and acted on only by its own seats until its
-	// round ends, and has no review or rematch until then. Its words are the same for every
-	// match and every caller, so that the refusal tells nothing of the match.
-	ErrMatchSealed = newError(CodeMatchSealed, "the match belongs to a duplicate round still being played: until the round's last match ends, only its own seats may read it or act on it, and it has no review or rematch")
-	// ErrTournamentNotFound: no tournament has that id.
-	ErrTournamentNotFound = newError(CodeTournamentNotFound, "tournament not found")
-	// ErrTournamentClosed: the tournament has started, finished or been cancelled.
-	ErrTournamentClosed = newError(CodeTournamentClosed, "the tournament is no longer upcoming")
-	// ErrTournamentFull: every entry of the tournament is taken.
-	ErrTournamentFull = newError(CodeTournamentFull, "the tournament has its most entries")
-	// ErrAlreadyEntered: one player holds one entry.
-	ErrAlreadyEntered = newError(CodeAlreadyEntered, "that player has already entered")
-	// ErrNotOrganiser: only the organiser starts, cancels or enters bots.
-	ErrNotOrganiser = newError(CodeNotOrganiser, "only the tournament's organiser may do that")
-	// ErrTooFewEntries: a tournament starts with at least min_entries entries.
-	ErrTooFewEntries = newError(CodeTooFewEntries, "the tournament has fewer entries than it needs to start")
-)
+// CodeMatchSealed: a request about a sealed match by someone not seated in it, or its review or
+// rematch (docs/tournaments.md, "Errors").
+const CodeMatchSealed Code = "MATCH_SEALED"
 
-// ErrTooManyTournaments: a player creating a tournament beyond those it may have upcoming or
-// running at once (docs/tournaments.md, "Limits").
-var ErrTooManyTournaments = newError(CodeRateLimited, "too many tournaments of yours are upcoming or running")
+// ErrMatchSealed: a sealed match is read and acted on only by its own seats until its round
+// ends, and has no review or rematch until then. Its words are the same for every match and
+// every caller, so that the refusal tells nothing of the match.
+var ErrMatchSealed = NewError(CodeMatchSealed, "the match belongs to a duplicate round still being played: until the round's last match ends, only its own seats may read it or act on it, and it has no review or rematch")

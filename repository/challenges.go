@@ -31,10 +31,10 @@ func ChallengeParties(rec referee.MatchRecord) (from, to []string) {
 // for an answer already: sent by it (sent), or to it.
 func TooManyChallenges(player string, sent bool, cap int) error {
 	if sent {
-		return domain.Detailf(domain.ErrTooManyChallenges, "player %s has %d challenges waiting for an answer, the most one player may send: "+
+		return domain.Detailf(referee.ErrTooManyChallenges, "player %s has %d challenges waiting for an answer, the most one player may send: "+
 			"withdraw one, or wait until one is taken, declined or expires", player, cap)
 	}
-	return domain.Detailf(domain.ErrTooManyChallenges, "player %s has %d challenges waiting for its answer, the most one player may be sent: "+
+	return domain.Detailf(referee.ErrTooManyChallenges, "player %s has %d challenges waiting for its answer, the most one player may be sent: "+
 		"try again once it has answered some", player, cap)
 }
 

@@ -1772,8 +1772,8 @@ type ApiCreateTournamentRequest struct {
 	// starts it.
 	StartsAt *time.Time `json:"starts_at,omitempty"`
 
-	// System System pairs the rounds: swiss (rounds needed) or round_robin (2p only; everyone meets
-	// everyone once).
+	// System System pairs the rounds, one of the enum; docs/tournaments.md says what each asks of the
+	// format and the rounds.
 	//
 	// Example: swiss
 	System ApiCreateTournamentRequestSystem `json:"system"`
@@ -1796,8 +1796,8 @@ type ApiCreateTournamentRequest struct {
 // Example: 2p
 type ApiCreateTournamentRequestFormat string
 
-// ApiCreateTournamentRequestSystem System pairs the rounds: swiss (rounds needed) or round_robin (2p only; everyone meets
-// everyone once).
+// ApiCreateTournamentRequestSystem System pairs the rounds, one of the enum; docs/tournaments.md says what each asks of the
+// format and the rounds.
 //
 // Example: swiss
 type ApiCreateTournamentRequestSystem string
@@ -2400,9 +2400,8 @@ type ApiPlayerRef struct {
 
 // ApiPlayerRequest defines model for api.PlayerRequest.
 type ApiPlayerRequest struct {
-	// Bot Bot names the strategy of a bot seat (docs/bots.md): random, greedy, pimc and expert,
-	// weakest first, then the levels, level-1 (just above random) to level-8 (the expert);
-	// only with kind bot.
+	// Bot Bot names the strategy of a bot seat (docs/bots.md), one of the enum, which lists them
+	// weakest first as the bots' ratings measured them; only with kind bot.
 	//
 	// Example: greedy
 	Bot *ApiPlayerRequestBot `json:"bot,omitempty"`
@@ -2437,9 +2436,8 @@ type ApiPlayerRequest struct {
 	Player *string `json:"player,omitempty"`
 }
 
-// ApiPlayerRequestBot Bot names the strategy of a bot seat (docs/bots.md): random, greedy, pimc and expert,
-// weakest first, then the levels, level-1 (just above random) to level-8 (the expert);
-// only with kind bot.
+// ApiPlayerRequestBot Bot names the strategy of a bot seat (docs/bots.md), one of the enum, which lists them
+// weakest first as the bots' ratings measured them; only with kind bot.
 //
 // Example: greedy
 type ApiPlayerRequestBot string
@@ -3264,7 +3262,7 @@ type ClientInterface interface {
 
 	// CreateMatchWithBody Create a match
 	//
-	// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc, bot-expert and bot-level-1 to bot-level-8) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).
+	// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: a bot of strategy X is the player bot-X) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3273,7 +3271,7 @@ type ClientInterface interface {
 
 	// CreateMatch Create a match
 	//
-	// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc, bot-expert and bot-level-1 to bot-level-8) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).
+	// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: a bot of strategy X is the player bot-X) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -3497,7 +3495,7 @@ type ClientInterface interface {
 
 	// GetPlayerRatings Get a player's ratings
 	//
-	// The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, its rated matches against opponents who were established when they met (established_matches: every player of every other side a bot or a player not provisional then), and whether the rating is still provisional (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 matches against established opponents). Then its history, newest first: what each rated match did to its rating, and whether it counted against established opponents. The bots are players too: bot-random, bot-greedy, bot-pimc, bot-expert, and bot-level-1 to bot-level-8. A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.
+	// The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, its rated matches against opponents who were established when they met (established_matches: every player of every other side a bot or a player not provisional then), and whether the rating is still provisional (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 matches against established opponents). Then its history, newest first: what each rated match did to its rating, and whether it counted against established opponents. The bots are players too: a bot of strategy X is the player bot-X (bot-greedy). A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.
 	//
 	// Corresponds with GET /api/v1/players/{id}/ratings (the `GetPlayerRatings` operationId).
 	GetPlayerRatings(ctx context.Context, id string, params *GetPlayerRatingsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -3543,7 +3541,7 @@ type ClientInterface interface {
 
 	// CreateTournamentWithBody Create a tournament
 	//
-	// Makes a tournament organised by the key's player (docs/tournaments.md): a Swiss of a number of rounds, or a round robin (2p), of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
+	// Makes a tournament organised by the key's player (docs/tournaments.md): rounds paired by its system, of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3552,7 +3550,7 @@ type ClientInterface interface {
 
 	// CreateTournament Create a tournament
 	//
-	// Makes a tournament organised by the key's player (docs/tournaments.md): a Swiss of a number of rounds, or a round robin (2p), of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
+	// Makes a tournament organised by the key's player (docs/tournaments.md): rounds paired by its system, of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -3678,7 +3676,7 @@ func (c *Client) ListMatches(ctx context.Context, params *ListMatchesParams, req
 
 // CreateMatchWithBody Create a match
 //
-// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc, bot-expert and bot-level-1 to bot-level-8) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).
+// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: a bot of strategy X is the player bot-X) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).
 //
 // Takes any type of body and a specified content type.
 //
@@ -3697,7 +3695,7 @@ func (c *Client) CreateMatchWithBody(ctx context.Context, contentType string, bo
 
 // CreateMatch Create a match
 //
-// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc, bot-expert and bot-level-1 to bot-level-8) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).
+// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: a bot of strategy X is the player bot-X) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -4221,7 +4219,7 @@ func (c *Client) ListPlayerMatches(ctx context.Context, id string, params *ListP
 
 // GetPlayerRatings Get a player's ratings
 //
-// The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, its rated matches against opponents who were established when they met (established_matches: every player of every other side a bot or a player not provisional then), and whether the rating is still provisional (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 matches against established opponents). Then its history, newest first: what each rated match did to its rating, and whether it counted against established opponents. The bots are players too: bot-random, bot-greedy, bot-pimc, bot-expert, and bot-level-1 to bot-level-8. A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.
+// The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, its rated matches against opponents who were established when they met (established_matches: every player of every other side a bot or a player not provisional then), and whether the rating is still provisional (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 matches against established opponents). Then its history, newest first: what each rated match did to its rating, and whether it counted against established opponents. The bots are players too: a bot of strategy X is the player bot-X (bot-greedy). A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.
 //
 // Corresponds with GET /api/v1/players/{id}/ratings (the `GetPlayerRatings` operationId).
 func (c *Client) GetPlayerRatings(ctx context.Context, id string, params *GetPlayerRatingsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -4327,7 +4325,7 @@ func (c *Client) ListTournaments(ctx context.Context, params *ListTournamentsPar
 
 // CreateTournamentWithBody Create a tournament
 //
-// Makes a tournament organised by the key's player (docs/tournaments.md): a Swiss of a number of rounds, or a round robin (2p), of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
+// Makes a tournament organised by the key's player (docs/tournaments.md): rounds paired by its system, of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
 //
 // Takes any type of body and a specified content type.
 //
@@ -4346,7 +4344,7 @@ func (c *Client) CreateTournamentWithBody(ctx context.Context, contentType strin
 
 // CreateTournament Create a tournament
 //
-// Makes a tournament organised by the key's player (docs/tournaments.md): a Swiss of a number of rounds, or a round robin (2p), of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
+// Makes a tournament organised by the key's player (docs/tournaments.md): rounds paired by its system, of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -6751,7 +6749,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateMatchWithBodyWithResponse Create a match
 	//
-	// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc, bot-expert and bot-level-1 to bot-level-8) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).
+	// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: a bot of strategy X is the player bot-X) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -6760,7 +6758,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateMatchWithResponse Create a match
 	//
-	// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc, bot-expert and bot-level-1 to bot-level-8) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).
+	// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: a bot of strategy X is the player bot-X) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7030,7 +7028,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetPlayerRatingsWithResponse Get a player's ratings
 	//
-	// The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, its rated matches against opponents who were established when they met (established_matches: every player of every other side a bot or a player not provisional then), and whether the rating is still provisional (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 matches against established opponents). Then its history, newest first: what each rated match did to its rating, and whether it counted against established opponents. The bots are players too: bot-random, bot-greedy, bot-pimc, bot-expert, and bot-level-1 to bot-level-8. A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.
+	// The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, its rated matches against opponents who were established when they met (established_matches: every player of every other side a bot or a player not provisional then), and whether the rating is still provisional (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 matches against established opponents). Then its history, newest first: what each rated match did to its rating, and whether it counted against established opponents. The bots are players too: a bot of strategy X is the player bot-X (bot-greedy). A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -7084,7 +7082,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateTournamentWithBodyWithResponse Create a tournament
 	//
-	// Makes a tournament organised by the key's player (docs/tournaments.md): a Swiss of a number of rounds, or a round robin (2p), of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
+	// Makes a tournament organised by the key's player (docs/tournaments.md): rounds paired by its system, of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7093,7 +7091,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateTournamentWithResponse Create a tournament
 	//
-	// Makes a tournament organised by the key's player (docs/tournaments.md): a Swiss of a number of rounds, or a round robin (2p), of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
+	// Makes a tournament organised by the key's player (docs/tournaments.md): rounds paired by its system, of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -12839,7 +12837,7 @@ func (c *ClientWithResponses) ListMatchesWithResponse(ctx context.Context, param
 
 // CreateMatchWithBodyWithResponse Create a match
 //
-// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc, bot-expert and bot-level-1 to bot-level-8) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).
+// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: a bot of strategy X is the player bot-X) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -12854,7 +12852,7 @@ func (c *ClientWithResponses) CreateMatchWithBodyWithResponse(ctx context.Contex
 
 // CreateMatchWithResponse Create a match
 //
-// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: the bots are the players bot-random, bot-greedy, bot-pimc, bot-expert and bot-level-1 to bot-level-8) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).
+// Starts a match for 2 to 4 players (humans, bots and open seats) and answers the match as a spectator sees it, with a secret token for each named human seat and a secret invite for each open seat. Tokens and invites are shown only here: keep them. With an open seat the match waits (status waiting) until every seat is joined; the last join deals. Bots play at once until a human is to move. turn_seconds sets a clock: a human who does not act in time has the turn played by the greedy bot. rated makes the match move its players' ratings once it ends (docs/ratings.md): every seat must then be a bot (each strategy once: a bot of strategy X is the player bot-X) or bound to a player, and no seed may be chosen. A seat bound to a player shows the player's name (a name given must be that one: else 400 INVALID_REQUEST); a bot seat may leave its name out, and is then named after its bot's player (bot-greedy).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -13304,7 +13302,7 @@ func (c *ClientWithResponses) ListPlayerMatchesWithResponse(ctx context.Context,
 
 // GetPlayerRatingsWithResponse Get a player's ratings
 //
-// The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, its rated matches against opponents who were established when they met (established_matches: every player of every other side a bot or a player not provisional then), and whether the rating is still provisional (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 matches against established opponents). Then its history, newest first: what each rated match did to its rating, and whether it counted against established opponents. The bots are players too: bot-random, bot-greedy, bot-pimc, bot-expert, and bot-level-1 to bot-level-8. A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.
+// The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, its rated matches against opponents who were established when they met (established_matches: every player of every other side a bot or a player not provisional then), and whether the rating is still provisional (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 matches against established opponents). Then its history, newest first: what each rated match did to its rating, and whether it counted against established opponents. The bots are players too: a bot of strategy X is the player bot-X (bot-greedy). A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -13394,7 +13392,7 @@ func (c *ClientWithResponses) ListTournamentsWithResponse(ctx context.Context, p
 
 // CreateTournamentWithBodyWithResponse Create a tournament
 //
-// Makes a tournament organised by the key's player (docs/tournaments.md): a Swiss of a number of rounds, or a round robin (2p), of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
+// Makes a tournament organised by the key's player (docs/tournaments.md): rounds paired by its system, of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -13409,7 +13407,7 @@ func (c *ClientWithResponses) CreateTournamentWithBodyWithResponse(ctx context.C
 
 // CreateTournamentWithResponse Create a tournament
 //
-// Makes a tournament organised by the key's player (docs/tournaments.md): a Swiss of a number of rounds, or a round robin (2p), of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
+// Makes a tournament organised by the key's player (docs/tournaments.md): rounds paired by its system, of tables of the format, duplicate or not, rated or not. It starts at starts_at when given, else when the organiser starts it. A player may organise 3 tournaments upcoming or running at once (429 RATE_LIMITED beyond).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

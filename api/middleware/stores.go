@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/players"
 	"github.com/allfives/allfives/domain/app/referee"
 )
 
@@ -44,7 +45,7 @@ func TextParams(next echo.HandlerFunc) echo.HandlerFunc {
 			case name == "id" && strings.HasPrefix(route, "/api/v1/matches/"):
 				return fmt.Errorf("%w: no match has that id", domain.ErrMatchNotFound)
 			case name == "id" && strings.HasPrefix(route, "/api/v1/players/"):
-				return fmt.Errorf("%w: no player has that id", domain.ErrPlayerNotFound)
+				return fmt.Errorf("%w: no player has that id", players.ErrPlayerNotFound)
 			}
 			return domain.Invalidf("a path segment is not UTF-8 text")
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -13,8 +14,14 @@ import (
 	"github.com/allfives/allfives/api/middleware"
 	"github.com/allfives/allfives/api/problem"
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/quota"
 	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/app/reviews"
+	"github.com/allfives/allfives/domain/app/seeks"
+	"github.com/allfives/allfives/domain/app/storeerr"
+	"github.com/allfives/allfives/domain/app/tournaments"
+	"github.com/allfives/allfives/domain/bot"
 )
 
 // More that Swagger 2.0 cannot say, said by Convert (see convert.go) for clients and for
@@ -72,7 +79,7 @@ var invalidDetails = map[string]string{
 	"createTournament": "rounds: a swiss plays 1 to 20 rounds",
 	"listTournaments":  `status must be upcoming, running, finished or cancelled, got "over"`,
 	"getTournament":    `this endpoint takes no query parameters, got "round"`,
-	"joinTournament":   `bot "chess" is not a strategy; choose one of expert, greedy, level-1, level-2, level-3, level-4, level-5, level-6, level-7, level-8, pimc, random`,
+	"joinTournament":   `bot "chess" is not a strategy; choose one of ` + strings.Join(slices.Sorted(slices.Values(bot.AllNames())), ", "),
 	"leaveTournament":  `this endpoint takes no query parameters, got "reason"`,
 	"startTournament":  `this endpoint takes no query parameters, got "at"`,
 	"cancelTournament": `this endpoint takes no query parameters, got "reason"`,
@@ -106,36 +113,36 @@ var problemDetails = map[domain.Code]string{
 	domain.CodeInvalidInvite:         domain.ErrInvalidInvite.Error(),
 	domain.CodeMatchNotStarted:       domain.ErrMatchNotStarted.Error(),
 	domain.CodeMatchStarted:          domain.ErrMatchStarted.Error(),
-	problem.CodeRateLimited:          "too many requests from this address; retry after 1 s",
+	quota.CodeRateLimited:            "too many requests from this address; retry after 1 s",
 	domain.CodeInternal:              "the server failed to answer; quote the request_id when reporting it",
 	problem.CodeNotReady:             "the database does not answer",
-	domain.CodeRecordCorrupt:         (&referee.CorruptError{MatchID: exampleID}).Error(),
-	domain.CodeStoreBusy:             domain.ErrStoreBusy.Error(),
-	domain.CodeStoreFull:             domain.ErrStoreFull.Error(),
-	domain.CodeStoreUnavailable:      domain.ErrStoreUnavailable.Error(),
+	storeerr.CodeRecordCorrupt:       (&referee.CorruptError{MatchID: exampleID}).Error(),
+	storeerr.CodeStoreBusy:           storeerr.ErrStoreBusy.Error(),
+	storeerr.CodeStoreFull:           storeerr.ErrStoreFull.Error(),
+	storeerr.CodeStoreUnavailable:    storeerr.ErrStoreUnavailable.Error(),
 	problem.CodeUnavailable:          "the server has as many live streams open as it may; try again later",
 	problem.CodeRequestTimeout:       "the request body did not arrive before the server's read timeout",
 	problem.CodeHeaderTooLarge:       "the request's headers and URL are larger than " + strconv.Itoa(middleware.DefaultHeaderLimit) + " bytes",
 	// The sentinel's own words: the referee returns it as it is.
 	domain.CodeSeedWithOpenSeats: domain.ErrSeedWithOpenSeats.Error(),
 	domain.CodeMatchNotFinished:  domain.ErrMatchNotFinished.Error(),
-	problem.CodeReviewNotFound:   reviews.ErrNotRequested.Error(),
-	domain.CodeNameTaken:         `name "Ada": ` + domain.ErrNameTaken.Error(),
-	domain.CodePlayerNotFound:    fmt.Sprintf("player %q: %s", exampleID, domain.ErrPlayerNotFound),
+	reviews.CodeReviewNotFound:   reviews.ErrNotRequested.Error(),
+	players.CodeNameTaken:        `name "Ada": ` + players.ErrNameTaken.Error(),
+	players.CodePlayerNotFound:   fmt.Sprintf("player %q: %s", exampleID, players.ErrPlayerNotFound),
 	domain.CodeAlreadySeated:     "join: " + domain.ErrAlreadySeated.Error() + ": the player holds seat 0",
 	domain.CodeSeatNotReserved:   domain.ErrSeatNotReserved.Error() + ": seat 1 is kept for no one now",
 	domain.CodeSeatResigned:      domain.ErrSeatResigned.Error() + ": seat 1",
 	domain.CodeRematchCancelled:  "rematch " + exampleID + ": " + domain.ErrRematchCancelled.Error() + " (declined)",
 	// Tournaments (docs/tournaments.md, "Errors").
-	domain.CodeMatchSealed:        domain.ErrMatchSealed.Error(),
-	domain.CodeTournamentNotFound: fmt.Sprintf("no tournament has the id %q", exampleID),
-	domain.CodeTournamentClosed:   domain.ErrTournamentClosed.Error() + ": it is running",
-	domain.CodeTournamentFull:     domain.ErrTournamentFull.Error() + " (16)",
-	domain.CodeAlreadyEntered:     domain.ErrAlreadyEntered.Error(),
-	domain.CodeNotOrganiser:       domain.ErrNotOrganiser.Error(),
-	domain.CodeTooFewEntries:      domain.ErrTooFewEntries.Error() + ": 1 of 2",
-	domain.CodeAlreadySeeking:     "store a seek: " + domain.ErrAlreadySeeking.Error(),
-	domain.CodeSeekNotFound:       fmt.Sprintf("seek %q: %s", exampleID, domain.ErrSeekNotFound),
+	domain.CodeMatchSealed:             domain.ErrMatchSealed.Error(),
+	tournaments.CodeTournamentNotFound: fmt.Sprintf("no tournament has the id %q", exampleID),
+	tournaments.CodeTournamentClosed:   tournaments.ErrTournamentClosed.Error() + ": it is running",
+	tournaments.CodeTournamentFull:     tournaments.ErrTournamentFull.Error() + " (16)",
+	tournaments.CodeAlreadyEntered:     tournaments.ErrAlreadyEntered.Error(),
+	tournaments.CodeNotOrganiser:       tournaments.ErrNotOrganiser.Error(),
+	tournaments.CodeTooFewEntries:      tournaments.ErrTooFewEntries.Error() + ": 1 of 2",
+	seeks.CodeAlreadySeeking:           "store a seek: " + seeks.ErrAlreadySeeking.Error(),
+	seeks.CodeSeekNotFound:             fmt.Sprintf("seek %q: %s", exampleID, seeks.ErrSeekNotFound),
 }
 
 // sharpenSecurity makes every operation say who may call it, and the seat token and the

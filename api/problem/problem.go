@@ -1,7 +1,9 @@
 // Package problem is the one mapping from an error to what a client is told of it: the codes
-// only HTTP can get wrong, the table from code to status and title (docs/api-errors.md, "Errors"),
-// the Retry-After of the codes that say "not now", and the errors the HTTP layer raises.
-// The problem+json body itself is a wire type of package api (api.Problem).
+// only HTTP can get wrong, the table from every code to status and title (docs/api-errors.md,
+// "Errors"), the Retry-After of the codes that say "not now", and the errors the HTTP layer
+// raises. Each code is declared by its owner (the game's by domain, a service's by its package
+// under domain/app, the stores' by domain/app/storeerr, RATE_LIMITED by domain/app/quota) and
+// mapped here. The problem+json body itself is a wire type of package api (api.Problem).
 package problem
 
 import (
@@ -15,34 +17,37 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/quota"
+	"github.com/allfives/allfives/domain/app/reviews"
+	"github.com/allfives/allfives/domain/app/seeks"
+	"github.com/allfives/allfives/domain/app/storeerr"
+	"github.com/allfives/allfives/domain/app/tournaments"
 )
 
-// The codes the HTTP layer adds to the domain's (docs/api-errors.md lists the domain's; these cover
-// what only HTTP can get wrong).
+// The codes the HTTP layer adds to its owners' (docs/api-errors.md lists them all; these cover what
+// only HTTP can get wrong, and the server's own state).
 const (
 	CodeNotFound             domain.Code = "NOT_FOUND"
 	CodeMethodNotAllowed     domain.Code = "METHOD_NOT_ALLOWED"
 	CodePayloadTooLarge      domain.Code = "PAYLOAD_TOO_LARGE"
 	CodeUnsupportedMediaType domain.Code = "UNSUPPORTED_MEDIA_TYPE"
-	CodeRateLimited          domain.Code = domain.CodeRateLimited
 	CodeNotReady             domain.Code = "NOT_READY"
 	CodeUnavailable          domain.Code = "UNAVAILABLE"
 	CodeRequestTimeout       domain.Code = "REQUEST_TIMEOUT"
 	CodeHeaderTooLarge       domain.Code = "HEADER_TOO_LARGE"
-	// CodeReviewNotFound: no review of the match was asked for (docs/review.md, "API").
-	CodeReviewNotFound domain.Code = "REVIEW_NOT_FOUND"
 )
 
-// retryAfterOf is the Retry-After, in seconds, sent with the domain's codes that say "not now"
-// rather than "no".
+// retryAfterOf is the Retry-After, in seconds, sent with the coded errors (*domain.Error) whose
+// code says "not now" rather than "no".
 var retryAfterOf = map[domain.Code]int{
-	domain.CodeStoreBusy: 1,
-	domain.CodeStoreFull: 30,
+	storeerr.CodeStoreBusy: 1,
+	storeerr.CodeStoreFull: 30,
 	// A restart of PostgreSQL takes seconds; the pool reconnects by itself.
-	domain.CodeStoreUnavailable: 2,
-	// Too many challenges waiting (the store's count): one answered, declined or expired
-	// makes room, which takes a person a minute or more.
-	domain.CodeRateLimited: 60,
+	storeerr.CodeStoreUnavailable: 2,
+	// A limit a service counts (challenges waiting, tournaments organised): room comes only
+	// when a person acts or a match or tournament ends, a minute or more.
+	quota.CodeRateLimited: 60,
 }
 
 // StatusClientClosed is the status logged, never sent, for a request whose client hung up
@@ -56,7 +61,7 @@ type kind struct {
 }
 
 // kinds is the one table from error code to HTTP status. Every error a client can see
-// goes through it; a code missing here is a 500, so a new domain code cannot leak unmapped.
+// goes through it; a code missing here is a 500, so a new code cannot leak unmapped.
 var kinds = map[domain.Code]kind{
 	domain.CodeInvalidRequest:   {http.StatusBadRequest, "Invalid request"},
 	domain.CodeUnauthorized:     {http.StatusUnauthorized, "Unauthorized"},
@@ -80,40 +85,45 @@ var kinds = map[domain.Code]kind{
 	domain.CodeMustDraw:         {http.StatusUnprocessableEntity, "Must draw"},
 	domain.CodeMustPass:         {http.StatusUnprocessableEntity, "Must pass"},
 	domain.CodeIdempotencyReuse: {http.StatusUnprocessableEntity, "Idempotency key reused"},
-	CodeRateLimited:             {http.StatusTooManyRequests, "Rate limited"},
+	quota.CodeRateLimited:       {http.StatusTooManyRequests, "Rate limited"},
 	domain.CodeInternal:         {http.StatusInternalServerError, "Internal error"},
 	CodeNotReady:                {http.StatusServiceUnavailable, "Not ready"},
-	domain.CodeRecordCorrupt:    {http.StatusInternalServerError, "Record corrupt"},
-	domain.CodeStoreBusy:        {http.StatusServiceUnavailable, "Store busy"},
-	domain.CodeStoreFull:        {http.StatusInsufficientStorage, "Store full"},
-	domain.CodeStoreUnavailable: {http.StatusServiceUnavailable, "Store unavailable"},
 	CodeUnavailable:             {http.StatusServiceUnavailable, "Unavailable"},
 	CodeRequestTimeout:          {http.StatusRequestTimeout, "Request timeout"},
 	CodeHeaderTooLarge:          {http.StatusRequestHeaderFieldsTooLarge, "Request header fields too large"},
+	// The stores' (domain/app/storeerr).
+	storeerr.CodeRecordCorrupt:    {http.StatusInternalServerError, "Record corrupt"},
+	storeerr.CodeStoreBusy:        {http.StatusServiceUnavailable, "Store busy"},
+	storeerr.CodeStoreFull:        {http.StatusInsufficientStorage, "Store full"},
+	storeerr.CodeStoreUnavailable: {http.StatusServiceUnavailable, "Store unavailable"},
 	// A create that would let its creator compute the hands of whoever joins.
 	domain.CodeSeedWithOpenSeats: {http.StatusBadRequest, "Seed with open seats"},
-	// Reviews (docs/review.md, "API"): only of a finished match, and only once asked for.
+	// Reviews (docs/review.md, "API"): only of a finished match (the match's, declared by
+	// domain), and only once asked for (declared by domain/app/reviews).
 	domain.CodeMatchNotFinished: {http.StatusConflict, "Match not finished"},
-	CodeReviewNotFound:          {http.StatusNotFound, "Review not found"},
-	// Players (docs/api-players.md, "Players").
-	domain.CodeNameTaken:      {http.StatusConflict, "Name taken"},
-	domain.CodePlayerNotFound: {http.StatusNotFound, "Player not found"},
-	domain.CodeAlreadySeated:  {http.StatusConflict, "Already seated"},
+	reviews.CodeReviewNotFound:  {http.StatusNotFound, "Review not found"},
+	// Players (docs/api-players.md, "Players"), declared by domain/app/players; a player's second
+	// seat of one match is the seats' refusal, declared by domain.
+	players.CodeNameTaken:      {http.StatusConflict, "Name taken"},
+	players.CodePlayerNotFound: {http.StatusNotFound, "Player not found"},
+	domain.CodeAlreadySeated:   {http.StatusConflict, "Already seated"},
 	// Consent and resignation (docs/api-matches.md, "Consent").
 	domain.CodeSeatNotReserved:  {http.StatusConflict, "Seat not reserved"},
 	domain.CodeSeatResigned:     {http.StatusConflict, "Seat resigned"},
 	domain.CodeRematchCancelled: {http.StatusConflict, "Rematch cancelled"},
-	// Tournaments (docs/tournaments.md, "Errors").
-	domain.CodeMatchSealed:        {http.StatusConflict, "Match sealed"},
-	domain.CodeTournamentNotFound: {http.StatusNotFound, "Tournament not found"},
-	domain.CodeTournamentClosed:   {http.StatusConflict, "Tournament closed"},
-	domain.CodeTournamentFull:     {http.StatusConflict, "Tournament full"},
-	domain.CodeAlreadyEntered:     {http.StatusConflict, "Already entered"},
-	domain.CodeNotOrganiser:       {http.StatusForbidden, "Not the organiser"},
-	domain.CodeTooFewEntries:      {http.StatusConflict, "Too few entries"},
-	// Play now (docs/matchmaking.md).
-	domain.CodeAlreadySeeking: {http.StatusConflict, "Already seeking"},
-	domain.CodeSeekNotFound:   {http.StatusNotFound, "Seek not found"},
+	// Tournaments (docs/tournaments.md, "Errors"): the seal is the match's, declared by domain;
+	// the rest by domain/app/tournaments.
+	domain.CodeMatchSealed: {http.StatusConflict, "Match sealed"},
+
+	tournaments.CodeTournamentNotFound: {http.StatusNotFound, "Tournament not found"},
+	tournaments.CodeTournamentClosed:   {http.StatusConflict, "Tournament closed"},
+	tournaments.CodeTournamentFull:     {http.StatusConflict, "Tournament full"},
+	tournaments.CodeAlreadyEntered:     {http.StatusConflict, "Already entered"},
+	tournaments.CodeNotOrganiser:       {http.StatusForbidden, "Not the organiser"},
+	tournaments.CodeTooFewEntries:      {http.StatusConflict, "Too few entries"},
+	// Play now (docs/matchmaking.md), declared by domain/app/seeks.
+	seeks.CodeAlreadySeeking: {http.StatusConflict, "Already seeking"},
+	seeks.CodeSeekNotFound:   {http.StatusNotFound, "Seek not found"},
 }
 
 // Row is one row of the error table (docs/api-errors.md, "Errors"): a code, the status it is
@@ -146,7 +156,7 @@ var codeByStatus = map[int]domain.Code{
 	http.StatusMethodNotAllowed:      CodeMethodNotAllowed,
 	http.StatusRequestEntityTooLarge: CodePayloadTooLarge,
 	http.StatusUnsupportedMediaType:  CodeUnsupportedMediaType,
-	http.StatusTooManyRequests:       CodeRateLimited,
+	http.StatusTooManyRequests:       quota.CodeRateLimited,
 }
 
 // Error is an error found by the HTTP layer itself: a bad header, query or body.

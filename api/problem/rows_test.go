@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/storeerr"
 )
 
 // TestRowsAreWhatClientsGet: each row ProblemCodes gives the docs is the status, title
@@ -28,8 +29,8 @@ func TestRowsAreWhatClientsGet(t *testing.T) {
 		}
 	}
 	// The domain's "not now" errors carry their Retry-After through For themselves.
-	busy := slices.IndexFunc(rows, func(r Row) bool { return r.Code == domain.CodeStoreBusy })
-	if p, _ := For(domain.ErrStoreBusy); busy < 0 || p.RetryAfter == 0 || rows[busy].RetryAfter != p.RetryAfter {
+	busy := slices.IndexFunc(rows, func(r Row) bool { return r.Code == storeerr.CodeStoreBusy })
+	if p, _ := For(storeerr.ErrStoreBusy); busy < 0 || p.RetryAfter == 0 || rows[busy].RetryAfter != p.RetryAfter {
 		t.Errorf("STORE_BUSY is sent with Retry-After %d, its row is %+v", p.RetryAfter, rows[max(busy, 0)])
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/allfives/allfives/api/problem"
+	"github.com/allfives/allfives/domain/app/quota"
 	"golang.org/x/time/rate"
 )
 
@@ -142,7 +143,7 @@ func (l *Limiter) Middleware(next echo.HandlerFunc) echo.HandlerFunc {
 		if d := l.wait(Bucket(c.RealIP())); d > 0 {
 			secs := int(math.Ceil(d.Seconds()))
 			return &problem.Error{
-				Code:       problem.CodeRateLimited,
+				Code:       quota.CodeRateLimited,
 				Detail:     "too many requests from this address; retry after " + strconv.Itoa(secs) + " s",
 				RetryAfter: secs,
 			}

@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/allfives/allfives/api/problem"
+	"github.com/allfives/allfives/domain/app/quota"
 )
 
 // The default caps on live streams. A stream holds a goroutine, a connection and its buffers
@@ -43,7 +44,7 @@ func (sc *Caps) Take(client string) (release func(), err error) {
 	defer sc.mu.Unlock()
 	switch {
 	case sc.byClient[client] >= sc.perClient:
-		return nil, &problem.Error{Code: problem.CodeRateLimited, RetryAfter: streamRetryAfter,
+		return nil, &problem.Error{Code: quota.CodeRateLimited, RetryAfter: streamRetryAfter,
 			Detail: "this client address has as many live streams open as it may; close one, or try again later"}
 	case sc.open >= sc.max:
 		return nil, &problem.Error{Code: problem.CodeUnavailable, RetryAfter: streamRetryAfter,

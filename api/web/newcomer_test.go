@@ -53,7 +53,8 @@ const seatNumbers = `(() => {
 
 // TestHomeForANewcomer: before the lists arrive each says it is loading, and an empty one says
 // none yet; the form counts seats from 0 as the API does, and offers every bot strategy the
-// API's document names (pimc included), weakest last, of which a pimc bot is created.
+// API's document names (pimc included), strongest first as the ladder measured them, of which
+// a pimc bot is created.
 func TestHomeForANewcomer(t *testing.T) {
 	t.Parallel()
 	s, release := newGatedSite(t)
@@ -77,7 +78,7 @@ func TestHomeForANewcomer(t *testing.T) {
 		t.Errorf("the partnerships are said as %q", p)
 	}
 	want := []string{"human"}
-	for _, name := range slices.Backward(bot.AllNames()) {
+	for _, name := range slices.Backward(bot.WeakestFirst()) {
 		want = append(want, "bot:"+name)
 	}
 	want = append(want, "open")

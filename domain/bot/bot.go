@@ -38,8 +38,9 @@ func Strategies(seed uint64) map[string]domain.Strategy {
 func Names() []string { return []string{NameRandom, NameGreedy, NamePIMC, NameExpert} }
 
 // AllNames lists every strategy a seat may name, each also a rated player (bot-<name>): the
-// four of Names, then the levels of LevelNames, weakest first. It is what the OpenAPI enum,
-// the rated bot players and simulate --rated follow.
+// four of Names, then the levels of LevelNames, weakest first. It is the one list of the
+// strategies: the rated bot players and simulate --rated follow it in this order, and
+// WeakestFirst orders it for the API's enum and the web form.
 func AllNames() []string { return append(Names(), LevelNames()...) }
 
 // onlyMove returns the move when the view leaves exactly one, so random and greedy answer a

@@ -1,5 +1,10 @@
 package bot
 
+import (
+	"cmp"
+	"slices"
+)
+
 // ladderFormats are the formats of ladder's columns, in order.
 var ladderFormats = [4]string{"2p", "3p", "4p", "2v2"}
 
@@ -38,4 +43,19 @@ func LadderRating(name, format string) (float64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// WeakestFirst lists AllNames weakest first by their two-player ratings on the ladder, the
+// format where the ladder spreads widest (docs/bots.md, "The levels' ratings"); strategies
+// rated alike keep AllNames' order. It is the order of the API's bot enum, which `go generate
+// ./api/` writes from it, and so of the web form's choice of bots: measuring the bots again
+// reorders both.
+func WeakestFirst() []string {
+	names := AllNames()
+	slices.SortStableFunc(names, func(a, b string) int {
+		ra, _ := LadderRating(a, ladderFormats[0])
+		rb, _ := LadderRating(b, ladderFormats[0])
+		return cmp.Compare(ra, rb)
+	})
+	return names
 }

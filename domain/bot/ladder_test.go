@@ -41,3 +41,20 @@ func TestLadderLevelsRise(t *testing.T) {
 		}
 	}
 }
+
+// TestWeakestFirstFollowsTheLadder: WeakestFirst holds every strategy once, each rated in two
+// players at least as high as the one before it, so that the API's enum and the web form
+// list the bots from the weakest measured to the strongest.
+func TestWeakestFirstFollowsTheLadder(t *testing.T) {
+	got := WeakestFirst()
+	if !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(AllNames()))) {
+		t.Fatalf("WeakestFirst lists %v, the strategies are %v", got, AllNames())
+	}
+	for i := 1; i < len(got); i++ {
+		lo, _ := LadderRating(got[i-1], "2p")
+		hi, _ := LadderRating(got[i], "2p")
+		if hi < lo {
+			t.Errorf("%s (%v in 2p) comes after %s (%v)", got[i], hi, got[i-1], lo)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package tournament
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -49,15 +50,6 @@ func (f Format) Sides() int {
 	return f.TableSize()
 }
 
-// System is how a tournament pairs its rounds.
-type System string
-
-// The pairing systems.
-const (
-	Swiss      System = "swiss"
-	RoundRobin System = "round_robin"
-)
-
 // Limits a spec must keep.
 const (
 	MaxRounds     = 20
@@ -92,22 +84,23 @@ type Spec struct {
 }
 
 // Check refuses a spec the engine cannot run, saying why; it fills the defaults of
-// MinEntries (the table size) and MaxEntries (MaxEntries; 32 for a round robin).
+// MinEntries (the table size) and MaxEntries (the most its system takes). What a system asks
+// of the format and the rounds, and how many entries it takes, its Rules say.
 func (s *Spec) Check() error {
 	n := s.Format.TableSize()
+	rules, known := s.System.Rules()
 	switch {
 	case s.Name == "" || len([]rune(s.Name)) > MaxNameLength:
 		return invalidf("name: 1 to %d characters", MaxNameLength)
 	case n == 0:
 		return invalidf("format: one of 2p, 3p, 4p, 2v2")
-	case s.System != Swiss && s.System != RoundRobin:
-		return invalidf("system: swiss or round_robin")
-	case s.System == RoundRobin && s.Format != Format2P:
-		return invalidf("system: a round robin pairs two players a table; use swiss for %s", s.Format)
-	case s.System == RoundRobin && s.Rounds != 0:
-		return invalidf("rounds: a round robin plays every pairing once, leave rounds out")
-	case s.System == Swiss && (s.Rounds < 1 || s.Rounds > MaxRounds):
-		return invalidf("rounds: a swiss plays 1 to %d rounds", MaxRounds)
+	case !known:
+		return invalidf("system: %s", oneOf(Systems()))
+	}
+	if err := rules.Check(*s); err != nil {
+		return err
+	}
+	switch {
 	case s.Target != 0 && (s.Target < 5 || s.Target > 1000 || s.Target%5 != 0):
 		return invalidf("target: a multiple of 5 from 5 to 1000")
 	case s.TurnSeconds != 0 && (s.TurnSeconds < 10 || s.TurnSeconds > 604800):
@@ -117,26 +110,32 @@ func (s *Spec) Check() error {
 		s.MinEntries = n
 	}
 	if s.MaxEntries == 0 {
-		s.MaxEntries = MaxEntries
-		if s.System == RoundRobin {
-			s.MaxEntries = 32
-		}
+		s.MaxEntries = rules.MaxEntries()
 	}
-	switch {
+	switch most := rules.MaxEntries(); {
 	case s.MinEntries < n || s.MinEntries > MaxEntries:
 		return invalidf("min_entries: %d (one table) to %d", n, MaxEntries)
 	case s.MaxEntries < s.MinEntries || s.MaxEntries > MaxEntries:
 		return invalidf("max_entries: min_entries to %d", MaxEntries)
-	case s.System == RoundRobin && s.MaxEntries > 32:
-		return invalidf("max_entries: a round robin takes at most 32 entries (31 rounds)")
+	case s.MaxEntries > most:
+		return invalidf("max_entries: a %s takes at most %d entries (%d rounds)", title(s.System), most, rules.Rounds(*s, most))
 	}
 	return nil
 }
 
-// PlannedRounds is how many rounds the tournament plays with entries players.
-func (s Spec) PlannedRounds(entries int) int {
-	if s.System == RoundRobin {
-		return RoundRobinRounds(entries)
+// oneOf says a list of names as a message does: "a", "a or b", "a, b or c".
+func oneOf(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
 	}
-	return s.Rounds
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// PlannedRounds is how many rounds the tournament plays with entries players; none for a
+// system the engine does not know, which Check refuses.
+func (s Spec) PlannedRounds(entries int) int {
+	if rules, ok := s.System.Rules(); ok {
+		return rules.Rounds(s, entries)
+	}
+	return 0
 }

@@ -8,8 +8,9 @@ import (
 
 // Standing is one entrant's line of the standings (docs/tournaments.md, "Standings").
 // Points orders the standings: match points, or in a duplicate tournament the sum of the
-// duplicate scores. MatchPoints, Buchholz, SonnebornBerger and Wins are the tie-breaks, in
-// that order after Points; entry order breaks what is left, so every rank is one entrant's.
+// duplicate scores. MatchPoints, Buchholz, SonnebornBerger and Wins are the figures the
+// tie-breaks read (each system's TieBreaks; StandardTieBreaks takes them in that order after
+// Points); entry order breaks what is left, so every rank is one entrant's.
 type Standing struct {
 	Rank            int     `json:"rank"`
 	Entrant         string  `json:"entrant"`
@@ -38,12 +39,27 @@ type game struct {
 	matchPoints float64
 }
 
-// Standings computes the standings of entrants (in entry order) after rounds. Buchholz is the
-// sum over an entrant's tables of the mean final Points of its opponents there (the seats of
-// the other sides; a bye adds nothing); Sonneborn-Berger the sum over its tables of its match
-// points there times that mean. Both measure the strength of whom one met; with one opponent a
-// table they are chess's.
-func Standings(f Format, duplicate bool, entrants []string, rounds []RoundRecord) []Standing {
+// A TieBreak is a figure of a standing that orders entrants of equal points: the higher first.
+type TieBreak func(Standing) float64
+
+// StandardTieBreaks are the tie-breaks of docs/tournaments.md ("Standings"), in order: match
+// points, Buchholz, Sonneborn-Berger, wins.
+func StandardTieBreaks() []TieBreak {
+	return []TieBreak{
+		func(s Standing) float64 { return s.MatchPoints },
+		func(s Standing) float64 { return s.Buchholz },
+		func(s Standing) float64 { return s.SonnebornBerger },
+		func(s Standing) float64 { return float64(s.Wins) },
+	}
+}
+
+// Standings computes the standings of entrants (in entry order) after rounds, ranked by
+// points, then by each of tieBreaks, then in entry order. Buchholz is the sum over an
+// entrant's tables of the mean final Points of its opponents there (the seats of the other
+// sides; a bye adds nothing); Sonneborn-Berger the sum over its tables of its match points
+// there times that mean. Both measure the strength of whom one met; with one opponent a table
+// they are chess's.
+func Standings(f Format, duplicate bool, entrants []string, rounds []RoundRecord, tieBreaks ...TieBreak) []Standing {
 	idx := make(map[string]int, len(entrants))
 	rows := make([]Standing, len(entrants))
 	for i, id := range entrants {
@@ -116,9 +132,15 @@ func Standings(f Format, duplicate bool, entrants []string, rounds []RoundRecord
 	}
 	slices.SortStableFunc(order, func(a, b int) int {
 		x, y := rows[a], rows[b]
-		return cmp.Or(cmp.Compare(y.Points, x.Points), cmp.Compare(y.MatchPoints, x.MatchPoints),
-			cmp.Compare(y.Buchholz, x.Buchholz), cmp.Compare(y.SonnebornBerger, x.SonnebornBerger),
-			cmp.Compare(y.Wins, x.Wins), cmp.Compare(a, b))
+		if c := cmp.Compare(y.Points, x.Points); c != 0 {
+			return c
+		}
+		for _, by := range tieBreaks {
+			if c := cmp.Compare(by(y), by(x)); c != 0 {
+				return c
+			}
+		}
+		return cmp.Compare(a, b)
 	})
 	out := make([]Standing, len(rows))
 	for r, i := range order {

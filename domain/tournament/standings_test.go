@@ -18,7 +18,7 @@ func TestStandingsByHand(t *testing.T) {
 		{Results: []Result{res(2, 0, "A", "C", 250, 0), res(2, 1, "B", "D", 50, 250)}},
 		{Results: []Result{res(3, 0, "B", "C", 250, 245), res(3, 1, "D", "A", 250, 5)}},
 	}
-	got := Standings(Format2P, false, []string{"A", "B", "C", "D"}, rounds)
+	got := Standings(Format2P, false, []string{"A", "B", "C", "D"}, rounds, StandardTieBreaks()...)
 	// Points: A 2, B 1, C 1, D 2. Buchholz: A = B+C+D = 1+1+2 = 4, D = C+B+A = 4,
 	// B = A+D+C = 5, C = D+A+B = 5. Sonneborn-Berger (the points of those beaten): A = B+C = 2,
 	// D = B+A = 3, B = C = 1, C = D = 2.
@@ -36,11 +36,11 @@ func TestStandingsByHand(t *testing.T) {
 // TestByeCountsAWin: a bye is one match point and no Buchholz; in duplicate it scores 0.
 func TestByeCountsAWin(t *testing.T) {
 	rounds := []RoundRecord{{Results: []Result{res(1, 0, "A", "B", 250, 100)}, Byes: []string{"C"}}}
-	got := Standings(Format2P, false, []string{"A", "B", "C"}, rounds)
+	got := Standings(Format2P, false, []string{"A", "B", "C"}, rounds, StandardTieBreaks()...)
 	if got[1].Entrant != "C" || got[1].Points != 1 || got[1].Byes != 1 || got[1].Buchholz != 0 || got[1].Played != 0 {
 		t.Fatalf("bye: %+v", got)
 	}
-	dup := Standings(Format2P, true, []string{"A", "B", "C"}, rounds)
+	dup := Standings(Format2P, true, []string{"A", "B", "C"}, rounds, StandardTieBreaks()...)
 	if i := slices.IndexFunc(dup, func(s Standing) bool { return s.Entrant == "C" }); dup[i].Points != 0 || dup[i].MatchPoints != 1 {
 		t.Fatalf("duplicate bye: %+v", dup[i])
 	}
@@ -57,7 +57,7 @@ func TestDuplicateScores(t *testing.T) {
 		}
 	}
 	rounds := []RoundRecord{{Results: []Result{res(1, 0, "A", "B", 250, 100), res(1, 1, "C", "D", 250, 200)}}}
-	st := Standings(Format2P, true, []string{"A", "B", "C", "D"}, rounds)
+	st := Standings(Format2P, true, []string{"A", "B", "C", "D"}, rounds, StandardTieBreaks()...)
 	// A and D +100 (A first: equal in everything, entry order), then C and B at -100.
 	if st[0].Entrant != "A" || st[0].Points != 100 || st[1].Entrant != "D" || st[1].Points != 100 || st[3].Points != -100 {
 		t.Fatalf("duplicate standings %+v", st)

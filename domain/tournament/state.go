@@ -83,7 +83,7 @@ func (st *State) apply(e Event) error {
 	switch e.Type {
 	case TypeCreated:
 		d, err := decode[Created](e)
-		if err != nil || st.Version != 0 {
+		if _, known := d.Spec.System.Rules(); err != nil || st.Version != 0 || !known {
 			return fmt.Errorf("bad creation")
 		}
 		st.Spec, st.Organiser, st.OrganiserName, st.CreatedAt, st.Status = d.Spec, d.Organiser, d.OrganiserName, e.At, Upcoming
@@ -204,7 +204,7 @@ func (st *State) Standings() []Standing {
 			players = append(players, e.Player)
 		}
 	}
-	return Standings(st.Spec.Format, st.Spec.Duplicate, players, st.Records())
+	return Standings(st.Spec.Format, st.Spec.Duplicate, players, st.Records(), st.rules().TieBreaks()...)
 }
 
 // Over says whether round r is over: it ended, or the tournament's cancel cut it short
@@ -215,43 +215,12 @@ func (st *State) Over(r *Round) bool { return r.Ended || st.Status == StatusCanc
 // RoundDone says whether every table of the current round has its result.
 func (r *Round) RoundDone() bool { return !slices.Contains(r.Results, nil) }
 
-// NextPairing is the pairing of the round after the last one ended: the round robin's next
-// circle, or the Swiss on the standings so far (ratings at entry break equal points).
-func (st *State) NextPairing() Pairing {
-	n := len(st.Rounds) + 1
-	if st.Spec.System == RoundRobin {
-		return PairRoundRobin(st.Playing, n)
-	}
-	size := st.Spec.Format.TableSize()
-	points := map[string]float64{}
-	for _, s := range st.Standings() {
-		points[s.Entrant] = s.Points
-	}
-	met := map[[2]string]bool{}
-	byes := map[string]int{}
-	seats := map[string][]int{}
-	for _, r := range st.Rounds {
-		for _, t := range r.Pairing.Tables {
-			for i, a := range t.Seats {
-				s := seats[a]
-				for len(s) < size {
-					s = append(s, 0)
-				}
-				s[i]++
-				seats[a] = s
-				for _, b := range t.Seats {
-					met[[2]string{a, b}] = true
-				}
-			}
-		}
-		for _, b := range r.Pairing.Byes {
-			byes[b]++
-		}
-	}
-	cands := make([]Candidate, 0, len(st.Playing))
-	for _, id := range st.Playing {
-		e, _ := st.Entry(id)
-		cands = append(cands, Candidate{ID: id, Points: points[id], Rating: e.Rating, Byes: byes[id], Seats: seats[id]})
-	}
-	return PairSwiss(cands, size, func(a, b string) bool { return met[[2]string{a, b}] })
+// NextPairing is the pairing of the round after the last one ended, as the tournament's
+// system pairs it.
+func (st *State) NextPairing() Pairing { return st.rules().Pair(st) }
+
+// rules are the state's system; Fold refuses a log of a system the engine does not know.
+func (st *State) rules() Rules {
+	r, _ := st.Spec.System.Rules()
+	return r
 }

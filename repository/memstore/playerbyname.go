@@ -3,13 +3,12 @@ package memstore
 import (
 	"context"
 
-	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/app/players"
 )
 
 var _ players.NameStore = (*Store)(nil)
 
-// PlayerByNameKey returns the player whose name key is key, or domain.ErrPlayerNotFound.
+// PlayerByNameKey returns the player whose name key is key, or players.ErrPlayerNotFound.
 func (s *Store) PlayerByNameKey(ctx context.Context, key string) (players.Record, error) {
 	if err := ctx.Err(); err != nil {
 		return players.Record{}, err
@@ -18,7 +17,7 @@ func (s *Store) PlayerByNameKey(ctx context.Context, key string) (players.Record
 	defer s.mu.RUnlock()
 	id, ok := s.people.byName[key]
 	if !ok {
-		return players.Record{}, domain.ErrPlayerNotFound
+		return players.Record{}, players.ErrPlayerNotFound
 	}
 	return copyPlayer(s.people.byID[id]), nil
 }

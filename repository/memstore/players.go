@@ -23,7 +23,7 @@ type playerBook struct {
 }
 
 // CreatePlayer stores a new player; a name key or name skeleton already stored is
-// domain.ErrNameTaken.
+// players.ErrNameTaken.
 func (s *Store) CreatePlayer(ctx context.Context, rec players.Record) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -40,7 +40,7 @@ func (s *Store) CreatePlayer(ctx context.Context, rec players.Record) error {
 	_, taken := b.byName[rec.NameKey]
 	_, alike := b.byLook[rec.NameSkeleton]
 	if taken || alike {
-		return domain.ErrNameTaken
+		return players.ErrNameTaken
 	}
 	if _, taken := b.byID[rec.ID]; taken {
 		return domain.Invalidf("player %s is already stored", rec.ID)
@@ -53,7 +53,7 @@ func (s *Store) CreatePlayer(ctx context.Context, rec players.Record) error {
 	return nil
 }
 
-// Player returns the player with that id, or domain.ErrPlayerNotFound.
+// Player returns the player with that id, or players.ErrPlayerNotFound.
 func (s *Store) Player(ctx context.Context, id string) (players.Record, error) {
 	if err := ctx.Err(); err != nil {
 		return players.Record{}, err
@@ -62,12 +62,12 @@ func (s *Store) Player(ctx context.Context, id string) (players.Record, error) {
 	defer s.mu.RUnlock()
 	rec, ok := s.people.byID[id]
 	if !ok {
-		return players.Record{}, domain.ErrPlayerNotFound
+		return players.Record{}, players.ErrPlayerNotFound
 	}
 	return copyPlayer(rec), nil
 }
 
-// PlayerByKeyHash returns the player whose key hashes to hash, or domain.ErrPlayerNotFound.
+// PlayerByKeyHash returns the player whose key hashes to hash, or players.ErrPlayerNotFound.
 func (s *Store) PlayerByKeyHash(ctx context.Context, hash []byte) (players.Record, error) {
 	if err := ctx.Err(); err != nil {
 		return players.Record{}, err
@@ -76,7 +76,7 @@ func (s *Store) PlayerByKeyHash(ctx context.Context, hash []byte) (players.Recor
 	defer s.mu.RUnlock()
 	id, ok := s.people.byKey[string(hash)]
 	if !ok {
-		return players.Record{}, domain.ErrPlayerNotFound
+		return players.Record{}, players.ErrPlayerNotFound
 	}
 	return copyPlayer(s.people.byID[id]), nil
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/storeerr"
 	"github.com/allfives/allfives/repository/postgres"
 	"github.com/allfives/allfives/repository/storetest"
 )
@@ -46,7 +47,7 @@ func TestLockHeldIsStoreBusy(t *testing.T) {
 			}
 			a := f.Next(t)
 			err = tight.Append(ctx, a)
-			if !errors.Is(err, domain.ErrStoreBusy) || domain.CodeOf(err) != domain.CodeStoreBusy {
+			if !errors.Is(err, storeerr.ErrStoreBusy) || domain.CodeOf(err) != storeerr.CodeStoreBusy {
 				t.Fatalf("append behind a held lock: %v (code %s), want STORE_BUSY", err, domain.CodeOf(err))
 			}
 			if err := tx.Rollback(ctx); err != nil {

@@ -11,6 +11,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/storeerr"
 )
 
 // SQLSTATEs the store acts on (PostgreSQL, Appendix A).
@@ -60,7 +61,7 @@ func (s *Store) inTx(ctx context.Context, fn func(tx *gorm.DB) error) error {
 	}
 }
 
-// classify turns the PostgreSQL failures a client can act on into domain errors: a lock held
+// classify turns the PostgreSQL failures a client can act on into storeerr's errors: a lock held
 // beyond lock_timeout, or a statement_timeout that expired while the statement waited for a
 // row lock, is ErrStoreBusy (503 STORE_BUSY, retry shortly); a full disk is ErrStoreFull (507
 // STORE_FULL); a text parameter that is not UTF-8 is ErrInvalid (400); a database that cannot be reached is ErrStoreUnavailable (503
@@ -71,8 +72,8 @@ func classify(errp *error) {
 	if err == nil {
 		return
 	}
-	if unreachable(err) && !errors.Is(err, domain.ErrStoreUnavailable) {
-		*errp = fmt.Errorf("%w: %v", domain.ErrStoreUnavailable, err)
+	if unreachable(err) && !errors.Is(err, storeerr.ErrStoreUnavailable) {
+		*errp = fmt.Errorf("%w: %v", storeerr.ErrStoreUnavailable, err)
 		return
 	}
 	var pe *pgconn.PgError
@@ -81,9 +82,9 @@ func classify(errp *error) {
 	}
 	switch {
 	case pe.Code == codeLockNotAvailable, pe.Code == codeQueryCanceled && lockWait(pe):
-		*errp = fmt.Errorf("%w: %v", domain.ErrStoreBusy, err)
+		*errp = fmt.Errorf("%w: %v", storeerr.ErrStoreBusy, err)
 	case pe.Code == codeDiskFull:
-		*errp = fmt.Errorf("%w: %v", domain.ErrStoreFull, err)
+		*errp = fmt.Errorf("%w: %v", storeerr.ErrStoreFull, err)
 	case pe.Code == codeBadEncoding:
 		// Only a client's bytes (a cursor's id, a filter) are ever such a parameter: a 400.
 		*errp = domain.Invalidf("a parameter is not UTF-8 text")

@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/storeerr"
 )
 
 // headTimeout bounds one batch of head checks, which runs on a context of its own (its
@@ -311,8 +312,8 @@ func (b *headBatch) run(g *headGroup, db *sql.DB) {
 		q = queryHeads
 	}
 	err := q(ctx, db, g)
-	if err != nil && ctx.Err() != nil && !errors.Is(err, domain.ErrStoreUnavailable) {
-		err = fmt.Errorf("%w: no answer within %v: %v", domain.ErrStoreUnavailable, headTimeout, err)
+	if err != nil && ctx.Err() != nil && !errors.Is(err, storeerr.ErrStoreUnavailable) {
+		err = fmt.Errorf("%w: no answer within %v: %v", storeerr.ErrStoreUnavailable, headTimeout, err)
 	}
 	cancel()
 	g.err = err

@@ -18,14 +18,14 @@ import (
 var _ players.Store = (*Store)(nil)
 
 // CreatePlayer stores a new player; a name key already stored, by this instance or another,
-// is domain.ErrNameTaken.
+// is players.ErrNameTaken.
 func (s *Store) CreatePlayer(ctx context.Context, rec players.Record) (err error) {
 	defer classify(&err)
 	defer domain.Wrap(&err, "create player %s", rec.ID)
 	return sqlrow.CreatePlayer(s.db.WithContext(ctx), rec)
 }
 
-// Player returns the player with that id, or domain.ErrPlayerNotFound.
+// Player returns the player with that id, or players.ErrPlayerNotFound.
 func (s *Store) Player(ctx context.Context, id string) (_ players.Record, err error) {
 	defer classify(&err)
 	return sqlrow.PlayerWhere(s.db.WithContext(ctx), "id", id)
@@ -35,7 +35,7 @@ func (s *Store) Player(ctx context.Context, id string) (_ players.Record, err er
 const sqlPlayerByKeyHash = "SELECT id, name, name_key, key_hash, created_at, key_rotated_at FROM players WHERE key_hash = $1"
 
 // PlayerByKeyHash returns the player whose key hashes to hash, by the unique index on
-// key_hash, or domain.ErrPlayerNotFound. Every call asks the database, so a rotation
+// key_hash, or players.ErrPlayerNotFound. Every call asks the database, so a rotation
 // committed by any instance refuses the old key at once on all of them. A read of a match
 // made with a key does not call it: the key is looked up in the read's head check
 // (HeadAndKey, head.go). The calls that remain (a player's own routes) go straight to the
@@ -47,7 +47,7 @@ func (s *Store) PlayerByKeyHash(ctx context.Context, hash []byte) (_ players.Rec
 	err = s.sqlDB.QueryRowContext(ctx, sqlPlayerByKeyHash, hash).
 		Scan(&r.ID, &r.Name, &r.NameKey, &r.KeyHash, &r.CreatedAt, &r.KeyRotatedAt)
 	if errors.Is(err, sql.ErrNoRows) {
-		return players.Record{}, domain.ErrPlayerNotFound
+		return players.Record{}, players.ErrPlayerNotFound
 	}
 	if err != nil {
 		return players.Record{}, fmt.Errorf("player: %w", err)

@@ -18,13 +18,13 @@ var _ seeks.Store = (*Store)(nil)
 const seeksLock int64 = 0x7365656b73
 
 // PutSeek stores a new seek; a live seek of the same player and format (the unique index
-// seeks_one) is domain.ErrAlreadySeeking.
+// seeks_one) is seeks.ErrAlreadySeeking.
 func (s *Store) PutSeek(ctx context.Context, r seeks.Record) (err error) {
 	defer classify(&err)
 	defer domain.Wrap(&err, "store a seek")
 	err = sqlrow.PutSeek(s.db.WithContext(ctx), r)
 	if sqlState(err) == codeUniqueViolation {
-		return domain.ErrAlreadySeeking
+		return seeks.ErrAlreadySeeking
 	}
 	return err
 }

@@ -39,7 +39,7 @@ type Options struct {
 	StatementTimeout time.Duration
 	// LockTimeout is PostgreSQL's lock_timeout for every connection of the pool: how long a
 	// statement waits for a lock another transaction holds (an append to the same match
-	// stuck behind a slow one, a migration) before it fails with domain.ErrStoreBusy (503
+	// stuck behind a slow one, a migration) before it fails with storeerr.ErrStoreBusy (503
 	// STORE_BUSY). A lock_timeout given in the URL wins.
 	LockTimeout time.Duration
 	// TxRetries is how many times a transaction that failed with a serialization failure or a

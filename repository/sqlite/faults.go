@@ -12,7 +12,7 @@ import (
 	gosqlite "github.com/glebarez/go-sqlite"
 	"gorm.io/gorm"
 
-	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/storeerr"
 )
 
 // SQLite's primary result codes the store tells clients about (https://sqlite.org/rescode.html).
@@ -39,15 +39,15 @@ func sqliteCode(err error) int {
 	return 0
 }
 
-// classify turns the SQLite failures a client can act on into domain errors: a lock held by
+// classify turns the SQLite failures a client can act on into storeerr's errors: a lock held by
 // another process beyond the busy timeout is ErrStoreBusy (503 STORE_BUSY, retry shortly), a
 // full disk or database is ErrStoreFull (507 STORE_FULL). Other errors pass as they are.
 func classify(err error) error {
 	switch sqliteCode(err) {
 	case sqliteBusy, sqliteLocked:
-		return fmt.Errorf("%w: %v", domain.ErrStoreBusy, err)
+		return fmt.Errorf("%w: %v", storeerr.ErrStoreBusy, err)
 	case sqliteFull:
-		return fmt.Errorf("%w: %v", domain.ErrStoreFull, err)
+		return fmt.Errorf("%w: %v", storeerr.ErrStoreFull, err)
 	}
 	return err
 }

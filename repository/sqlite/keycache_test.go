@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/app/players"
 	"github.com/allfives/allfives/repository/sqlrow"
 	"github.com/allfives/allfives/repository/storetest"
@@ -44,7 +43,7 @@ func TestKeyCacheStaleFill(t *testing.T) {
 		t.Fatalf("rotate: %v %v", ok, err)
 	}
 	s.keys.fill(read, gen) // the lookup's late offer of the row it read before the rotation
-	if _, err := s.PlayerByKeyHash(ctx, rec.KeyHash); !errors.Is(err, domain.ErrPlayerNotFound) {
+	if _, err := s.PlayerByKeyHash(ctx, rec.KeyHash); !errors.Is(err, players.ErrPlayerNotFound) {
 		t.Fatalf("the old key hash after a stale fill: %v", err)
 	}
 	got, err := s.PlayerByKeyHash(ctx, next)

@@ -10,7 +10,7 @@ import (
 var _ players.NameStore = (*Store)(nil)
 
 // PlayerByNameKey returns the player whose name key is key, by the unique index
-// players_name_key, or domain.ErrPlayerNotFound.
+// players_name_key, or players.ErrPlayerNotFound.
 func (s *Store) PlayerByNameKey(ctx context.Context, key string) (_ players.Record, err error) {
 	defer s.read(&err)
 	return sqlrow.PlayerWhere(s.r.WithContext(ctx), "name_key", key)

@@ -14,7 +14,7 @@ import (
 var _ players.Store = (*Store)(nil)
 
 // CreatePlayer stores a new player; a name key or name skeleton already stored is
-// domain.ErrNameTaken. Like a
+// players.ErrNameTaken. Like a
 // create of a match it runs on the writer, between the committer's batches. The new player's
 // key hash goes into the key cache once the row is committed.
 func (s *Store) CreatePlayer(ctx context.Context, rec players.Record) (err error) {
@@ -29,13 +29,13 @@ func (s *Store) CreatePlayer(ctx context.Context, rec players.Record) (err error
 	return nil
 }
 
-// Player returns the player with that id, or domain.ErrPlayerNotFound.
+// Player returns the player with that id, or players.ErrPlayerNotFound.
 func (s *Store) Player(ctx context.Context, id string) (_ players.Record, err error) {
 	defer s.read(&err)
 	return sqlrow.PlayerWhere(s.r.WithContext(ctx), "id", id)
 }
 
-// PlayerByKeyHash returns the player whose key hashes to hash, or domain.ErrPlayerNotFound:
+// PlayerByKeyHash returns the player whose key hashes to hash, or players.ErrPlayerNotFound:
 // from the key cache when it has the hash, else by the unique index on key_hash, and then the
 // cache keeps it. This store is the only writer of its file's players (one process owns a
 // SQLite database: docs/design.md, "Several instances"), and its own CreatePlayer and

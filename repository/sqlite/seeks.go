@@ -15,7 +15,7 @@ import (
 var _ seeks.Store = (*Store)(nil)
 
 // PutSeek stores a new seek on the writer; a live seek of the same player and format (the
-// unique index seeks_one) is domain.ErrAlreadySeeking.
+// unique index seeks_one) is seeks.ErrAlreadySeeking.
 func (s *Store) PutSeek(ctx context.Context, r seeks.Record) (err error) {
 	defer s.wrote(&err)
 	defer domain.Wrap(&err, "store a seek")
@@ -23,7 +23,7 @@ func (s *Store) PutSeek(ctx context.Context, r seeks.Record) (err error) {
 	defer s.writing.Unlock()
 	err = sqlrow.PutSeek(s.w.WithContext(ctx), r)
 	if errors.Is(err, gorm.ErrDuplicatedKey) {
-		return domain.ErrAlreadySeeking
+		return seeks.ErrAlreadySeeking
 	}
 	return err
 }

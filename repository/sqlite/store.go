@@ -19,6 +19,7 @@ import (
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/app/referee"
+	"github.com/allfives/allfives/domain/app/storeerr"
 )
 
 // DefaultPath is the database file used when Open is given an empty path.
@@ -49,7 +50,7 @@ type Options struct {
 	// Migrate itself to report what it applied.
 	NoMigrate bool
 	// BusyTimeout is how long a connection waits for another process's lock before the
-	// operation fails with domain.ErrStoreBusy; 0 means 10 s.
+	// operation fails with storeerr.ErrStoreBusy; 0 means 10 s.
 	BusyTimeout time.Duration
 	// Logger receives what the store skips rather than fails on (a damaged history row);
 	// nil means slog.Default().
@@ -253,7 +254,7 @@ func (s *Store) Ping(ctx context.Context) (err error) {
 	if fault := s.fault.err.Load(); fault != nil {
 		// A small write may fit where a move's does not: the disk must also have room.
 		if free, ok := freeSpace(s.dir); ok && free < minFreeBytes {
-			return fmt.Errorf("%w: %d bytes free on the database's disk; the last write failed: %v", domain.ErrStoreFull, free, *fault)
+			return fmt.Errorf("%w: %d bytes free on the database's disk; the last write failed: %v", storeerr.ErrStoreFull, free, *fault)
 		}
 		err := s.probeWrite(ctx)
 		s.wrote(&err)

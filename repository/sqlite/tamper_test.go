@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/storeerr"
 	"github.com/allfives/allfives/domain/audit"
 	"github.com/allfives/allfives/repository/sqlite"
 	"github.com/allfives/allfives/repository/storetest"
@@ -120,7 +121,7 @@ func TestUnreadableRowIsRecordCorrupt(t *testing.T) {
 		{eventsErr, fmt.Sprintf("seq %d: ", seq)},
 		{matchErr, "stored seed: "},
 	} {
-		if tc.err == nil || domain.CodeOf(tc.err) != domain.CodeRecordCorrupt || !strings.Contains(tc.err.Error(), tc.want) {
+		if tc.err == nil || domain.CodeOf(tc.err) != storeerr.CodeRecordCorrupt || !strings.Contains(tc.err.Error(), tc.want) {
 			t.Errorf("got %v (code %s), want RECORD_CORRUPT containing %q", tc.err, domain.CodeOf(tc.err), tc.want)
 		}
 	}

@@ -9,7 +9,7 @@ import (
 
 	"gorm.io/gorm"
 
-	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/storeerr"
 	"github.com/allfives/allfives/repository/sqlrow"
 )
 
@@ -126,7 +126,7 @@ func TestWriterConnErrorsKeepTheirMeaning(t *testing.T) {
 	defer conn.ExecContext(context.Background(), "ROLLBACK")
 	_, err = wc.run(sqlBegin)
 	// then beginning fails as busy, which clients hear as STORE_BUSY
-	if !errors.Is(classify(err), domain.ErrStoreBusy) {
+	if !errors.Is(classify(err), storeerr.ErrStoreBusy) {
 		t.Fatalf("begin under another's lock: %v", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/app/referee"
+	"github.com/allfives/allfives/domain/app/storeerr"
 )
 
 // record is the row as the service's record, created being its parsed created_at.
@@ -31,7 +32,7 @@ func Idempotency(db *gorm.DB, id string, seat int, key string) (_ referee.Idempo
 	}
 	created, err := ParseTime(rows[0].CreatedAt)
 	if err != nil {
-		return referee.IdempotencyRecord{}, false, fmt.Errorf("%w: idempotency record: %v", domain.ErrRecordCorrupt, err)
+		return referee.IdempotencyRecord{}, false, fmt.Errorf("%w: idempotency record: %v", storeerr.ErrRecordCorrupt, err)
 	}
 	return rows[0].record(created), true, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/app/referee"
+	"github.com/allfives/allfives/domain/app/storeerr"
 )
 
 // Match reads match id's record, with the secret seed, and its read model through db, bound
@@ -31,7 +32,7 @@ func Match(db *gorm.DB, id string) (referee.StoredMatch, error) {
 	if err != nil {
 		// %v, not %w: a seed the store cannot read back is damage to the store, an internal
 		// error, not the client's bad seed.
-		return referee.StoredMatch{}, fmt.Errorf("%w: stored seed: %v", domain.ErrRecordCorrupt, err)
+		return referee.StoredMatch{}, fmt.Errorf("%w: stored seed: %v", storeerr.ErrRecordCorrupt, err)
 	}
 	// A read model that does not decode is reported beside the record, not as an error: the
 	// record is enough to play and audit the match, and the audit reports the read model.

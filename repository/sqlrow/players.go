@@ -66,7 +66,7 @@ func (SkeletonRow) TableName() string { return "player_skeletons" }
 // CreatePlayer inserts rec through db in one transaction, the same statements on both engines:
 // the player, then its name skeleton. A name key or a skeleton already stored inserts nothing
 // (ON CONFLICT DO NOTHING, which waits for a racing insert of the same key to commit or roll
-// back, and aborts nothing) and is domain.ErrNameTaken, the player's row rolled back with it.
+// back, and aborts nothing) and is players.ErrNameTaken, the player's row rolled back with it.
 func CreatePlayer(db *gorm.DB, rec players.Record) error {
 	if rec.ID == "" || rec.NameKey == "" || rec.NameSkeleton == "" || len(rec.KeyHash) == 0 {
 		return domain.Invalidf("a player needs an id, a name key, a name skeleton and a key hash")
@@ -78,7 +78,7 @@ func CreatePlayer(db *gorm.DB, rec players.Record) error {
 		case res.Error != nil:
 			return res.Error
 		case res.RowsAffected == 0:
-			return domain.ErrNameTaken
+			return players.ErrNameTaken
 		}
 		sk := SkeletonRow{PlayerID: rec.ID, Skeleton: &rec.NameSkeleton}
 		res = tx.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "skeleton"}}, DoNothing: true}).Create(&sk)
@@ -86,7 +86,7 @@ func CreatePlayer(db *gorm.DB, rec players.Record) error {
 		case res.Error != nil:
 			return res.Error
 		case res.RowsAffected == 0:
-			return domain.ErrNameTaken
+			return players.ErrNameTaken
 		}
 		return nil
 	})
@@ -94,12 +94,12 @@ func CreatePlayer(db *gorm.DB, rec players.Record) error {
 
 // PlayerWhere reads the one player matching the condition (an equality on a unique column:
 // the id or the key hash, named by the caller's constant, never by input), or
-// domain.ErrPlayerNotFound.
+// players.ErrPlayerNotFound.
 func PlayerWhere(db *gorm.DB, column string, value any) (players.Record, error) {
 	var row PlayerRow
 	err := db.Where(column+" = ?", value).Take(&row).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return players.Record{}, domain.ErrPlayerNotFound
+		return players.Record{}, players.ErrPlayerNotFound
 	}
 	if err != nil {
 		return players.Record{}, fmt.Errorf("player: %w", err)

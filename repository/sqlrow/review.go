@@ -8,6 +8,7 @@ import (
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/app/reviews"
+	"github.com/allfives/allfives/domain/app/storeerr"
 )
 
 // ReviewRow is a row of reviews (migrations/*/00004_reviews.sql): one match's review by one
@@ -33,11 +34,11 @@ func (r ReviewRow) record() (reviews.Record, error) {
 	}
 	var err error
 	if rec.RequestedAt, err = ParseTime(r.RequestedAt); err != nil {
-		return reviews.Record{}, fmt.Errorf("%w: review of %s: %v", domain.ErrRecordCorrupt, r.MatchID, err)
+		return reviews.Record{}, fmt.Errorf("%w: review of %s: %v", storeerr.ErrRecordCorrupt, r.MatchID, err)
 	}
 	if r.FinishedAt != nil {
 		if rec.FinishedAt, err = ParseTime(*r.FinishedAt); err != nil {
-			return reviews.Record{}, fmt.Errorf("%w: review of %s: %v", domain.ErrRecordCorrupt, r.MatchID, err)
+			return reviews.Record{}, fmt.Errorf("%w: review of %s: %v", storeerr.ErrRecordCorrupt, r.MatchID, err)
 		}
 	}
 	return rec, nil
@@ -71,7 +72,7 @@ func ReviewStatus(db *gorm.DB, id, method string) (_ reviews.Status, ok bool, _ 
 	case reviews.StatusRunning, reviews.StatusDone, reviews.StatusFailed:
 		return s, true, nil
 	}
-	return "", false, fmt.Errorf("%w: review of %s: status %q", domain.ErrRecordCorrupt, id, st[0])
+	return "", false, fmt.Errorf("%w: review of %s: status %q", storeerr.ErrRecordCorrupt, id, st[0])
 }
 
 // The upserts both dialects share: SQLite (3.24 and later) and PostgreSQL spell ON CONFLICT

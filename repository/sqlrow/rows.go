@@ -12,6 +12,7 @@ import (
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/app/referee"
+	"github.com/allfives/allfives/domain/app/storeerr"
 	"github.com/allfives/allfives/repository"
 )
 
@@ -309,11 +310,11 @@ func EventOf(seq int, typ domain.EventType, payload, stamp []byte) (domain.Event
 	if err != nil {
 		// %v, not %w: a stored payload that does not decode (a bad tile, say) is damage to
 		// the store, an internal error, not the client's invalid request.
-		return domain.Event{}, fmt.Errorf("%w: seq %d: %v", domain.ErrRecordCorrupt, seq, err)
+		return domain.Event{}, fmt.Errorf("%w: seq %d: %v", storeerr.ErrRecordCorrupt, seq, err)
 	}
 	at, err := ParseTime(string(stamp))
 	if err != nil {
-		return domain.Event{}, fmt.Errorf("%w: seq %d: %v", domain.ErrRecordCorrupt, seq, err)
+		return domain.Event{}, fmt.Errorf("%w: seq %d: %v", storeerr.ErrRecordCorrupt, seq, err)
 	}
 	return domain.Event{Seq: seq, Type: typ, At: at, Data: data}, nil
 }

@@ -8,7 +8,7 @@ import (
 
 	"gorm.io/gorm"
 
-	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/storeerr"
 	"github.com/allfives/allfives/domain/app/tournaments"
 	"github.com/allfives/allfives/domain/tournament"
 )
@@ -148,7 +148,7 @@ func Tournament(db *gorm.DB, id string) (tournaments.Row, []tournament.Link, err
 	links := make([]tournament.Link, len(evs))
 	for i, e := range evs {
 		if !json.Valid([]byte(e.Data)) {
-			return tournaments.Row{}, nil, fmt.Errorf("%w: tournament %s event %d", domain.ErrRecordCorrupt, id, e.Seq)
+			return tournaments.Row{}, nil, fmt.Errorf("%w: tournament %s event %d", storeerr.ErrRecordCorrupt, id, e.Seq)
 		}
 		links[i] = tournament.Link{Event: tournament.Event{Seq: e.Seq, Type: tournament.EventType(e.Type), At: time.Unix(0, e.At).UTC(), Data: json.RawMessage(e.Data)},
 			PrevHash: e.PrevHash, Hash: e.Hash}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/quota"
 	"github.com/allfives/allfives/domain/app/referee"
 )
 
@@ -79,7 +80,7 @@ func RunChallengeCaps(t *testing.T, open func(t *testing.T) (a, b BindingStore))
 				switch {
 				case err == nil:
 					made.Add(1)
-				case !errors.Is(err, domain.ErrTooManyChallenges):
+				case !errors.Is(err, referee.ErrTooManyChallenges):
 					t.Errorf("challenge %d: %v", i, err)
 				}
 			})
@@ -125,7 +126,7 @@ func refused(t *testing.T, s referee.EventStore, id string, at time.Time, creato
 	t.Helper()
 	_, err := challengeCapped(s, id, at, creator, challenged, challengeCap)
 	var de *domain.Error
-	if !errors.Is(err, domain.ErrTooManyChallenges) || !errors.As(err, &de) || de.Code() != domain.CodeRateLimited {
+	if !errors.Is(err, referee.ErrTooManyChallenges) || !errors.As(err, &de) || de.Code() != quota.CodeRateLimited {
 		t.Fatalf("challenge %s: %v, want ErrTooManyChallenges", id, err)
 	}
 	if got := err.Error(); len(got) < len(want) || got[:len(want)] != want {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/app/players"
 )
 
@@ -31,7 +30,7 @@ func RunPlayerLookup(t *testing.T, open func(t *testing.T) players.Store) {
 			if key == ada.NameKey {
 				continue
 			}
-			if _, err := ns.PlayerByNameKey(ctx, key); !errors.Is(err, domain.ErrPlayerNotFound) {
+			if _, err := ns.PlayerByNameKey(ctx, key); !errors.Is(err, players.ErrPlayerNotFound) {
 				t.Fatalf("name key %q: %v", key, err)
 			}
 		}

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/app/players"
 	"github.com/allfives/allfives/domain/names"
 )
@@ -113,13 +112,13 @@ func testPlayerNameTaken(t *testing.T, s players.Store) {
 	mustCreatePlayer(t, s, ada)
 	for _, name := range []string{"Ada", "ada", "ＡＤＡ", "ADA"} {
 		rec := NewPlayer(t, name, Base.Add(time.Second))
-		if err := s.CreatePlayer(ctx, rec); !errors.Is(err, domain.ErrNameTaken) {
+		if err := s.CreatePlayer(ctx, rec); !errors.Is(err, players.ErrNameTaken) {
 			t.Fatalf("create %q beside Ada: %v, want NAME_TAKEN", name, err)
 		}
-		if _, err := s.Player(ctx, rec.ID); !errors.Is(err, domain.ErrPlayerNotFound) {
+		if _, err := s.Player(ctx, rec.ID); !errors.Is(err, players.ErrPlayerNotFound) {
 			t.Fatalf("the refused %q was stored: %v", name, err)
 		}
-		if _, err := s.PlayerByKeyHash(ctx, rec.KeyHash); !errors.Is(err, domain.ErrPlayerNotFound) {
+		if _, err := s.PlayerByKeyHash(ctx, rec.KeyHash); !errors.Is(err, players.ErrPlayerNotFound) {
 			t.Fatalf("the refused %q's key was stored: %v", name, err)
 		}
 	}
@@ -143,10 +142,10 @@ func testPlayerLookAlikeTaken(t *testing.T, s players.Store) {
 		if rec.NameKey == bob.NameKey {
 			t.Fatalf("%q has Bob's comparison key: no test of the skeleton", name)
 		}
-		if err := s.CreatePlayer(ctx, rec); !errors.Is(err, domain.ErrNameTaken) {
+		if err := s.CreatePlayer(ctx, rec); !errors.Is(err, players.ErrNameTaken) {
 			t.Fatalf("create %q beside Bob: %v, want NAME_TAKEN", name, err)
 		}
-		if _, err := s.Player(ctx, rec.ID); !errors.Is(err, domain.ErrPlayerNotFound) {
+		if _, err := s.Player(ctx, rec.ID); !errors.Is(err, players.ErrPlayerNotFound) {
 			t.Fatalf("the refused %q was stored: %v", name, err)
 		}
 	}
@@ -155,10 +154,10 @@ func testPlayerLookAlikeTaken(t *testing.T, s players.Store) {
 
 func testPlayerNotFound(t *testing.T, s players.Store) {
 	mustCreatePlayer(t, s, NewPlayer(t, "Bob", Base))
-	if _, err := s.Player(ctx, "nope"); !errors.Is(err, domain.ErrPlayerNotFound) {
+	if _, err := s.Player(ctx, "nope"); !errors.Is(err, players.ErrPlayerNotFound) {
 		t.Fatalf("unknown id: %v", err)
 	}
-	if _, err := s.PlayerByKeyHash(ctx, randomHash()); !errors.Is(err, domain.ErrPlayerNotFound) {
+	if _, err := s.PlayerByKeyHash(ctx, randomHash()); !errors.Is(err, players.ErrPlayerNotFound) {
 		t.Fatalf("unknown key hash: %v", err)
 	}
 	if ok, err := s.RotatePlayerKey(ctx, "nope", randomHash(), randomHash(), Base); ok || err != nil {
@@ -175,7 +174,7 @@ func testPlayerRotate(t *testing.T, s players.Store) {
 	if ok, err := s.RotatePlayerKey(ctx, rec.ID, rec.KeyHash, next, at); !ok || err != nil {
 		t.Fatalf("rotate: %v, %v", ok, err)
 	}
-	if _, err := s.PlayerByKeyHash(ctx, rec.KeyHash); !errors.Is(err, domain.ErrPlayerNotFound) {
+	if _, err := s.PlayerByKeyHash(ctx, rec.KeyHash); !errors.Is(err, players.ErrPlayerNotFound) {
 		t.Fatalf("the old key hash still finds the player: %v", err)
 	}
 	want := rec
@@ -214,7 +213,7 @@ func testPlayerCreateRace(t *testing.T, s players.Store) {
 		switch {
 		case err == nil:
 			won++
-		case !errors.Is(err, domain.ErrNameTaken):
+		case !errors.Is(err, players.ErrNameTaken):
 			t.Fatalf("create %d: %v", i, err)
 		}
 	}
@@ -284,7 +283,7 @@ func testPlayerRotatedAtOnce(t *testing.T, s players.Store) {
 					case after && err == nil:
 						errs <- errors.New("a lookup begun after the rotation found the old key hash")
 						return
-					case err != nil && !errors.Is(err, domain.ErrPlayerNotFound):
+					case err != nil && !errors.Is(err, players.ErrPlayerNotFound):
 						errs <- err
 						return
 					}
@@ -300,7 +299,7 @@ func testPlayerRotatedAtOnce(t *testing.T, s players.Store) {
 			t.Fatalf("round %d: the new key hash: %+v %v", round, got, err)
 		}
 		for range 50 {
-			if _, err := s.PlayerByKeyHash(ctx, old); !errors.Is(err, domain.ErrPlayerNotFound) {
+			if _, err := s.PlayerByKeyHash(ctx, old); !errors.Is(err, players.ErrPlayerNotFound) {
 				t.Fatalf("round %d: the old key hash after the rotation: %v", round, err)
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/app/reviews"
+	"github.com/allfives/allfives/domain/app/storeerr"
 )
 
 // ReviewStore is a store that keeps matches and their reviews.
@@ -132,7 +133,7 @@ func testReviewDoneIsFinal(t *testing.T, s ReviewStore) {
 		t.Fatalf("start of a done review: %+v started %v", rec, started)
 	}
 	mustFinish(t, s, reviews.Record{MatchID: "m-review", Method: method1, Status: reviews.StatusFailed,
-		Code: domain.CodeRecordCorrupt, FinishedAt: Base.Add(time.Hour)})
+		Code: storeerr.CodeRecordCorrupt, FinishedAt: Base.Add(time.Hour)})
 	mustFinish(t, s, done("m-review", method1, "{}\n", Base.Add(time.Hour)))
 	got := mustReview(t, s, "m-review", method1)
 	if got.Status != reviews.StatusDone || string(got.Result) != reviewJSON || !got.FinishedAt.Equal(Base.Add(time.Second)) ||
@@ -147,9 +148,9 @@ func testReviewFailedStartsAgain(t *testing.T, s ReviewStore) {
 	reviewMatch(t, s, "m-review")
 	mustStart(t, s, "m-review", method1, Base)
 	mustFinish(t, s, reviews.Record{MatchID: "m-review", Method: method1, Status: reviews.StatusFailed,
-		Code: domain.CodeRecordCorrupt, FinishedAt: Base.Add(time.Second)})
+		Code: storeerr.CodeRecordCorrupt, FinishedAt: Base.Add(time.Second)})
 	got := mustReview(t, s, "m-review", method1)
-	if got.Status != reviews.StatusFailed || got.Code != domain.CodeRecordCorrupt || got.Result != nil {
+	if got.Status != reviews.StatusFailed || got.Code != storeerr.CodeRecordCorrupt || got.Result != nil {
 		t.Fatalf("failed review reads as %+v", got)
 	}
 	rec, started := mustStart(t, s, "m-review", method1, Base.Add(time.Minute))
@@ -268,7 +269,7 @@ func testReviewStatus(t *testing.T, s ReviewStore) {
 	mustStart(t, s, "m-review", method1, Base)
 	want("started", reviews.StatusRunning, true)
 	mustFinish(t, s, reviews.Record{MatchID: "m-review", Method: method1, Status: reviews.StatusFailed,
-		Code: domain.CodeRecordCorrupt, FinishedAt: Base.Add(time.Second)})
+		Code: storeerr.CodeRecordCorrupt, FinishedAt: Base.Add(time.Second)})
 	want("failed", reviews.StatusFailed, true)
 	mustStart(t, s, "m-review", method1, Base.Add(time.Minute))
 	want("started again", reviews.StatusRunning, true)

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/app/seeks"
 	"github.com/allfives/allfives/domain/matchmaking"
 )
@@ -82,7 +81,7 @@ func testSeekPutAndRead(t *testing.T, s seeks.Store) {
 func testSeekOnePerFormat(t *testing.T, s seeks.Store) {
 	ctx := context.Background()
 	put(t, s, newSeek("a", "ada", "2p", seekNow))
-	if err := s.PutSeek(ctx, newSeek("b", "ada", "2p", seekNow)); !errors.Is(err, domain.ErrAlreadySeeking) {
+	if err := s.PutSeek(ctx, newSeek("b", "ada", "2p", seekNow)); !errors.Is(err, seeks.ErrAlreadySeeking) {
 		t.Fatalf("a second 2p seek: %v, want ALREADY_SEEKING", err)
 	}
 	put(t, s, newSeek("c", "ada", "4p", seekNow)) // another format

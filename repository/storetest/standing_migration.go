@@ -10,6 +10,7 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/players"
 	"github.com/allfives/allfives/domain/app/ratings"
 	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/bot"
@@ -109,7 +110,7 @@ func RunStandingMigration(t *testing.T, m StandingMigration) {
 		t.Fatalf("%d players in player_skeletons, want every one", n)
 	}
 	for _, name := range []string{"ВОВ", "Βob", "bot-expеrt", "BOT-RANDOM"} {
-		if err := s.CreatePlayer(ctx, NewPlayer(t, name, Base)); !errors.Is(err, domain.ErrNameTaken) {
+		if err := s.CreatePlayer(ctx, NewPlayer(t, name, Base)); !errors.Is(err, players.ErrNameTaken) {
 			t.Fatalf("create %q after the migration: %v, want NAME_TAKEN", name, err)
 		}
 	}

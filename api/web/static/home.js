@@ -21,8 +21,10 @@ const hasLobby = apiDoc.then((doc) => Boolean(doc.paths && doc.paths["/api/v1/ma
 // FALLBACK_BOTS are offered only when the document cannot be read or names no strategy.
 const FALLBACK_BOTS = ["random", "greedy", "pimc", "expert"];
 
-// botStrategies reads the strategies, weakest first, from the document: the enum of bot in the
-// schema of a player of the create request, following its references.
+// botStrategies reads the strategies from the document: the enum of bot in the schema of a
+// player of the create request, following its references. The enum lists them weakest first
+// as the bots' ladder measured them (bot.WeakestFirst, written into it by go generate), so
+// the form's order follows the ladder.
 const botStrategies = apiDoc.then((doc) => {
   const deref = (schema) => (schema && schema.$ref ? (doc.definitions || {})[schema.$ref.split("/").pop()] : schema);
   const body = ((((doc.paths || {})["/api/v1/matches"] || {}).post || {}).parameters || []).find((p) => p.in === "body");

@@ -45,12 +45,12 @@ type Record struct {
 // repository/postgres; all pass storetest.RunPlayers.
 type Store interface {
 	// CreatePlayer stores a new player. A name key or name skeleton another player has is
-	// domain.ErrNameTaken, and nothing is stored.
+	// ErrNameTaken, and nothing is stored.
 	CreatePlayer(ctx context.Context, rec Record) error
-	// Player returns the player with that id, or domain.ErrPlayerNotFound.
+	// Player returns the player with that id, or ErrPlayerNotFound.
 	Player(ctx context.Context, id string) (Record, error)
 	// PlayerByKeyHash returns the player whose current key hashes to hash (an indexed
-	// equality on the stored hash), or domain.ErrPlayerNotFound.
+	// equality on the stored hash), or ErrPlayerNotFound.
 	PlayerByKeyHash(ctx context.Context, hash []byte) (Record, error)
 	// RotatePlayerKey replaces the key hash of player id with next, and its KeyRotatedAt with
 	// at, only if the stored hash is still prev: of two rotations with one key exactly one

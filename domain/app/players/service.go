@@ -48,7 +48,7 @@ const idBytes = 16
 // Create makes a player named name and returns it with its key, which is shown only here.
 // The name follows the rule of domain/names for a new name (names.Admit) and is kept in its
 // enforced form; a name another player has under the profile's comparison, or one that looks
-// like it (the same names.Skeleton), is domain.ErrNameTaken, and so is a name kept for the
+// like it (the same names.Skeleton), is ErrNameTaken, and so is a name kept for the
 // bots (names.Reserved).
 func (s *Service) Create(ctx context.Context, name string) (Created, error) {
 	kept, err := names.Admit(name)
@@ -56,7 +56,7 @@ func (s *Service) Create(ctx context.Context, name string) (Created, error) {
 		return Created{}, domain.Invalidf("name %s", err)
 	}
 	if names.Reserved(kept) {
-		return Created{}, fmt.Errorf("name %q: names that begin with %q, or look as if they did, are the bots': %w", kept, names.BotPrefix, domain.ErrNameTaken)
+		return Created{}, fmt.Errorf("name %q: names that begin with %q, or look as if they did, are the bots': %w", kept, names.BotPrefix, ErrNameTaken)
 	}
 	nameKey, err := names.Key(kept)
 	if err != nil {
@@ -78,8 +78,8 @@ func (s *Service) Create(ctx context.Context, name string) (Created, error) {
 	p := Player{ID: hex.EncodeToString(id), Name: kept, CreatedAt: now}
 	rec := Record{Player: p, NameKey: nameKey, NameSkeleton: skeleton, KeyHash: hashKey(key), KeyRotatedAt: now}
 	if err := s.store.CreatePlayer(ctx, rec); err != nil {
-		if errors.Is(err, domain.ErrNameTaken) {
-			return Created{}, fmt.Errorf("name %q: %w", kept, domain.ErrNameTaken)
+		if errors.Is(err, ErrNameTaken) {
+			return Created{}, fmt.Errorf("name %q: %w", kept, ErrNameTaken)
 		}
 		return Created{}, err
 	}
@@ -94,7 +94,7 @@ func (s *Service) Authenticate(ctx context.Context, key string) (Player, error) 
 	return rec.Player, err
 }
 
-// KeyLookup finds the player whose current key hashes to hash, or domain.ErrPlayerNotFound,
+// KeyLookup finds the player whose current key hashes to hash, or ErrPlayerNotFound,
 // as Store.PlayerByKeyHash does.
 type KeyLookup func(ctx context.Context, hash []byte) (Record, error)
 
@@ -131,7 +131,7 @@ func (s *Service) authenticateBy(ctx context.Context, key string, find KeyLookup
 		rec, err = s.store.PlayerByKeyHash(ctx, hash)
 	}
 	switch {
-	case errors.Is(err, domain.ErrPlayerNotFound):
+	case errors.Is(err, ErrPlayerNotFound):
 		return Record{}, errBadKey
 	case err != nil:
 		return Record{}, err
@@ -163,12 +163,12 @@ func (s *Service) RotateKey(ctx context.Context, key string) (Created, error) {
 	return Created{Player: rec.Player, Key: next}, nil
 }
 
-// Profile returns the public profile of player id, or domain.ErrPlayerNotFound.
+// Profile returns the public profile of player id, or ErrPlayerNotFound.
 func (s *Service) Profile(ctx context.Context, id string) (Profile, error) {
 	rec, err := s.store.Player(ctx, id)
 	if err != nil {
-		if errors.Is(err, domain.ErrPlayerNotFound) {
-			return Profile{}, fmt.Errorf("player %q: %w", id, domain.ErrPlayerNotFound)
+		if errors.Is(err, ErrPlayerNotFound) {
+			return Profile{}, fmt.Errorf("player %q: %w", id, ErrPlayerNotFound)
 		}
 		return Profile{}, err
 	}

@@ -55,7 +55,7 @@ func TestCreateAuthenticateRotate(t *testing.T) {
 	if err != nil || prof.Player != c.Player {
 		t.Fatalf("profile: %+v %v", prof, err)
 	}
-	if _, err := svc.Profile(ctx, "nope"); !errors.Is(err, domain.ErrPlayerNotFound) {
+	if _, err := svc.Profile(ctx, "nope"); !errors.Is(err, players.ErrPlayerNotFound) {
 		t.Fatalf("profile of no one: %v", err)
 	}
 }
@@ -93,7 +93,7 @@ func TestNamesUnique(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"ada", "ＡＤＡ", " ADA "} {
-		if _, err := svc.Create(ctx, name); !errors.Is(err, domain.ErrNameTaken) {
+		if _, err := svc.Create(ctx, name); !errors.Is(err, players.ErrNameTaken) {
 			t.Fatalf("%q beside Ada: %v", name, err)
 		}
 	}

@@ -7,8 +7,6 @@ import (
 	"errors"
 	"strings"
 	"time"
-
-	"github.com/allfives/allfives/domain"
 )
 
 // TicketTTL is how long a ticket may wait before it opens its stream.
@@ -134,7 +132,7 @@ func (s *Service) Redeem(ctx context.Context, match, ticket string) (Ticket, err
 func (s *Service) KeyHeld(ctx context.Context, player string, keyHash []byte) error {
 	rec, err := s.store.Player(ctx, player)
 	if err != nil {
-		if errors.Is(err, domain.ErrPlayerNotFound) {
+		if errors.Is(err, ErrPlayerNotFound) {
 			return errBadKey
 		}
 		return err

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/storeerr"
 	"github.com/allfives/allfives/domain/openskill"
 )
 
@@ -271,7 +272,7 @@ func (p *Projector) result(ctx context.Context, q Queued) (Result, bool, error) 
 		if err == nil && len(evs) > 0 && (dealt(evs[:len(evs)-1]) || len(evs) == q.EndSeq) {
 			return p.resultOf(q, evs)
 		}
-		if err != nil && !errors.Is(err, domain.ErrRecordCorrupt) {
+		if err != nil && !errors.Is(err, storeerr.ErrRecordCorrupt) {
 			return Result{}, false, fmt.Errorf("read the log of %s: %w", q.MatchID, err)
 		}
 	}
@@ -290,7 +291,7 @@ func (p *Projector) result(ctx context.Context, q Queued) (Result, bool, error) 
 		evs = append(evs, end...)
 	}
 	if err != nil {
-		if errors.Is(err, domain.ErrRecordCorrupt) || errors.Is(err, domain.ErrMatchNotFound) {
+		if errors.Is(err, storeerr.ErrRecordCorrupt) || errors.Is(err, domain.ErrMatchNotFound) {
 			p.log.Error("a rated match left unrated", "match_id", q.MatchID, "err", err)
 			return Result{}, false, nil
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/storeerr"
 )
 
 // ActRequest is one move by the caller's seat. ExpectedVersion, when positive, must equal the
@@ -103,7 +104,7 @@ func (s *MatchService) act(ctx context.Context, id string, v domain.Viewer, seat
 		}
 	}
 	if err := s.store.Append(ctx, a); err != nil {
-		if errors.Is(err, domain.ErrVersionConflict) || errors.Is(err, domain.ErrStoreUnavailable) {
+		if errors.Is(err, domain.ErrVersionConflict) || errors.Is(err, storeerr.ErrStoreUnavailable) {
 			// Another writer got there first: this copy is stale. Forget it, unless the cache
 			// already holds a newer one. A lost connection leaves the commit's outcome unknown:
 			// the copy is forgotten too, and a retry reads the stored log (and its key).

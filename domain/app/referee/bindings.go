@@ -15,7 +15,7 @@ type PlayerKeys interface {
 	// Authenticate returns the player whose current key is key, or an error wrapping
 	// domain.ErrUnauthorized that never holds the key.
 	Authenticate(ctx context.Context, key string) (players.Player, error)
-	// Profile returns player id's public profile, or domain.ErrPlayerNotFound.
+	// Profile returns player id's public profile, or players.ErrPlayerNotFound.
 	Profile(ctx context.Context, id string) (players.Profile, error)
 }
 

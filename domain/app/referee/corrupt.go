@@ -6,11 +6,12 @@ import (
 	"fmt"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/storeerr"
 )
 
 // CorruptError says that a match's stored record cannot be read or cannot be folded into a
 // match: it was changed behind the server's back, or the store damaged it. It is
-// domain.ErrRecordCorrupt naming the match. Its text says nothing of what is wrong, since the
+// storeerr.ErrRecordCorrupt naming the match. Its text says nothing of what is wrong, since the
 // damaged part may hold hidden tiles; the match's audit, which redacts for its viewer, says
 // where (docs/api-records.md, "Replay, audit and export").
 type CorruptError struct {
@@ -22,8 +23,8 @@ func (e *CorruptError) Error() string {
 	return fmt.Sprintf("the stored record of match %s cannot be read or folded; its audit says where", e.MatchID)
 }
 
-// Unwrap lets errors.Is(err, domain.ErrRecordCorrupt) hold.
-func (e *CorruptError) Unwrap() error { return domain.ErrRecordCorrupt }
+// Unwrap lets errors.Is(err, storeerr.ErrRecordCorrupt) hold.
+func (e *CorruptError) Unwrap() error { return storeerr.ErrRecordCorrupt }
 
 // corrupt turns a store's report of an unreadable row of match id into a *CorruptError, so that
 // what the row held never reaches a client, and its report of no such match into notFound's
@@ -33,7 +34,7 @@ func corrupt(id string, err error) error {
 	if errors.Is(err, domain.ErrMatchNotFound) {
 		return notFound(id)
 	}
-	if err != nil && errors.Is(err, domain.ErrRecordCorrupt) {
+	if err != nil && errors.Is(err, storeerr.ErrRecordCorrupt) {
 		var ce *CorruptError
 		if errors.As(err, &ce) {
 			return ce

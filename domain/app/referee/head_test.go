@@ -10,6 +10,7 @@ import (
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/app/referee"
+	"github.com/allfives/allfives/domain/app/storeerr"
 	"github.com/allfives/allfives/repository/memstore"
 )
 
@@ -32,7 +33,7 @@ func (h *headed) Head(ctx context.Context, id string) (int, error) {
 	down := h.down
 	h.mu.Unlock()
 	if down {
-		return 0, fmt.Errorf("head of %s: %w", id, domain.ErrStoreUnavailable)
+		return 0, fmt.Errorf("head of %s: %w", id, storeerr.ErrStoreUnavailable)
 	}
 	m, err := h.Store.Match(ctx, id)
 	return m.Summary.Version, err
@@ -53,7 +54,7 @@ func (h *headed) Append(ctx context.Context, a referee.Append) error {
 	if err := h.Store.Append(ctx, a); err != nil || !lose {
 		return err
 	}
-	return fmt.Errorf("commit: %w", domain.ErrStoreUnavailable)
+	return fmt.Errorf("commit: %w", storeerr.ErrStoreUnavailable)
 }
 
 func (h *headed) counts() (heads int, afters []int) {
@@ -153,11 +154,11 @@ func TestStoreUnavailable(t *testing.T) {
 	id := c.Match.ID
 	seat1 := seatOf(t, svc, id, c.Tokens[1].Token)
 	store.down = true
-	if _, err := svc.View(ctx, id, domain.Spectator()); !errors.Is(err, domain.ErrStoreUnavailable) {
+	if _, err := svc.View(ctx, id, domain.Spectator()); !errors.Is(err, storeerr.ErrStoreUnavailable) {
 		t.Fatalf("view while down: %v", err)
 	}
 	// Out of turn: the cached copy would refuse it NOT_YOUR_TURN, but it cannot be confirmed.
-	if _, err := svc.Act(ctx, id, seat1, referee.ActRequest{Move: domain.Draw()}); !errors.Is(err, domain.ErrStoreUnavailable) {
+	if _, err := svc.Act(ctx, id, seat1, referee.ActRequest{Move: domain.Draw()}); !errors.Is(err, storeerr.ErrStoreUnavailable) {
 		t.Fatalf("a move while down: %v", err)
 	}
 	store.down = false
@@ -179,7 +180,7 @@ func TestUnknownCommitOutcome(t *testing.T) {
 	_, mv := legalFor(t, svc, id, seat0)
 	req := referee.ActRequest{Move: mv, IdempotencyKey: "k-1"}
 	store.lose = true
-	if _, err := svc.Act(ctx, id, seat0, req); !errors.Is(err, domain.ErrStoreUnavailable) {
+	if _, err := svc.Act(ctx, id, seat0, req); !errors.Is(err, storeerr.ErrStoreUnavailable) {
 		t.Fatalf("a commit whose answer was lost: %v, want ErrStoreUnavailable", err)
 	}
 	stored, _ := store.Match(ctx, id)

@@ -3,7 +3,6 @@ package referee
 import (
 	"context"
 
-	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/app/players"
 )
 
@@ -63,7 +62,7 @@ func (s *MatchService) foldKey(ctx context.Context, id, token string) (context.C
 			memo.note(id, head)
 		}
 		if rec.ID == "" {
-			return players.Record{}, domain.ErrPlayerNotFound
+			return players.Record{}, players.ErrPlayerNotFound
 		}
 		return rec, nil
 	})

@@ -10,6 +10,7 @@ import (
 	"github.com/allfives/allfives/domain/app/players"
 	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/app/referee/refereetest"
+	"github.com/allfives/allfives/domain/app/storeerr"
 	"github.com/allfives/allfives/repository/memstore"
 )
 
@@ -26,7 +27,7 @@ func (k *keyHeaded) HeadAndKey(ctx context.Context, id string, keyHash []byte) (
 	down := k.down
 	k.mu.Unlock()
 	if down {
-		return 0, players.Record{}, domain.ErrStoreUnavailable
+		return 0, players.Record{}, storeerr.ErrStoreUnavailable
 	}
 	head := -1
 	if m, err := k.Store.Match(ctx, id); err == nil {
@@ -35,7 +36,7 @@ func (k *keyHeaded) HeadAndKey(ctx context.Context, id string, keyHash []byte) (
 		return 0, players.Record{}, err
 	}
 	rec, err := k.Store.PlayerByKeyHash(ctx, keyHash)
-	if errors.Is(err, domain.ErrPlayerNotFound) {
+	if errors.Is(err, players.ErrPlayerNotFound) {
 		return head, players.Record{}, nil
 	}
 	return head, rec, err
@@ -170,7 +171,7 @@ func TestKeyFoldedIntoHeadCheck(t *testing.T) {
 	store.mu.Lock()
 	store.down = true
 	store.mu.Unlock()
-	if _, err := read(next.Key); !errors.Is(err, domain.ErrStoreUnavailable) {
+	if _, err := read(next.Key); !errors.Is(err, storeerr.ErrStoreUnavailable) {
 		t.Fatalf("a keyed read while the store is down: %v, want ErrStoreUnavailable", err)
 	}
 }

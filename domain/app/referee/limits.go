@@ -1,6 +1,11 @@
 package referee
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/quota"
+)
 
 // The referee's limits (docs/operations.md, "Limits"): the bot pool's queue, and the
 // challenges waiting for an answer, from one player and to one player.
@@ -9,6 +14,10 @@ import "errors"
 // them, queued or being played: each costs the pool's workers CPU, and a queue without bound
 // would let one client's matches wait before everyone's.
 var ErrBotsBusy = errors.New("the server is playing as many matches of bots as it may; try again shortly")
+
+// ErrTooManyChallenges: a challenge beyond the challenges one player may have waiting for an
+// answer, sent or received (MatchRecord.ChallengeCap); the store's refusal says whose.
+var ErrTooManyChallenges = domain.NewError(quota.CodeRateLimited, "too many challenges are waiting for an answer")
 
 // BotsRetryAfter is the Retry-After, in seconds, of ErrBotsBusy: about the time the pool takes
 // to finish a match of bots.

@@ -58,7 +58,7 @@ type DueQuery struct {
 }
 
 // Stores report a stored row they cannot decode (an event's payload, type or time, a seed) as
-// an error wrapping domain.ErrRecordCorrupt; the service turns it into a *CorruptError that
+// an error wrapping storeerr.ErrRecordCorrupt; the service turns it into a *CorruptError that
 // names the match and shows nothing of the row.
 
 // Notifier is the port through which server instances sharing one store hear of each other's
@@ -92,7 +92,7 @@ type MatchRecord struct {
 	// reserves a seat for, already has that many challenges waiting for an answer: matches
 	// waiting with a seat reserved for a player, rematches aside. The store counts them in
 	// the create's transaction, so that racing creates cannot pass the cap together, and
-	// refuses with domain.ErrTooManyChallenges. It is not stored.
+	// refuses with ErrTooManyChallenges. It is not stored.
 	ChallengeCap int
 }
 

@@ -7,8 +7,8 @@ import (
 	"github.com/allfives/allfives/domain"
 )
 
-// BotPlayer is the player id of a bot seat of strategy name in a rated match: bot-random,
-// bot-greedy, bot-pimc, bot-expert, bot-level-1 ... (docs/ratings.md, "Who is rated").
+// BotPlayer is the player id of a bot seat of strategy name in a rated match: bot-<name>,
+// bot-greedy for greedy (docs/ratings.md, "Who is rated").
 func BotPlayer(name string) string { return botPlayerPrefix + name }
 
 // botPlayerPrefix begins every bot's player id; a human player's id is hex, so never does.

@@ -3,6 +3,7 @@ package referee
 import (
 	"context"
 	"errors"
+	"sync"
 
 	"github.com/allfives/allfives/domain"
 )
@@ -23,7 +24,47 @@ func (s *MatchService) isSealed(ctx context.Context, m *domain.Match) (bool, err
 	if f == nil || !m.Seeded() {
 		return false, nil
 	}
-	return (*f)(ctx, m.ID(), m.Commitment())
+	return s.askSealer(ctx, *f, m.ID(), m.Commitment())
+}
+
+// askSealer asks f about match id, remembering a commitment it says is not sealed: a round
+// stores its seal before any match is dealt from it, so a match that exists and is not sealed
+// never will be, and its reads need not ask the store again.
+func (s *MatchService) askSealer(ctx context.Context, f Sealer, id, commitment string) (bool, error) {
+	if s.unsealed.has(commitment) {
+		return false, nil
+	}
+	sealed, err := f(ctx, id, commitment)
+	if err == nil && !sealed {
+		s.unsealed.add(commitment)
+	}
+	return sealed, err
+}
+
+// maxUnsealed bounds the commitments unsealedSet remembers; past it the set starts afresh,
+// which costs one store read per seeded match read next.
+const maxUnsealed = 4096
+
+// unsealedSet is the commitments of matches known never to be sealed.
+type unsealedSet struct {
+	mu    sync.Mutex
+	known map[string]struct{}
+}
+
+func (u *unsealedSet) has(commitment string) bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	_, ok := u.known[commitment]
+	return ok
+}
+
+func (u *unsealedSet) add(commitment string) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.known == nil || len(u.known) >= maxUnsealed {
+		u.known = map[string]struct{}{}
+	}
+	u.known[commitment] = struct{}{}
 }
 
 // sealFor is v as it may read m: sealed when m is (domain/seal.go). Only a seat of a sealed
@@ -93,7 +134,7 @@ func (s *MatchService) Sealed(ctx context.Context, id string) (bool, error) {
 	if !m.Seeded() {
 		return false, nil
 	}
-	return (*f)(ctx, id, m.Commitment())
+	return s.askSealer(ctx, *f, id, m.Commitment())
 }
 
 // sealedByLog is Sealed judged from a log's match.created.

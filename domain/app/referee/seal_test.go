@@ -78,3 +78,37 @@ func TestSealedMatchRefusesJoinDeclineAndRematch(t *testing.T) {
 		t.Fatalf("the rematch once the round ended: %v", err)
 	}
 }
+
+// TestUnsealedMatchAsksTheSealerOnce: a round stores its seal before any match is dealt from
+// it, so a seeded match the sealer calls unsealed stays so: its reads ask the sealer once,
+// where a sealed match's ask every time (its round may end).
+func TestUnsealedMatchAsksTheSealerOnce(t *testing.T) {
+	ctx := context.Background()
+	svc := newService(t, memstore.New(), 16)
+	c := create(t, svc, twoHumans(vectorSeed))
+	id := c.Match.ID
+	asked, sealed := 0, false
+	svc.SetSealer(func(context.Context, string, string) (bool, error) { asked++; return sealed, nil })
+	for range 5 {
+		if got, err := svc.Sealed(ctx, id); err != nil || got {
+			t.Fatalf("sealed %v, %v", got, err)
+		}
+		if _, err := svc.View(ctx, id, domain.Spectator()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if asked != 1 {
+		t.Fatalf("ten reads of an unsealed match asked the sealer %d times", asked)
+	}
+	// Another match, of another seed, sealed: asked each time.
+	other := create(t, svc, twoHumans("00"+vectorSeed[2:]))
+	sealed, asked = true, 0
+	for range 3 {
+		if got, err := svc.Sealed(ctx, other.Match.ID); err != nil || !got {
+			t.Fatalf("sealed %v, %v", got, err)
+		}
+	}
+	if asked != 3 {
+		t.Fatalf("three reads of a sealed match asked the sealer %d times", asked)
+	}
+}

@@ -48,6 +48,7 @@ type MatchService struct {
 	rematchTTL       time.Duration
 	challenges       int                    // ServiceConfig.MaxChallenges
 	sealer           atomic.Pointer[Sealer] // seal.go; nil: no match is sealed
+	unsealed         unsealedSet            // seal.go: commitments the sealer said are not sealed
 }
 
 // ServiceConfig wires a MatchService. Zero fields take the production defaults.
@@ -81,7 +82,7 @@ type ServiceConfig struct {
 	RematchTTL time.Duration
 	// BotQueue bounds the matches of bots only the pool holds, queued or being played: one
 	// more is ErrBotsBusy (limits.go). MaxChallenges bounds the challenges waiting for an
-	// answer from one player and to one player: one more is domain.ErrTooManyChallenges,
+	// answer from one player and to one player: one more is ErrTooManyChallenges,
 	// counted by the store in the create's transaction (MatchRecord.ChallengeCap). 0: no bound.
 	BotQueue, MaxChallenges int
 }

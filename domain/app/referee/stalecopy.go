@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/storeerr"
 )
 
 // refuse returns err, the refusal of a command decided on e's cached copy, unless the store
@@ -14,7 +15,7 @@ import (
 // needs no such check: its append meets the stored version. The caller holds e.mu.
 func (s *MatchService) refuse(ctx context.Context, e *entry, err error) error {
 	stored, serr := s.store.Match(ctx, e.match.ID())
-	if errors.Is(serr, domain.ErrStoreUnavailable) {
+	if errors.Is(serr, storeerr.ErrStoreUnavailable) {
 		return serr // a refusal the store cannot confirm is not given: 503, not a wrong 4xx
 	}
 	if serr != nil || stored.Summary.Version <= e.match.Version() {

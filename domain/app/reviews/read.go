@@ -6,6 +6,7 @@ import (
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/app/referee"
+	"github.com/allfives/allfives/domain/app/storeerr"
 )
 
 // The reads of a review: Get answers it as it stands (and queues again one left running by a
@@ -40,7 +41,7 @@ func (s *Service) GetBy(ctx context.Context, id string, who Asker) (Answer, erro
 
 // failure is the error a failed review answers.
 func failure(rec Record) error {
-	if rec.Code == domain.CodeRecordCorrupt {
+	if rec.Code == storeerr.CodeRecordCorrupt {
 		return &referee.CorruptError{MatchID: rec.MatchID}
 	}
 	return errors.New("the review of match " + rec.MatchID + " failed: " + string(rec.Code))

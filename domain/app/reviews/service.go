@@ -29,8 +29,11 @@ const DefaultPerClient = 2
 // one review takes on one core.
 const RetryAfter = 10
 
+// CodeReviewNotFound: no review of the match was asked for (docs/review.md, "API").
+const CodeReviewNotFound domain.Code = "REVIEW_NOT_FOUND"
+
 // ErrNotRequested: no review of the match was asked for (with this method).
-var ErrNotRequested = errors.New("no review of this match was asked for: POST to this path asks for one")
+var ErrNotRequested = domain.NewError(CodeReviewNotFound, "no review of this match was asked for: POST to this path asks for one")
 
 // ErrQueueFull: as many reviews are waiting as the queue holds.
 var ErrQueueFull = errors.New("the review queue is full; try again shortly")

@@ -9,6 +9,7 @@ import (
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/analysis"
 	"github.com/allfives/allfives/domain/app/referee"
+	"github.com/allfives/allfives/domain/app/storeerr"
 )
 
 // Encode is a review's one wire form, stored and served byte for byte, and printed by
@@ -54,9 +55,9 @@ func (s *Service) run(id string) {
 		rec.Status, rec.Result = StatusDone, body
 	case s.ctx.Err() != nil:
 		return
-	case errors.Is(err, analysis.ErrBadLog), errors.Is(err, analysis.ErrNotFinished), errors.Is(err, domain.ErrRecordCorrupt):
+	case errors.Is(err, analysis.ErrBadLog), errors.Is(err, analysis.ErrNotFinished), errors.Is(err, storeerr.ErrRecordCorrupt):
 		s.log.Error("review: the match's record cannot be reviewed", "match", id, "err", err)
-		rec.Status, rec.Code = StatusFailed, domain.CodeRecordCorrupt
+		rec.Status, rec.Code = StatusFailed, storeerr.CodeRecordCorrupt
 	default:
 		s.log.Error("review failed; it is computed again when next asked for", "match", id, "err", err)
 		return
@@ -97,7 +98,7 @@ func (s *Service) fullLog(ctx context.Context, id string) ([]domain.Event, error
 		case len(page) == 0:
 			return out, nil
 		case page[0].Seq <= after:
-			return nil, fmt.Errorf("%w: the log goes back to seq %d after %d", domain.ErrRecordCorrupt, page[0].Seq, after)
+			return nil, fmt.Errorf("%w: the log goes back to seq %d after %d", storeerr.ErrRecordCorrupt, page[0].Seq, after)
 		}
 		out = append(out, page...)
 	}

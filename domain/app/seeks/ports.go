@@ -63,7 +63,7 @@ type Claim struct {
 // repository/storetest.RunSeeks). Times are kept to the nanosecond.
 type Store interface {
 	// PutSeek stores a new searching seek; a searching or pairing seek of the same player
-	// and format is domain.ErrAlreadySeeking, and nothing is stored.
+	// and format is ErrAlreadySeeking, and nothing is stored.
 	PutSeek(ctx context.Context, r Record) error
 	// Seek returns seek id; false when there is none.
 	Seek(ctx context.Context, id string) (Record, bool, error)

@@ -192,7 +192,7 @@ func (s *Service) Create(ctx context.Context, key string, req Request) (Record, 
 	return rec, nil
 }
 
-// Get returns seek id of the player of key; another player's is domain.ErrSeekNotFound.
+// Get returns seek id of the player of key; another player's is ErrSeekNotFound.
 func (s *Service) Get(ctx context.Context, key, id string) (Record, error) {
 	who, err := s.keys.Authenticate(ctx, key)
 	if err != nil {
@@ -203,7 +203,7 @@ func (s *Service) Get(ctx context.Context, key, id string) (Record, error) {
 		return Record{}, err
 	}
 	if !ok || r.Player != who.ID {
-		return Record{}, fmt.Errorf("seek %q: %w", domain.Truncate(id, 40), domain.ErrSeekNotFound)
+		return Record{}, fmt.Errorf("seek %q: %w", domain.Truncate(id, 40), ErrSeekNotFound)
 	}
 	return s.shown(r), nil
 }
@@ -219,7 +219,7 @@ func (s *Service) Cancel(ctx context.Context, key, id string) (Record, error) {
 		return Record{}, err
 	}
 	if !ok {
-		return Record{}, fmt.Errorf("seek %q: %w", domain.Truncate(id, 40), domain.ErrSeekNotFound)
+		return Record{}, fmt.Errorf("seek %q: %w", domain.Truncate(id, 40), ErrSeekNotFound)
 	}
 	return s.shown(r), nil
 }

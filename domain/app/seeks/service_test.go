@@ -96,7 +96,7 @@ func TestCreateAndGet(t *testing.T) {
 		t.Fatalf("in a format never played: %+v, want the prior's %v", fresh, want)
 	}
 
-	if _, err := s.Get(ctx, "kb", rated.ID); !errors.Is(err, domain.ErrSeekNotFound) {
+	if _, err := s.Get(ctx, "kb", rated.ID); !errors.Is(err, ErrSeekNotFound) {
 		t.Fatalf("bob read ada's seek: %v", err)
 	}
 	if got, err := s.Get(ctx, "ka", rated.ID); err != nil || got.Status != StatusSearching {

@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/app/players"
 	"github.com/allfives/allfives/domain/app/referee"
+	"github.com/allfives/allfives/domain/app/storeerr"
 	"github.com/allfives/allfives/domain/tournament"
 )
 
@@ -52,7 +54,7 @@ func (s *Service) Create(ctx context.Context, key string, spec tournament.Spec) 
 			return nil, err
 		}
 		if n >= s.maxOrg {
-			return nil, fmt.Errorf("%w: %d of %d", domain.ErrTooManyTournaments, n, s.maxOrg)
+			return nil, fmt.Errorf("%w: %d of %d", ErrTooManyTournaments, n, s.maxOrg)
 		}
 	}
 	id, err := s.newID()
@@ -106,11 +108,11 @@ func (s *Service) Enter(ctx context.Context, id, key, bot string) (_ tournament.
 	}
 	switch {
 	case t.st.Status != tournament.Upcoming:
-		return tournament.Entrant{}, fmt.Errorf("%w: it is %s", domain.ErrTournamentClosed, t.st.Status)
+		return tournament.Entrant{}, fmt.Errorf("%w: it is %s", ErrTournamentClosed, t.st.Status)
 	case t.st.Entered(entry.Player):
-		return tournament.Entrant{}, domain.ErrAlreadyEntered
+		return tournament.Entrant{}, ErrAlreadyEntered
 	case len(t.st.Entries) >= t.st.Spec.MaxEntries:
-		return tournament.Entrant{}, fmt.Errorf("%w (%d)", domain.ErrTournamentFull, t.st.Spec.MaxEntries)
+		return tournament.Entrant{}, fmt.Errorf("%w (%d)", ErrTournamentFull, t.st.Spec.MaxEntries)
 	}
 	if s.rater != nil {
 		entry.Rating = s.rater(ctx, ratedAs(entry), t.st.Spec.Format)
@@ -161,11 +163,11 @@ func (s *Service) Withdraw(ctx context.Context, id, key, player string) (err err
 	}
 	switch {
 	case player != who.ID && who.ID != t.st.Organiser:
-		return domain.ErrNotOrganiser
+		return ErrNotOrganiser
 	case t.st.Status != tournament.Upcoming:
-		return fmt.Errorf("%w: it is %s", domain.ErrTournamentClosed, t.st.Status)
+		return fmt.Errorf("%w: it is %s", ErrTournamentClosed, t.st.Status)
 	case !t.st.Entered(player):
-		return domain.Detailf(domain.ErrPlayerNotFound, "player %q holds no entry", domain.Truncate(player, 64))
+		return domain.Detailf(players.ErrPlayerNotFound, "player %q holds no entry", domain.Truncate(player, 64))
 	}
 	var c change
 	c.add(tournament.TypeWithdrawn, tournament.Withdrawn{Player: player})
@@ -192,10 +194,10 @@ func (s *Service) Start(ctx context.Context, id, key string) (err error) {
 // start appends tournament.started with the entries as they stand.
 func (s *Service) start(ctx context.Context, t *loaded) error {
 	if t.st.Status != tournament.Upcoming {
-		return fmt.Errorf("%w: it is %s", domain.ErrTournamentClosed, t.st.Status)
+		return fmt.Errorf("%w: it is %s", ErrTournamentClosed, t.st.Status)
 	}
 	if n := len(t.st.Entries); n < t.st.Spec.MinEntries {
-		return fmt.Errorf("%w: %d of %d", domain.ErrTooFewEntries, n, t.st.Spec.MinEntries)
+		return fmt.Errorf("%w: %d of %d", ErrTooFewEntries, n, t.st.Spec.MinEntries)
 	}
 	var playing []string
 	for _, e := range t.st.Entries {
@@ -220,7 +222,7 @@ func (s *Service) Cancel(ctx context.Context, id, key string) (err error) {
 		return err
 	}
 	if t.st.Status == tournament.Finished || t.st.Status == tournament.StatusCancelled {
-		return fmt.Errorf("%w: it is %s", domain.ErrTournamentClosed, t.st.Status)
+		return fmt.Errorf("%w: it is %s", ErrTournamentClosed, t.st.Status)
 	}
 	return conflictIsBusy(s.cancel(ctx, t, who.ID))
 }
@@ -276,7 +278,7 @@ func (s *Service) cancel(ctx context.Context, t *loaded, by string) error {
 // busy: the client retries, and the command is decided again on the log as it is.
 func conflictIsBusy(err error) error {
 	if errors.Is(err, ErrConflict) {
-		return fmt.Errorf("%w: the tournament moved on meanwhile", domain.ErrStoreBusy)
+		return fmt.Errorf("%w: the tournament moved on meanwhile", storeerr.ErrStoreBusy)
 	}
 	return err
 }

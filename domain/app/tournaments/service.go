@@ -11,9 +11,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/app/players"
 	"github.com/allfives/allfives/domain/app/referee"
+	"github.com/allfives/allfives/domain/app/storeerr"
 	"github.com/allfives/allfives/domain/tournament"
 )
 
@@ -145,11 +145,11 @@ type loaded struct {
 
 func (s *Service) load(ctx context.Context, id string) (*loaded, error) {
 	if id == "" || len(id) > 64 {
-		return nil, domain.ErrTournamentNotFound
+		return nil, ErrTournamentNotFound
 	}
 	row, links, err := s.store.Tournament(ctx, id)
 	if errors.Is(err, ErrNotFound) {
-		return nil, fmt.Errorf("%w: no tournament has the id %q", domain.ErrTournamentNotFound, id)
+		return nil, fmt.Errorf("%w: no tournament has the id %q", ErrTournamentNotFound, id)
 	}
 	if err != nil {
 		return nil, err
@@ -160,7 +160,7 @@ func (s *Service) load(ctx context.Context, id string) (*loaded, error) {
 	}
 	st, err := tournament.Fold(id, events)
 	if err != nil {
-		return nil, fmt.Errorf("%w: tournament %s: %v", domain.ErrRecordCorrupt, id, err)
+		return nil, fmt.Errorf("%w: tournament %s: %v", storeerr.ErrRecordCorrupt, id, err)
 	}
 	return &loaded{row: row, links: links, st: st}, nil
 }
@@ -224,7 +224,7 @@ func (s *Service) organiserOf(ctx context.Context, t *loaded, key string) (playe
 		return players.Player{}, err
 	}
 	if who.ID != t.st.Organiser {
-		return players.Player{}, domain.ErrNotOrganiser
+		return players.Player{}, ErrNotOrganiser
 	}
 	return who, nil
 }

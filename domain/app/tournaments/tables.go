@@ -8,6 +8,7 @@ import (
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/app/referee"
+	"github.com/allfives/allfives/domain/app/storeerr"
 	"github.com/allfives/allfives/domain/tournament"
 )
 
@@ -62,7 +63,7 @@ func (s *Service) startTable(ctx context.Context, t *loaded, r *tournament.Round
 	for seat, who := range r.Pairing.Tables[i].Seats {
 		e, ok := t.st.Entry(who)
 		if !ok {
-			return false, fmt.Errorf("%w: tournament %s seats %s, who holds no entry", domain.ErrRecordCorrupt, t.row.ID, who)
+			return false, fmt.Errorf("%w: tournament %s seats %s, who holds no entry", storeerr.ErrRecordCorrupt, t.row.ID, who)
 		}
 		p := domain.PlayerInfo{Seat: seat, Kind: domain.Human, Player: e.Player}
 		if e.Bot != "" {

@@ -5,15 +5,64 @@ import (
 	"slices"
 )
 
-// Table is one table of a round: the entrants by seat.
-type Table struct {
-	Seats []string `json:"seats"`
+// Swiss pairs each round on the standings so far (docs/tournaments.md, "Swiss").
+const Swiss System = "swiss"
+
+func init() { register(swiss{}) }
+
+// swiss is the Swiss system: any format, 1 to MaxRounds rounds, each paired by PairSwiss.
+type swiss struct{}
+
+func (swiss) Name() System { return Swiss }
+
+func (swiss) Check(s Spec) error {
+	if s.Rounds < 1 || s.Rounds > MaxRounds {
+		return invalidf("rounds: a swiss plays 1 to %d rounds", MaxRounds)
+	}
+	return nil
 }
 
-// Pairing is a round's tables and the entrants who sit out (a bye).
-type Pairing struct {
-	Tables []Table  `json:"tables"`
-	Byes   []string `json:"byes,omitempty"`
+func (swiss) MaxEntries() int { return MaxEntries }
+
+func (swiss) Rounds(s Spec, _ int) int { return s.Rounds }
+
+func (swiss) TieBreaks() []TieBreak { return StandardTieBreaks() }
+
+// Pair is the Swiss on the standings so far: points, then the ratings at entry, with who met
+// whom, the byes and the seats each entrant held in the rounds before.
+func (swiss) Pair(st *State) Pairing {
+	size := st.Spec.Format.TableSize()
+	points := map[string]float64{}
+	for _, s := range st.Standings() {
+		points[s.Entrant] = s.Points
+	}
+	met := map[[2]string]bool{}
+	byes := map[string]int{}
+	seats := map[string][]int{}
+	for _, r := range st.Rounds {
+		for _, t := range r.Pairing.Tables {
+			for i, a := range t.Seats {
+				s := seats[a]
+				for len(s) < size {
+					s = append(s, 0)
+				}
+				s[i]++
+				seats[a] = s
+				for _, b := range t.Seats {
+					met[[2]string{a, b}] = true
+				}
+			}
+		}
+		for _, b := range r.Pairing.Byes {
+			byes[b]++
+		}
+	}
+	cands := make([]Candidate, 0, len(st.Playing))
+	for _, id := range st.Playing {
+		e, _ := st.Entry(id)
+		cands = append(cands, Candidate{ID: id, Points: points[id], Rating: e.Rating, Byes: byes[id], Seats: seats[id]})
+	}
+	return PairSwiss(cands, size, func(a, b string) bool { return met[[2]string{a, b}] })
 }
 
 // Candidate is an entrant as Swiss pairing sees it: its points so far, its rating (the tie
@@ -179,51 +228,4 @@ func seatCount(c Candidate, seat int) int {
 		return c.Seats[seat]
 	}
 	return 0
-}
-
-// RoundRobinRounds is how many rounds a round robin of n entrants plays: n-1, or n when n is
-// odd (each entrant sits out once).
-func RoundRobinRounds(n int) int {
-	if n%2 == 1 {
-		n++
-	}
-	return max(n-1, 0)
-}
-
-// PairRoundRobin is round r (1-based) of a round robin of ids by the circle method
-// (docs/tournaments.md, "Round robin"): ids[0] stays put while the others turn one place a
-// round; the i-th from the top meets the i-th from the bottom. An odd field adds an empty
-// place, whose partner sits out. Seats alternate: the fixed entrant takes seat 0 in odd
-// rounds and seat 1 in even ones, and the other tables alternate down the list, so that
-// every entrant holds each seat as evenly as the field allows.
-func PairRoundRobin(ids []string, r int) Pairing {
-	ring := slices.Clone(ids)
-	if len(ring)%2 == 1 {
-		ring = append(ring, "")
-	}
-	n := len(ring)
-	if n < 2 {
-		return Pairing{}
-	}
-	turned := make([]string, n)
-	turned[0] = ring[0]
-	for i := 1; i < n; i++ {
-		turned[1+(i-1+r-1)%(n-1)] = ring[i]
-	}
-	var p Pairing
-	for i := range n / 2 {
-		a, b := turned[i], turned[n-1-i]
-		if i == 0 && r%2 == 0 || i > 0 && i%2 == 1 {
-			a, b = b, a
-		}
-		switch {
-		case a == "":
-			p.Byes = append(p.Byes, b)
-		case b == "":
-			p.Byes = append(p.Byes, a)
-		default:
-			p.Tables = append(p.Tables, Table{Seats: []string{a, b}})
-		}
-	}
-	return p
 }
