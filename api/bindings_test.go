@@ -55,7 +55,7 @@ func testChallenge(t *testing.T, h *harness) {
 		m.Seats[1].ReservedFor == nil || *m.Seats[1].ReservedFor != reserved || len(m.OpenSeats) != 0 {
 		t.Fatalf("create answer %+v", out)
 	}
-	// The log says for whom the seat is kept (docs/api.md, "Consent").
+	// The log says for whom the seat is kept (docs/api-matches.md, "Consent").
 	created := tb.events(-1).Events[0]
 	if p := created.Data.Players; p[0].Player != ada.Player.ID || p[1].Player != "" || p[1].Kind != "open" || p[1].ReservedFor == nil || *p[1].ReservedFor != reserved {
 		t.Fatalf("match.created players %+v", p)

@@ -10,7 +10,7 @@ import (
 )
 
 // TestConsent runs consent and resignation through the real router, on SQLite and on
-// PostgreSQL (docs/api.md, "Consent"): a challenge declined by its player and withdrawn by
+// PostgreSQL (docs/api-matches.md, "Consent"): a challenge declined by its player and withdrawn by
 // its challenger, every refusal of both, a rematch offer of three seats accepted seat by seat
 // with who has answered shown, one declined by an old token after which the route is
 // REMATCH_CANCELLED, reserved seats kept out of the lobby, resignations of two and of three

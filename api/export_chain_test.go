@@ -13,13 +13,13 @@ import (
 	"github.com/allfives/allfives/api"
 )
 
-// chainExample is the match of the worked example in docs/api.md, "Verifying an export": two
+// chainExample is the match of the worked example in docs/api-records.md, "Verifying an export": two
 // greedy bots dealt from seed1, so it ends as it is created and its first events are fixed.
 var chainExample = api.CreateMatchRequest{Seed: seed1, Players: []api.PlayerRequest{
 	{Name: "Ann", Kind: "bot", Bot: "greedy"}, {Name: "Bob", Kind: "bot", Bot: "greedy"},
 }}
 
-// chainHash is the formula of docs/api.md, written here again with nothing but crypto/sha256:
+// chainHash is the formula of docs/api-records.md, written here again with nothing but crypto/sha256:
 // sha256(prev_hash bytes || seq as 8 bytes big-endian || type || raw_data).
 func chainHash(prev []byte, seq int, typ, raw string) []byte {
 	var n [8]byte
@@ -30,7 +30,7 @@ func chainHash(prev []byte, seq int, typ, raw string) []byte {
 
 // TestExportChainReproduces: the chain of a known seeded match is reproduced from its export
 // alone with the documented formula, event by event; its head is the one the server's audit
-// reports; every raw_data says what its data says; and the worked example of docs/api.md is
+// reports; every raw_data says what its data says; and the worked example of docs/api-records.md is
 // this very match's first two events.
 func TestExportChainReproduces(t *testing.T) {
 	h := newHarness(t)
@@ -69,14 +69,14 @@ func TestExportChainReproduces(t *testing.T) {
 		t.Fatalf("audit head %v ok %v, the export's chain gives %x", audit.HeadHash, audit.OK, prev)
 	}
 
-	doc, err := os.ReadFile("../docs/api.md")
+	doc, err := os.ReadFile("../docs/api-records.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, e := range exp.Events[:2] {
 		for _, want := range []string{*e.RawData, *e.Hash} {
 			if !strings.Contains(string(doc), want) {
-				t.Errorf("docs/api.md's worked example does not show seq %d's %.80s", e.Seq, want)
+				t.Errorf("docs/api-records.md's worked example does not show seq %d's %.80s", e.Seq, want)
 			}
 		}
 	}

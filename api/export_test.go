@@ -67,7 +67,7 @@ func TestExportJSONRefolds(t *testing.T) {
 			t.Fatalf("seat %d: the export differs from GET events and GET match", seat)
 		}
 		// A live export carries no chain: raw payloads hold every hand, and a draw's hash gives
-		// its tile away to anyone trying the 28 candidates (docs/api.md, "Verifying an export").
+		// its tile away to anyone trying the 28 candidates (docs/api-records.md, "Verifying an export").
 		if body := string(live.fetch("/export", seat, nil).body); strings.Contains(body, "hash") || strings.Contains(body, "raw_data") {
 			t.Fatalf("seat %d: a live match's export carries chain links: %s", seat, body)
 		}

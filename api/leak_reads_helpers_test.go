@@ -238,7 +238,7 @@ func (sw *sweep) keyedMove(m api.MoveRequest, turn int) api.MoveResponse {
 	}
 	o := newOracle(sw.t, sw.tb)
 	o.judgeJSON(0, "move", first.body)
-	// Keys are per seat (docs/api.md): seat 1's request with seat 0's key is a fresh one,
+	// Keys are per seat (docs/api-matches.md, "Idempotency"): seat 1's request with seat 0's key is a fresh one,
 	// refused exactly as the same request with a key nobody used. After seat 0's pass the
 	// boneyard is empty, so seat 1's probe draws, which is never legal then.
 	probe := m

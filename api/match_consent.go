@@ -9,7 +9,7 @@ import (
 	"github.com/allfives/allfives/domain"
 )
 
-// The routes of consent and resignation (docs/api.md, "Consent"): nobody is put into a match
+// The routes of consent and resignation (docs/api-matches.md, "Consent"): nobody is put into a match
 // they did not accept, and every match ends.
 
 // declineSeat refuses a seat reserved for the caller.

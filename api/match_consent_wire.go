@@ -2,7 +2,7 @@ package api
 
 import "github.com/allfives/allfives/domain"
 
-// The wire types of consent and resignation (docs/api.md, "Consent").
+// The wire types of consent and resignation (docs/api-matches.md, "Consent").
 
 // Reservation is whom a reserved seat is kept for.
 type Reservation struct {

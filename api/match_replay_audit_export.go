@@ -13,7 +13,7 @@ import (
 	"github.com/allfives/allfives/domain/notation"
 )
 
-// The records of a match (docs/api.md, "Replay, audit and export"): replay to any step, audit, export. Each reads
+// The records of a match (docs/api-records.md, "Replay, audit and export"): replay to any step, audit, export. Each reads
 // the match as the caller may see it, like GET /matches/{id}: a seat token shows that seat's
 // tiles while the match is live, no token shows a spectator's view, and a finished match shows
 // everything to everyone.
@@ -38,7 +38,7 @@ type ExportResponse struct {
 }
 
 // ExportEvent is an event as GET /events shows it and, once the match has ended, its link of
-// the hash chain (the examples are seq 2 of the worked example in docs/api.md) (docs/api.md, "Verifying an export"): hash = sha256(prev_hash || seq as 8
+// the hash chain (the examples are seq 2 of the worked example in docs/api.md) (docs/api-records.md, "Verifying an export"): hash = sha256(prev_hash || seq as 8
 // bytes big-endian || type || raw_data), over the bytes the hex strings stand for. A live
 // match's export has none of the three: raw payloads hold every hand, and a hash of a draw
 // would give the tile away to anyone trying the 28 candidates.

@@ -18,7 +18,7 @@ var errSeatLost = fmt.Errorf("%w: the credential no longer holds its seat", doma
 // feed is what a stream follows: one match's events as its caller may see them, and a wake-up
 // after every append. With a tracker (?view=1) each event comes with the caller's view after it.
 //
-// A stream holds its seat's view only while its credential holds the seat (docs/api.md, "When a
+// A stream holds its seat's view only while its credential holds the seat (docs/api-matches.md, "When a
 // seat changes hands"): every read first checks the credential again, so a missed wake-up
 // cannot leak, and the events end with the first that takes the seat from the viewer (a leave
 // of its seat, or a join by someone else), which the stream sends before it closes.

@@ -18,7 +18,7 @@ import (
 // follows from its start, its turns first: far more than anyone plays at once.
 const playerStreamMatches = 1000
 
-// Event names of the player's stream (docs/api.md, "Players").
+// Event names of the player's stream (docs/api-players.md, "Players").
 const (
 	playerEventSnapshot  = "snapshot"
 	playerEventTurn      = "turn"
@@ -27,7 +27,7 @@ const (
 	playerEventStarted   = "started"
 	playerEventEnded     = "ended"
 	playerEventRematch   = "rematch"
-	// A match cancelled before it started (docs/api.md, "Consent"): declined (by the one a
+	// A match cancelled before it started (docs/api-matches.md, "Consent"): declined (by the one a
 	// seat was reserved for), then cancelled (for every reason).
 	playerEventDeclined  = "declined"
 	playerEventCancelled = "cancelled"

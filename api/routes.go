@@ -47,7 +47,7 @@ func (s *server) routes(e *echo.Echo, reg *prometheus.Registry) {
 	v1.POST("/matches/:id/seats/:seat/leave", s.leaveSeat)
 	v1.POST("/matches/:id/seats/:seat/resume", s.resumeSeat)
 	v1.POST("/matches/:id/rematch", s.rematch)
-	// Consent and resignation (docs/api.md, "Consent").
+	// Consent and resignation (docs/api-matches.md, "Consent").
 	v1.POST("/matches/:id/seats/:seat/decline", s.declineSeat)
 	v1.POST("/matches/:id/cancel", s.cancelMatch)
 	v1.POST("/matches/:id/resign", s.resignMatch)

@@ -49,7 +49,7 @@ func (s *server) joinSeat(c echo.Context) error {
 	if err := jsonbody.Optional(c, &body); err != nil {
 		return err
 	}
-	key, err := bearer(c) // a player key binds the seat to its player (docs/api.md, "Players")
+	key, err := bearer(c) // a player key binds the seat to its player (docs/api-players.md, "Players")
 	if err != nil {
 		return err
 	}

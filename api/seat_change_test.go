@@ -10,7 +10,7 @@ import (
 	"github.com/allfives/allfives/api/apitest"
 )
 
-// A seat that changes hands (docs/api.md, "When a seat changes hands"): Bob takes seat 1 and
+// A seat that changes hands (docs/api-matches.md, "When a seat changes hands"): Bob takes seat 1 and
 // opens his streams, leaves, and Carol takes the seat, which deals the first hand. Bob's
 // streams end, and none of them ever carries a tile of Carol's hand, wherever each request
 // lands: moves through one instance, streams through another.

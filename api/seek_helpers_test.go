@@ -1,11 +1,9 @@
 package api_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -77,34 +75,8 @@ type seekReply struct {
 // do sends method path with key (none when "") and body (none when nil).
 func (s *seekServer) do(method, path, key string, body any) seekReply {
 	s.t.Helper()
-	var rd io.Reader
-	if body != nil {
-		js, err := json.Marshal(body)
-		if err != nil {
-			s.t.Fatal(err)
-		}
-		rd = bytes.NewReader(js)
-	}
-	req, err := http.NewRequest(method, s.srv.URL+path, rd)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if key != "" {
-		req.Header.Set("Authorization", "Bearer "+key)
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	return seekReply{status: res.StatusCode, body: b, header: res.Header}
+	a := apitest.Call(s.t, method, s.srv.URL+path, key, body)
+	return seekReply{status: a.Status, body: a.Body, header: a.Header}
 }
 
 // want checks the status and decodes the body into v (when not nil).
@@ -181,7 +153,7 @@ func (s *seekServer) matchView(key, id string) api.MatchView {
 
 func seekName(prefix string, i int) string { return fmt.Sprintf("%s%02d", prefix, i) }
 
-// audited checks that match id audits (every kind of match does, docs/api.md "Consent").
+// audited checks that match id audits (every kind of match does, docs/api-matches.md "Consent").
 func (s *seekServer) audited(id string) {
 	s.t.Helper()
 	var rep api.AuditReport

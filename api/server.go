@@ -152,7 +152,7 @@ func New(cfg Config) *echo.Echo {
 	// CORS comes before every refusal, the rate limiter's above all: a 429 (or 413, 431) to an
 	// allowed origin must carry Access-Control-Allow-Origin, or the page cannot read it nor its
 	// Retry-After; and a preflight is answered here, so it never takes a token from the bucket
-	// (docs/api.md, "Playing with others").
+	// (docs/api-matches.md, "Playing with others").
 	if len(cfg.CORSOrigins) > 0 {
 		e.Use(middleware.CORS(cfg.CORSOrigins))
 	}

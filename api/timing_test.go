@@ -25,7 +25,7 @@ func moverOf(e domain.Event) (seat int, ok bool) {
 // against expert bots, the gap between each event and the one before it. Only a human's move
 // starts a new append; every other event (a bot's move, a hand's end, the next deal) lands in
 // the same append as the event before it and must carry the very same time, so the gaps cannot
-// show how long a bot thought (docs/api.md, "Timing").
+// show how long a bot thought (docs/api-matches.md, "Timing").
 func TestBotEventsShareTheirAppendsTime(t *testing.T) {
 	h := newHarness(t)
 	for _, players := range [][]string{{"human", "expert"}, {"human", "expert", "expert", "expert"}} {

@@ -6,7 +6,7 @@ import (
 	"github.com/allfives/allfives/domain/app/tournaments"
 )
 
-// Player stream events of tournaments (docs/api.md, "Tournaments"): round (the player's table
+// Player stream events of tournaments (docs/api-tournaments.md, "Tournaments"): round (the player's table
 // in a round that started: match, or none for a bye) and tournament_ended.
 const (
 	playerEventRound           = "round"

@@ -7,7 +7,7 @@ import (
 	"github.com/allfives/allfives/domain/tournament"
 )
 
-// The wire types of tournaments (docs/api.md, "Tournaments").
+// The wire types of tournaments (docs/api-tournaments.md, "Tournaments").
 
 // CreateTournamentRequest asks for a new tournament.
 type CreateTournamentRequest struct {

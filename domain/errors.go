@@ -10,7 +10,7 @@ import (
 // stores) declares its own beside its errors, and api/problem maps each code to its answer.
 type Code string
 
-// The codes clients see (docs/api.md, "Errors").
+// The codes clients see (docs/api-errors.md, "Errors").
 const (
 	CodeInvalidRequest   Code = "INVALID_REQUEST"
 	CodeUnauthorized     Code = "UNAUTHORIZED"
@@ -39,7 +39,7 @@ const (
 	CodeAlreadySeated Code = "ALREADY_SEATED"
 )
 
-// The codes of consent and resignation (docs/api.md, "Consent").
+// The codes of consent and resignation (docs/api-matches.md, "Consent").
 const (
 	// CodeSeatNotReserved: a decline of a seat kept for no one (taken, or open to anyone).
 	CodeSeatNotReserved Code = "SEAT_NOT_RESERVED"
@@ -91,18 +91,18 @@ var (
 	ErrMatchNotStarted  = NewError(CodeMatchNotStarted, "the match has not started: a seat is still open")
 	ErrMatchStarted     = NewError(CodeMatchStarted, "the match has started: seats can no longer be left")
 	// ErrSeedWithOpenSeats: whoever chooses the seed can compute every hand, so a match that
-	// others may join is always dealt from a seed the server draws (docs/api.md, "Checking a
+	// others may join is always dealt from a seed the server draws (docs/api-records.md, "Checking a
 	// deal yourself").
 	ErrSeedWithOpenSeats = NewError(CodeSeedWithOpenSeats, "a match with an open seat cannot take a chosen seed: whoever chooses the seed can compute every hand, the joiners' too; leave seed out")
 	// ErrMatchNotFinished: a call that needs a finished match (a review, whose hands and seed
 	// must be open, docs/review.md; a rematch) made on a live one. Each refusal adds which.
 	ErrMatchNotFinished = NewError(CodeMatchNotFinished, "the match has not finished")
 	// ErrAlreadySeated: one player never holds two seats of one match, or a reader could not
-	// tell its seats apart, and a key would stand for two seats (docs/api.md, "Players").
+	// tell its seats apart, and a key would stand for two seats (docs/api-players.md, "Players").
 	ErrAlreadySeated = NewError(CodeAlreadySeated, "the player already holds a seat of this match")
 )
 
-// The errors of consent and resignation (docs/api.md, "Consent").
+// The errors of consent and resignation (docs/api-matches.md, "Consent").
 var (
 	// ErrSeatNotReserved: only a seat kept for someone (a challenge, a rematch) is declined.
 	ErrSeatNotReserved = NewError(CodeSeatNotReserved, "the seat is not reserved for anyone: only a reserved seat can be declined")

@@ -61,7 +61,7 @@ type PlayerInfo struct {
 	Name string     `json:"name"`
 	Kind PlayerKind `json:"kind"`
 	Bot  string     `json:"bot,omitempty"`
-	// Player is the lasting player bound to a human seat (docs/api.md, "Players"); empty,
+	// Player is the lasting player bound to a human seat (docs/api-players.md, "Players"); empty,
 	// and so absent from the JSON, for an anonymous seat, which keeps older records' bytes.
 	Player string `json:"player,omitempty"`
 	// ReservedFor says, on an open seat, for whom it is kept: a challenged player, or a

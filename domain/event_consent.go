@@ -3,7 +3,7 @@ package domain
 // The events and fields of consent and resignation (docs/design.md, "Consent and
 // resignation"): a seat kept for someone, a match cancelled before it starts, a seat given up.
 
-// Reservation is whom an open seat is kept for (docs/api.md, "Consent"): the player with id
+// Reservation is whom an open seat is kept for (docs/api-matches.md, "Consent"): the player with id
 // ID, or, with no ID, the holder of the seat's token in the match a rematch follows (an
 // anonymous seat), who goes by Name.
 type Reservation struct {
@@ -17,7 +17,7 @@ func (r Reservation) IsZero() bool { return r == Reservation{} }
 // CancelReason says why a match was cancelled.
 type CancelReason string
 
-// The reasons a match is cancelled: before it starts (docs/api.md, "Consent"), or with its
+// The reasons a match is cancelled: before it starts (docs/api-matches.md, "Consent"), or with its
 // tournament (docs/tournaments.md, "Life of a tournament").
 const (
 	// CancelDeclined: the one a seat was reserved for declined it.

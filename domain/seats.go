@@ -29,7 +29,7 @@ const (
 type Chooser func(SeatView) (Move, error)
 
 // OpenSeats lists the seats open to anyone (with the seat's invite, or from the lobby), in
-// order: a seat reserved for someone is not among them (docs/api.md, "Consent").
+// order: a seat reserved for someone is not among them (docs/api-matches.md, "Consent").
 func (m *Match) OpenSeats() []int {
 	open := []int{}
 	for _, p := range m.players {

@@ -16,7 +16,7 @@ type Strategy interface {
 // hidden hand (whether it had a choice, how many tiles it holds). MinDecision is a floor the
 // strategy declares: while a human sits at the match, the referee holds each of its decisions
 // to at least that long, so decisions faster than the floor all take the same time
-// (docs/api.md, "Timing"). A floor of 0 or less asks for nothing. Strategies that decide in
+// (docs/api-matches.md, "Timing"). A floor of 0 or less asks for nothing. Strategies that decide in
 // microseconds whatever they hold need not implement it.
 type Paced interface {
 	MinDecision() time.Duration

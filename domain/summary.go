@@ -25,7 +25,7 @@ type Summary struct {
 	Target      int
 	TurnSeconds int
 	// Seeded says the creator chose the seed, and so can compute every hand: every history and
-	// lobby item shows it (docs/api.md, "Checking a deal yourself").
+	// lobby item shows it (docs/api-records.md, "Checking a deal yourself").
 	Seeded bool
 }
 

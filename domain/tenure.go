@@ -5,7 +5,7 @@ package domain
 // of the match; what it may see of its seat's tiles is bounded by that check. Should the seat
 // have been left or joined after the version its credential was checked at, the credential no
 // longer proves the seat: the viewer sees what a spectator sees from that event on, whatever a
-// cache or a stale copy on another instance still believed (docs/api.md, "When a seat changes
+// cache or a stale copy on another instance still believed (docs/api-matches.md, "When a seat changes
 // hands").
 
 // CheckedAt is v bound to the version at which its credential was found to hold its seat.

@@ -14,7 +14,7 @@ type Viewer struct {
 	// sealed: the match belongs to a running duplicate round (seal.go).
 	sealed bool
 	// checked is the version at which the viewer's credential was found to hold its seat,
-	// 0 when the viewer is not bound to one (docs/api.md, "When a seat changes hands").
+	// 0 when the viewer is not bound to one (docs/api-matches.md, "When a seat changes hands").
 	checked int
 }
 
@@ -82,7 +82,7 @@ type YouView struct {
 	Tiles []Tile
 }
 
-// MatchView is the match as one viewer may see it (docs/api.md, "Reading a match").
+// MatchView is the match as one viewer may see it (docs/api-matches.md, "Reading a match").
 type MatchView struct {
 	ID           string
 	Status       Status

@@ -8,7 +8,7 @@ import (
 	echomw "github.com/labstack/echo/v4/middleware"
 )
 
-// CORS lets browser clients on the given origins call the API (docs/api.md, "Playing with
+// CORS lets browser clients on the given origins call the API (docs/api-matches.md, "Playing with
 // others"): the request headers the API reads and the response headers it sets are allowed and
 // exposed. Seat tokens travel in Authorization, not cookies, so credentials stay off.
 func CORS(origins []string) echo.MiddlewareFunc {

@@ -17,7 +17,7 @@ const DefaultBodyLimit = 64 << 10
 // DefaultHeaderLimit is the most bytes of request headers (names, values and the URL) the API
 // reads. The http.Server's own MaxHeaderBytes is set higher (serve sets 1 MiB), so that most
 // oversize headers reach HeaderLimit and get a problem+json 431; beyond the server's limit
-// net/http answers a plain-text 431 itself, before any handler runs (docs/api.md, "Errors").
+// net/http answers a plain-text 431 itself, before any handler runs (docs/api-errors.md, "Errors").
 const DefaultHeaderLimit = 64 << 10
 
 // HeaderLimit answers 431 HEADER_TOO_LARGE, as problem+json, to a request whose headers and URL

@@ -14,7 +14,7 @@ import (
 )
 
 // Swagger UI is served from the web client's origin, where seat tokens live in localStorage
-// (docs/api.md, "The web client"), so a script injected into its pages could read them. Its
+// (docs/api-web.md, "The web client"), so a script injected into its pages could read them. Its
 // pages therefore get a policy as strict as Swagger UI allows: scripts, styles, images and
 // connections from this origin only, no frames of it anywhere.
 //

@@ -10,17 +10,17 @@ import (
 	"github.com/allfives/allfives/domain"
 )
 
-// TestErrorTableIsTheProblemTable: docs/api.md's "Errors" table and kinds list the same
+// TestErrorTableIsTheProblemTable: docs/api-errors.md's "Errors" table and kinds list the same
 // codes with the same statuses, so a new code cannot reach clients undocumented, nor the docs
 // promise one the server never sends.
 func TestErrorTableIsTheProblemTable(t *testing.T) {
-	doc, err := os.ReadFile("../../docs/api.md")
+	doc, err := os.ReadFile("../../docs/api-errors.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, section, ok := strings.Cut(string(doc), "\n## Errors\n")
 	if !ok {
-		t.Fatal(`docs/api.md has no "## Errors" section`)
+		t.Fatal(`docs/api-errors.md has no "## Errors" section`)
 	}
 	if next := strings.Index(section, "\n## "); next >= 0 {
 		section = section[:next]
@@ -30,14 +30,14 @@ func TestErrorTableIsTheProblemTable(t *testing.T) {
 		status, ok := documented[code]
 		switch {
 		case !ok:
-			t.Errorf("%s (%d) is not in docs/api.md's Errors table", code, kind.status)
+			t.Errorf("%s (%d) is not in docs/api-errors.md's Errors table", code, kind.status)
 		case status != kind.status:
-			t.Errorf("%s is %d in docs/api.md, %d in kinds", code, status, kind.status)
+			t.Errorf("%s is %d in docs/api-errors.md, %d in kinds", code, status, kind.status)
 		}
 	}
 	for code := range documented {
 		if _, ok := kinds[code]; !ok {
-			t.Errorf("docs/api.md lists %s, which kinds does not", code)
+			t.Errorf("docs/api-errors.md lists %s, which kinds does not", code)
 		}
 	}
 }
@@ -60,7 +60,7 @@ func documentedCodes(t *testing.T, table string) map[domain.Code]int {
 		}
 	}
 	if len(out) == 0 {
-		t.Fatal("no rows read from docs/api.md's Errors table")
+		t.Fatal("no rows read from docs/api-errors.md's Errors table")
 	}
 	return out
 }

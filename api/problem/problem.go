@@ -1,5 +1,5 @@
 // Package problem is the one mapping from an error to what a client is told of it: the codes
-// only HTTP can get wrong, the table from every code to status and title (docs/api.md,
+// only HTTP can get wrong, the table from every code to status and title (docs/api-errors.md,
 // "Errors"), the Retry-After of the codes that say "not now", and the errors the HTTP layer
 // raises. Each code is declared by its owner (the game's by domain, a service's by its package
 // under domain/app, the stores' by domain/app/storeerr, RATE_LIMITED by domain/app/quota) and
@@ -25,7 +25,7 @@ import (
 	"github.com/allfives/allfives/domain/app/tournaments"
 )
 
-// The codes the HTTP layer adds to its owners' (docs/api.md lists them all; these cover what
+// The codes the HTTP layer adds to its owners' (docs/api-errors.md lists them all; these cover what
 // only HTTP can get wrong, and the server's own state).
 const (
 	CodeNotFound             domain.Code = "NOT_FOUND"
@@ -102,12 +102,12 @@ var kinds = map[domain.Code]kind{
 	// domain), and only once asked for (declared by domain/app/reviews).
 	domain.CodeMatchNotFinished: {http.StatusConflict, "Match not finished"},
 	reviews.CodeReviewNotFound:  {http.StatusNotFound, "Review not found"},
-	// Players (docs/api.md, "Players"), declared by domain/app/players; a player's second
+	// Players (docs/api-players.md, "Players"), declared by domain/app/players; a player's second
 	// seat of one match is the seats' refusal, declared by domain.
 	players.CodeNameTaken:      {http.StatusConflict, "Name taken"},
 	players.CodePlayerNotFound: {http.StatusNotFound, "Player not found"},
 	domain.CodeAlreadySeated:   {http.StatusConflict, "Already seated"},
-	// Consent and resignation (docs/api.md, "Consent").
+	// Consent and resignation (docs/api-matches.md, "Consent").
 	domain.CodeSeatNotReserved:  {http.StatusConflict, "Seat not reserved"},
 	domain.CodeSeatResigned:     {http.StatusConflict, "Seat resigned"},
 	domain.CodeRematchCancelled: {http.StatusConflict, "Rematch cancelled"},
@@ -126,7 +126,7 @@ var kinds = map[domain.Code]kind{
 	seeks.CodeSeekNotFound:   {http.StatusNotFound, "Seek not found"},
 }
 
-// Row is one row of the error table (docs/api.md, "Errors"): a code, the status it is
+// Row is one row of the error table (docs/api-errors.md, "Errors"): a code, the status it is
 // answered with, its title, and the Retry-After in seconds sent with it (0: none).
 type Row struct {
 	Code       domain.Code

@@ -1,4 +1,4 @@
-// Package sse writes server-sent events (the live streams of docs/api.md, "Following a match
+// Package sse writes server-sent events (the live streams of docs/api-streams.md, "Following a match
 // live"), and counts the streams open against their caps.
 package sse
 

@@ -1,10 +1,8 @@
 package web_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -21,7 +19,7 @@ import (
 	"github.com/allfives/allfives/api/apitest"
 )
 
-// seed1 deals seat 0 of a two-player match 2-3 4-4 4-5 2-4 2-5 0-0 5-5 (docs/api.md).
+// seed1 deals seat 0 of a two-player match 2-3 4-4 4-5 2-4 2-5 0-0 5-5 (docs/api-records.md, "Verifying an export").
 const seed1 = "1220bce908f962d172dd71edf7f3215397eaadbf54c4d03b1fc8334e91eaf12a"
 
 // screenshotsEnv names the variable that makes the browser tests write the screenshots the
@@ -51,38 +49,7 @@ func newSiteWithoutPlayers(t *testing.T) *site {
 // call sends a request to the API and decodes a 2xx answer into out.
 func (s *site) call(method, path, token string, body, out any) {
 	s.t.Helper()
-	var rd io.Reader
-	if body != nil {
-		js, err := json.Marshal(body)
-		if err != nil {
-			s.t.Fatal(err)
-		}
-		rd = bytes.NewReader(js)
-	}
-	req, err := http.NewRequest(method, s.url+path, rd)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	data, _ := io.ReadAll(res.Body)
-	if res.StatusCode/100 != 2 {
-		s.t.Fatalf("%s %s: %d %s", method, path, res.StatusCode, data)
-	}
-	if out != nil {
-		if err := json.Unmarshal(data, out); err != nil {
-			s.t.Fatalf("%s %s: %v", method, path, err)
-		}
-	}
+	apitest.CallOK(s.t, method, s.url+path, token, body, out)
 }
 
 // create makes a match; a player "bot:expert" is a bot of that strategy, any other a human.

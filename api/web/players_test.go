@@ -207,7 +207,7 @@ func TestPlayersChallengeAndRematch(t *testing.T) {
 	ada.checkAccessible("the end screen")
 	ada.fitsWidth("the end screen", 360)
 
-	// A rematch is an offer (docs/api.md, "Consent"): Ada's seat is taken, Bob's waits for him.
+	// A rematch is an offer (docs/api-matches.md, "Consent"): Ada's seat is taken, Bob's waits for him.
 	ada.do("rematch", chromedp.Click(chromedp.ID("rematch")))
 	next := pollAcross[string](ada, "the next match", fmt.Sprintf(`location.pathname !== "/play/%s" && !!document.getElementById("table").dataset.status && !document.getElementById("seat-box").hidden && location.pathname.split("/")[2]`, id))
 	if v := s.view(id, ""); v.NextMatchID != next {

@@ -282,7 +282,7 @@ func TestRatingsPages(t *testing.T) {
 			chromedp.Click(chromedp.ID("challenge-rated")),
 			chromedp.Click(chromedp.CSS(`#challenge button[type=submit]`)))
 		id := pollAcross[string](tb, "the rated challenge's table", `location.pathname.startsWith("/play/") && !document.getElementById("rated").hidden ? location.pathname.split("/")[2] : ""`)
-		// Di's seat is kept for Di, so it is open to no one else (docs/api.md, "Consent").
+		// Di's seat is kept for Di, so it is open to no one else (docs/api-matches.md, "Consent").
 		if v := s.view(id, ""); !v.Rated || v.Status != "waiting" || len(v.OpenSeats) != 0 || v.Seats[1].ReservedFor == nil || v.Seats[1].ReservedFor.Name != "Di" {
 			t.Errorf("the challenge is rated %v, %s, open seats %v, seat 1 %+v", v.Rated, v.Status, v.OpenSeats, v.Seats[1])
 		}

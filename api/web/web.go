@@ -1,4 +1,4 @@
-// Package web is the browser client (docs/api.md, "The web client"): plain HTML, CSS and
+// Package web is the browser client (docs/api-web.md, "The web client"): plain HTML, CSS and
 // JavaScript embedded in the binary, with nothing to build. Its pages use only the public API
 // under /api/v1, from the same origin.
 package web
@@ -47,14 +47,26 @@ func Register(e *echo.Echo) {
 	e.GET("/assets/*", asset)
 }
 
-// page serves one HTML page. The match id stays in the path, where the page's script reads it;
-// the page itself is the same for every match.
+// head is the beginning every page shares, up to its own script: the document's language,
+// encoding, viewport, title, icon and style sheet. A page's file holds the rest, from its
+// script on; page serves the two as one document.
+var head = func() []byte {
+	b, err := fs.ReadFile(static, "head.html")
+	if err != nil {
+		panic(err) // the file is embedded above, so this cannot happen
+	}
+	return b
+}()
+
+// page serves one HTML page: head, then the page's own file. The match id stays in the path,
+// where the page's script reads it; the page itself is the same for every match.
 func page(name string) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		body, err := fs.ReadFile(static, name)
+		rest, err := fs.ReadFile(static, name)
 		if err != nil {
 			return err
 		}
+		body := append(append(make([]byte, 0, len(head)+len(rest)), head...), rest...)
 		h := c.Response().Header()
 		h.Set("Content-Security-Policy", contentSecurity)
 		h.Set("Cache-Control", "no-cache")

@@ -32,6 +32,9 @@ func TestPagesAndAssets(t *testing.T) {
 		if csp := res.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'none'") || !strings.Contains(csp, "connect-src 'self'") {
 			t.Errorf("%s: Content-Security-Policy %q", path, csp)
 		}
+		if !strings.HasPrefix(body, "<!doctype html>\n<html lang=\"en\">\n<head>\n") || strings.Count(body, "</head>") != 1 || !strings.HasSuffix(body, "</html>\n") {
+			t.Errorf("%s is not one whole document, its head first:\n%.300s", path, body)
+		}
 		if !strings.Contains(body, `src="/assets/`+script+`"`) {
 			t.Errorf("%s does not load %s", path, script)
 		}

@@ -20,7 +20,7 @@ type checkedStore interface {
 }
 
 // runCheck checks a database offline: for a SQLite file, SQLite's integrity check of the file;
-// then, for either engine, the audit of every match (docs/api.md, "Replay, audit and export"),
+// then, for either engine, the audit of every match (docs/api-records.md, "Replay, audit and export"),
 // one line per match that fails and a summary. PostgreSQL has no file to check: its storage is
 // the server's to keep, so a PostgreSQL database gets the audits only, which re-hash every
 // chain and re-fold every log against its read model, seats and idempotency records. Any

@@ -1,16 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/app/referee"
-	"github.com/allfives/allfives/domain/bot"
 	"github.com/allfives/allfives/repository/postgres"
 	"github.com/allfives/allfives/repository/postgres/pgtest"
 )
@@ -26,52 +22,23 @@ func TestCheckPostgres(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(1)})
-	var ids []string
-	for i := range 3 {
-		c, err := svc.Create(ctx, referee.CreateRequest{Target: 50, Players: []domain.PlayerInfo{
-			{Name: "a", Kind: domain.Bot, Bot: "greedy"}, {Name: "b", Kind: domain.Bot, Bot: []string{"random", "greedy", "random"}[i]},
-		}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ids = append(ids, c.Match.ID)
-	}
+	ids := botMatches(t, store, 3)
 	store.Close()
-	var out bytes.Buffer
-	if err := run(ctx, []string{"check", "--db", url}, envOf(nil), &out); err != nil {
-		t.Fatalf("a sound database: %v\n%s", err, out.String())
-	}
-	if !strings.Contains(out.String(), "3 matches audited, 3 ok, 0 failed") || strings.Contains(out.String(), "integrity_check") ||
-		strings.Contains(out.String(), "hunter2") {
-		t.Fatalf("summary:\n%s", out.String())
+	if out := checkPasses(t, url); strings.Contains(out, "integrity_check") || strings.Contains(out, "hunter2") {
+		t.Fatalf("summary:\n%s", out)
 	}
 
 	conn, err := pgx.Connect(ctx, url)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range []string{
-		"DROP TRIGGER events_no_update_delete ON events",
-		"UPDATE events SET data = data || ' ' WHERE match_id = '" + ids[0] + "' AND seq = 3",
-		"UPDATE matches SET scores = 'nope' WHERE id = '" + ids[2] + "'",
-	} {
+	for _, q := range append([]string{"DROP TRIGGER events_no_update_delete ON events"}, tampering(ids)...) {
 		if _, err := conn.Exec(ctx, q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
 	conn.Close(ctx)
-	out.Reset()
-	err = run(ctx, []string{"check", "--db", url}, envOf(nil), &out)
-	if err == nil {
-		t.Fatalf("a tampered database passes:\n%s", out.String())
-	}
-	for _, want := range []string{ids[0] + ": FAILED hash_chain: seq 3", ids[2] + ": FAILED read_model", "3 matches audited, 1 ok, 2 failed"} {
-		if !strings.Contains(out.String(), want) {
-			t.Fatalf("no %q in:\n%s", want, out.String())
-		}
-	}
-	if strings.Contains(out.String()+err.Error(), "hunter2") {
-		t.Fatalf("the password shows:\n%s\n%v", out.String(), err)
+	if out := checkFails(t, url, ids); strings.Contains(out, "hunter2") {
+		t.Fatalf("the password shows:\n%s", out)
 	}
 }

@@ -167,7 +167,7 @@ func (k *kindServer) audits(kind, id string) {
 	var rep api.AuditReport
 	k.call(http.MethodGet, k.path(id, "/audit"), nil, "", http.StatusOK, &rep)
 	if !rep.OK || rep.FirstBadSeq != nil {
-		k.t.Errorf("%s: GET /audit of %s: %s", kind, id, jsonText(rep))
+		k.t.Errorf("%s: GET /audit of %s: %s", kind, id, jsonOf(rep))
 	}
 	export := k.call(http.MethodGet, k.path(id, "/export"), nil, "", http.StatusOK, nil)
 	var e struct {
@@ -219,9 +219,4 @@ func (k *kindServer) finished(id string) api.MatchView {
 	}
 	k.t.Fatalf("match %s never ended", id)
 	return api.MatchView{}
-}
-
-func jsonText(v any) string {
-	b, _ := json.Marshal(v)
-	return string(b)
 }

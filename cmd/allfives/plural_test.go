@@ -3,14 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/allfives/allfives/domain"
-	"github.com/allfives/allfives/domain/app/referee"
-	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/repository/sqlite"
 )
 
 // TestCount: one of a thing is singular, any other number plural.
@@ -26,19 +20,9 @@ func TestCount(t *testing.T) {
 // and simulate with one worker says "1 worker".
 func TestOutputSaysOneInTheSingular(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "allfives.db")
-	store, err := sqlite.Open(ctx, path, sqlite.Options{Sync: "normal"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(1)})
-	_, err = svc.Create(ctx, referee.CreateRequest{Target: 50, Players: []domain.PlayerInfo{
-		{Name: "a", Kind: domain.Bot, Bot: "greedy"}, {Name: "b", Kind: domain.Bot, Bot: "random"},
-	}})
+	store, path := sqliteFile(t, "normal")
+	botMatches(t, store, 1)
 	store.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out bytes.Buffer
 	if err := run(ctx, []string{"check", "--db", path}, envOf(nil), &out); err != nil {
 		t.Fatalf("check: %v\n%s", err, out.String())

@@ -3,18 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
-	"database/sql"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	_ "github.com/glebarez/go-sqlite" // the "sqlite" driver, to change the table behind the store's back
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/app/ratings"
 	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/bot"
-	"github.com/allfives/allfives/repository/sqlite"
 )
 
 // TestRatingsRebuild: `allfives ratings --check` finds the live table equal to the rebuild
@@ -22,11 +17,7 @@ import (
 // puts the logs' figures back.
 func TestRatingsRebuild(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "ratings.db")
-	store, err := sqlite.Open(ctx, path, sqlite.Options{Sync: "off"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	store, path := sqliteFile(t, "off")
 	svc := referee.NewMatchService(referee.ServiceConfig{Store: store, Bots: bot.Strategies(5)})
 	lineups := [][]string{{"random", "greedy"}, {"greedy", "random"}}
 	made := 0
@@ -60,14 +51,7 @@ func TestRatingsRebuild(t *testing.T) {
 	if err != nil || !strings.Contains(out, "24 rated matches ended from the logs: 24 matches rated, 2 ratings") || !strings.Contains(out, "figure for figure") {
 		t.Fatalf("--check: %v\n%s", err, out)
 	}
-	db, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := db.Exec(`UPDATE ratings SET mu = mu + 1e-9 WHERE player_id = 'bot-greedy'`); err != nil {
-		t.Fatal(err)
-	}
+	tamper(t, path, `UPDATE ratings SET mu = mu + 1e-9 WHERE player_id = 'bot-greedy'`)
 	if out, err := ratingsCmd("--check"); err == nil || !strings.Contains(err.Error(), "bot-greedy") {
 		t.Fatalf("--check after a figure changed: %v\n%s", err, out)
 	}

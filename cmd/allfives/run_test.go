@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"io"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -61,16 +60,8 @@ func startServe(t *testing.T, extra ...string) *running {
 
 func get(t *testing.T, url string) (int, string) {
 	t.Helper()
-	res, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	body, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res.StatusCode, string(body)
+	a := apitest.Call(t, http.MethodGet, url, "", nil)
+	return a.Status, string(a.Body)
 }
 
 // TestServeSwaggerUI: serve answers Swagger UI, its document, the OpenAPI 3 document and the

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"flag"
@@ -95,7 +94,7 @@ func parseSimulate(args []string, out io.Writer) (simulate.Config, simulateOptio
 	c := simulate.Config{
 		Matches: *matches, Players: *players, Partnerships: *partners, Bots: splitList(*bots),
 		Seed: material, Duplicate: *duplicate, Workers: *workers, Target: *target,
-		Strategies: bot.Strategies(simulationBotSeed(material)),
+		Strategies: bot.Strategies(simulate.BotSeed(material)),
 	}
 	if err := c.Check(); err != nil {
 		return simulate.Config{}, simulateOptions{}, fmt.Errorf("simulate: %w", err)
@@ -114,12 +113,6 @@ func parseSeed(s string) ([]byte, error) {
 		return nil, fmt.Errorf("simulate: seed %q is neither an integer nor hex", s)
 	}
 	return b, nil
-}
-
-// simulationBotSeed derives the strategies' seed from the tournament's, so one --seed fixes everything.
-func simulationBotSeed(material []byte) uint64 {
-	sum := sha256.Sum256(append([]byte("allfives/simulate/bots/"), material...))
-	return binary.BigEndian.Uint64(sum[:8])
 }
 
 func splitList(s string) []string {

@@ -125,6 +125,20 @@ func TestSimulateRejectsBadFlags(t *testing.T) {
 	}
 }
 
+// TestSimulateRatedFlags: simulate --rated prints its header and the simulation's tables, and
+// refuses a format it does not know and a count of matches below 1.
+func TestSimulateRatedFlags(t *testing.T) {
+	out, err := simulateCLI(t, "--rated", "--matches", "2", "--formats", "2p", "--workers", "1", "--points", "1")
+	if err != nil || !strings.HasPrefix(out, "allfives simulate --rated: seed 1, 2 matches per format, 1 worker\n\n2p: 2 matches in ") {
+		t.Errorf("simulate --rated: %v\n%s", err, out)
+	}
+	for _, bad := range [][]string{{"--rated", "--formats", "5p"}, {"--rated", "--matches", "0"}} {
+		if out, err := simulateCLI(t, bad...); err == nil || out != "" {
+			t.Errorf("%v: error %v, output\n%s", bad, err, out)
+		}
+	}
+}
+
 // TestParseSeed: integers become 8 bytes, written in decimal or hex alike; hex strings
 // become their bytes.
 func TestParseSeed(t *testing.T) {

@@ -108,7 +108,7 @@ func (e editable) bytes(t *testing.T) []byte {
 	return b
 }
 
-// rehash recomputes every hash from index i on with the formula of docs/api.md, as a forger
+// rehash recomputes every hash from index i on with the formula of docs/api-records.md, as a forger
 // would to hide an edit from the chain check: what catches the edit is then the rules, the
 // seed or the deals.
 func (e editable) rehash(t *testing.T, from int) {

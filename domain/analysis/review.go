@@ -87,7 +87,7 @@ type Hindsight struct {
 	Loss float64 `json:"loss"`
 }
 
-// Move is a move as legal_moves writes it (docs/api.md): the action, and for a play the
+// Move is a move as legal_moves writes it (docs/api-matches.md, "Moves"): the action, and for a play the
 // tile and the end.
 type Move struct {
 	Action string `json:"action"`

@@ -18,7 +18,7 @@ const (
 	CheckDeals     = "deals"
 )
 
-// Report says, check by check, whether a match's stored record holds up (docs/api.md,
+// Report says, check by check, whether a match's stored record holds up (docs/api-records.md,
 // "Replay, audit and export"). FirstBadSeq is the earliest event any check found at fault; it is nil when every
 // event holds, including when only the read model is wrong, which is no event's fault.
 //
@@ -89,7 +89,7 @@ func auditLog(id string, log LogRead, v domain.Viewer, choose domain.Chooser) ([
 // match.ended, which reveals every hand and the seed; with match.expired or match.cancelled
 // before any hand is dealt; or with the match.cancelled of a tournament's cancel after a
 // deal, which reveals the seed as match.ended does. Only a closed log's stored payloads and
-// hashes may leave the server (docs/api.md, "Verifying an export").
+// hashes may leave the server (docs/api-records.md, "Verifying an export").
 func Closed(events []domain.Event) bool {
 	if len(events) == 0 {
 		return false

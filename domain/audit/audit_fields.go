@@ -11,7 +11,7 @@ import (
 
 // The audit compares what the rules give with what the log holds field by field, so that a
 // failure names the field (players[1].kind, rated, points), and a field the rules do not
-// regenerate fails every match that carries it instead of passing unseen (docs/api.md,
+// regenerate fails every match that carries it instead of passing unseen (docs/api-records.md,
 // "Replay, audit and export").
 
 // fieldDiff names the first field where the derived event d and the recorded rec differ, with

@@ -8,7 +8,7 @@ import (
 	"github.com/allfives/allfives/domain"
 )
 
-// The checks of what a store keeps beside the log (docs/api.md, "Replay, audit and export").
+// The checks of what a store keeps beside the log (docs/api-records.md, "Replay, audit and export").
 const (
 	CheckSeats       = "seats"
 	CheckIdempotency = "idempotency"
@@ -33,7 +33,7 @@ type Seat struct {
 	Kind     domain.PlayerKind
 	HasToken bool
 	// Unclaimed is a human seat of a rematch whose token its old holder has not yet claimed
-	// (docs/api.md, "Players"): it has no token hash yet, and rightly.
+	// (docs/api-players.md, "Players"): it has no token hash yet, and rightly.
 	Unclaimed bool
 }
 

@@ -15,7 +15,7 @@ const deepNodes = 1500
 // deepUnseen is the most hidden tiles (the opponent's hand and the boneyard) the late search
 // takes on. The search assumes the deal will be known after the move, a flaw that grows with
 // what is hidden: solving from 10 hidden tiles won more matches than from 12, and 8 did no
-// better (docs/bots.md, p-dm10).
+// better (docs/decisions/013-the-late-solve-starts-at-ten-hidden-tiles.md).
 const deepUnseen = 10
 
 // solveSampled replaces values by the weighted mean exact value of each candidate over

@@ -12,8 +12,9 @@ import (
 	"github.com/allfives/allfives/domain/bot/internal/bottest"
 )
 
-// variants are the expert configurations measured while building it (docs/bots.md, "What
-// paid" and "Against a plain Monte Carlo player"); BenchmarkVariantVsReference plays any of
+// variants are the expert configurations measured while building it (the decisions
+// docs/decisions/016-the-expert-plays-lookahead-playouts.md, docs/decisions/012-the-expert-looks-two-plies-deep.md and
+// docs/decisions/013-the-late-solve-starts-at-ten-hidden-tiles.md); BenchmarkVariantVsReference plays any of
 // them against the reference. NewExpert's options are among them.
 var variants = map[string]struct {
 	budget int

@@ -27,8 +27,9 @@ type Expert struct {
 	opts     expertOpts
 }
 
-// expertOpts are the expert's switches, kept so the experiments behind (docs/bots.md, "What paid") can
-// be rerun; NewExpert sets the ones that paid.
+// expertOpts are the expert's switches, kept so the experiments behind it
+// (docs/decisions/016-the-expert-plays-lookahead-playouts.md and the decisions after it) can be
+// rerun; NewExpert sets the ones that paid.
 type expertOpts struct {
 	uniform   bool    // sample like PIMC, ignoring what the history says
 	look      bool    // play out with lookaheadPick rather than greedily
@@ -70,7 +71,7 @@ func NewExpert(seed uint64, rollouts int) *Expert {
 var released = expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: deepUnseen, deepNodes: deepNodes, block: 5, plies: 2}
 
 // oneply is released but for its lookahead policy, one ply deep (the variant c-all of
-// docs/bots.md, solving late from deepUnseen hidden tiles as the released expert does);
+// docs/decisions/016-the-expert-plays-lookahead-playouts.md, solving late from deepUnseen hidden tiles as the released expert does);
 // level-7 plays with it.
 var oneply = expertOpts{look: true, beta: 0.4, exact: exactNodes, equity: true, deep: deepSolves, deepMax: deepUnseen, deepNodes: deepNodes, block: 5}
 

@@ -139,8 +139,8 @@ func (g *sim) lookaheadPick(m uint32) (tile, end int) {
 }
 
 // shape is what the measured and rejected policy terms add to a play of t by seat that leaves
-// the ends after, in 1/32 points (docs/bots.md, "Against a plain Monte Carlo player": p-pip8,
-// p-pip16, p-dbl3, p-mob1, p-mob2): for the pips shed, for shedding a double, and per tile of
+// the ends after, in 1/32 points (p-pip8, p-pip16, p-dbl3, p-mob1 and p-mob2 of
+// docs/decisions/013-the-late-solve-starts-at-ten-hidden-tiles.md): for the pips shed, for shedding a double, and per tile of
 // the seat's that still fits. lookaheadPick asks only when g.knobs is set, which the released
 // expert never sets.
 func (g *sim) shape(seat, t int, after openEnds) int {
@@ -164,7 +164,8 @@ const maxPlies = 3
 // best the other (holding other) can make of its reply looked at one ply less, or its points
 // and the other's pips rounded when the play takes it out; one ply deep it is the most it can
 // score (bestScore). A play after which the other has no answer counts blk points more (the
-// measured and rejected p-nb4 and p-nb8 of docs/bots.md; 0 in the released expert). It
+// measured and rejected p-nb4 and p-nb8 of
+// docs/decisions/013-the-late-solve-starts-at-ten-hidden-tiles.md; 0 in the released expert). It
 // reports whether the mover has a play.
 func (l openEnds) net(mover, other uint32, plies, blk int) (int, bool) {
 	if plies <= 1 {

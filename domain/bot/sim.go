@@ -34,7 +34,7 @@ type sim struct {
 	blockAdd int8     // points lookaheadPick adds to blockBonus (an experiment's knob)
 	plies    uint8    // how deep lookaheadPick looks at two players: 1, the reply; 2 or 3, nets (net)
 	equity   bool     // outcome values a finished hand by the match's chances (equityValue)
-	// Knobs of measured and rejected policy terms (docs/bots.md), all 0 in the released
+	// Knobs of measured and rejected policy terms (decision 013 of docs/decisions), all 0 in the released
 	// expert; lookaheadPick reads the first four only when knobs is set:
 	knobs    bool
 	pipW     int8 // 1/32 points per pip lookaheadPick adds for shedding a tile (shape)

@@ -36,7 +36,7 @@ type Event struct {
 }
 
 // Link is an event with the hashes that chain it: Hash = sha256(PrevHash || seq as 8 bytes
-// big-endian || type || data), the formula of a match's log (docs/api.md, "Verifying an export").
+// big-endian || type || data), the formula of a match's log (docs/api-records.md, "Verifying an export").
 type Link struct {
 	Event
 	PrevHash string `json:"prev_hash"`

@@ -37,7 +37,7 @@ type match struct {
 	idem map[seatKey]referee.IdempotencyRecord
 }
 
-// seatKey names an idempotency record: keys are per seat (docs/api.md, "Idempotency").
+// seatKey names an idempotency record: keys are per seat (docs/api-matches.md, "Idempotency").
 type seatKey struct {
 	seat int
 	key  string

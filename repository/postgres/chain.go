@@ -30,7 +30,7 @@ func (s *Store) VerifyChain(ctx context.Context, id string) (_ audit.ChainReport
 }
 
 // Links returns a match's stored log as the chain sees it, in seq order: the payload bytes
-// that were hashed and the hashes stored beside them (docs/api.md, "Verifying an export").
+// that were hashed and the hashes stored beside them (docs/api-records.md, "Verifying an export").
 func (s *Store) Links(ctx context.Context, id string) (_ []audit.ChainLink, err error) {
 	defer classify(&err)
 	defer domain.Wrap(&err, "links of %s", id)

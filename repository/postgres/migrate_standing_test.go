@@ -10,10 +10,10 @@ import (
 	"github.com/allfives/allfives/repository/storetest"
 )
 
-// TestMigrateStandingAndSkeletons: migration 00012 on a database a server before it left
-// (storetest.RunStandingMigration): two players whose names now look alike, ratings rated by
-// the rules before standing.
-func TestMigrateStandingAndSkeletons(t *testing.T) {
+// migrationOn opens a store on a new database, as a server before a migration left it, and
+// returns the hooks the storetest migration contracts drive it with: down to a version (then
+// afterDown, if any, on the store), up again, its pool, and a reopen.
+func migrationOn(t *testing.T, afterDown func(t *testing.T, s *Store)) storetest.StandingMigration {
 	ctx := context.Background()
 	url := pgtest.URL(t)
 	s, err := Open(ctx, url, Options{})
@@ -21,7 +21,7 @@ func TestMigrateStandingAndSkeletons(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	storetest.RunStandingMigration(t, storetest.StandingMigration{
+	return storetest.StandingMigration{
 		Store: s,
 		Down: func(t *testing.T, version int64) {
 			p, err := s.migrator()
@@ -31,11 +31,8 @@ func TestMigrateStandingAndSkeletons(t *testing.T) {
 			if _, err := p.DownTo(ctx, version); err != nil {
 				t.Fatalf("down to %d: %v", version, err)
 			}
-			var left int
-			s.db.Raw(`SELECT count(*) FROM information_schema.columns WHERE table_schema = 'public'
-				AND (table_name = 'player_skeletons' OR column_name IN ('established_matches', 'against_established'))`).Scan(&left)
-			if left != 0 {
-				t.Fatalf("after the down, %d columns of 00012 are left", left)
+			if afterDown != nil {
+				afterDown(t, s)
 			}
 		},
 		Up: func(t *testing.T) {
@@ -53,5 +50,25 @@ func TestMigrateStandingAndSkeletons(t *testing.T) {
 			}
 			return s
 		},
-	})
+	}
+}
+
+// TestMigrateStandingAndSkeletons: migration 00012 on a database a server before it left
+// (storetest.RunStandingMigration): two players whose names now look alike, ratings rated by
+// the rules before standing.
+func TestMigrateStandingAndSkeletons(t *testing.T) {
+	storetest.RunStandingMigration(t, migrationOn(t, func(t *testing.T, s *Store) {
+		var left int
+		s.db.Raw(`SELECT count(*) FROM information_schema.columns WHERE table_schema = 'public'
+			AND (table_name = 'player_skeletons' OR column_name IN ('established_matches', 'against_established'))`).Scan(&left)
+		if left != 0 {
+			t.Fatalf("after the down, %d columns of 00012 are left", left)
+		}
+	}))
+}
+
+// TestMigrateSealedRatings: migration 00016 on a database a server before it left
+// (storetest.RunSealedRatingsMigration).
+func TestMigrateSealedRatings(t *testing.T) {
+	storetest.RunSealedRatingsMigration(t, migrationOn(t, nil), 15)
 }

@@ -9,12 +9,12 @@ import (
 	"github.com/allfives/allfives/repository/storetest"
 )
 
-// TestRatingsProjection: two instances on one database rate about 200 matches ended in a
-// shuffled order across both; instance a's sessions are terminated mid-way, as a crash would
-// end them, and its advisory lock with them; b finishes, and the table equals the rebuild.
-func TestRatingsProjection(t *testing.T) {
+// instances are stores on one new database, as instances of the server would be: Open opens
+// another by name (its sessions named after it), Kill terminates its sessions, as a crash
+// would end them, and its advisory locks with them.
+func instances(t *testing.T) storetest.RatingsInstances {
 	base := pgtest.URL(t)
-	storetest.RunRatingsProjection(t, storetest.RatingsInstances{
+	return storetest.RatingsInstances{
 		Open: func(t *testing.T, name string) storetest.RatingsStore {
 			u, err := url.Parse(base)
 			if err != nil {
@@ -39,5 +39,18 @@ func TestRatingsProjection(t *testing.T) {
 			}
 			t.Logf("terminated %d sessions of instance %s", n, name)
 		},
-	})
+	}
+}
+
+// TestRatingsProjection: two instances on one database rate about 200 matches ended in a
+// shuffled order across both; instance a's sessions are terminated mid-way; b finishes, and
+// the table equals the rebuild.
+func TestRatingsProjection(t *testing.T) {
+	storetest.RunRatingsProjection(t, instances(t))
+}
+
+// TestSealedRatings: two instances on one database: the matches of a duplicate round are
+// rated when it ends, at its end (storetest.RunSealedRatings).
+func TestSealedRatings(t *testing.T) {
+	storetest.RunSealedRatings(t, instances(t))
 }

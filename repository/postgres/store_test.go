@@ -4,10 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/repository/postgres"
 	"github.com/allfives/allfives/repository/postgres/pgtest"
-	"github.com/allfives/allfives/repository/storetest"
 )
 
 var ctx = context.Background()
@@ -33,14 +31,4 @@ func openAt(tb testing.TB, url string, opts postgres.Options) *postgres.Store {
 		}
 	})
 	return s
-}
-
-// TestConformance runs the EventStore contract that memstore and the SQLite store pass too,
-// each subtest on a database of its own.
-func TestConformance(t *testing.T) {
-	pgtest.Require(t)
-	storetest.Run(t, func(t *testing.T) referee.EventStore {
-		s, _ := openStore(t, postgres.Options{})
-		return s
-	})
 }

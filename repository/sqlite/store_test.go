@@ -5,9 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/repository/sqlite"
-	"github.com/allfives/allfives/repository/storetest"
 )
 
 var ctx = context.Background()
@@ -26,12 +24,4 @@ func openStore(tb testing.TB, opts sqlite.Options) (*sqlite.Store, string) {
 		}
 	})
 	return s, path
-}
-
-// TestConformance runs the EventStore contract that memstore passes too.
-func TestConformance(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) referee.EventStore {
-		s, _ := openStore(t, sqlite.Options{})
-		return s
-	})
 }

@@ -130,7 +130,7 @@ func RotatePlayerKey(db *gorm.DB, id string, prev, next []byte, at string, revok
 
 // RevokeSeatTokens replaces the token hash of every seat bound to player, in every match, by
 // repository.RevokedToken: a key rotated because it may have leaked takes the seats' tokens,
-// which the same client held, with it (docs/api.md, "Players"). Seats with no token (a
+// which the same client held, with it (docs/api-players.md, "Players"). Seats with no token (a
 // rematch's, unclaimed) keep none.
 func RevokeSeatTokens(db *gorm.DB, player string) error {
 	revoked := repository.RevokedToken()

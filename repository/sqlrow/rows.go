@@ -94,7 +94,7 @@ type EventRow struct {
 func (EventRow) TableName() string { return "events" }
 
 // IdempotencyRow is a row of idempotency_keys, keyed by match, seat and key: each seat has
-// keys of its own (docs/api.md, "Idempotency").
+// keys of its own (docs/api-matches.md, "Idempotency").
 type IdempotencyRow struct {
 	MatchID     string `gorm:"column:match_id;primaryKey"`
 	Seat        int    `gorm:"column:seat;primaryKey;autoIncrement:false"`
@@ -195,7 +195,7 @@ func AppendColumns(sum domain.Summary, events []domain.Event) []string {
 		return e.Type == domain.TypeSeatJoined || e.Type == domain.TypeSeatLeft
 	})
 	status := sum.Status != domain.StatusInProgress || seats
-	// A waiting offer's deadline (docs/api.md, "Consent") goes when its status changes: the
+	// A waiting offer's deadline (docs/api-matches.md, "Consent") goes when its status changes: the
 	// deal, or the cancellation.
 	return UpdateColumns(status, seats, sum.TurnSeconds > 0 || status)
 }

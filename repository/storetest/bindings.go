@@ -17,7 +17,7 @@ import (
 	"github.com/allfives/allfives/domain/app/referee"
 )
 
-// BindingStore is a store of players who last beyond one match (docs/api.md, "Players"): the
+// BindingStore is a store of players who last beyond one match (docs/api-players.md, "Players"): the
 // matches, the players, a player's matches from the seats bound to it, and rematches. Every
 // store in repository/ is one.
 type BindingStore interface {

@@ -12,7 +12,7 @@ import (
 
 // testLinks: Links gives back, for every stored event in seq order, the very bytes that were
 // hashed (the payload's durable encoding) with the prev_hash and hash that chain them, so an
-// export built from it verifies with nothing but the formula of docs/api.md.
+// export built from it verifies with nothing but the formula of docs/api-records.md.
 func testLinks(t *testing.T, s referee.EventStore) {
 	f := NewFixture(t, "m-links", Base, 0)
 	mustCreate(t, s, f)

@@ -8,7 +8,7 @@ import (
 	"github.com/allfives/allfives/domain/app/referee"
 )
 
-// testIdempotencyPerSeat: keys are per seat (docs/api.md, "Idempotency"). Two seats of one
+// testIdempotencyPerSeat: keys are per seat (docs/api-matches.md, "Idempotency"). Two seats of one
 // match each store a record under the same key; each reads back only its own, a seat that
 // never used the key finds nothing, and a key reused within one seat still refuses the
 // append whole.

@@ -1,5 +1,5 @@
 // What every page of the client shares: calls to the public API, dominoes drawn in SVG, events
-// said in words, and the seat tokens kept in this browser (docs/api.md, "The web client").
+// said in words, and the seat tokens kept in this browser (docs/api-web.md, "The web client").
 
 import { t, tn, has } from "/assets/i18n.js";
 
@@ -47,7 +47,7 @@ export function matchId() {
 }
 
 // seededBadge marks a match whose creator chose the seed, and so can compute every hand
-// (docs/api.md, "Checking a deal yourself"): whoever joins or watches it should know.
+// (docs/api-records.md, "Checking a deal yourself"): whoever joins or watches it should know.
 export function seededBadge() {
   return el("span", { class: "seeded", title: t("seeded.title"), text: t("seeded.badge") });
 }
@@ -66,7 +66,7 @@ export function showError(region, err) {
 }
 
 // Seats are counted from 0, as the API, the command line and every error count them
-// (docs/api.md): seat 0 leads the order of play. A seat with no name is an open seat.
+// (docs/api-web.md, "The web client"): seat 0 leads the order of play. A seat with no name is an open seat.
 
 // seatLabel names one seat of a view's or an event's list: its name, or "seat N" when it has
 // none (an open seat).

@@ -1,4 +1,4 @@
-// Consent at the table (docs/api.md, "Consent"): nobody is put into a match they did not
+// Consent at the table (docs/api-matches.md, "Consent"): nobody is put into a match they did not
 // accept, and every match ends. A challenge or a rematch offer is accepted or declined by the
 // one its seat is kept for, withdrawn by a seat holder while it waits, and a match in progress
 // is resigned after a confirmation. Each says who it waits for ("Bo has not answered yet").

@@ -1,4 +1,4 @@
-// The table's end screen (docs/api.md, "The web client"): the result said from the seat's
+// The table's end screen (docs/api-web.md, "The web client"): the result said from the seat's
 // side ("You won 50 to 15 against Ada"), a rated match's rating changes once the projection
 // has them, and the rematch: offer one, or answer one another offered, with its state.
 import { api, t, showError, sideName, seatLabel } from "/assets/common.js";

@@ -1,4 +1,4 @@
-// The client's languages (docs/api.md, "The web client"): English and Dutch, the two languages
+// The client's languages (docs/api-web.md, "The web client"): English and Dutch, the two languages
 // the rules are written in. Every visible string comes from one catalogue per language
 // (/assets/i18n/{lang}.json, checked key for key by a test). The language is the one chosen on
 // a page and remembered in this browser, else the first of the browser's languages

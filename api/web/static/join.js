@@ -1,4 +1,4 @@
-// Joining an open seat of a waiting match from the table (docs/api.md, "Playing with others").
+// Joining an open seat of a waiting match from the table (docs/api-matches.md, "Playing with others").
 // The form shows only when the server has open seats and the match has one this browser can take.
 import { api, el, t, showError, saveSeat } from "/assets/common.js";
 

@@ -1,4 +1,4 @@
-// A format's leaderboard (docs/api.md, "The web client"): the ranked players of one format,
+// A format's leaderboard (docs/api-web.md, "The web client"): the ranked players of one format,
 // a page at a time, each name linked to the player's page. The page's own address carries the
 // format, and the cursor and page size of the API's paging, so that a page can be linked to.
 import { api, el, matchId, showError, t } from "/assets/common.js";

@@ -1,4 +1,4 @@
-// The home page's player panel (docs/api.md, "The web client"): sign up or sign in with a key,
+// The home page's player panel (docs/api-web.md, "The web client"): sign up or sign in with a key,
 // who you are, your turns first, the challenges to you, the offers waiting for someone's
 // answer, and your matches (said from your side, a page at a time). While the page is open,
 // the player's stream tells what happens.

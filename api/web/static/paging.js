@@ -1,4 +1,4 @@
-// Lists cut into pages (docs/api.md, "Paging"): a list shows its first page, and a button
+// Lists cut into pages (docs/api-web.md, "The web client"): a list shows its first page, and a button
 // below it brings the next one, following the API's next_cursor, until there is none.
 import { el, t, problemText } from "/assets/common.js";
 

@@ -1,4 +1,4 @@
-// The lasting player of this browser (docs/api.md, "Players" and "The web client"): signed up
+// The lasting player of this browser (docs/api-players.md, "Players" and "The web client"): signed up
 // or signed in with a pasted key, kept in localStorage, and told what happens in its matches
 // over the player's stream while a page is open. The key is sent only in the Authorization
 // header; a stream is opened with a single-use ticket, never with the key in its address.
@@ -82,7 +82,7 @@ export const hasRatings = () => paths().then((p) => Boolean(p["/api/v1/leaderboa
 // vain on a server without it.
 const hasPlayerStream = () => paths().then((p) => Boolean(p["/api/v1/players/me/stream"] && p["/api/v1/players/me/tickets"]));
 
-// PLAYER_EVENTS are the player's stream's event types (docs/api.md, "Players").
+// PLAYER_EVENTS are the player's stream's event types (docs/api-players.md, "Players").
 export const PLAYER_EVENTS = Object.freeze(["snapshot", "turn", "challenge", "joined", "started", "ended", "rematch", "declined", "cancelled", "matched", "round", "tournament_ended"]);
 
 // listen follows the player's stream while the page is open, calling onEvent(type, data) for

@@ -1,4 +1,4 @@
-// A player's page (docs/api.md, "The web client"): the name, since when, and each format's
+// A player's page (docs/api-web.md, "The web client"): the name, since when, and each format's
 // rating (μ, σ, the rating μ − 3σ, rated matches and wins, those against established
 // opponents, provisional said in words), with a chart of the rating over the player's rated
 // matches and the same figures in a table.

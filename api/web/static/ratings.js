@@ -1,4 +1,4 @@
-// Ratings in the client (docs/ratings.md, docs/api.md "The web client"): the formats, figures
+// Ratings in the client (docs/ratings.md, docs/api-web.md "The web client"): the formats, figures
 // written alike on every page, and a rating's chart over a player's rated matches, drawn in
 // SVG with its words and figures beside it for whoever cannot see it.
 import { el, t, tn, when as whenT } from "/assets/common.js";

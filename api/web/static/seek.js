@@ -1,4 +1,4 @@
-// Play now (docs/api.md, "Play now"): a signed-in player seeks a game of a format, rated or
+// Play now (docs/api-seeks.md, "Play now"): a signed-in player seeks a game of a format, rated or
 // not; the page shows the time waited and a Cancel button, and opens the table once the seek
 // is matched: told by the player's stream (matched), or found by reading the seek again.
 import { api, el, t, showError } from "/assets/common.js";

@@ -1,4 +1,4 @@
-// The table's stream (docs/api.md, "The web client"): the match live over server-sent events,
+// The table's stream (docs/api-web.md, "The web client"): the match live over server-sent events,
 // every type of EVENT_TYPES listened to. A seat's stream is opened with a single-use ticket
 // that the seat's token (or key) buys, never with the token in the address.
 import { api, EVENT_TYPES, liveStream, t } from "/assets/common.js";

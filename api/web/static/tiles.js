@@ -1,4 +1,4 @@
-// Dominoes drawn in SVG, and the line of them laid out to fit its box (docs/api.md, "The web
+// Dominoes drawn in SVG, and the line of them laid out to fit its box (docs/api-web.md, "The web
 // client"): a tile's title names it, so it reads the same to a screen reader as it looks.
 import { el } from "/assets/dom.js";
 import { t } from "/assets/i18n.js";

@@ -1,4 +1,4 @@
-// A tournament's page (docs/api.md, "The web client"): what it is, its entries, its rounds
+// A tournament's page (docs/api-web.md, "The web client"): what it is, its entries, its rounds
 // with each table's pairing linked to its match, and the standings, read again every 2 s
 // while it is upcoming or running, so that they stay live. A signed-in player joins, and
 // withdraws before the start; the organiser may start it early.

@@ -1,4 +1,4 @@
-// The tournaments page (docs/api.md, "The web client"): the upcoming, running and finished
+// The tournaments page (docs/api-web.md, "The web client"): the upcoming, running and finished
 // tournaments, each linked to its own page, read again every few seconds while open.
 import { api, el, t, tn, showError } from "/assets/common.js";
 import { summary } from "/assets/tourtext.js";

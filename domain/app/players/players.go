@@ -1,5 +1,5 @@
 // Package players is the application layer of the players who last beyond one match
-// (docs/api.md, "Players"): creating one under a name no other player goes by, its key (shown
+// (docs/api-players.md, "Players"): creating one under a name no other player goes by, its key (shown
 // once, kept only as a hash), authenticating a key, rotating it, and the public profile.
 //
 // Anonymous seats are not players and are untouched by this package: a seat's token still

@@ -21,7 +21,7 @@ const ticketBytes = 32
 var ticketLength = len(TicketPrefix) + base64.RawURLEncoding.EncodedLen(ticketBytes)
 
 // Ticket is what the store keeps of a single-use ticket, besides its hash: the stream it
-// opens and the credential it was issued with (docs/api.md, "Players"). A stream opened with
+// opens and the credential it was issued with (docs/api-players.md, "Players"). A stream opened with
 // a ticket holds no more than that credential: it re-checks it on every read.
 type Ticket struct {
 	// Match is the match whose stream the ticket opens; "" for the player's own stream.

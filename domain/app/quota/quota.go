@@ -11,5 +11,5 @@ package quota
 import "github.com/allfives/allfives/domain"
 
 // CodeRateLimited: a client or a player over one of the server's limits; the answer's
-// Retry-After says when to try again (docs/api.md, "Errors").
+// Retry-After says when to try again (docs/api-errors.md, "Errors").
 const CodeRateLimited domain.Code = "RATE_LIMITED"

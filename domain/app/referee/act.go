@@ -68,7 +68,7 @@ func (s *MatchService) act(ctx context.Context, id string, v domain.Viewer, seat
 	var fp string // only a move under a key needs one: most moves never format it
 	if req.IdempotencyKey != "" {
 		fp = fingerprint(seat, req.Move)
-		// Keys are per seat (docs/api.md, "Idempotency"): only this seat's own record is
+		// Keys are per seat (docs/api-matches.md, "Idempotency"): only this seat's own record is
 		// looked up, so another seat's use of the key neither refuses this move nor shows.
 		rec, found, err := s.idempotency(ctx, e, seat, req.IdempotencyKey)
 		if err != nil {
@@ -177,7 +177,7 @@ func fingerprint(seat int, mv domain.Move) string {
 
 // runBots lets bot seats act on t until a human is to move or the match ends. Every event gets
 // the one time at, the command's: the events of one append share one timestamp, so the gaps
-// between them cannot show how long a bot thought (docs/api.md, "Timing"). While the match has
+// between them cannot show how long a bot thought (docs/api-matches.md, "Timing"). While the match has
 // a human seat, each decision of a Paced strategy is held to its floor, so that how long the
 // answer takes shows as little as possible of the bots' hands; a match of bots only has no one
 // to hide from, and its turns are not held.

@@ -9,7 +9,7 @@ import (
 // WatchAll calls fn with the id of every match created or appended to, on this instance or,
 // through Follow, on another sharing the store; fn("") says any match may have moved (a
 // listener reconnected and may have missed announcements). It is how a player's stream hears
-// of a match it does not know yet, such as a challenge (docs/api.md, "Players"). fn is called
+// of a match it does not know yet, such as a challenge (docs/api-players.md, "Players"). fn is called
 // with the watchers' lock held: it must return at once, and never call back into the service.
 // The cancel func must be called when the follower leaves.
 func (s *MatchService) WatchAll(fn func(id string)) (cancel func()) {

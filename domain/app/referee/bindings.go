@@ -10,7 +10,7 @@ import (
 )
 
 // PlayerKeys is the port through which the referee asks who a player key belongs to, and
-// whether a player id exists: players.Service implements it (docs/api.md, "Players").
+// whether a player id exists: players.Service implements it (docs/api-players.md, "Players").
 type PlayerKeys interface {
 	// Authenticate returns the player whose current key is key, or an error wrapping
 	// domain.ErrUnauthorized that never holds the key.
@@ -95,7 +95,7 @@ func (s *MatchService) bindPlayers(ctx context.Context, in []domain.PlayerInfo, 
 				return nil, nil, fmt.Errorf("players[%d]: %w", i, err)
 			}
 			// The log says for whom the seat is kept, so that views, the lobby and the audit
-			// know it (docs/api.md, "Consent").
+			// know it (docs/api-matches.md, "Consent").
 			p = domain.PlayerInfo{Kind: domain.Open, ReservedFor: domain.Reservation{ID: who.ID, Name: who.Name}}
 		}
 		for j := range i {
@@ -110,7 +110,7 @@ func (s *MatchService) bindPlayers(ctx context.Context, in []domain.PlayerInfo, 
 }
 
 // keySeat is the seat the player holding key holds in seats, or domain.ErrUnauthorized: a key
-// stands for the seats of its player, and for no other (docs/api.md, "Players").
+// stands for the seats of its player, and for no other (docs/api-players.md, "Players").
 func (s *MatchService) keySeat(ctx context.Context, key string, seats []SeatRecord) (int, error) {
 	who, err := s.keyHolder(ctx, key)
 	if err != nil {
@@ -121,7 +121,7 @@ func (s *MatchService) keySeat(ctx context.Context, key string, seats []SeatReco
 
 // playerSeat is the human seat of seats bound to player, or -1 with no error when the player
 // is only reserved a seat (a challenge or a rematch it has not taken: it reads the match as a
-// spectator, docs/api.md "Consent"), else domain.ErrUnauthorized.
+// spectator, docs/api-matches.md "Consent"), else domain.ErrUnauthorized.
 func playerSeat(seats []SeatRecord, player string) (int, error) {
 	reserved := false
 	for _, sr := range seats {

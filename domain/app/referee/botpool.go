@@ -19,7 +19,7 @@ func DefaultBotWorkers() int { return max(1, runtime.NumCPU()-1) }
 
 // botChunkSteps bounds the bot turns of one append off the request path: the match's lock is
 // released between appends, so reads of the match and its stream see it progress, and the
-// workers take turns among the matches waiting (docs/api.md, "Matches of bots").
+// workers take turns among the matches waiting (docs/api-matches.md, "Matches of bots").
 const botChunkSteps = 64
 
 // botRetry is how long a match whose bot work failed (a busy or full store) waits before it is
@@ -28,7 +28,7 @@ const botRetry = time.Second
 
 // botPool plays the matches no human is left to act in, off the request path, with a fixed
 // number of workers: a match waits in the queue until a worker is free, whatever the number of
-// matches created at once (docs/api.md, "Matches of bots").
+// matches created at once (docs/api-matches.md, "Matches of bots").
 type botPool struct {
 	svc    *MatchService
 	log    *slog.Logger

@@ -24,7 +24,7 @@ type entry struct {
 	// next is record.NextMatchID, published with it: a finished match's rematch, read without mu.
 	next atomic.Pointer[string]
 	// keys are the idempotency records committed through this entry, by seat and key (each
-	// seat has keys of its own, docs/api.md "Idempotency"); keysAll says they are every record
+	// seat has keys of its own, docs/api-matches.md "Idempotency"); keysAll says they are every record
 	// the match has (the entry was created here, not loaded), so a key not among them needs
 	// no read of the store.
 	keys     map[seatKey]IdempotencyRecord

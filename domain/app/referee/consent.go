@@ -9,7 +9,7 @@ import (
 	"github.com/allfives/allfives/domain/app/players"
 )
 
-// The commands of consent and resignation (docs/api.md, "Consent"): the one a seat is reserved
+// The commands of consent and resignation (docs/api-matches.md, "Consent"): the one a seat is reserved
 // for declines it, a seat holder withdraws a match that has not started, a seat holder resigns
 // one in progress. Each is one event the audit re-derives.
 

@@ -13,7 +13,7 @@ import (
 // match: it was changed behind the server's back, or the store damaged it. It is
 // storeerr.ErrRecordCorrupt naming the match. Its text says nothing of what is wrong, since the
 // damaged part may hold hidden tiles; the match's audit, which redacts for its viewer, says
-// where (docs/api.md, "Replay, audit and export").
+// where (docs/api-records.md, "Replay, audit and export").
 type CorruptError struct {
 	MatchID string
 }

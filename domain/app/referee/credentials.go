@@ -10,12 +10,12 @@ import (
 )
 
 // errNoSeatOfKey refuses a player key on a match where its player holds no seat: a key stands
-// for its player's own seats only (docs/api.md, "Players"). No seat token is involved, so the
+// for its player's own seats only (docs/api-players.md, "Players"). No seat token is involved, so the
 // words are the key's.
 var errNoSeatOfKey = domain.Detailf(domain.ErrUnauthorized, "the player of this key holds no seat of this match: a key stands only for its own player's seats")
 
 // AuthenticateHeld is Authenticate for a credential known only by what a stream ticket keeps
-// of it (docs/api.md, "Players"): tokenHash, the SHA-256 of a seat token, or, when player is
+// of it (docs/api-players.md, "Players"): tokenHash, the SHA-256 of a seat token, or, when player is
 // not empty, the player whose key the caller has checked is still current, which stands for
 // the seat that player holds here. It answers the seat the credential holds now, so a stream
 // opened with a ticket ends when its seat changes hands, as one opened with the token does.

@@ -11,7 +11,7 @@ import (
 	"github.com/allfives/allfives/repository/memstore"
 )
 
-// TestIdempotencyKeysPerSeat: keys are per seat (docs/api.md, "Idempotency"). After seat 0
+// TestIdempotencyKeysPerSeat: keys are per seat (docs/api-matches.md, "Idempotency"). After seat 0
 // moved with key "1", seat 1 moves with key "1" too, and each seat's retry replays its own
 // answer; the same holds on a service that loads the match from the store, where the keys are
 // read from the store rather than from memory.

@@ -52,7 +52,7 @@ func (n pacedNoting) MinDecision() time.Duration { return n.p.MinDecision() }
 // tiles, are reported apart: those whose decision was forced (one legal move) and those with a
 // real choice, each with its median and 99th percentile in milliseconds and how many there
 // were. "unpaced" hides the expert's floor from the referee, as before pacing; "paced" does
-// not. The figures of (docs/api.md, "Timing") come from -benchtime 600x -cpu 1.
+// not. The figures of (docs/api-matches.md, "Timing") come from -benchtime 600x -cpu 1.
 func BenchmarkExpertActForcedVsChoice(b *testing.B) {
 	for _, pace := range []bool{false, true} {
 		b.Run(map[bool]string{false: "unpaced", true: "paced"}[pace], func(b *testing.B) {

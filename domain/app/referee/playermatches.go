@@ -8,7 +8,7 @@ import (
 	"github.com/allfives/allfives/domain"
 )
 
-// PlayerMatchQuery asks for one player's matches, newest first (docs/api.md, "Players").
+// PlayerMatchQuery asks for one player's matches, newest first (docs/api-players.md, "Players").
 // Status filters as the history's does (without the lobby's listed rule: these are the
 // player's own); Turn keeps only the matches in progress where the player's seat is to act.
 // Limit 0 means the store's default; Cursor is the NextCursor of the previous page. Own says

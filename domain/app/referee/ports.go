@@ -19,7 +19,7 @@ type EventStore interface {
 	// idempotency record. If the log is not at a.Expected it returns *VersionConflictError
 	// (checked before anything else about the events); a key the record's seat already
 	// recorded for the match fails the whole append with ErrIdempotencyReuse (another seat's
-	// record of the same key does not: keys are per seat, docs/api.md "Idempotency"). The
+	// record of the same key does not: keys are per seat, docs/api-matches.md "Idempotency"). The
 	// stored version is the log's last seq, whatever a.Summary.Version says; Seeded stays
 	// what Create stored, whatever a.Summary.Seeded says.
 	Append(ctx context.Context, a Append) error
@@ -83,7 +83,7 @@ type MatchRecord struct {
 	Seats     []SeatRecord
 	CreatedAt time.Time
 	// RematchOf is the finished match this one is the rematch of; NextMatchID, on a finished
-	// match, its rematch once one was asked for (docs/api.md, "Players"). Create stores
+	// match, its rematch once one was asked for (docs/api-players.md, "Players"). Create stores
 	// RematchOf; NextMatchID is set later, by RematchStore.LinkRematch.
 	RematchOf   string
 	NextMatchID string
@@ -100,7 +100,7 @@ type MatchRecord struct {
 // seat created open, the SHA-256 of its invite (kept after a join, so that the invite works
 // again if the player leaves). Player is the id of the lasting player the seat is bound to
 // (a human seat) or reserved for (an open seat: a challenge, which only that player's key
-// joins); empty for an anonymous seat (docs/api.md, "Players").
+// joins); empty for an anonymous seat (docs/api-players.md, "Players").
 type SeatRecord struct {
 	Seat       int
 	Name       string

@@ -154,7 +154,7 @@ func (s *MatchService) Progress(ctx context.Context, id string) (version int, fi
 // holdsUpTo is v as it may read the log after seq after: when its credential was checked
 // before after (a copy of the match behind the store, on another instance), the events in
 // between are read too, so that a join or leave of its seat among them is not skipped
-// (docs/api.md, "When a seat changes hands"). A viewer checked at or beyond after pays nothing.
+// (docs/api-matches.md, "When a seat changes hands"). A viewer checked at or beyond after pays nothing.
 func (s *MatchService) holdsUpTo(ctx context.Context, id string, v domain.Viewer, after int) (domain.Viewer, error) {
 	checked, ok := v.Checked()
 	if !ok || checked >= after {

@@ -10,10 +10,10 @@ import (
 	"github.com/allfives/allfives/domain/audit"
 )
 
-// ExportRecord is a match's whole record as one viewer may see it (docs/api.md, "Replay, audit and export"): the
+// ExportRecord is a match's whole record as one viewer may see it (docs/api-records.md, "Replay, audit and export"): the
 // match view and every event, redacted as the events endpoint redacts them. Chain holds, for a
 // closed match only (finished, or expired or cancelled before any deal), each event's stored
-// payload bytes and hashes, so that anyone can verify the export offline (docs/api.md,
+// payload bytes and hashes, so that anyone can verify the export offline (docs/api-records.md,
 // "Verifying an export"). A live match's export has no chain: the raw payloads hold every
 // hand, and even a hash alone gives away a drawn tile, which is one of at most 28 candidates
 // to try. A match closed before its first deal holds no hand at all.
@@ -59,7 +59,7 @@ func (s *MatchService) Export(ctx context.Context, id string, v domain.Viewer) (
 // model against the log and, once the seed is revealed, the seed and every deal (see
 // audit.Report). It reads the store, not the cache: the durable record is what is audited. A
 // damaged record is a failed check, not an error; errors are for a missing match or a store
-// that cannot answer. The head hash is reported only once the match has ended (docs/api.md,
+// that cannot answer. The head hash is reported only once the match has ended (docs/api-records.md,
 // "Verifying an export").
 func (s *MatchService) Audit(ctx context.Context, id string, v domain.Viewer) (audit.Report, error) {
 	stored, chain, log, err := s.readForAudit(ctx, id)

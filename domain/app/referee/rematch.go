@@ -11,7 +11,7 @@ import (
 	"github.com/allfives/allfives/domain"
 )
 
-// RematchStore is what a store implements for rematches (docs/api.md, "Players"). Every
+// RematchStore is what a store implements for rematches (docs/api-players.md, "Players"). Every
 // store in repository/ implements it.
 type RematchStore interface {
 	// LinkRematch sets the next_match_id of finished match id to next, unless it names
@@ -41,7 +41,7 @@ func rematchID(id string) string {
 }
 
 // Rematch answers the next match of finished match id to the holder of token (a seat token
-// or a player key of one of its seats). The first call offers it (docs/api.md, "Consent"):
+// or a player key of one of its seats). The first call offers it (docs/api-matches.md, "Consent"):
 // the next match, with the same seats and settings but a new secret seed, waits with the
 // caller's seat taken, bots seated, and every other human seat reserved for its holder here,
 // who has the server's rematch TTL to accept by calling Rematch in turn; the last acceptance

@@ -24,7 +24,7 @@ type JoinRequest struct {
 	Seat   int
 	Name   string
 	Invite string
-	// Key, a player key, binds the seat to its player (docs/api.md, "Players"): the seat then
+	// Key, a player key, binds the seat to its player (docs/api-players.md, "Players"): the seat then
 	// shows the player's name (Name may be left out, or be that name), and a seat reserved for
 	// the player needs no invite.
 	Key string
@@ -32,7 +32,7 @@ type JoinRequest struct {
 	player string // the id Key authenticated
 }
 
-// Join seats a player in an open seat (docs/api.md, "Playing with others"). The last join deals
+// Join seats a player in an open seat (docs/api-matches.md, "Playing with others"). The last join deals
 // the first hand in the same append, and bots to move then play. Of two joins racing for one
 // seat, exactly one gets it; the other hears ErrSeatTaken.
 func (s *MatchService) Join(ctx context.Context, id string, req JoinRequest) (Joined, error) {
@@ -79,10 +79,10 @@ func (s *MatchService) join(ctx context.Context, id string, req JoinRequest) (Jo
 	rec := seatRecord(e.record, req.Seat)
 	switch reserved := work.match.Player(req.Seat).ReservedFor; {
 	case !reserved.IsZero() && reserved.ID == "":
-		// A rematch's anonymous seat: its holder's old token accepts it (docs/api.md, "Consent").
+		// A rematch's anonymous seat: its holder's old token accepts it (docs/api-matches.md, "Consent").
 		return Joined{}, fmt.Errorf("%w: seat %d is kept for its holder in the match this rematch follows: accept with POST /api/v1/matches/{id}/rematch on that match", domain.ErrUnauthorized, req.Seat)
 	case rec.Player != "" && rec.Player != req.player:
-		// A challenge: only its player's key takes it, invite or not (docs/api.md, "Players").
+		// A challenge: only its player's key takes it, invite or not (docs/api-players.md, "Players").
 		return Joined{}, domain.Detailf(domain.ErrUnauthorized, "seat %d is reserved for a player: only that player's key joins it", req.Seat)
 	case rec.Player == "" && !work.match.Listed() && !inviteMatches(rec.InviteHash, req.Invite):
 		return Joined{}, domain.ErrInvalidInvite
@@ -191,7 +191,7 @@ func (s *MatchService) commit(ctx context.Context, e *entry, work *game, events 
 	}
 	at := s.clock.Now()
 	if len(events) > 0 {
-		at = events[0].At // one append, one time (docs/api.md, "Timing")
+		at = events[0].At // one append, one time (docs/api-matches.md, "Timing")
 	}
 	// A match whose last human resigned is played by the bot pool, as one of bots only is.
 	offPath := s.pool != nil && botsOnly(work.match)

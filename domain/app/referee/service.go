@@ -63,7 +63,7 @@ type ServiceConfig struct {
 	// it; 0 means DefaultWaitingTTL, a negative value never.
 	WaitingTTL time.Duration
 	// BotWorkers, when positive, plays matches of bots only off the request path with that
-	// many workers: Create answers at once with the match in progress (docs/api.md, "Matches
+	// many workers: Create answers at once with the match in progress (docs/api-matches.md, "Matches
 	// of bots"). Zero plays them inside Create, for tools that want a finished match back.
 	BotWorkers int
 	Logger     *slog.Logger // default slog.Default()
@@ -72,7 +72,7 @@ type ServiceConfig struct {
 	// decision took longer). Default: a real timer. Tests inject one that records.
 	Pause func(ctx context.Context, d time.Duration) error
 	// Players authenticates player keys and finds players by id, for seats bound to players
-	// (docs/api.md, "Players"); nil: a key is refused, and no seat may name a player.
+	// (docs/api-players.md, "Players"); nil: a key is refused, and no seat may name a player.
 	Players PlayerKeys
 	// RatedTurnSeconds is the clock a rated match created without turn_seconds takes; 0 means
 	// DefaultRatedTurnSeconds.
@@ -260,7 +260,7 @@ func (s *MatchService) create(ctx context.Context, id string, req CreateRequest,
 		}
 	}
 	// A chosen seed lets its chooser compute every hand: never for a match others may join,
-	// who could not know that the creator sees their tiles (docs/api.md, "Checking a deal yourself").
+	// who could not know that the creator sees their tiles (docs/api-records.md, "Checking a deal yourself").
 	if req.Seed != "" && slices.ContainsFunc(players, func(p domain.PlayerInfo) bool { return p.Kind == domain.Open }) {
 		return Created{}, domain.ErrSeedWithOpenSeats
 	}
@@ -301,7 +301,7 @@ func (s *MatchService) create(ctx context.Context, id string, req CreateRequest,
 		sr := SeatRecord{Seat: p.Seat, Name: p.Name, Kind: p.Kind, Bot: p.Bot, Player: bound[p.Seat]}
 		switch {
 		case p.Kind == domain.Open && sr.Player != "":
-			// A challenge: the reserved player joins with its key, no invite (docs/api.md, "Players").
+			// A challenge: the reserved player joins with its key, no invite (docs/api-players.md, "Players").
 			rec.Seats = append(rec.Seats, sr)
 			continue
 		case p.Kind == domain.Human:
@@ -312,7 +312,7 @@ func (s *MatchService) create(ctx context.Context, id string, req CreateRequest,
 			sr.TokenHash = hash
 			out.Tokens = append(out.Tokens, SeatToken{Seat: p.Seat, Token: tok})
 		case p.Kind == domain.Open:
-			// 128 random bits, stored only as a hash, like a token (docs/api.md, "Playing with others").
+			// 128 random bits, stored only as a hash, like a token (docs/api-matches.md, "Playing with others").
 			inv, hash, err := s.newSecret(16)
 			if err != nil {
 				return Created{}, err
@@ -450,7 +450,7 @@ func (s *MatchService) Authenticate(ctx context.Context, id, token string) (doma
 		// read never waits for a move in flight. The version is read first: seats are
 		// published no older than the match (commit, load), so the token held its seat at
 		// that version, and a join or leave of the seat after it ends what the token may see
-		// (docs/api.md, "When a seat changes hands").
+		// (docs/api-matches.md, "When a seat changes hands").
 		checked = int(e.ver.Load())
 		seats = *e.seats.Load()
 		s.cache.unpin(e)
@@ -459,14 +459,14 @@ func (s *MatchService) Authenticate(ctx context.Context, id, token string) (doma
 		return domain.Spectator(), nil
 	}
 	if players.IsKey(token) {
-		// A key stands for the seat its player holds here (docs/api.md, "Players").
+		// A key stands for the seat its player holds here (docs/api-players.md, "Players").
 		seat, err := s.heldSeat(ctx, key, token, seats)
 		switch {
 		case err != nil:
 			return domain.Viewer{}, err
 		case seat < 0:
 			// Reserved a seat it has not taken: the player reads the match it is asked to
-			// (docs/api.md, "Consent"), and sees what anyone sees.
+			// (docs/api-matches.md, "Consent"), and sees what anyone sees.
 			return domain.Spectator(), nil
 		}
 		return domain.SeatViewer(seat).CheckedAt(checked), nil
@@ -475,7 +475,7 @@ func (s *MatchService) Authenticate(ctx context.Context, id, token string) (doma
 	seat := tokenSeat(seats, sum[:])
 	if seat < 0 && unclaimed(seats) {
 		// A rematch's seat claimed since these seats were read, maybe on another instance:
-		// the store has its token hash (docs/api.md, "Players").
+		// the store has its token hash (docs/api-players.md, "Players").
 		if seats, err = s.seatsOf(ctx, id); err != nil {
 			return domain.Viewer{}, err
 		}

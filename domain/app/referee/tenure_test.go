@@ -12,7 +12,7 @@ import (
 // TestACredentialCheckedBeforeItsSeatChangedHands: Bob's token is checked while he holds seat
 // 1 (as a stream's or a stale instance's check would be), then he leaves and Cy takes the seat,
 // and the last join deals. Every read made with Bob's check shows seat 1 as a spectator sees
-// it, and no command passes (docs/api.md, "When a seat changes hands").
+// it, and no command passes (docs/api-matches.md, "When a seat changes hands").
 func TestACredentialCheckedBeforeItsSeatChangedHands(t *testing.T) {
 	ctx := context.Background()
 	store := openSQLite(t)

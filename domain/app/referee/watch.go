@@ -66,7 +66,7 @@ type Tracker struct {
 }
 
 // EventViews is Events with, for each event, the match as v may see it right after that event
-// (docs/api.md, "Playing with others": the stream's ?view=1). tr carries the fold from one call
+// (docs/api-matches.md, "Playing with others": the stream's ?view=1). tr carries the fold from one call
 // to the next; pass the zero Tracker first. Once the match has finished every view is open,
 // as a replay of a finished match is.
 func (s *MatchService) EventViews(ctx context.Context, id string, v domain.Viewer, tr *Tracker, after, limit int) ([]domain.Event, []domain.MatchView, error) {

@@ -8,7 +8,7 @@ package storeerr
 
 import "github.com/allfives/allfives/domain"
 
-// The stores' codes (docs/api.md, "Errors").
+// The stores' codes (docs/api-errors.md, "Errors").
 const (
 	// CodeRecordCorrupt: a stored record that cannot be read or folded.
 	CodeRecordCorrupt domain.Code = "RECORD_CORRUPT"
@@ -30,7 +30,7 @@ var (
 	ErrStoreFull = domain.NewError(CodeStoreFull, "the store is full and cannot take writes")
 	// ErrStoreUnavailable: the store cannot be reached, or its connection was lost mid-request.
 	// A write that fails with it may or may not have committed: the caller must not report it
-	// as done, and a retry with the same idempotency key learns which (docs/api.md,
+	// as done, and a retry with the same idempotency key learns which (docs/api-matches.md,
 	// "Idempotency").
 	ErrStoreUnavailable = domain.NewError(CodeStoreUnavailable, "the database cannot be reached; try again shortly")
 )

@@ -50,7 +50,7 @@ type Config struct {
 	// default; negative: no bound).
 	MaxOrganising int
 	TableGrace    time.Duration
-	// Notify, when set, hears each tournament event a player should be told of (docs/api.md,
+	// Notify, when set, hears each tournament event a player should be told of (docs/api-tournaments.md,
 	// "Tournaments"): round (the player's table) and tournament_ended.
 	Notify func(player string, n Notice)
 	// AdmitBots, when set, is the limit a table of bots only counts against before it is

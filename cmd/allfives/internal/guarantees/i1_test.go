@@ -103,7 +103,7 @@ func (s *suite) subject(v seen) (*matchTruth, []int) {
 			holds = s.truth.holds(m, v.r.cred)
 			if strings.HasSuffix(v.route, "/rematch") {
 				// A rematch answers the next match as the caller's seat of the finished
-				// one: its previous holder's (docs/api.md, "Rematch").
+				// one: its previous holder's (docs/api-players.md, "Rematch").
 				holds = append(holds, own...)
 			}
 		}

@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"time"
@@ -77,19 +76,14 @@ type matchFile struct {
 // Run is `allfives tournament FILE...`, its output written to stdout: nil only when every
 // check holds (and for -h).
 func Run(_ context.Context, args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("allfives tournament", flag.ContinueOnError)
-	fs.SetOutput(stdout)
-	fs.Usage = func() { io.WriteString(stdout, Usage) }
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
+	files, help, err := verify.Args("allfives tournament", Usage, args, stdout)
+	if help || err != nil {
 		return err
 	}
-	if fs.NArg() < 1 {
+	if len(files) < 1 {
 		return fmt.Errorf("tournament: give the tournament's export and its matches' exports; run allfives tournament -h")
 	}
-	id, rep, err := recomputeFiles(fs.Args(), verify.ReadExport)
+	id, rep, err := recomputeFiles(files, verify.ReadExport)
 	if err != nil {
 		return err
 	}
@@ -191,11 +185,7 @@ func recompute(tf *tournamentFile, matches []matchFile) tournament.Report {
 // is ErrNotVerified when a check failed.
 func Print(w io.Writer, id string, rep tournament.Report) error {
 	for _, c := range rep.Checks {
-		mark := "ok  "
-		if !c.OK {
-			mark = "FAIL"
-		}
-		if _, err := fmt.Fprintf(w, "%s %-10s %s\n", mark, c.Name, c.Detail); err != nil {
+		if err := verify.PrintCheck(w, c.OK, c.Name, c.Detail); err != nil {
 			return err
 		}
 	}

@@ -87,7 +87,7 @@ func (r *Result) add(name string, ok bool, seq int, format string, args ...any) 
 	r.Checks = append(r.Checks, Check{Name: name, OK: ok, Seq: seq, Detail: fmt.Sprintf(format, args...)})
 }
 
-// Export runs every check on an export's bytes (docs/api.md, "Verifying an export"). The
+// Export runs every check on an export's bytes (docs/api-records.md, "Verifying an export"). The
 // later checks run on the payloads as hashed, raw_data, never on the data beside them.
 func Export(body []byte) Result {
 	var res Result

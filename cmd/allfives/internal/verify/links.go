@@ -10,7 +10,7 @@ import (
 	"github.com/allfives/allfives/domain/audit"
 )
 
-// What each link field is, said where a hand-edited file gets one wrong (docs/api.md,
+// What each link field is, said where a hand-edited file gets one wrong (docs/api-records.md,
 // "Verifying an export").
 const (
 	prevHashRule = `the first event's prev_hash is "" (no bytes), each later one the hash of the event before`

@@ -1,5 +1,5 @@
 // Package verify is `allfives verify`: the offline check of a match's JSON export (GET
-// /api/v1/matches/{id}/export) with no server and no database (docs/api.md, "Verifying an
+// /api/v1/matches/{id}/export) with no server and no database (docs/api-records.md, "Verifying an
 // export"). Run is the whole command, its flags, checks and printing; Export checks an
 // export's bytes and returns every check's result; Log reads an export's log as its chain
 // commits to it, for the commands that read exports (review).
@@ -9,7 +9,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -29,7 +28,7 @@ raw_data, every event against the rules, the revealed seed against the commitmen
 deal against the seed, and every field of the match the events determine against them (a field
 they do not, such as the review's state, is not compared; the first that differs is named). It
 prints each check, names the first bad seq when one fails, and exits 0 only when every check
-holds. "-" reads standard input. The chain formula is in docs/api.md, "Verifying an export".
+holds. "-" reads standard input. The chain formula is in docs/api-records.md, "Verifying an export".
 `
 
 // ErrNotVerified is returned when the export was read but does not hold up; the checks printed
@@ -39,29 +38,20 @@ var ErrNotVerified = errors.New("verify: the export does not hold up")
 // Run is `allfives verify FILE|-`, its output written to stdout: nil only when every check
 // holds (and for -h).
 func Run(_ context.Context, args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("allfives verify", flag.ContinueOnError)
-	fs.SetOutput(stdout)
-	fs.Usage = func() { io.WriteString(stdout, Usage) }
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
+	files, help, err := Args("allfives verify", Usage, args, stdout)
+	if help || err != nil {
 		return err
 	}
-	if fs.NArg() != 1 {
+	if len(files) != 1 {
 		return fmt.Errorf("verify: give one export file, or - for standard input; run allfives verify -h")
 	}
-	body, err := ReadExport(fs.Arg(0))
+	body, err := ReadExport(files[0])
 	if err != nil {
 		return err
 	}
 	res := Export(body)
 	for _, c := range res.Checks {
-		mark := "ok  "
-		if !c.OK {
-			mark = "FAIL"
-		}
-		if _, err := fmt.Fprintf(stdout, "%s %-10s %s\n", mark, c.Name, c.Detail); err != nil {
+		if err := PrintCheck(stdout, c.OK, c.Name, c.Detail); err != nil {
 			return err
 		}
 	}
