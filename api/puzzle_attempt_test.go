@@ -1,13 +1,18 @@
 package api_test
 
 import (
+	"context"
 	"math"
 	"net/http"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
 	"github.com/allfives/allfives/domain/analysis"
+	"github.com/allfives/allfives/domain/app/puzzles"
+	"github.com/allfives/allfives/repository/storetest"
 )
 
 // TestPuzzleAttemptAgreesWithReview: an attempt's answer is its source's review: the options
@@ -104,4 +109,25 @@ func TestPuzzleFirstAttemptOnlyIsRated(t *testing.T) {
 	h.do(http.MethodPost, "/api/v1/puzzles/"+p.ID+"/attempts", api.AttemptRequest{Move: &api.PuzzleMove{Action: "play", Tile: "7-7"}}).problem(t, 422, "NOT_AN_OPTION")
 	h.do(http.MethodPost, "/api/v1/puzzles/pznope/attempts", api.AttemptRequest{Move: &p.LegalMoves[0]}).problem(t, 404, "PUZZLE_NOT_FOUND")
 	h.do(http.MethodPost, "/api/v1/puzzles/"+p.ID+"/attempts", map[string]any{}).problem(t, 400, "INVALID_REQUEST")
+}
+
+// TestPuzzleAttemptLimit: attempts count against --limit-puzzle-attempts per address and per
+// player; beyond it 429 RATE_LIMITED with Retry-After.
+func TestPuzzleAttemptLimit(t *testing.T) {
+	h := newHarness(t, apitest.Reviews(nil), apitest.Limits(api.Limits{Attempts: api.Rate{N: 2, Per: time.Hour}}))
+	p := storetest.PuzzleFixture("pzlimit", "m1", 1, 25, "")
+	if err := h.Store.(puzzles.Store).PutPuzzles(context.Background(), []puzzles.Puzzle{p}); err != nil {
+		t.Fatal(err)
+	}
+	move := api.PuzzleMove{Action: "play", Tile: "6-6", End: "left"}
+	for range 2 {
+		if r := h.do(http.MethodPost, "/api/v1/puzzles/pzlimit/attempts", api.AttemptRequest{Move: &move}); r.status != http.StatusOK {
+			t.Fatalf("an attempt within the limit: %d %s", r.status, r.body)
+		}
+	}
+	r := h.do(http.MethodPost, "/api/v1/puzzles/pzlimit/attempts", api.AttemptRequest{Move: &move})
+	r.problem(t, http.StatusTooManyRequests, "RATE_LIMITED")
+	if r.header.Get("Retry-After") == "" {
+		t.Fatal("a refused attempt without Retry-After")
+	}
 }

@@ -30,10 +30,10 @@ func (s *Store) Puzzle(ctx context.Context, id string) (_ puzzles.Puzzle, _ bool
 	return got[0], true, nil
 }
 
-// NextPuzzle reads the puzzle nearest mu that player may be offered.
-func (s *Store) NextPuzzle(ctx context.Context, player string, mu float64) (_ puzzles.Puzzle, _ bool, err error) {
+// NextPuzzle reads the puzzle nearest (mu, from) that player may be offered.
+func (s *Store) NextPuzzle(ctx context.Context, player string, mu float64, from string) (_ puzzles.Puzzle, _ bool, err error) {
 	defer classify(&err)
-	return sqlrow.NextPuzzle(ctx, s.db, player, mu)
+	return sqlrow.NextPuzzle(ctx, s.db, player, mu, from)
 }
 
 // PlayerPuzzles reads player's own puzzles, newest first.

@@ -14,6 +14,6 @@ import (
 func BenchmarkNextPuzzle(b *testing.B) {
 	s := openBenchStore(b)
 	storetest.FillPuzzles(b, s, 100_000)
-	b.Run("anyone", func(b *testing.B) { storetest.BenchNextPuzzle(b, s, "") })
-	b.Run("solver", func(b *testing.B) { storetest.BenchNextPuzzle(b, s, "p0") })
+	b.Run("anyone", func(b *testing.B) { storetest.BenchNextPuzzle(b, s, "", 100_000) })
+	b.Run("solver", func(b *testing.B) { storetest.BenchNextPuzzle(b, s, "p0", 100_000) })
 }

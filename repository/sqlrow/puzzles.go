@@ -128,16 +128,17 @@ func Puzzles(ctx context.Context, db *gorm.DB, where string, args ...any) ([]puz
 const notMine = " AND NOT EXISTS (SELECT 1 FROM puzzle_players pp WHERE pp.puzzle_id = puzzles.id AND pp.player_id = ?)" +
 	" AND NOT EXISTS (SELECT 1 FROM puzzle_attempts pa WHERE pa.puzzle_id = puzzles.id AND pa.player_id = ?)"
 
-// NextPuzzle reads the puzzle nearest mu that player may be offered, without its players:
-// the nearest at or above mu and the nearest below, each one walk of the index puzzles_mu,
-// in one query, and the closer of the two.
-func NextPuzzle(ctx context.Context, db *gorm.DB, player string, mu float64) (puzzles.Puzzle, bool, error) {
-	filter, args := "", []any{mu}
+// NextPuzzle reads the puzzle nearest (mu, from) in the order of (mu, id) that player may be
+// offered, without its players: the nearest at or above and the nearest below, each one walk of
+// the index puzzles_mu, in one query, and the closer in mu of the two. from, a random id, picks
+// among puzzles of one mu (every new puzzle's) at random rather than always the first.
+func NextPuzzle(ctx context.Context, db *gorm.DB, player string, mu float64, from string) (puzzles.Puzzle, bool, error) {
+	filter, args := "", []any{mu, from}
 	if player != "" {
-		filter, args = notMine, []any{mu, player, player}
+		filter, args = notMine, []any{mu, from, player, player}
 	}
-	q := "SELECT * FROM (SELECT " + puzzleColumns + " FROM puzzles WHERE mu >= ?" + filter + " ORDER BY mu, id LIMIT 1) up" +
-		" UNION ALL SELECT * FROM (SELECT " + puzzleColumns + " FROM puzzles WHERE mu < ?" + filter + " ORDER BY mu DESC, id DESC LIMIT 1) down"
+	q := "SELECT * FROM (SELECT " + puzzleColumns + " FROM puzzles WHERE (mu, id) >= (?, ?)" + filter + " ORDER BY mu, id LIMIT 1) up" +
+		" UNION ALL SELECT * FROM (SELECT " + puzzleColumns + " FROM puzzles WHERE (mu, id) < (?, ?)" + filter + " ORDER BY mu DESC, id DESC LIMIT 1) down"
 	var rows []PuzzleRow
 	if err := db.WithContext(ctx).Raw(q, append(args, args...)...).Scan(&rows).Error; err != nil || len(rows) == 0 {
 		return puzzles.Puzzle{}, false, err

@@ -45,15 +45,15 @@ func FillPuzzles(b *testing.B, s puzzles.Store, n int) {
 // BenchNextPuzzle is GET /puzzles/next's store work: the puzzle nearest a solver's mu (25,
 // give or take the service's noise of 1) that the solver may be offered, for a solver in a
 // thousandth of the matches who attempted the 200 nearest. It reports the p50 and p99 of one
-// selection in ms.
-func BenchNextPuzzle(b *testing.B, s puzzles.Store, player string) {
+// selection in ms. n is how many FillPuzzles stored: the ids to start from are theirs.
+func BenchNextPuzzle(b *testing.B, s puzzles.Store, player string, n int) {
 	rng := rand.New(rand.NewPCG(19, 20))
 	took := make([]time.Duration, 0, b.N)
 	runtime.GC() // the fill's garbage is collected before, not during, the timings
 	b.ResetTimer()
 	for range b.N {
 		start := time.Now()
-		if _, ok, err := s.NextPuzzle(ctx, player, 25+(2*rng.Float64()-1)); err != nil || !ok {
+		if _, ok, err := s.NextPuzzle(ctx, player, 25+(2*rng.Float64()-1), fmt.Sprintf("pz%07d", rng.IntN(n))); err != nil || !ok {
 			b.Fatalf("next: ok %v err %v", ok, err)
 		}
 		took = append(took, time.Since(start))

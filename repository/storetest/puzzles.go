@@ -20,6 +20,7 @@ func RunPuzzles(t *testing.T, open func(t *testing.T) puzzles.Store) {
 		{"PutAndRead", testPuzzlePutAndRead},
 		{"OncePerDecision", testPuzzleOncePerDecision},
 		{"NextNearest", testPuzzleNextNearest},
+		{"NextFromAnId", testPuzzleNextFromAnID},
 		{"NextNeverOwnNorAttempted", testPuzzleNextNeverOwn},
 		{"PlayerPuzzles", testPuzzlePlayerPuzzles},
 		{"FirstAttemptOnly", testPuzzleFirstAttemptOnly},
@@ -88,23 +89,35 @@ func testPuzzleOncePerDecision(t *testing.T, s puzzles.Store) {
 func testPuzzleNextNearest(t *testing.T, s puzzles.Store) {
 	mustPutPuzzles(t, s, PuzzleFixture("a", "m1", 1, 10, ""), PuzzleFixture("b", "m1", 2, 20, ""), PuzzleFixture("c", "m1", 3, 31, ""))
 	for mu, want := range map[float64]string{0: "a", 14: "a", 16: "b", 26: "c", 99: "c"} {
-		got, ok, err := s.NextPuzzle(ctx, "", mu)
+		got, ok, err := s.NextPuzzle(ctx, "", mu, "")
 		if err != nil || !ok || got.ID != want {
 			t.Errorf("near %g: %s ok %v err %v, want %s", mu, got.ID, ok, err, want)
 		}
 	}
 }
 
+// testPuzzleNextFromAnID: among puzzles of one mu, the one at or after from in id order,
+// else the last before it.
+func testPuzzleNextFromAnID(t *testing.T, s puzzles.Store) {
+	mustPutPuzzles(t, s, PuzzleFixture("pz1", "m1", 1, 25, ""), PuzzleFixture("pz2", "m1", 2, 25, ""), PuzzleFixture("pz3", "m1", 3, 25, ""))
+	for from, want := range map[string]string{"": "pz1", "pz1": "pz1", "pz15": "pz2", "pz3": "pz3", "pz9": "pz3"} {
+		got, ok, err := s.NextPuzzle(ctx, "", 25, from)
+		if err != nil || !ok || got.ID != want {
+			t.Errorf("from %q: %s ok %v err %v, want %s", from, got.ID, ok, err, want)
+		}
+	}
+}
+
 func testPuzzleNextNeverOwn(t *testing.T, s puzzles.Store) {
 	mustPutPuzzles(t, s, PuzzleFixture("mine", "m1", 1, 25, "", "alice"), PuzzleFixture("other", "m2", 1, 40, "", "bob"))
-	got, ok, err := s.NextPuzzle(ctx, "alice", 25)
+	got, ok, err := s.NextPuzzle(ctx, "alice", 25, "")
 	if err != nil || !ok || got.ID != "other" {
 		t.Fatalf("alice near her own: %s ok %v err %v, want other", got.ID, ok, err)
 	}
 	if _, _, err := s.RecordAttempt(ctx, puzzles.Attempt{Puzzle: "other", Player: "alice", At: puzzleEpoch}, openskill.Default().New(), keep); err != nil {
 		t.Fatal(err)
 	}
-	if got, ok, err := s.NextPuzzle(ctx, "alice", 25); ok || err != nil {
+	if got, ok, err := s.NextPuzzle(ctx, "alice", 25, ""); ok || err != nil {
 		t.Fatalf("alice after attempting the other: %s ok %v err %v, want none", got.ID, ok, err)
 	}
 }

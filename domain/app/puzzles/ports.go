@@ -89,10 +89,11 @@ type Store interface {
 	PutPuzzles(ctx context.Context, ps []Puzzle) error
 	// Puzzle reads puzzle id, ok false when there is none.
 	Puzzle(ctx context.Context, id string) (p Puzzle, ok bool, err error)
-	// NextPuzzle is the puzzle whose rating's Mu is nearest mu among those that player has not
-	// attempted and whose match player was not in; any puzzle near mu for player "". Its
-	// Players are left out (the selection has used them). ok false when none is left.
-	NextPuzzle(ctx context.Context, player string, mu float64) (p Puzzle, ok bool, err error)
+	// NextPuzzle is the puzzle nearest (mu, from) in the order of its rating's Mu and its id,
+	// among those that player has not attempted and whose match player was not in (any, for
+	// player ""): from, a random id, picks among puzzles of one Mu at random. Its Players are
+	// left out (the selection has used them). ok false when none is left.
+	NextPuzzle(ctx context.Context, player string, mu float64, from string) (p Puzzle, ok bool, err error)
 	// PlayerPuzzles reads up to limit puzzles of player's own decisions, newest first.
 	PlayerPuzzles(ctx context.Context, player string, limit int) ([]Puzzle, error)
 	// Solver reads player's puzzle rating, ok false before its first rated attempt.

@@ -108,8 +108,9 @@ func (s *Service) newID() (string, error) {
 }
 
 // Next is a puzzle for player ("" for anyone without a key) near its puzzle rating: never
-// one from its own matches, nor one it attempted. A little noise on the rating sought keeps
-// two asks in a row from always meeting the same puzzle. ErrNoPuzzle when none is left.
+// one from its own matches, nor one it attempted. A little noise on the rating sought, and a
+// random id to start from among puzzles of one rating, keep two asks in a row from always
+// meeting the same puzzle. ErrNoPuzzle when none is left.
 func (s *Service) Next(ctx context.Context, player string) (Puzzle, error) {
 	mu, spread := s.model.Mu, 3.0
 	if player != "" {
@@ -121,7 +122,11 @@ func (s *Service) Next(ctx context.Context, player string) (Puzzle, error) {
 			mu, spread = sv.Rating.Mu, 1.0
 		}
 	}
-	p, ok, err := s.store.NextPuzzle(ctx, player, mu+spread*(2*mrand.Float64()-1))
+	from, err := s.newID()
+	if err != nil {
+		return Puzzle{}, err
+	}
+	p, ok, err := s.store.NextPuzzle(ctx, player, mu+spread*(2*mrand.Float64()-1), from)
 	switch {
 	case err != nil:
 		return Puzzle{}, err

@@ -96,7 +96,7 @@ func (s *memStore) Puzzle(_ context.Context, id string) (puzzles.Puzzle, bool, e
 	return s.ps[i], true, nil
 }
 
-func (s *memStore) NextPuzzle(context.Context, string, float64) (puzzles.Puzzle, bool, error) {
+func (s *memStore) NextPuzzle(context.Context, string, float64, string) (puzzles.Puzzle, bool, error) {
 	return puzzles.Puzzle{}, false, nil
 }
 
