@@ -1,6 +1,7 @@
 -- Puzzles: the same tables as sqlite/00017_puzzles.sql (docs/puzzles.md, "Storage").
 --
--- puzzles: one per (match_id, step), the review's seq of the decision. player_id is the
+-- puzzles: one per (match_id, step), the review's seq of the decision, its key, so that a
+-- match's puzzles sit with its other rows; id is what the API names it by. player_id is the
 -- lasting player whose decision it was ('' for a bot's, an anonymous seat's or a move its bot
 -- made for it). position is the seat's view as JSON (the API's `position`), answer the
 -- review's options, played and best moves and loss as JSON, both kept as text so that they
@@ -13,7 +14,7 @@
 
 -- +goose Up
 CREATE TABLE puzzles (
-    id         TEXT COLLATE "C" NOT NULL PRIMARY KEY,
+    id         TEXT COLLATE "C" NOT NULL,
     match_id   TEXT COLLATE "C" NOT NULL,
     step       INTEGER NOT NULL,
     seat       INTEGER NOT NULL,
@@ -24,9 +25,10 @@ CREATE TABLE puzzles (
     sigma      DOUBLE PRECISION NOT NULL,
     attempts   INTEGER NOT NULL DEFAULT 0,
     solved     INTEGER NOT NULL DEFAULT 0,
-    created_at BIGINT  NOT NULL
+    created_at BIGINT  NOT NULL,
+    PRIMARY KEY (match_id, step)
 );
-CREATE UNIQUE INDEX puzzles_source ON puzzles (match_id, step);
+CREATE UNIQUE INDEX puzzles_id ON puzzles (id);
 CREATE INDEX puzzles_mu ON puzzles (mu, id);
 CREATE INDEX puzzles_player ON puzzles (player_id, created_at) WHERE player_id <> '';
 CREATE TABLE puzzle_players (
@@ -55,5 +57,5 @@ DROP TABLE puzzle_attempts;
 DROP TABLE puzzle_players;
 DROP INDEX puzzles_player;
 DROP INDEX puzzles_mu;
-DROP INDEX puzzles_source;
+DROP INDEX puzzles_id;
 DROP TABLE puzzles;
