@@ -151,7 +151,8 @@ func playerTicketCases(s *suite, k *kind, c cred) []request {
 }
 
 // puzzleAttemptCases attempt the puzzle the credential is offered, if any, with its first
-// legal move, and a puzzle that does not exist.
+// legal move (once to check that its source is no sealed match, then as the case), and a
+// puzzle that does not exist.
 func puzzleAttemptCases(s *suite, k *kind, c cred) []request {
 	move := api.PuzzleMove{Action: "draw"}
 	out := []request{{method: http.MethodPost, path: "/api/v1/puzzles/pznone/attempts", body: api.AttemptRequest{Move: &move}}}
@@ -161,5 +162,13 @@ func puzzleAttemptCases(s *suite, k *kind, c cred) []request {
 		return out
 	}
 	first := next.Puzzle.LegalMoves[0]
-	return append(out, request{method: http.MethodPost, path: "/api/v1/puzzles/" + next.Puzzle.ID + "/attempts", body: api.AttemptRequest{Move: &first}})
+	try := request{method: http.MethodPost, path: "/api/v1/puzzles/" + next.Puzzle.ID + "/attempts", body: api.AttemptRequest{Move: &first}}
+	// I2: a puzzle is never of a match its round still seals (its answer names the source).
+	var ans api.AttemptResponse
+	if a := s.do(try); a.status == http.StatusOK && decode(a.body, &ans) {
+		if m := s.truth.of(ans.Source.Match); m != nil && m.sealed {
+			s.t.Errorf("puzzle %s is of match %s, which its round still seals", next.Puzzle.ID, ans.Source.Match)
+		}
+	}
+	return append(out, try)
 }
