@@ -104,7 +104,8 @@ type AttemptResponse struct {
 	// Rated says this attempt moved the ratings: the caller's first at this puzzle, with a
 	// key, at a puzzle not from its own matches.
 	Rated bool `json:"rated"`
-	// Rating is the puzzle's displayed puzzle rating after the attempt.
+	// Rating is the puzzle's displayed puzzle rating as the attempt found it (a rated attempt
+	// moves it for the next solver).
 	Rating int `json:"rating"`
 	// Solver is the caller's puzzle rating after the attempt; only with a key.
 	Solver *PuzzleSolver `json:"solver,omitempty"`

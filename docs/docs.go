@@ -3302,7 +3302,7 @@ const docTemplate = `{
                     "type": "boolean"
                 },
                 "rating": {
-                    "description": "Rating is the puzzle's displayed puzzle rating after the attempt.",
+                    "description": "Rating is the puzzle's displayed puzzle rating as the attempt found it (a rated attempt\nmoves it for the next solver).",
                     "type": "integer"
                 },
                 "solver": {

@@ -1700,7 +1700,8 @@ type ApiAttemptResponse struct {
 	// key, at a puzzle not from its own matches.
 	Rated bool `json:"rated"`
 
-	// Rating Rating is the puzzle's displayed puzzle rating after the attempt.
+	// Rating Rating is the puzzle's displayed puzzle rating as the attempt found it (a rated attempt
+	// moves it for the next solver).
 	Rating int `json:"rating"`
 
 	// Solver Solver is the caller's puzzle rating after the attempt; only with a key.
