@@ -351,6 +351,28 @@ done
 [ -n "$reviewed" ] || echo "the review of $done_id did not finish in 120 s"
 check 200 "/api/v1/matches/$done_id/review"
 
+# ---- puzzles of the reviewed match (docs/puzzles.md): 200 while one is left, else 404 NO_PUZZLE
+solver="$(curl -sS -X POST "$server/api/v1/players" "${json[@]}" -d '{"name":"Prism Solver"}' | jq -r .key)"
+solver_id="$(curl -sS "$server/api/v1/players/me" -H "$(auth "$solver")" | jq -r .id)"
+route GET /api/v1/puzzles/next
+check "$(curl -sS -o /dev/null -w '%{http_code}' "$server/api/v1/puzzles/next")" /api/v1/puzzles/next -H "$(auth "$solver")"
+puzzle="$(jq -r '.puzzle.id // empty' <<<"$body")"
+first_move="$(jq -c '.puzzle.legal_moves[0] // empty' <<<"$body")"
+check 400 "/api/v1/puzzles/next?rating=1500"
+check 401 /api/v1/puzzles/next -H "$(auth nope)"
+route POST '/api/v1/puzzles/{id}/attempts'
+if [ -n "$puzzle" ]; then
+	check 200 "/api/v1/puzzles/$puzzle/attempts" "${json[@]}" -H "$(auth "$solver")" -d "{\"move\":$first_move}"
+	check 422 "/api/v1/puzzles/$puzzle/attempts" "${json[@]}" -d '{"move":{"action":"play","tile":"9-9"}}'
+fi
+check 404 "/api/v1/puzzles/$missing/attempts" "${json[@]}" -d '{"move":{"action":"draw"}}'
+check 400 "/api/v1/puzzles/$missing/attempts" "${json[@]}" -d '{}'
+route GET '/api/v1/players/{id}/puzzles'
+check 200 "/api/v1/players/$solver_id/puzzles" -H "$(auth "$solver")"
+check 400 "/api/v1/players/$solver_id/puzzles?limit=0" -H "$(auth "$solver")"
+check 401 "/api/v1/players/$solver_id/puzzles"
+check 403 "/api/v1/players/$missing/puzzles" -H "$(auth "$solver")"
+
 # ---- players and keys
 route POST /api/v1/players
 check 201 /api/v1/players "${json[@]}" -d '{"name":"Prism Ada"}'

@@ -7,7 +7,7 @@
 // # Where things are
 //
 // A file is named after the resource whose routes it serves, singular, as its path names it:
-// match, seat, player, ticket, rating, review, seek, tournament, or server for the server's own
+// match, seat, player, ticket, rating, review, seek, tournament, puzzle, or server for the server's own
 // routes and wiring. The resource alone (match.go) holds its main handlers; resource_topic.go
 // (match_moves.go, player_stream.go) holds one topic of it, and resource_wire.go or
 // resource_topic_wire.go holds wire types only. The only other files are doc.go, generate.go, gen_openapi.go (the generator

@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"context"
 	"encoding/json"
 	"sort"
 	"strconv"
@@ -10,6 +11,9 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/allfives/allfives/api"
+	"github.com/allfives/allfives/api/apitest"
+	"github.com/allfives/allfives/domain/app/puzzles"
+	"github.com/allfives/allfives/repository/storetest"
 )
 
 // TestRequestExamplesSucceed sends every request example of openapi.yaml to a real server and
@@ -53,7 +57,7 @@ func TestRequestExamplesSucceed(t *testing.T) {
 		t.Fatal("openapi.yaml has no createMatch examples")
 	}
 
-	h := newHarness(t)
+	h := newHarness(t, apitest.Reviews(nil))
 	var match, lobby api.CreateMatchResponse
 	var organiser api.CreatePlayerResponse // the tournaments' examples: its key, its tournament
 	var cup api.TournamentView
@@ -83,6 +87,12 @@ func TestRequestExamplesSucceed(t *testing.T) {
 				hdr = auth(organiser.Key)
 			case "joinSeat": // the lobby example's open seat, which anyone may take
 				path = strings.ReplaceAll(strings.ReplaceAll(o.path, "{id}", lobby.Match.ID), "{seat}", "1")
+			case "createPuzzleAttempt": // a stored puzzle whose legal moves hold the example's
+				p := storetest.PuzzleFixture("pzexample", match.Match.ID, 1, 25, "")
+				if err := h.Store.(puzzles.Store).PutPuzzles(context.Background(), []puzzles.Puzzle{p}); err != nil {
+					t.Fatal(err)
+				}
+				path = strings.ReplaceAll(o.path, "{id}", p.ID)
 			case "createSeek": // a player's key: a seek is a player's
 				var p api.CreatePlayerResponse
 				h.do("POST", "/api/v1/players", api.CreatePlayerRequest{Name: "Seeker " + name}).decode(t, &p)

@@ -8,7 +8,7 @@ import (
 )
 
 // fileRule is the naming rule of package api's files (doc.go, "Where things are").
-var fileRule = regexp.MustCompile(`^(match|seat|player|ticket|rating|review|seek|tournament|server)(_[a-z]+)*\.go$`)
+var fileRule = regexp.MustCompile(`^(match|seat|player|ticket|rating|review|seek|tournament|puzzle|server)(_[a-z]+)*\.go$`)
 
 // fixedFiles are the files outside the rule.
 var fixedFiles = map[string]bool{

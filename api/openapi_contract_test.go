@@ -22,8 +22,8 @@ var (
 	// The tournaments' reads are public too (auditTournament, exportTournament, getTournament, listTournaments).
 	tokenOptional = []string{"auditMatch", "createReview", "exportMatch", "getMatch", "getReview", "listEvents", "replayMatch", "streamEvents"}
 	tokenRequired = []string{"cancelMatch", "createMatchTicket", "createRematch", "leaveSeat", "listLegalMoves", "makeMove", "resignMatch", "resumeSeat"}
-	keyRequired   = []string{"cancelSeek", "cancelTournament", "createPlayerTicket", "createSeek", "createTournament", "declineSeat", "getCurrentPlayer", "getSeek", "joinTournament", "leaveTournament", "rotatePlayerKey", "startTournament"}
-	keyOptional   = []string{"createMatch", "joinSeat", "listPlayerMatches", "streamPlayer"} // a key binds the seat to its player
+	keyRequired   = []string{"cancelSeek", "cancelTournament", "createPlayerTicket", "createSeek", "createTournament", "declineSeat", "getCurrentPlayer", "getSeek", "joinTournament", "leaveTournament", "listPlayerPuzzles", "rotatePlayerKey", "startTournament"}
+	keyOptional   = []string{"createMatch", "createPuzzleAttempt", "getNextPuzzle", "joinSeat", "listPlayerMatches", "streamPlayer"} // a key binds the seat to its player
 )
 
 // TestOpenAPIOperations: kin-openapi validates openapi.yaml; every operation has a camelCase

@@ -80,6 +80,12 @@ func (s *server) routes(e *echo.Echo, reg *prometheus.Registry) {
 		v1.GET("/seeks/:id", s.getSeek)
 		v1.DELETE("/seeks/:id", s.cancelSeek)
 	}
+	if s.players != nil && s.puzzles != nil {
+		// Puzzles (docs/puzzles.md).
+		v1.GET("/puzzles/next", s.nextPuzzle)
+		v1.POST("/puzzles/:id/attempts", s.attemptPuzzle)
+		v1.GET("/players/:id/puzzles", s.listPlayerPuzzles)
+	}
 	if s.players != nil && s.ratings != nil {
 		v1.GET("/players/:id/ratings", s.getPlayerRatings)
 		v1.GET("/leaderboard/:format", s.getLeaderboard)
@@ -106,4 +112,5 @@ var bodyRoutes = map[string]bool{
 	"/api/v1/tournaments":                  true,
 	"/api/v1/tournaments/:id/entries":      true,
 	"/api/v1/seeks":                        true,
+	"/api/v1/puzzles/:id/attempts":         true,
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/allfives/allfives/api/ratelimit"
 	"github.com/allfives/allfives/api/sse"
 	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/puzzles"
 	"github.com/allfives/allfives/domain/app/ratings"
 	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/app/reviews"
@@ -54,6 +55,8 @@ type Config struct {
 	Tournaments *tournaments.Service
 	// Seeks serves Play now (/api/v1/seeks, docs/matchmaking.md); nil leaves its routes out.
 	Seeks *seeks.Service
+	// Puzzles serves the puzzles (docs/puzzles.md); nil, or no Players, leaves their routes out.
+	Puzzles *puzzles.Service
 	// Ready is pinged by /readyz; nil means always ready.
 	Ready Pinger
 	// Draining, once it returns true, makes /readyz answer 503 whatever Ready says: the
@@ -108,6 +111,7 @@ type server struct {
 	tournaments *tournaments.Service
 	notices     *tournamentNotices // nil without tournaments
 	seeks       *seeks.Service     // Play now (seek*.go); nil leaves its routes out
+	puzzles     *puzzles.Service   // puzzle*.go; nil leaves their routes out
 	ready       Pinger
 	drain       func() bool
 	log         *slog.Logger
@@ -131,7 +135,7 @@ func New(cfg Config) *echo.Echo {
 		cfg.Registry = prometheus.NewRegistry()
 	}
 	s := &server{
-		svc: cfg.Service, reviews: cfg.Reviews, players: cfg.Players, ratings: cfg.Ratings, tournaments: cfg.Tournaments, seeks: cfg.Seeks, ready: cfg.Ready, drain: cfg.Draining, log: cfg.Logger,
+		svc: cfg.Service, reviews: cfg.Reviews, players: cfg.Players, ratings: cfg.Ratings, tournaments: cfg.Tournaments, seeks: cfg.Seeks, puzzles: cfg.Puzzles, ready: cfg.Ready, drain: cfg.Draining, log: cfg.Logger,
 		metrics: metrics.New(cfg.Registry, cfg.Service), streams: newStreams(cfg.StreamHeartbeat),
 		caps:   sse.NewCaps(cfg.MaxStreams, cfg.MaxStreamsPerClient),
 		limits: newLimits(cfg.Limits),

@@ -79,6 +79,8 @@ type Limits struct {
 	Tickets    Rate // stream tickets issued, the player's and a seat's
 	BotMatches Rate // matches of bots only created
 	Seeks      Rate // seeks made (Play now): one client cannot flood the pool
+	// Attempts are puzzle attempts (docs/puzzles.md): each is a store read, a rated one a write.
+	Attempts Rate
 }
 
 // DefaultLimits are serve's limits unless configured: far above what a person does, far below
@@ -91,6 +93,7 @@ func DefaultLimits() Limits {
 		Tickets:    Rate{N: 120, Per: 10 * time.Minute},
 		BotMatches: Rate{N: 30, Per: time.Hour},
 		Seeks:      Rate{N: 60, Per: time.Hour},
+		Attempts:   Rate{N: 300, Per: time.Hour},
 	}
 }
 
@@ -104,7 +107,7 @@ type limit struct {
 // limits are the server's limits at work; a nil *limit limits nothing.
 type limits struct {
 	players, challenges, reviews, tickets, botMatches *limit
-	seeks                                             *limit
+	seeks, attempts                                   *limit
 }
 
 func newLimits(l Limits) limits {
@@ -115,6 +118,7 @@ func newLimits(l Limits) limits {
 		tickets:    newLimit("stream tickets issued", l.Tickets),
 		botMatches: newLimit("matches of bots only created", l.BotMatches),
 		seeks:      newLimit("seeks made", l.Seeks),
+		attempts:   newLimit("puzzle attempts", l.Attempts),
 	}
 }
 

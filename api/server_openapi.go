@@ -106,5 +106,8 @@ func requestExamples() map[string][]openapi.Example {
 		"makeMove": {
 			{Name: "leadDouble", Summary: "Seat 0's first move in the humanVsBot match: lead the 5-5", Value: MoveRequest{Action: "play", Tile: &five}},
 		},
+		"createPuzzleAttempt": {
+			{Name: "playDouble", Summary: "Try the 6-6 on the left end", Value: AttemptRequest{Move: &PuzzleMove{Action: "play", Tile: "6-6", End: "left"}}},
+		},
 	}
 }

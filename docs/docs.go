@@ -2137,6 +2137,81 @@ const docTemplate = `{
                 "x-token-optional": true
             }
         },
+        "/api/v1/players/{id}/puzzles": {
+            "get": {
+                "security": [
+                    {
+                        "PlayerKey": []
+                    }
+                ],
+                "description": "The puzzles made of the player's own decisions (docs/puzzles.md), \"your mistakes\", newest first, each with its answer and its source match: solved by others or not, never offered to the player itself to be rated. Only with that player's own key: another key is 403 NOT_YOUR_PUZZLES, none 401.",
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "puzzles"
+                ],
+                "summary": "List a player's own puzzles",
+                "operationId": "listPlayerPuzzles",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "player id",
+                        "name": "id",
+                        "in": "path",
+                        "required": true
+                    },
+                    {
+                        "maximum": 100,
+                        "minimum": 1,
+                        "type": "integer",
+                        "default": 20,
+                        "description": "how many",
+                        "name": "limit",
+                        "in": "query"
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "OK",
+                        "schema": {
+                            "$ref": "#/definitions/api.PlayerPuzzlesResponse"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "401": {
+                        "description": "UNAUTHORIZED: no key, or one that is no player's",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "403": {
+                        "description": "NOT_YOUR_PUZZLES: the key is another player's",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "503": {
+                        "description": "UNAVAILABLE, or STORE_BUSY; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
+                        }
+                    }
+                }
+            }
+        },
         "/api/v1/players/{id}/ratings": {
             "get": {
                 "description": "The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, its rated matches against opponents who were established when they met (established_matches: every player of every other side a bot or a player not provisional then), and whether the rating is still provisional (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 matches against established opponents). Then its history, newest first: what each rated match did to its rating, and whether it counted against established opponents. The bots are players too: a bot of strategy X is the player bot-X (bot-greedy). A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.",
@@ -2205,6 +2280,161 @@ const docTemplate = `{
                         }
                     }
                 }
+            }
+        },
+        "/api/v1/puzzles/next": {
+            "get": {
+                "security": [
+                    {
+                        "PlayerKey": []
+                    }
+                ],
+                "description": "A puzzle (docs/puzzles.md): a decision of a reviewed match where the move played lost clearly and one move stood out. The position is what the deciding seat saw then, and nothing else: its own tiles, the line, the scores, the target, the other hands' sizes, the boneyard's size and the hand's events so far (plays, draws as counts, passes); not the source match, which the attempt's answer tells. With a player key: one near the caller's puzzle rating, never from the caller's own matches, never one it attempted. Without: any, near a new solver's rating.",
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "puzzles"
+                ],
+                "summary": "Get a puzzle",
+                "operationId": "getNextPuzzle",
+                "responses": {
+                    "200": {
+                        "description": "OK",
+                        "schema": {
+                            "$ref": "#/definitions/api.NextPuzzleResponse"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "401": {
+                        "description": "UNAUTHORIZED: a key that is no player's",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "NO_PUZZLE: none is left for the caller",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "503": {
+                        "description": "UNAVAILABLE, or STORE_BUSY; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
+                        }
+                    }
+                },
+                "x-token-optional": true
+            }
+        },
+        "/api/v1/puzzles/{id}/attempts": {
+            "post": {
+                "security": [
+                    {
+                        "PlayerKey": []
+                    }
+                ],
+                "description": "Tries a move at a puzzle (docs/puzzles.md): whether it is right (worth as much as the best by the review's values), the best move, the move the source's seat played and what it lost, every option with its value for the seat's side, and the source match and step, which only an attempt tells. With a player key, the caller's first attempt at a puzzle that is not from its own matches is rated: the caller's puzzle rating and the puzzle's move (the project's rating model, apart from the ratings of play); later attempts are answered the same way and rate nothing.",
+                "consumes": [
+                    "application/json"
+                ],
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "puzzles"
+                ],
+                "summary": "Attempt a puzzle",
+                "operationId": "createPuzzleAttempt",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "puzzle id",
+                        "name": "id",
+                        "in": "path",
+                        "required": true
+                    },
+                    {
+                        "description": "the move tried",
+                        "name": "body",
+                        "in": "body",
+                        "required": true,
+                        "schema": {
+                            "$ref": "#/definitions/api.AttemptRequest"
+                        }
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "OK",
+                        "schema": {
+                            "$ref": "#/definitions/api.AttemptResponse"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "401": {
+                        "description": "UNAUTHORIZED: a key that is no player's",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "PUZZLE_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "422": {
+                        "description": "NOT_AN_OPTION: the move is not one of the puzzle's legal moves",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "429": {
+                        "description": "RATE_LIMITED: this client address or player has made as many attempts as --limit-puzzle-attempts allows (docs/operations.md, \\\"Limits\\\"); Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
+                        }
+                    },
+                    "503": {
+                        "description": "UNAVAILABLE, or STORE_BUSY; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
+                        }
+                    }
+                },
+                "x-token-optional": true
             }
         },
         "/api/v1/seeks": {
@@ -3019,6 +3249,75 @@ const docTemplate = `{
         }
     },
     "definitions": {
+        "api.AttemptRequest": {
+            "type": "object",
+            "required": [
+                "move"
+            ],
+            "properties": {
+                "move": {
+                    "$ref": "#/definitions/api.PuzzleMove"
+                }
+            }
+        },
+        "api.AttemptResponse": {
+            "type": "object",
+            "required": [
+                "best",
+                "correct",
+                "loss",
+                "move",
+                "options",
+                "played",
+                "rated",
+                "rating",
+                "source"
+            ],
+            "properties": {
+                "best": {
+                    "$ref": "#/definitions/api.PuzzleMove"
+                },
+                "correct": {
+                    "description": "Correct says the move is worth as much as the best by the review's values.",
+                    "type": "boolean"
+                },
+                "loss": {
+                    "description": "Loss is what the source's move lost against the best, in points.",
+                    "type": "number"
+                },
+                "move": {
+                    "$ref": "#/definitions/api.PuzzleMove"
+                },
+                "options": {
+                    "type": "array",
+                    "items": {
+                        "$ref": "#/definitions/api.PuzzleOption"
+                    }
+                },
+                "played": {
+                    "$ref": "#/definitions/api.PuzzleMove"
+                },
+                "rated": {
+                    "description": "Rated says this attempt moved the ratings: the caller's first at this puzzle, with a\nkey, at a puzzle not from its own matches.",
+                    "type": "boolean"
+                },
+                "rating": {
+                    "description": "Rating is the puzzle's displayed puzzle rating as the attempt found it (a rated attempt\nmoves it for the next solver).",
+                    "type": "integer"
+                },
+                "solver": {
+                    "description": "Solver is the caller's puzzle rating after the attempt; only with a key.",
+                    "allOf": [
+                        {
+                            "$ref": "#/definitions/api.PuzzleSolver"
+                        }
+                    ]
+                },
+                "source": {
+                    "$ref": "#/definitions/api.PuzzleSource"
+                }
+            }
+        },
         "api.AuditCheck": {
             "type": "object",
             "required": [
@@ -4303,6 +4602,25 @@ const docTemplate = `{
                 }
             }
         },
+        "api.NextPuzzleResponse": {
+            "type": "object",
+            "required": [
+                "puzzle"
+            ],
+            "properties": {
+                "puzzle": {
+                    "$ref": "#/definitions/api.Puzzle"
+                },
+                "solver": {
+                    "description": "Solver is the caller's puzzle rating; only with a key, once it attempted one.",
+                    "allOf": [
+                        {
+                            "$ref": "#/definitions/api.PuzzleSolver"
+                        }
+                    ]
+                }
+            }
+        },
         "api.OpenEnd": {
             "type": "object",
             "required": [
@@ -4317,6 +4635,65 @@ const docTemplate = `{
                     "type": "integer",
                     "maximum": 6,
                     "minimum": 0
+                }
+            }
+        },
+        "api.OwnPuzzle": {
+            "type": "object",
+            "required": [
+                "attempts",
+                "best",
+                "id",
+                "legal_moves",
+                "loss",
+                "options",
+                "played",
+                "position",
+                "rating",
+                "solved",
+                "source"
+            ],
+            "properties": {
+                "attempts": {
+                    "type": "integer"
+                },
+                "best": {
+                    "$ref": "#/definitions/api.PuzzleMove"
+                },
+                "id": {
+                    "type": "string",
+                    "example": "pz5f0c3a9e1b7d24c6a8e0f1b2"
+                },
+                "legal_moves": {
+                    "type": "array",
+                    "items": {
+                        "$ref": "#/definitions/api.PuzzleMove"
+                    }
+                },
+                "loss": {
+                    "type": "number"
+                },
+                "options": {
+                    "type": "array",
+                    "items": {
+                        "$ref": "#/definitions/api.PuzzleOption"
+                    }
+                },
+                "played": {
+                    "$ref": "#/definitions/api.PuzzleMove"
+                },
+                "position": {
+                    "$ref": "#/definitions/api.PuzzlePosition"
+                },
+                "rating": {
+                    "description": "Rating is the puzzle's displayed puzzle rating (mu - 3 sigma, rounded).",
+                    "type": "integer"
+                },
+                "solved": {
+                    "type": "integer"
+                },
+                "source": {
+                    "$ref": "#/definitions/api.PuzzleSource"
                 }
             }
         },
@@ -4522,6 +4899,20 @@ const docTemplate = `{
                 }
             }
         },
+        "api.PlayerPuzzlesResponse": {
+            "type": "object",
+            "required": [
+                "puzzles"
+            ],
+            "properties": {
+                "puzzles": {
+                    "type": "array",
+                    "items": {
+                        "$ref": "#/definitions/api.OwnPuzzle"
+                    }
+                }
+            }
+        },
         "api.PlayerRatingsResponse": {
             "type": "object",
             "required": [
@@ -4660,6 +5051,8 @@ const docTemplate = `{
                         "PLAYER_NOT_FOUND",
                         "TOURNAMENT_NOT_FOUND",
                         "REVIEW_NOT_FOUND",
+                        "PUZZLE_NOT_FOUND",
+                        "NO_PUZZLE",
                         "NOT_FOUND",
                         "METHOD_NOT_ALLOWED",
                         "NOT_YOUR_TURN",
@@ -4683,6 +5076,7 @@ const docTemplate = `{
                         "TOO_FEW_ENTRIES",
                         "INVALID_INVITE",
                         "NOT_ORGANISER",
+                        "NOT_YOUR_PUZZLES",
                         "PAYLOAD_TOO_LARGE",
                         "UNSUPPORTED_MEDIA_TYPE",
                         "TILE_NOT_IN_HAND",
@@ -4693,6 +5087,7 @@ const docTemplate = `{
                         "MUST_DRAW",
                         "MUST_PASS",
                         "IDEMPOTENCY_KEY_REUSED",
+                        "NOT_AN_OPTION",
                         "RATE_LIMITED",
                         "INTERNAL",
                         "NOT_READY",
@@ -4734,6 +5129,242 @@ const docTemplate = `{
                     "description": "Type is a URI naming the kind of problem: urn:allfives:problem: followed by the code.",
                     "type": "string",
                     "example": "urn:allfives:problem:NOT_YOUR_TURN"
+                }
+            }
+        },
+        "api.Puzzle": {
+            "type": "object",
+            "required": [
+                "id",
+                "legal_moves",
+                "position",
+                "rating"
+            ],
+            "properties": {
+                "id": {
+                    "type": "string",
+                    "example": "pz5f0c3a9e1b7d24c6a8e0f1b2"
+                },
+                "legal_moves": {
+                    "type": "array",
+                    "items": {
+                        "$ref": "#/definitions/api.PuzzleMove"
+                    }
+                },
+                "position": {
+                    "$ref": "#/definitions/api.PuzzlePosition"
+                },
+                "rating": {
+                    "description": "Rating is the puzzle's displayed puzzle rating (mu - 3 sigma, rounded).",
+                    "type": "integer"
+                }
+            }
+        },
+        "api.PuzzleMove": {
+            "type": "object",
+            "required": [
+                "action"
+            ],
+            "properties": {
+                "action": {
+                    "type": "string",
+                    "enum": [
+                        "play",
+                        "draw",
+                        "pass"
+                    ]
+                },
+                "end": {
+                    "type": "string",
+                    "enum": [
+                        "left",
+                        "right"
+                    ]
+                },
+                "tile": {
+                    "type": "string",
+                    "example": "4-6"
+                }
+            }
+        },
+        "api.PuzzleOption": {
+            "type": "object",
+            "required": [
+                "best",
+                "move",
+                "played",
+                "value"
+            ],
+            "properties": {
+                "best": {
+                    "description": "Best says this is the best option.",
+                    "type": "boolean"
+                },
+                "move": {
+                    "$ref": "#/definitions/api.PuzzleMove"
+                },
+                "played": {
+                    "description": "Played says the source's seat made this move.",
+                    "type": "boolean"
+                },
+                "value": {
+                    "type": "number"
+                }
+            }
+        },
+        "api.PuzzlePosition": {
+            "type": "object",
+            "required": [
+                "boneyard",
+                "hand",
+                "hand_number",
+                "hand_sizes",
+                "history",
+                "line",
+                "partnerships",
+                "players",
+                "scores",
+                "seat",
+                "target"
+            ],
+            "properties": {
+                "boneyard": {
+                    "type": "integer"
+                },
+                "hand": {
+                    "description": "Hand is the seat's own tiles.",
+                    "type": "array",
+                    "items": {
+                        "type": "string"
+                    },
+                    "example": [
+                        "1-4",
+                        "6-6"
+                    ]
+                },
+                "hand_number": {
+                    "type": "integer"
+                },
+                "hand_sizes": {
+                    "type": "array",
+                    "items": {
+                        "type": "integer"
+                    }
+                },
+                "history": {
+                    "type": "array",
+                    "items": {
+                        "$ref": "#/definitions/api.PuzzleStep"
+                    }
+                },
+                "line": {
+                    "description": "Line is left to right, each tile as it lies.",
+                    "type": "array",
+                    "items": {
+                        "type": "string"
+                    },
+                    "example": [
+                        "3-6",
+                        "6-2"
+                    ]
+                },
+                "partnerships": {
+                    "type": "boolean"
+                },
+                "players": {
+                    "type": "integer",
+                    "maximum": 4,
+                    "minimum": 2
+                },
+                "scores": {
+                    "type": "array",
+                    "items": {
+                        "type": "integer"
+                    }
+                },
+                "seat": {
+                    "type": "integer"
+                },
+                "target": {
+                    "type": "integer"
+                }
+            }
+        },
+        "api.PuzzleSolver": {
+            "type": "object",
+            "required": [
+                "attempts",
+                "mu",
+                "rating",
+                "sigma",
+                "solved"
+            ],
+            "properties": {
+                "attempts": {
+                    "type": "integer"
+                },
+                "mu": {
+                    "type": "number"
+                },
+                "rating": {
+                    "description": "Rating is the displayed puzzle rating (mu - 3 sigma, rounded).",
+                    "type": "integer"
+                },
+                "sigma": {
+                    "type": "number"
+                },
+                "solved": {
+                    "type": "integer"
+                }
+            }
+        },
+        "api.PuzzleSource": {
+            "type": "object",
+            "required": [
+                "match",
+                "step"
+            ],
+            "properties": {
+                "match": {
+                    "type": "string"
+                },
+                "step": {
+                    "type": "integer"
+                }
+            }
+        },
+        "api.PuzzleStep": {
+            "type": "object",
+            "required": [
+                "action",
+                "seat"
+            ],
+            "properties": {
+                "action": {
+                    "type": "string",
+                    "enum": [
+                        "play",
+                        "draw",
+                        "pass"
+                    ]
+                },
+                "count": {
+                    "description": "Count is how many tiles the seat drew in a row; only with draw.",
+                    "type": "integer"
+                },
+                "end": {
+                    "type": "string",
+                    "enum": [
+                        "left",
+                        "right"
+                    ]
+                },
+                "seat": {
+                    "type": "integer"
+                },
+                "tile": {
+                    "type": "string",
+                    "example": "3-6"
                 }
             }
         },

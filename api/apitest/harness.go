@@ -22,6 +22,7 @@ import (
 	"github.com/allfives/allfives/api"
 	"github.com/allfives/allfives/domain/analysis"
 	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/puzzles"
 	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/app/reviews"
 	"github.com/allfives/allfives/domain/app/seeks"
@@ -73,6 +74,9 @@ type Harness struct {
 	Players *players.Service
 	// Reviews is the reviewer (nil without Reviews).
 	Reviews *reviews.Service
+	// Puzzles is the puzzles' service, made of every review stored (nil without Reviews, or
+	// WithoutPlayers, or on a store that keeps no puzzles).
+	Puzzles *puzzles.Service
 	// Tournaments is the tournament service, wired with the players (nil with
 	// WithoutPlayers); its driver runs only with Tournaments.
 	Tournaments *tournaments.Service
@@ -270,6 +274,10 @@ func New(t testing.TB, opts ...Option) *Harness {
 	ac := api.Config{Service: h.Service, Players: h.Players, Ready: h.Store}
 	if c.hasRev {
 		rc := reviews.Config{Store: h.Store.(reviews.Store), Matches: h.Service, Options: SmallReview}
+		if ps, ok := h.Store.(puzzles.Store); ok && h.Players != nil {
+			h.Puzzles = puzzles.New(puzzles.Config{Store: ps, Sealer: h.Service})
+			rc.Reviewed, ac.Puzzles = h.Puzzles.Reviewed, h.Puzzles
+		}
 		if c.reviews != nil {
 			c.reviews(&rc)
 		}

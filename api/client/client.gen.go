@@ -753,12 +753,16 @@ const (
 	MUSTPASS             ApiProblemCode = "MUST_PASS"
 	MUSTPLAY             ApiProblemCode = "MUST_PLAY"
 	NAMETAKEN            ApiProblemCode = "NAME_TAKEN"
+	NOPUZZLE             ApiProblemCode = "NO_PUZZLE"
+	NOTANOPTION          ApiProblemCode = "NOT_AN_OPTION"
 	NOTFOUND             ApiProblemCode = "NOT_FOUND"
 	NOTORGANISER         ApiProblemCode = "NOT_ORGANISER"
 	NOTREADY             ApiProblemCode = "NOT_READY"
+	NOTYOURPUZZLES       ApiProblemCode = "NOT_YOUR_PUZZLES"
 	NOTYOURTURN          ApiProblemCode = "NOT_YOUR_TURN"
 	PAYLOADTOOLARGE      ApiProblemCode = "PAYLOAD_TOO_LARGE"
 	PLAYERNOTFOUND       ApiProblemCode = "PLAYER_NOT_FOUND"
+	PUZZLENOTFOUND       ApiProblemCode = "PUZZLE_NOT_FOUND"
 	RATELIMITED          ApiProblemCode = "RATE_LIMITED"
 	RECORDCORRUPT        ApiProblemCode = "RECORD_CORRUPT"
 	REMATCHCANCELLED     ApiProblemCode = "REMATCH_CANCELLED"
@@ -829,17 +833,25 @@ func (e ApiProblemCode) Valid() bool {
 		return true
 	case NAMETAKEN:
 		return true
+	case NOPUZZLE:
+		return true
+	case NOTANOPTION:
+		return true
 	case NOTFOUND:
 		return true
 	case NOTORGANISER:
 		return true
 	case NOTREADY:
 		return true
+	case NOTYOURPUZZLES:
+		return true
 	case NOTYOURTURN:
 		return true
 	case PAYLOADTOOLARGE:
 		return true
 	case PLAYERNOTFOUND:
+		return true
+	case PUZZLENOTFOUND:
 		return true
 	case RATELIMITED:
 		return true
@@ -886,6 +898,84 @@ func (e ApiProblemCode) Valid() bool {
 	case UNSUPPORTEDMEDIATYPE:
 		return true
 	case VERSIONCONFLICT:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ApiPuzzleMoveAction.
+const (
+	ApiPuzzleMoveActionDraw ApiPuzzleMoveAction = "draw"
+	ApiPuzzleMoveActionPass ApiPuzzleMoveAction = "pass"
+	ApiPuzzleMoveActionPlay ApiPuzzleMoveAction = "play"
+)
+
+// Valid indicates whether the value is a known member of the ApiPuzzleMoveAction enum.
+func (e ApiPuzzleMoveAction) Valid() bool {
+	switch e {
+	case ApiPuzzleMoveActionDraw:
+		return true
+	case ApiPuzzleMoveActionPass:
+		return true
+	case ApiPuzzleMoveActionPlay:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ApiPuzzleMoveEnd.
+const (
+	ApiPuzzleMoveEndLeft  ApiPuzzleMoveEnd = "left"
+	ApiPuzzleMoveEndRight ApiPuzzleMoveEnd = "right"
+)
+
+// Valid indicates whether the value is a known member of the ApiPuzzleMoveEnd enum.
+func (e ApiPuzzleMoveEnd) Valid() bool {
+	switch e {
+	case ApiPuzzleMoveEndLeft:
+		return true
+	case ApiPuzzleMoveEndRight:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ApiPuzzleStepAction.
+const (
+	ApiPuzzleStepActionDraw ApiPuzzleStepAction = "draw"
+	ApiPuzzleStepActionPass ApiPuzzleStepAction = "pass"
+	ApiPuzzleStepActionPlay ApiPuzzleStepAction = "play"
+)
+
+// Valid indicates whether the value is a known member of the ApiPuzzleStepAction enum.
+func (e ApiPuzzleStepAction) Valid() bool {
+	switch e {
+	case ApiPuzzleStepActionDraw:
+		return true
+	case ApiPuzzleStepActionPass:
+		return true
+	case ApiPuzzleStepActionPlay:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ApiPuzzleStepEnd.
+const (
+	ApiPuzzleStepEndLeft  ApiPuzzleStepEnd = "left"
+	ApiPuzzleStepEndRight ApiPuzzleStepEnd = "right"
+)
+
+// Valid indicates whether the value is a known member of the ApiPuzzleStepEnd enum.
+func (e ApiPuzzleStepEnd) Valid() bool {
+	switch e {
+	case ApiPuzzleStepEndLeft:
+		return true
+	case ApiPuzzleStepEndRight:
 		return true
 	default:
 		return false
@@ -1586,6 +1676,37 @@ func (e ListTournamentsParamsStatus) Valid() bool {
 	default:
 		return false
 	}
+}
+
+// ApiAttemptRequest defines model for api.AttemptRequest.
+type ApiAttemptRequest struct {
+	Move ApiPuzzleMove `json:"move"`
+}
+
+// ApiAttemptResponse defines model for api.AttemptResponse.
+type ApiAttemptResponse struct {
+	Best ApiPuzzleMove `json:"best"`
+
+	// Correct Correct says the move is worth as much as the best by the review's values.
+	Correct bool `json:"correct"`
+
+	// Loss Loss is what the source's move lost against the best, in points.
+	Loss    float32           `json:"loss"`
+	Move    ApiPuzzleMove     `json:"move"`
+	Options []ApiPuzzleOption `json:"options"`
+	Played  ApiPuzzleMove     `json:"played"`
+
+	// Rated Rated says this attempt moved the ratings: the caller's first at this puzzle, with a
+	// key, at a puzzle not from its own matches.
+	Rated bool `json:"rated"`
+
+	// Rating Rating is the puzzle's displayed puzzle rating as the attempt found it (a rated attempt
+	// moves it for the next solver).
+	Rating int `json:"rating"`
+
+	// Solver Solver is the caller's puzzle rating after the attempt; only with a key.
+	Solver *ApiPuzzleSolver `json:"solver,omitempty"`
+	Source ApiPuzzleSource  `json:"source"`
 }
 
 // ApiAuditCheck defines model for api.AuditCheck.
@@ -2291,10 +2412,37 @@ type ApiMoveResponse struct {
 	Match  ApiMatchView `json:"match"`
 }
 
+// ApiNextPuzzleResponse defines model for api.NextPuzzleResponse.
+type ApiNextPuzzleResponse struct {
+	Puzzle ApiPuzzle `json:"puzzle"`
+
+	// Solver Solver is the caller's puzzle rating; only with a key, once it attempted one.
+	Solver *ApiPuzzleSolver `json:"solver,omitempty"`
+}
+
 // ApiOpenEnd defines model for api.OpenEnd.
 type ApiOpenEnd struct {
 	Double bool `json:"double"`
 	Pip    int  `json:"pip"`
+}
+
+// ApiOwnPuzzle defines model for api.OwnPuzzle.
+type ApiOwnPuzzle struct {
+	Attempts int           `json:"attempts"`
+	Best     ApiPuzzleMove `json:"best"`
+
+	// Id Example: pz5f0c3a9e1b7d24c6a8e0f1b2
+	Id         string            `json:"id"`
+	LegalMoves []ApiPuzzleMove   `json:"legal_moves"`
+	Loss       float32           `json:"loss"`
+	Options    []ApiPuzzleOption `json:"options"`
+	Played     ApiPuzzleMove     `json:"played"`
+	Position   ApiPuzzlePosition `json:"position"`
+
+	// Rating Rating is the puzzle's displayed puzzle rating (mu - 3 sigma, rounded).
+	Rating int             `json:"rating"`
+	Solved int             `json:"solved"`
+	Source ApiPuzzleSource `json:"source"`
 }
 
 // ApiPlayer defines model for api.Player.
@@ -2381,6 +2529,11 @@ type ApiPlayerProfile struct {
 
 	// Name Example: Ada
 	Name string `json:"name"`
+}
+
+// ApiPlayerPuzzlesResponse defines model for api.PlayerPuzzlesResponse.
+type ApiPlayerPuzzlesResponse struct {
+	Puzzles []ApiOwnPuzzle `json:"puzzles"`
 }
 
 // ApiPlayerRatingsResponse defines model for api.PlayerRatingsResponse.
@@ -2494,6 +2647,102 @@ type ApiProblem struct {
 
 // ApiProblemCode defines model for ApiProblem.Code.
 type ApiProblemCode string
+
+// ApiPuzzle defines model for api.Puzzle.
+type ApiPuzzle struct {
+	// Id Example: pz5f0c3a9e1b7d24c6a8e0f1b2
+	Id         string            `json:"id"`
+	LegalMoves []ApiPuzzleMove   `json:"legal_moves"`
+	Position   ApiPuzzlePosition `json:"position"`
+
+	// Rating Rating is the puzzle's displayed puzzle rating (mu - 3 sigma, rounded).
+	Rating int `json:"rating"`
+}
+
+// ApiPuzzleMove defines model for api.PuzzleMove.
+type ApiPuzzleMove struct {
+	Action ApiPuzzleMoveAction `json:"action"`
+	End    *ApiPuzzleMoveEnd   `json:"end,omitempty"`
+
+	// Tile Example: 4-6
+	Tile *string `json:"tile,omitempty"`
+}
+
+// ApiPuzzleMoveAction defines model for ApiPuzzleMove.Action.
+type ApiPuzzleMoveAction string
+
+// ApiPuzzleMoveEnd defines model for ApiPuzzleMove.End.
+type ApiPuzzleMoveEnd string
+
+// ApiPuzzleOption defines model for api.PuzzleOption.
+type ApiPuzzleOption struct {
+	// Best Best says this is the best option.
+	Best bool          `json:"best"`
+	Move ApiPuzzleMove `json:"move"`
+
+	// Played Played says the source's seat made this move.
+	Played bool    `json:"played"`
+	Value  float32 `json:"value"`
+}
+
+// ApiPuzzlePosition defines model for api.PuzzlePosition.
+type ApiPuzzlePosition struct {
+	Boneyard int `json:"boneyard"`
+
+	// Hand Hand is the seat's own tiles.
+	//
+	// Example: ["1-4","6-6"]
+	Hand       []string        `json:"hand"`
+	HandNumber int             `json:"hand_number"`
+	HandSizes  []int           `json:"hand_sizes"`
+	History    []ApiPuzzleStep `json:"history"`
+
+	// Line Line is left to right, each tile as it lies.
+	//
+	// Example: ["3-6","6-2"]
+	Line         []string `json:"line"`
+	Partnerships bool     `json:"partnerships"`
+	Players      int      `json:"players"`
+	Scores       []int    `json:"scores"`
+	Seat         int      `json:"seat"`
+	Target       int      `json:"target"`
+}
+
+// ApiPuzzleSolver defines model for api.PuzzleSolver.
+type ApiPuzzleSolver struct {
+	Attempts int     `json:"attempts"`
+	Mu       float32 `json:"mu"`
+
+	// Rating Rating is the displayed puzzle rating (mu - 3 sigma, rounded).
+	Rating int     `json:"rating"`
+	Sigma  float32 `json:"sigma"`
+	Solved int     `json:"solved"`
+}
+
+// ApiPuzzleSource defines model for api.PuzzleSource.
+type ApiPuzzleSource struct {
+	Match string `json:"match"`
+	Step  int    `json:"step"`
+}
+
+// ApiPuzzleStep defines model for api.PuzzleStep.
+type ApiPuzzleStep struct {
+	Action ApiPuzzleStepAction `json:"action"`
+
+	// Count Count is how many tiles the seat drew in a row; only with draw.
+	Count *int              `json:"count,omitempty"`
+	End   *ApiPuzzleStepEnd `json:"end,omitempty"`
+	Seat  int               `json:"seat"`
+
+	// Tile Example: 3-6
+	Tile *string `json:"tile,omitempty"`
+}
+
+// ApiPuzzleStepAction defines model for ApiPuzzleStep.Action.
+type ApiPuzzleStepAction string
+
+// ApiPuzzleStepEnd defines model for ApiPuzzleStep.End.
+type ApiPuzzleStepEnd string
 
 // ApiRatingHistoryItem defines model for api.RatingHistoryItem.
 type ApiRatingHistoryItem struct {
@@ -3124,6 +3373,12 @@ type ListPlayerMatchesParamsStatus string
 // ListPlayerMatchesParamsTurn defines parameters for ListPlayerMatches.
 type ListPlayerMatchesParamsTurn string
 
+// ListPlayerPuzzlesParams defines parameters for ListPlayerPuzzles.
+type ListPlayerPuzzlesParams struct {
+	// Limit how many
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
 // GetPlayerRatingsParams defines parameters for GetPlayerRatings.
 type GetPlayerRatingsParams struct {
 	// Format only this format's history
@@ -3162,6 +3417,9 @@ type JoinSeatJSONRequestBody = ApiJoinRequest
 
 // CreatePlayerJSONRequestBody defines body for CreatePlayer for application/json ContentType.
 type CreatePlayerJSONRequestBody = ApiCreatePlayerRequest
+
+// CreatePuzzleAttemptJSONRequestBody defines body for CreatePuzzleAttempt for application/json ContentType.
+type CreatePuzzleAttemptJSONRequestBody = ApiAttemptRequest
 
 // CreateSeekJSONRequestBody defines body for CreateSeek for application/json ContentType.
 type CreateSeekJSONRequestBody = ApiCreateSeekRequest
@@ -3493,12 +3751,44 @@ type ClientInterface interface {
 	// Corresponds with GET /api/v1/players/{id}/matches (the `ListPlayerMatches` operationId).
 	ListPlayerMatches(ctx context.Context, id string, params *ListPlayerMatchesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListPlayerPuzzles List a player's own puzzles
+	//
+	// The puzzles made of the player's own decisions (docs/puzzles.md), "your mistakes", newest first, each with its answer and its source match: solved by others or not, never offered to the player itself to be rated. Only with that player's own key: another key is 403 NOT_YOUR_PUZZLES, none 401.
+	//
+	// Corresponds with GET /api/v1/players/{id}/puzzles (the `ListPlayerPuzzles` operationId).
+	ListPlayerPuzzles(ctx context.Context, id string, params *ListPlayerPuzzlesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetPlayerRatings Get a player's ratings
 	//
 	// The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, its rated matches against opponents who were established when they met (established_matches: every player of every other side a bot or a player not provisional then), and whether the rating is still provisional (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 matches against established opponents). Then its history, newest first: what each rated match did to its rating, and whether it counted against established opponents. The bots are players too: a bot of strategy X is the player bot-X (bot-greedy). A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.
 	//
 	// Corresponds with GET /api/v1/players/{id}/ratings (the `GetPlayerRatings` operationId).
 	GetPlayerRatings(ctx context.Context, id string, params *GetPlayerRatingsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetNextPuzzle Get a puzzle
+	//
+	// A puzzle (docs/puzzles.md): a decision of a reviewed match where the move played lost clearly and one move stood out. The position is what the deciding seat saw then, and nothing else: its own tiles, the line, the scores, the target, the other hands' sizes, the boneyard's size and the hand's events so far (plays, draws as counts, passes); not the source match, which the attempt's answer tells. With a player key: one near the caller's puzzle rating, never from the caller's own matches, never one it attempted. Without: any, near a new solver's rating.
+	//
+	// Corresponds with GET /api/v1/puzzles/next (the `GetNextPuzzle` operationId).
+	GetNextPuzzle(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreatePuzzleAttemptWithBody Attempt a puzzle
+	//
+	// Tries a move at a puzzle (docs/puzzles.md): whether it is right (worth as much as the best by the review's values), the best move, the move the source's seat played and what it lost, every option with its value for the seat's side, and the source match and step, which only an attempt tells. With a player key, the caller's first attempt at a puzzle that is not from its own matches is rated: the caller's puzzle rating and the puzzle's move (the project's rating model, apart from the ratings of play); later attempts are answered the same way and rate nothing.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/puzzles/{id}/attempts (the `CreatePuzzleAttempt` operationId).
+	CreatePuzzleAttemptWithBody(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreatePuzzleAttempt Attempt a puzzle
+	//
+	// Tries a move at a puzzle (docs/puzzles.md): whether it is right (worth as much as the best by the review's values), the best move, the move the source's seat played and what it lost, every option with its value for the seat's side, and the source match and step, which only an attempt tells. With a player key, the caller's first attempt at a puzzle that is not from its own matches is rated: the caller's puzzle rating and the puzzle's move (the project's rating model, apart from the ratings of play); later attempts are answered the same way and rate nothing.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/puzzles/{id}/attempts (the `CreatePuzzleAttempt` operationId).
+	CreatePuzzleAttempt(ctx context.Context, id string, body CreatePuzzleAttemptJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateSeekWithBody Seek a match (Play now)
 	//
@@ -4217,6 +4507,23 @@ func (c *Client) ListPlayerMatches(ctx context.Context, id string, params *ListP
 	return c.Client.Do(req)
 }
 
+// ListPlayerPuzzles List a player's own puzzles
+//
+// The puzzles made of the player's own decisions (docs/puzzles.md), "your mistakes", newest first, each with its answer and its source match: solved by others or not, never offered to the player itself to be rated. Only with that player's own key: another key is 403 NOT_YOUR_PUZZLES, none 401.
+//
+// Corresponds with GET /api/v1/players/{id}/puzzles (the `ListPlayerPuzzles` operationId).
+func (c *Client) ListPlayerPuzzles(ctx context.Context, id string, params *ListPlayerPuzzlesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListPlayerPuzzlesRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetPlayerRatings Get a player's ratings
 //
 // The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, its rated matches against opponents who were established when they met (established_matches: every player of every other side a bot or a player not provisional then), and whether the rating is still provisional (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 matches against established opponents). Then its history, newest first: what each rated match did to its rating, and whether it counted against established opponents. The bots are players too: a bot of strategy X is the player bot-X (bot-greedy). A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.
@@ -4224,6 +4531,61 @@ func (c *Client) ListPlayerMatches(ctx context.Context, id string, params *ListP
 // Corresponds with GET /api/v1/players/{id}/ratings (the `GetPlayerRatings` operationId).
 func (c *Client) GetPlayerRatings(ctx context.Context, id string, params *GetPlayerRatingsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetPlayerRatingsRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetNextPuzzle Get a puzzle
+//
+// A puzzle (docs/puzzles.md): a decision of a reviewed match where the move played lost clearly and one move stood out. The position is what the deciding seat saw then, and nothing else: its own tiles, the line, the scores, the target, the other hands' sizes, the boneyard's size and the hand's events so far (plays, draws as counts, passes); not the source match, which the attempt's answer tells. With a player key: one near the caller's puzzle rating, never from the caller's own matches, never one it attempted. Without: any, near a new solver's rating.
+//
+// Corresponds with GET /api/v1/puzzles/next (the `GetNextPuzzle` operationId).
+func (c *Client) GetNextPuzzle(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetNextPuzzleRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreatePuzzleAttemptWithBody Attempt a puzzle
+//
+// Tries a move at a puzzle (docs/puzzles.md): whether it is right (worth as much as the best by the review's values), the best move, the move the source's seat played and what it lost, every option with its value for the seat's side, and the source match and step, which only an attempt tells. With a player key, the caller's first attempt at a puzzle that is not from its own matches is rated: the caller's puzzle rating and the puzzle's move (the project's rating model, apart from the ratings of play); later attempts are answered the same way and rate nothing.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/puzzles/{id}/attempts (the `CreatePuzzleAttempt` operationId).
+func (c *Client) CreatePuzzleAttemptWithBody(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreatePuzzleAttemptRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreatePuzzleAttempt Attempt a puzzle
+//
+// Tries a move at a puzzle (docs/puzzles.md): whether it is right (worth as much as the best by the review's values), the best move, the move the source's seat played and what it lost, every option with its value for the seat's side, and the source match and step, which only an attempt tells. With a player key, the caller's first attempt at a puzzle that is not from its own matches is rated: the caller's puzzle rating and the puzzle's move (the project's rating model, apart from the ratings of play); later attempts are answered the same way and rate nothing.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/puzzles/{id}/attempts (the `CreatePuzzleAttempt` operationId).
+func (c *Client) CreatePuzzleAttempt(ctx context.Context, id string, body CreatePuzzleAttemptJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreatePuzzleAttemptRequest(c.Server, id, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6020,6 +6382,67 @@ func NewListPlayerMatchesRequest(server string, id string, params *ListPlayerMat
 	return req, nil
 }
 
+// NewListPlayerPuzzlesRequest constructs an http.Request for the ListPlayerPuzzles method
+func NewListPlayerPuzzlesRequest(server string, id string, params *ListPlayerPuzzlesParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/players/%s/puzzles", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetPlayerRatingsRequest constructs an http.Request for the GetPlayerRatings method
 func NewGetPlayerRatingsRequest(server string, id string, params *GetPlayerRatingsParams) (*http.Request, error) {
 	var err error
@@ -6101,6 +6524,80 @@ func NewGetPlayerRatingsRequest(server string, id string, params *GetPlayerRatin
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewGetNextPuzzleRequest constructs an http.Request for the GetNextPuzzle method
+func NewGetNextPuzzleRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/puzzles/next")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreatePuzzleAttemptRequest calls the generic CreatePuzzleAttempt builder with application/json body
+func NewCreatePuzzleAttemptRequest(server string, id string, body CreatePuzzleAttemptJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreatePuzzleAttemptRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewCreatePuzzleAttemptRequestWithBody constructs an http.Request for the CreatePuzzleAttempt method, with any body, and a specified content type
+func NewCreatePuzzleAttemptRequestWithBody(server string, id string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/puzzles/%s/attempts", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -7026,6 +7523,15 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/v1/players/{id}/matches (the `ListPlayerMatches` operationId).
 	ListPlayerMatchesWithResponse(ctx context.Context, id string, params *ListPlayerMatchesParams, reqEditors ...RequestEditorFn) (*ListPlayerMatchesResponse, error)
 
+	// ListPlayerPuzzlesWithResponse List a player's own puzzles
+	//
+	// The puzzles made of the player's own decisions (docs/puzzles.md), "your mistakes", newest first, each with its answer and its source match: solved by others or not, never offered to the player itself to be rated. Only with that player's own key: another key is 403 NOT_YOUR_PUZZLES, none 401.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/players/{id}/puzzles (the `ListPlayerPuzzles` operationId).
+	ListPlayerPuzzlesWithResponse(ctx context.Context, id string, params *ListPlayerPuzzlesParams, reqEditors ...RequestEditorFn) (*ListPlayerPuzzlesResponse, error)
+
 	// GetPlayerRatingsWithResponse Get a player's ratings
 	//
 	// The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, its rated matches against opponents who were established when they met (established_matches: every player of every other side a bot or a player not provisional then), and whether the rating is still provisional (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 matches against established opponents). Then its history, newest first: what each rated match did to its rating, and whether it counted against established opponents. The bots are players too: a bot of strategy X is the player bot-X (bot-greedy). A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.
@@ -7034,6 +7540,33 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/v1/players/{id}/ratings (the `GetPlayerRatings` operationId).
 	GetPlayerRatingsWithResponse(ctx context.Context, id string, params *GetPlayerRatingsParams, reqEditors ...RequestEditorFn) (*GetPlayerRatingsResponse, error)
+
+	// GetNextPuzzleWithResponse Get a puzzle
+	//
+	// A puzzle (docs/puzzles.md): a decision of a reviewed match where the move played lost clearly and one move stood out. The position is what the deciding seat saw then, and nothing else: its own tiles, the line, the scores, the target, the other hands' sizes, the boneyard's size and the hand's events so far (plays, draws as counts, passes); not the source match, which the attempt's answer tells. With a player key: one near the caller's puzzle rating, never from the caller's own matches, never one it attempted. Without: any, near a new solver's rating.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/puzzles/next (the `GetNextPuzzle` operationId).
+	GetNextPuzzleWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetNextPuzzleResponse, error)
+
+	// CreatePuzzleAttemptWithBodyWithResponse Attempt a puzzle
+	//
+	// Tries a move at a puzzle (docs/puzzles.md): whether it is right (worth as much as the best by the review's values), the best move, the move the source's seat played and what it lost, every option with its value for the seat's side, and the source match and step, which only an attempt tells. With a player key, the caller's first attempt at a puzzle that is not from its own matches is rated: the caller's puzzle rating and the puzzle's move (the project's rating model, apart from the ratings of play); later attempts are answered the same way and rate nothing.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/puzzles/{id}/attempts (the `CreatePuzzleAttempt` operationId).
+	CreatePuzzleAttemptWithBodyWithResponse(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreatePuzzleAttemptResponse, error)
+
+	// CreatePuzzleAttemptWithResponse Attempt a puzzle
+	//
+	// Tries a move at a puzzle (docs/puzzles.md): whether it is right (worth as much as the best by the review's values), the best move, the move the source's seat played and what it lost, every option with its value for the seat's side, and the source match and step, which only an attempt tells. With a player key, the caller's first attempt at a puzzle that is not from its own matches is rated: the caller's puzzle rating and the puzzle's move (the project's rating model, apart from the ratings of play); later attempts are answered the same way and rate nothing.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/puzzles/{id}/attempts (the `CreatePuzzleAttempt` operationId).
+	CreatePuzzleAttemptWithResponse(ctx context.Context, id string, body CreatePuzzleAttemptJSONRequestBody, reqEditors ...RequestEditorFn) (*CreatePuzzleAttemptResponse, error)
 
 	// CreateSeekWithBodyWithResponse Seek a match (Play now)
 	//
@@ -10967,6 +11500,124 @@ func (r ListPlayerMatchesResponse) ContentType() string {
 	return ""
 }
 
+// ListPlayerPuzzlesResponse429Headers the declared response headers of an HTTP 429 response for ListPlayerPuzzles
+type ListPlayerPuzzlesResponse429Headers struct {
+	RetryAfter *int
+}
+
+// ListPlayerPuzzlesResponse503Headers the declared response headers of an HTTP 503 response for ListPlayerPuzzles
+type ListPlayerPuzzlesResponse503Headers struct {
+	RetryAfter *int
+}
+
+// ListPlayerPuzzlesResponse507Headers the declared response headers of an HTTP 507 response for ListPlayerPuzzles
+type ListPlayerPuzzlesResponse507Headers struct {
+	RetryAfter *int
+}
+
+type ListPlayerPuzzlesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ApiPlayerPuzzlesResponse
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ApiProblem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *ApiProblem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ApiProblem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ApiProblem
+	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
+	ApplicationproblemJSON507 *ApiProblem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListPlayerPuzzlesResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListPlayerPuzzlesResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *ListPlayerPuzzlesResponse507Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListPlayerPuzzlesResponse) GetJSON200() *ApiPlayerPuzzlesResponse {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListPlayerPuzzlesResponse) GetApplicationproblemJSON400() *ApiProblem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListPlayerPuzzlesResponse) GetApplicationproblemJSON401() *ApiProblem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListPlayerPuzzlesResponse) GetApplicationproblemJSON403() *ApiProblem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListPlayerPuzzlesResponse) GetApplicationproblemJSON429() *ApiProblem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r ListPlayerPuzzlesResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListPlayerPuzzlesResponse) GetApplicationproblemJSON500() *ApiProblem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListPlayerPuzzlesResponse) GetApplicationproblemJSON503() *ApiProblem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
+func (r ListPlayerPuzzlesResponse) GetApplicationproblemJSON507() *ApiProblem {
+	return r.ApplicationproblemJSON507
+}
+
+// GetBody returns the raw response body bytes
+func (r ListPlayerPuzzlesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListPlayerPuzzlesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListPlayerPuzzlesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListPlayerPuzzlesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetPlayerRatingsResponse429Headers the declared response headers of an HTTP 429 response for GetPlayerRatings
 type GetPlayerRatingsResponse429Headers struct {
 	RetryAfter *int
@@ -11072,6 +11723,270 @@ func (r GetPlayerRatingsResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetPlayerRatingsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetNextPuzzleResponse429Headers the declared response headers of an HTTP 429 response for GetNextPuzzle
+type GetNextPuzzleResponse429Headers struct {
+	RetryAfter *int
+}
+
+// GetNextPuzzleResponse503Headers the declared response headers of an HTTP 503 response for GetNextPuzzle
+type GetNextPuzzleResponse503Headers struct {
+	RetryAfter *int
+}
+
+// GetNextPuzzleResponse507Headers the declared response headers of an HTTP 507 response for GetNextPuzzle
+type GetNextPuzzleResponse507Headers struct {
+	RetryAfter *int
+}
+
+type GetNextPuzzleResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ApiNextPuzzleResponse
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ApiProblem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ApiProblem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ApiProblem
+	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
+	ApplicationproblemJSON507 *ApiProblem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetNextPuzzleResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetNextPuzzleResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *GetNextPuzzleResponse507Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetNextPuzzleResponse) GetJSON200() *ApiNextPuzzleResponse {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetNextPuzzleResponse) GetApplicationproblemJSON400() *ApiProblem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetNextPuzzleResponse) GetApplicationproblemJSON401() *ApiProblem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetNextPuzzleResponse) GetApplicationproblemJSON404() *ApiProblem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetNextPuzzleResponse) GetApplicationproblemJSON429() *ApiProblem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r GetNextPuzzleResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetNextPuzzleResponse) GetApplicationproblemJSON500() *ApiProblem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetNextPuzzleResponse) GetApplicationproblemJSON503() *ApiProblem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
+func (r GetNextPuzzleResponse) GetApplicationproblemJSON507() *ApiProblem {
+	return r.ApplicationproblemJSON507
+}
+
+// GetBody returns the raw response body bytes
+func (r GetNextPuzzleResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetNextPuzzleResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetNextPuzzleResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetNextPuzzleResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreatePuzzleAttemptResponse429Headers the declared response headers of an HTTP 429 response for CreatePuzzleAttempt
+type CreatePuzzleAttemptResponse429Headers struct {
+	RetryAfter *int
+}
+
+// CreatePuzzleAttemptResponse503Headers the declared response headers of an HTTP 503 response for CreatePuzzleAttempt
+type CreatePuzzleAttemptResponse503Headers struct {
+	RetryAfter *int
+}
+
+// CreatePuzzleAttemptResponse507Headers the declared response headers of an HTTP 507 response for CreatePuzzleAttempt
+type CreatePuzzleAttemptResponse507Headers struct {
+	RetryAfter *int
+}
+
+type CreatePuzzleAttemptResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ApiAttemptResponse
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ApiProblem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *ApiProblem
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *ApiProblem
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *ApiProblem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *ApiProblem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ApiProblem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ApiProblem
+	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
+	ApplicationproblemJSON507 *ApiProblem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreatePuzzleAttemptResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreatePuzzleAttemptResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *CreatePuzzleAttemptResponse507Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r CreatePuzzleAttemptResponse) GetJSON200() *ApiAttemptResponse {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreatePuzzleAttemptResponse) GetApplicationproblemJSON400() *ApiProblem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreatePuzzleAttemptResponse) GetApplicationproblemJSON401() *ApiProblem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreatePuzzleAttemptResponse) GetApplicationproblemJSON404() *ApiProblem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r CreatePuzzleAttemptResponse) GetApplicationproblemJSON408() *ApiProblem {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CreatePuzzleAttemptResponse) GetApplicationproblemJSON413() *ApiProblem {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r CreatePuzzleAttemptResponse) GetApplicationproblemJSON415() *ApiProblem {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreatePuzzleAttemptResponse) GetApplicationproblemJSON422() *ApiProblem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CreatePuzzleAttemptResponse) GetApplicationproblemJSON429() *ApiProblem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r CreatePuzzleAttemptResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CreatePuzzleAttemptResponse) GetApplicationproblemJSON500() *ApiProblem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreatePuzzleAttemptResponse) GetApplicationproblemJSON503() *ApiProblem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
+func (r CreatePuzzleAttemptResponse) GetApplicationproblemJSON507() *ApiProblem {
+	return r.ApplicationproblemJSON507
+}
+
+// GetBody returns the raw response body bytes
+func (r CreatePuzzleAttemptResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreatePuzzleAttemptResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreatePuzzleAttemptResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreatePuzzleAttemptResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -13300,6 +14215,21 @@ func (c *ClientWithResponses) ListPlayerMatchesWithResponse(ctx context.Context,
 	return ParseListPlayerMatchesResponse(rsp)
 }
 
+// ListPlayerPuzzlesWithResponse List a player's own puzzles
+//
+// The puzzles made of the player's own decisions (docs/puzzles.md), "your mistakes", newest first, each with its answer and its source match: solved by others or not, never offered to the player itself to be rated. Only with that player's own key: another key is 403 NOT_YOUR_PUZZLES, none 401.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/players/{id}/puzzles (the `ListPlayerPuzzles` operationId).
+func (c *ClientWithResponses) ListPlayerPuzzlesWithResponse(ctx context.Context, id string, params *ListPlayerPuzzlesParams, reqEditors ...RequestEditorFn) (*ListPlayerPuzzlesResponse, error) {
+	rsp, err := c.ListPlayerPuzzles(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListPlayerPuzzlesResponse(rsp)
+}
+
 // GetPlayerRatingsWithResponse Get a player's ratings
 //
 // The player's rating in each format it played rated (2p, 3p, 4p, 2v2, each rated apart): mu, sigma, the displayed rating mu - 3 sigma, its rated matches and wins, its rated matches against opponents who were established when they met (established_matches: every player of every other side a bot or a player not provisional then), and whether the rating is still provisional (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 matches against established opponents). Then its history, newest first: what each rated match did to its rating, and whether it counted against established opponents. The bots are players too: a bot of strategy X is the player bot-X (bot-greedy). A match is rated shortly after it ends (docs/ratings.md). Anyone may read it.
@@ -13313,6 +14243,51 @@ func (c *ClientWithResponses) GetPlayerRatingsWithResponse(ctx context.Context, 
 		return nil, err
 	}
 	return ParseGetPlayerRatingsResponse(rsp)
+}
+
+// GetNextPuzzleWithResponse Get a puzzle
+//
+// A puzzle (docs/puzzles.md): a decision of a reviewed match where the move played lost clearly and one move stood out. The position is what the deciding seat saw then, and nothing else: its own tiles, the line, the scores, the target, the other hands' sizes, the boneyard's size and the hand's events so far (plays, draws as counts, passes); not the source match, which the attempt's answer tells. With a player key: one near the caller's puzzle rating, never from the caller's own matches, never one it attempted. Without: any, near a new solver's rating.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/puzzles/next (the `GetNextPuzzle` operationId).
+func (c *ClientWithResponses) GetNextPuzzleWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetNextPuzzleResponse, error) {
+	rsp, err := c.GetNextPuzzle(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetNextPuzzleResponse(rsp)
+}
+
+// CreatePuzzleAttemptWithBodyWithResponse Attempt a puzzle
+//
+// Tries a move at a puzzle (docs/puzzles.md): whether it is right (worth as much as the best by the review's values), the best move, the move the source's seat played and what it lost, every option with its value for the seat's side, and the source match and step, which only an attempt tells. With a player key, the caller's first attempt at a puzzle that is not from its own matches is rated: the caller's puzzle rating and the puzzle's move (the project's rating model, apart from the ratings of play); later attempts are answered the same way and rate nothing.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/puzzles/{id}/attempts (the `CreatePuzzleAttempt` operationId).
+func (c *ClientWithResponses) CreatePuzzleAttemptWithBodyWithResponse(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreatePuzzleAttemptResponse, error) {
+	rsp, err := c.CreatePuzzleAttemptWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreatePuzzleAttemptResponse(rsp)
+}
+
+// CreatePuzzleAttemptWithResponse Attempt a puzzle
+//
+// Tries a move at a puzzle (docs/puzzles.md): whether it is right (worth as much as the best by the review's values), the best move, the move the source's seat played and what it lost, every option with its value for the seat's side, and the source match and step, which only an attempt tells. With a player key, the caller's first attempt at a puzzle that is not from its own matches is rated: the caller's puzzle rating and the puzzle's move (the project's rating model, apart from the ratings of play); later attempts are answered the same way and rate nothing.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/puzzles/{id}/attempts (the `CreatePuzzleAttempt` operationId).
+func (c *ClientWithResponses) CreatePuzzleAttemptWithResponse(ctx context.Context, id string, body CreatePuzzleAttemptJSONRequestBody, reqEditors ...RequestEditorFn) (*CreatePuzzleAttemptResponse, error) {
+	rsp, err := c.CreatePuzzleAttempt(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreatePuzzleAttemptResponse(rsp)
 }
 
 // CreateSeekWithBodyWithResponse Seek a match (Play now)
@@ -17309,6 +18284,121 @@ func ParseListPlayerMatchesResponse(rsp *http.Response) (*ListPlayerMatchesRespo
 	return response, nil
 }
 
+// ParseListPlayerPuzzlesResponse parses an HTTP response from a ListPlayerPuzzlesWithResponse call
+func ParseListPlayerPuzzlesResponse(rsp *http.Response) (*ListPlayerPuzzlesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListPlayerPuzzlesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ApiPlayerPuzzlesResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 507:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON507 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ListPlayerPuzzlesResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListPlayerPuzzlesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers ListPlayerPuzzlesResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetPlayerRatingsResponse parses an HTTP response from a GetPlayerRatingsWithResponse call
 func ParseGetPlayerRatingsResponse(rsp *http.Response) (*GetPlayerRatingsResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -17404,6 +18494,264 @@ func ParseGetPlayerRatingsResponse(rsp *http.Response) (*GetPlayerRatingsRespons
 		response.Headers503 = &headers
 	case rsp.StatusCode == 507:
 		var headers GetPlayerRatingsResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetNextPuzzleResponse parses an HTTP response from a GetNextPuzzleWithResponse call
+func ParseGetNextPuzzleResponse(rsp *http.Response) (*GetNextPuzzleResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetNextPuzzleResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ApiNextPuzzleResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 507:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON507 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers GetNextPuzzleResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetNextPuzzleResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers GetNextPuzzleResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreatePuzzleAttemptResponse parses an HTTP response from a CreatePuzzleAttemptWithResponse call
+func ParseCreatePuzzleAttemptResponse(rsp *http.Response) (*CreatePuzzleAttemptResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreatePuzzleAttemptResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ApiAttemptResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 507:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON507 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers CreatePuzzleAttemptResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreatePuzzleAttemptResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers CreatePuzzleAttemptResponse507Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/allfives/allfives/api/problem"
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/puzzles"
 	"github.com/allfives/allfives/domain/app/quota"
 	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/app/reviews"
@@ -88,6 +89,10 @@ var invalidDetails = map[string]string{
 	"createSeek":       `format must be 2p, 3p, 4p or 2v2, not "5p"`,
 	"getSeek":          `this endpoint takes no query parameters, got "status"`,
 	"cancelSeek":       `this endpoint takes no query parameters, got "reason"`,
+	// Puzzles (puzzle.go).
+	"getNextPuzzle":       `this endpoint takes no query parameters, got "rating"`,
+	"createPuzzleAttempt": `move is required: {"move": {"action": "play", "tile": "4-6", "end": "left"}}`,
+	"listPlayerPuzzles":   `limit must be an integer from 1 to 100, got "500"`,
 }
 
 // problemDetails is the detail of an example problem for every other code.
@@ -143,6 +148,11 @@ var problemDetails = map[domain.Code]string{
 	tournaments.CodeTooFewEntries:      tournaments.ErrTooFewEntries.Error() + ": 1 of 2",
 	seeks.CodeAlreadySeeking:           "store a seek: " + seeks.ErrAlreadySeeking.Error(),
 	seeks.CodeSeekNotFound:             fmt.Sprintf("seek %q: %s", exampleID, seeks.ErrSeekNotFound),
+	// Puzzles (docs/puzzles.md, "Errors").
+	puzzles.CodePuzzleNotFound: puzzles.ErrPuzzleNotFound.Error(),
+	puzzles.CodeNoPuzzle:       puzzles.ErrNoPuzzle.Error(),
+	puzzles.CodeNotAnOption:    puzzles.ErrNotAnOption.Error(),
+	puzzles.CodeNotYourPuzzles: puzzles.ErrNotYourPuzzles.Error(),
 }
 
 // sharpenSecurity makes every operation say who may call it, and the seat token and the

@@ -18,6 +18,7 @@ import (
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/puzzles"
 	"github.com/allfives/allfives/domain/app/quota"
 	"github.com/allfives/allfives/domain/app/reviews"
 	"github.com/allfives/allfives/domain/app/seeks"
@@ -124,6 +125,11 @@ var kinds = map[domain.Code]kind{
 	// Play now (docs/matchmaking.md), declared by domain/app/seeks.
 	seeks.CodeAlreadySeeking: {http.StatusConflict, "Already seeking"},
 	seeks.CodeSeekNotFound:   {http.StatusNotFound, "Seek not found"},
+	// Puzzles (docs/puzzles.md), declared by domain/app/puzzles.
+	puzzles.CodePuzzleNotFound: {http.StatusNotFound, "Puzzle not found"},
+	puzzles.CodeNoPuzzle:       {http.StatusNotFound, "No puzzle"},
+	puzzles.CodeNotAnOption:    {http.StatusUnprocessableEntity, "Not an option"},
+	puzzles.CodeNotYourPuzzles: {http.StatusForbidden, "Not your puzzles"},
 }
 
 // Row is one row of the error table (docs/api-errors.md, "Errors"): a code, the status it is

@@ -33,7 +33,7 @@ const contentSecurity = "default-src 'none'; script-src 'self'; style-src 'self'
 // Register adds the client's routes: the home page at /, the table at /play/{id}, the replay
 // viewer at /replay/{id}, a format's leaderboard at /leaderboard/{format}, a player's page at
 // /player/{id} (the page; the API's is /api/v1/players/{id}), the tournaments at /tournaments and
-// one at /tournaments/{id}, and the files they load under
+// one at /tournaments/{id}, the puzzles at /puzzles, and the files they load under
 // /assets/. An unknown asset is the server's usual 404 problem.
 func Register(e *echo.Echo) {
 	e.GET("/", page("index.html"))
@@ -44,6 +44,7 @@ func Register(e *echo.Echo) {
 	e.GET("/rules", page("rules.html"))
 	e.GET("/tournaments", page("tournaments.html"))
 	e.GET("/tournaments/:id", page("tournament.html"))
+	e.GET("/puzzles", page("puzzles.html"))
 	e.GET("/assets/*", asset)
 }
 

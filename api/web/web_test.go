@@ -23,7 +23,7 @@ func TestPagesAndAssets(t *testing.T) {
 		body, _ := io.ReadAll(res.Body)
 		return res, string(body)
 	}
-	pages := map[string]string{"/": "home.js", "/play/abc": "play.js", "/replay/abc": "replay.js", "/leaderboard/2p": "leaderboard.js", "/player/abc": "profile.js", "/rules": "rules.js"}
+	pages := map[string]string{"/": "home.js", "/play/abc": "play.js", "/replay/abc": "replay.js", "/leaderboard/2p": "leaderboard.js", "/player/abc": "profile.js", "/rules": "rules.js", "/puzzles": "puzzles.js"}
 	for path, script := range pages {
 		res, body := get(path)
 		if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {

@@ -23,6 +23,7 @@ func limitFlags(f *envFlags) func() (server.Limits, error) {
 		{&d.API.Tickets, f.string("limit-tickets", "ALLFIVES_LIMIT_TICKETS", d.API.Tickets.String(), "stream tickets issued per client address and per player; 0: none")},
 		{&d.API.BotMatches, f.string("limit-bot-matches", "ALLFIVES_LIMIT_BOT_MATCHES", d.API.BotMatches.String(), "matches of bots only created per client address; 0: none")},
 		{&d.API.Seeks, f.string("limit-seeks", "ALLFIVES_LIMIT_SEEKS", d.API.Seeks.String(), "seeks made (Play now) per client address and per player; 0: none")},
+		{&d.API.Attempts, f.string("limit-puzzle-attempts", "ALLFIVES_LIMIT_PUZZLE_ATTEMPTS", d.API.Attempts.String(), "puzzle attempts per client address and per player; 0: none")},
 	}
 	challenges := f.int("max-waiting-challenges", "ALLFIVES_MAX_WAITING_CHALLENGES", d.MaxChallenges, "challenges waiting for an answer from one player, and to one player; 0: no bound")
 	running := f.int("max-running-reviews", "ALLFIVES_MAX_RUNNING_REVIEWS", d.RunningReviews, "reviews one client address (or player) may have queued or being computed; 0: no bound")

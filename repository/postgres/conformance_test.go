@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/puzzles"
 	"github.com/allfives/allfives/domain/app/ratings"
 	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/app/seeks"
@@ -43,6 +44,7 @@ func TestConformance(t *testing.T) {
 		storetest.RunReviews(t, func(t *testing.T) storetest.ReviewStore { return one(t) })
 	})
 	t.Run("Seeks", func(t *testing.T) { storetest.RunSeeks(t, func(t *testing.T) seeks.Store { return one(t) }) })
+	t.Run("Puzzles", func(t *testing.T) { storetest.RunPuzzles(t, func(t *testing.T) puzzles.Store { return one(t) }) })
 	t.Run("Tournaments", func(t *testing.T) {
 		storetest.RunTournaments(t, func(t *testing.T) tournaments.Store { return one(t) })
 	})

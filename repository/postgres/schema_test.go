@@ -68,7 +68,7 @@ func TestSchemaKeys(t *testing.T) {
 		"matches": {"id"}, "seats": {"match_id", "seat"},
 		"events": {"match_id", "seq"}, "idempotency_keys": {"match_id", "seat", "key"},
 		"players": {"id"}, "server_keys": {"name"}, "player_skeletons": {"player_id"},
-		"seeks": {"id"},
+		"seeks": {"id"}, "puzzles": {"match_id", "step"},
 	}
 	for table, cols := range want {
 		if !slices.Equal(keys[table], cols) {
@@ -81,7 +81,10 @@ func TestSchemaKeys(t *testing.T) {
 		// Nor are a tournament's log and seals: they are keyed by the tournament (or by the
 		// round's commitment), and a tournament's rows stay on its own shard.
 		tournamentTable := table == "tournaments" || table == "tournament_events" || table == "tournament_seals"
-		if table != "matches" && table != "players" && table != "ratings" && table != "player_skeletons" && table != "server_keys" && table != "seeks" && !tournamentTable && cols[0] != "match_id" {
+		// A puzzle's players and attempts are keyed by the puzzle, a solver's puzzle rating by
+		// its player (the puzzles themselves by their match and step).
+		puzzleTable := table == "puzzle_players" || table == "puzzle_attempts" || table == "puzzle_solvers"
+		if table != "matches" && table != "players" && table != "ratings" && table != "player_skeletons" && table != "server_keys" && table != "seeks" && !tournamentTable && !puzzleTable && cols[0] != "match_id" {
 			t.Errorf("table %s is keyed by %v, which does not start with match_id", table, cols)
 		}
 	}

@@ -53,9 +53,13 @@ type Config struct {
 	// Options are the engine's budgets; the zero value is the method's defaults. They are in
 	// the method string, so a review stored under other budgets is another review.
 	Options analysis.Options
-	Engine  Engine           // default analysis.Review
-	Clock   func() time.Time // default the wall clock in UTC
-	Logger  *slog.Logger     // default slog.Default()
+	Engine  Engine // default analysis.Review
+	// Reviewed, when set, is told of every review this service stores done, with the match's
+	// whole log: the puzzles are made there (domain/app/puzzles). Its error is logged; the
+	// review stays stored.
+	Reviewed func(ctx context.Context, id string, events []domain.Event, res *analysis.Result) error
+	Clock    func() time.Time // default the wall clock in UTC
+	Logger   *slog.Logger     // default slog.Default()
 }
 
 // Service asks for, computes and answers reviews. It is safe for concurrent use.
@@ -65,6 +69,7 @@ type Service struct {
 	opts    analysis.Options
 	method  string
 	engine  Engine
+	told    func(ctx context.Context, id string, events []domain.Event, res *analysis.Result) error
 	clock   func() time.Time
 	log     *slog.Logger
 	ctx     context.Context // the workers'; ends with Close
@@ -105,7 +110,7 @@ func New(cfg Config) *Service {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Service{
 		store: cfg.Store, matches: cfg.Matches, opts: cfg.Options, method: cfg.Options.Method(),
-		engine: cfg.Engine, clock: cfg.Clock, log: cfg.Logger, ctx: ctx, cancel: cancel,
+		engine: cfg.Engine, told: cfg.Reviewed, clock: cfg.Clock, log: cfg.Logger, ctx: ctx, cancel: cancel,
 		jobs: make(chan string, cfg.Queue), inflight: map[string]bool{}, limit: cfg.Queue,
 		idle: make(chan struct{}), perClient: max(cfg.PerClient, 0), running: map[string]int{}, owners: map[string][]string{},
 	}

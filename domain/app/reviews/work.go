@@ -48,7 +48,7 @@ func (s *Service) work() {
 // (RECORD_CORRUPT); any other failure (a busy store, the service closing) leaves it stored as
 // running, so that the next ask computes it again.
 func (s *Service) run(id string) {
-	body, err := s.compute(id)
+	body, events, res, err := s.compute(id)
 	rec := Record{MatchID: id, Method: s.method, FinishedAt: s.clock()}
 	switch {
 	case err == nil:
@@ -62,28 +62,36 @@ func (s *Service) run(id string) {
 		s.log.Error("review failed; it is computed again when next asked for", "match", id, "err", err)
 		return
 	}
-	if err := s.store.FinishReview(s.ctx, rec); err != nil && s.ctx.Err() == nil {
-		s.log.Error("store review; it is computed again when next asked for", "match", id, "err", err)
+	if err := s.store.FinishReview(s.ctx, rec); err != nil {
+		if s.ctx.Err() == nil {
+			s.log.Error("store review; it is computed again when next asked for", "match", id, "err", err)
+		}
+		return
+	}
+	if rec.Status == StatusDone && s.told != nil {
+		if err := s.told(s.ctx, id, events, res); err != nil && s.ctx.Err() == nil {
+			s.log.Error("review stored; its hook failed", "match", id, "err", err)
+		}
 	}
 }
 
-// compute reads the match's whole log and reviews it. A log that makes the engine panic (a
-// record changed behind the server's back) is a corrupt record, not a crash.
-func (s *Service) compute(id string) (body []byte, err error) {
+// compute reads the match's whole log and reviews it, and returns the log and the review with
+// their encoding. A log that makes the engine panic (a record changed behind the server's
+// back) is a corrupt record, not a crash.
+func (s *Service) compute(id string) (body []byte, events []domain.Event, res *analysis.Result, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			body, err = nil, fmt.Errorf("%w: the engine panicked: %v", analysis.ErrBadLog, p)
 		}
 	}()
-	events, err := s.fullLog(s.ctx, id)
-	if err != nil {
-		return nil, err
+	if events, err = s.fullLog(s.ctx, id); err != nil {
+		return nil, nil, nil, err
 	}
-	res, err := s.engine(s.ctx, events, s.opts)
-	if err != nil {
-		return nil, err
+	if res, err = s.engine(s.ctx, events, s.opts); err != nil {
+		return nil, nil, nil, err
 	}
-	return Encode(res)
+	body, err = Encode(res)
+	return body, events, res, err
 }
 
 // fullLog reads every event of a finished match, which everyone sees unredacted, a page at a

@@ -111,6 +111,13 @@ var otherCases = map[string]cases{
 	"POST /api/v1/seeks": {onNothing, false, func(s *suite, k *kind, c cred) []request {
 		return []request{{method: http.MethodPost, path: "/api/v1/seeks", body: api.CreateSeekRequest{Format: "4p"}}}
 	}},
+	// Puzzles (docs/puzzles.md): made of the reviewed kind's match.
+	"GET /api/v1/puzzles/next":          {onNothing, false, func(s *suite, k *kind, c cred) []request { return reads("/api/v1/puzzles/next") }},
+	"POST /api/v1/puzzles/:id/attempts": {onNothing, false, puzzleAttemptCases},
+	"GET /api/v1/players/:id/puzzles": {onPlayer, false, func(s *suite, k *kind, c cred) []request {
+		p := "/api/v1/players/" + ownPlayer(k).id + "/puzzles"
+		return reads(p, p+"?limit=1")
+	}},
 	"GET /healthz":             {onNothing, false, staticCase("/healthz")},
 	"GET /readyz":              {onNothing, false, staticCase("/readyz")},
 	"GET /metrics":             {onNothing, false, staticCase("/metrics")},
@@ -125,6 +132,7 @@ var otherCases = map[string]cases{
 	"GET /tournaments":         {onNothing, false, staticCase("/tournaments")},
 	"GET /tournaments/:id":     {onTournament, false, func(s *suite, k *kind, c cred) []request { return reads("/tournaments/" + k.tournament) }},
 	"GET /assets/*":            {onNothing, false, staticCase("/assets/play.js")},
+	"GET /puzzles":             {onNothing, false, staticCase("/puzzles")},
 }
 
 // staticCase reads one static path.
@@ -140,4 +148,27 @@ func playerTicketCases(s *suite, k *kind, c cred) []request {
 		return nil
 	}
 	return []request{{method: http.MethodGet, path: "/api/v1/players/me/stream?ticket=" + t.Ticket, noBearer: true}}
+}
+
+// puzzleAttemptCases attempt the puzzle the credential is offered, if any, with its first
+// legal move (once to check that its source is no sealed match, then as the case), and a
+// puzzle that does not exist.
+func puzzleAttemptCases(s *suite, k *kind, c cred) []request {
+	move := api.PuzzleMove{Action: "draw"}
+	out := []request{{method: http.MethodPost, path: "/api/v1/puzzles/pznone/attempts", body: api.AttemptRequest{Move: &move}}}
+	a := s.do(request{method: http.MethodGet, path: "/api/v1/puzzles/next", cred: c})
+	var next api.NextPuzzleResponse
+	if a.status != http.StatusOK || !decode(a.body, &next) || len(next.Puzzle.LegalMoves) == 0 {
+		return out
+	}
+	first := next.Puzzle.LegalMoves[0]
+	try := request{method: http.MethodPost, path: "/api/v1/puzzles/" + next.Puzzle.ID + "/attempts", body: api.AttemptRequest{Move: &first}}
+	// I2: a puzzle is never of a match its round still seals (its answer names the source).
+	var ans api.AttemptResponse
+	if a := s.do(try); a.status == http.StatusOK && decode(a.body, &ans) {
+		if m := s.truth.of(ans.Source.Match); m != nil && m.sealed {
+			s.t.Errorf("puzzle %s is of match %s, which its round still seals", next.Puzzle.ID, ans.Source.Match)
+		}
+	}
+	return append(out, try)
 }

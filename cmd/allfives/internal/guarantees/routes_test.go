@@ -74,6 +74,9 @@ var catalogue = map[string]classified{
 	"POST /api/v1/seeks":                             {player, true},
 	"GET /api/v1/seeks/:id":                          {player, false},
 	"DELETE /api/v1/seeks/:id":                       {player, true},
+	"GET /api/v1/puzzles/next":                       {public, false},
+	"POST /api/v1/puzzles/:id/attempts":              {public, true},
+	"GET /api/v1/players/:id/puzzles":                {player, false},
 	"GET /healthz":                                   {static, false},
 	"GET /readyz":                                    {static, false},
 	"GET /metrics":                                   {static, false},
@@ -87,6 +90,7 @@ var catalogue = map[string]classified{
 	"GET /rules":                                     {static, false},
 	"GET /tournaments":                               {static, false},
 	"GET /tournaments/:id":                           {static, false},
+	"GET /puzzles":                                   {static, false},
 	"GET /assets/*":                                  {static, false},
 }
 

@@ -47,6 +47,7 @@ import (
 
 	"github.com/allfives/allfives/api"
 	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/puzzles"
 	"github.com/allfives/allfives/domain/app/ratings"
 	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/app/reviews"
@@ -71,6 +72,7 @@ type Server struct {
 	Ratings     *ratings.Service
 	Tournaments *tournaments.Service
 	Seeks       *seeks.Service
+	Puzzles     *puzzles.Service
 	// Registry holds the metrics /metrics serves.
 	Registry *prometheus.Registry
 
@@ -128,8 +130,9 @@ func Start(ctx context.Context, cfg Config) (s *Server, err error) {
 		}
 		s.onClose(stop)
 	}
+	s.Puzzles = puzzles.New(puzzles.Config{Store: store, Sealer: s.Matches, Clock: cfg.utcNow(), Logger: log})
 	s.Reviews = reviews.New(reviews.Config{Store: store, Matches: s.Matches, Workers: cfg.ReviewWorkers, PerClient: cfg.Limits.RunningReviews,
-		Options: cfg.Review, Clock: cfg.utcNow(), Logger: log})
+		Options: cfg.Review, Reviewed: s.Puzzles.Reviewed, Clock: cfg.utcNow(), Logger: log})
 	s.onClose(s.Reviews.Close) // a review in flight is abandoned, stored running
 	s.onClose(startProjector(store, cfg.RatingsEvery, log))
 	var stop func()
@@ -138,7 +141,7 @@ func Start(ctx context.Context, cfg Config) (s *Server, err error) {
 	s.Ratings = ratings.NewService(store)
 	s.Tournaments, stop = startTournaments(cfg, store, s.Matches, s.Players, s.Ratings, log)
 	s.onClose(stop)
-	s.Echo = api.New(api.Config{Service: s.Matches, Reviews: s.Reviews, Players: s.Players, Ratings: s.Ratings, Tournaments: s.Tournaments, Seeks: s.Seeks,
+	s.Echo = api.New(api.Config{Service: s.Matches, Reviews: s.Reviews, Players: s.Players, Ratings: s.Ratings, Tournaments: s.Tournaments, Seeks: s.Seeks, Puzzles: s.Puzzles,
 		Ready: store, Draining: s.draining.Load, Logger: log, RateLimit: cfg.RateLimit, Registry: s.Registry,
 		CORSOrigins: cfg.CORSOrigins, MaxStreams: cfg.MaxStreams, MaxStreamsPerClient: cfg.MaxStreamsPerClient,
 		AccessSample: int(cfg.AccessSample), Limits: cfg.Limits.API, TrustedProxies: cfg.Limits.Trusted})

@@ -12,6 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/allfives/allfives/domain/app/players"
+	"github.com/allfives/allfives/domain/app/puzzles"
 	"github.com/allfives/allfives/domain/app/ratings"
 	"github.com/allfives/allfives/domain/app/referee"
 	"github.com/allfives/allfives/domain/app/reviews"
@@ -28,6 +29,7 @@ type Store interface {
 	players.Store
 	ratings.Store
 	seeks.Store
+	puzzles.Store
 	Ping(ctx context.Context) error
 	Close() error
 	Migrate(ctx context.Context) ([]string, error)
