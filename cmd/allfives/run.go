@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/allfives/allfives/cmd/allfives/internal/connect"
 	"github.com/allfives/allfives/cmd/allfives/internal/engine"
 	"github.com/allfives/allfives/cmd/allfives/internal/tourncheck"
 	"github.com/allfives/allfives/cmd/allfives/internal/verify"
@@ -31,6 +32,7 @@ commands:
   ratings    rebuild every rating from the match logs, or check the live table against them
   tournament  recompute a tournament's standings offline from its and its matches' exports
   engine     the reference engine: a bot behind the engine protocol on stdin and stdout
+  connect    play a player's matches on a server through an engine (docs/engine.md)
   help       show this text
 
 Run allfives <command> -h for a command's flags. A flag whose help names a variable
@@ -73,6 +75,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return runRatings(ctx, rest, getenv, stdout)
 	case "tournament":
 		return tourncheck.Run(ctx, rest, stdout)
+	case "connect":
+		return connect.Command(ctx, rest, getenv, os.Stderr)
 	case "engine":
 		return engine.Command(ctx, rest, os.Stdin, stdout, os.Stderr)
 	case "help":

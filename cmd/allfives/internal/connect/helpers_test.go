@@ -1,0 +1,207 @@
+package connect
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/allfives/allfives/api/apitest"
+	"github.com/allfives/allfives/cmd/allfives/internal/engine"
+	"github.com/allfives/allfives/cmd/allfives/internal/server"
+)
+
+// The test binary plays the programs these tests run as real processes: `<test binary>
+// allfives engine ...` is the reference engine, `<test binary> allfives connect ...` the
+// connector, exactly as the allfives binary runs them.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 2 && os.Args[1] == "allfives" {
+		var err error
+		switch os.Args[2] {
+		case "engine":
+			err = engine.Command(context.Background(), os.Args[3:], os.Stdin, os.Stdout, os.Stderr)
+		case "connect":
+			err = Command(context.Background(), os.Args[3:], os.Getenv, os.Stderr)
+		case "mute": // an engine that never says ready
+			io.Copy(io.Discard, os.Stdin)
+		default:
+			err = fmt.Errorf("no command %q", os.Args[2])
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "allfives:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// self is the command line that runs this test binary as `allfives`.
+func self(t testing.TB) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exe + " allfives"
+}
+
+// refEngine is the --engine of a reference engine playing strategy.
+func refEngine(t testing.TB, strategy string) string {
+	return self(t) + " engine --bot " + strategy
+}
+
+// startServer is the server serve runs, every feature on, limits off, over SQLite in the
+// test's directory, on a loopback port; tweak changes its config first.
+func startServer(t testing.TB, tweak func(*server.Config)) *httptest.Server {
+	t.Helper()
+	cfg := server.DefaultConfig()
+	cfg.DB = filepath.Join(t.TempDir(), "allfives.db")
+	cfg.Sync = "normal"
+	cfg.Limits = server.Limits{}
+	cfg.BotSeed = 7
+	cfg.Review = apitest.SmallReview
+	cfg.SweepEvery, cfg.RatingsEvery, cfg.TournamentSweep = 50*time.Millisecond, 50*time.Millisecond, 100*time.Millisecond
+	cfg.Seeks.Every = 50 * time.Millisecond
+	if tweak != nil {
+		tweak(&cfg)
+	}
+	s, err := server.Start(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s.Handler)
+	t.Cleanup(func() {
+		srv.CloseClientConnections()
+		srv.Close()
+		s.Close()
+	})
+	return srv
+}
+
+// call sends one request to the API with key (if any) and decodes the answer into out; it
+// fails the test unless the status is want.
+func call(t testing.TB, base, key, method, path string, body any, want int, out any) {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, base+"/api/v1"+path, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != want {
+		t.Fatalf("%s %s: %d %s, want %d", method, path, resp.StatusCode, b, want)
+	}
+	if out != nil {
+		if err := json.Unmarshal(b, out); err != nil {
+			t.Fatalf("%s %s: %v in %s", method, path, err, b)
+		}
+	}
+}
+
+// player is a player created on the server.
+type player struct {
+	ID, Name, Key string
+}
+
+func newPlayer(t testing.TB, base, name string, program bool) player {
+	t.Helper()
+	var out struct {
+		Player struct {
+			ID   string `json:"id"`
+			Name string `json:"name"`
+		} `json:"player"`
+		Key string `json:"key"`
+	}
+	body := map[string]any{"name": name}
+	if program {
+		body["program"] = true
+	}
+	call(t, base, "", http.MethodPost, "/players", body, http.StatusCreated, &out)
+	return player{ID: out.Player.ID, Name: out.Player.Name, Key: out.Key}
+}
+
+// connector is one connect.Run in process: its log and, once it returned, its error.
+type connector struct {
+	log  *apitest.SyncBuffer
+	done chan error
+	stop context.CancelFunc
+}
+
+func runConnector(t testing.TB, cfg Config) *connector {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &connector{log: &apitest.SyncBuffer{}, done: make(chan error, 1), stop: cancel}
+	cfg.Log = slog.New(slog.NewTextHandler(c.log, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	go func() { c.done <- Run(ctx, cfg) }()
+	t.Cleanup(func() {
+		cancel()
+		<-c.done
+		if t.Failed() {
+			t.Logf("connector log:\n%s", c.log.String())
+		}
+	})
+	return c
+}
+
+// result waits up to limit for the connector to return, and answers its error.
+func (c *connector) result(t testing.TB, limit time.Duration) error {
+	t.Helper()
+	select {
+	case err := <-c.done:
+		c.done <- err // the cleanup reads it again
+		return err
+	case <-time.After(limit):
+		t.Fatalf("the connector did not return within %s; its log:\n%s", limit, c.log.String())
+		return nil
+	}
+}
+
+// waitFor polls cond until it holds, failing the test after limit.
+func waitFor(t testing.TB, limit time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited %s for %s", limit, what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// matchesOf lists a player's matches of status ("" for all).
+func matchesOf(t testing.TB, base string, p player, status string) []map[string]any {
+	t.Helper()
+	var out struct {
+		Matches []map[string]any `json:"matches"`
+	}
+	q := ""
+	if status != "" {
+		q = "?status=" + status
+	}
+	call(t, base, p.Key, http.MethodGet, "/players/"+p.ID+"/matches"+q, nil, http.StatusOK, &out)
+	return out.Matches
+}
