@@ -228,9 +228,9 @@ func (c *Connector) play(ctx context.Context, id string, seat int) {
 		defer close(g.stopped)
 		err := g.run(ctx)
 		switch {
-		case errors.Is(err, errFatal):
+		case isFatal(err):
 			select {
-			case c.fatal <- fmt.Errorf("match %s: %w", id, errors.Unwrap(err)):
+			case c.fatal <- fmt.Errorf("match %s: %w", id, err):
 			default:
 			}
 		case err == nil:

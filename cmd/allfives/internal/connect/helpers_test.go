@@ -1,6 +1,7 @@
 package connect
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -17,6 +18,8 @@ import (
 	"github.com/allfives/allfives/api/apitest"
 	"github.com/allfives/allfives/cmd/allfives/internal/engine"
 	"github.com/allfives/allfives/cmd/allfives/internal/server"
+	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/bot"
 )
 
 // The test binary plays the programs these tests run as real processes: `<test binary>
@@ -32,6 +35,11 @@ func TestMain(m *testing.M) {
 			err = Command(context.Background(), os.Args[3:], os.Getenv, os.Stderr)
 		case "mute": // an engine that never says ready
 			io.Copy(io.Discard, os.Stdin)
+		case "liar": // an engine whose every move is illegal
+			liar()
+		case "slow": // the greedy engine, a little slow, so a match lasts long enough to interrupt
+			b := &engine.Bot{Name: "slow-greedy", Strategy: slow{bot.NewGreedy()}}
+			err = b.Run(context.Background(), os.Stdin, os.Stdout)
 		default:
 			err = fmt.Errorf("no command %q", os.Args[2])
 		}
@@ -42,6 +50,30 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
+}
+
+// slow is a strategy that takes its time.
+type slow struct{ domain.Strategy }
+
+func (s slow) Choose(ctx context.Context, v domain.SeatView) (domain.Move, error) {
+	time.Sleep(30 * time.Millisecond)
+	return s.Strategy.Choose(ctx, v)
+}
+
+// liar speaks the protocol and answers every go with a tile no one holds.
+func liar() {
+	sc := bufio.NewScanner(os.Stdin)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	sc.Scan()
+	fmt.Println("id name liar\nready")
+	for sc.Scan() {
+		switch word, _ := engine.Split(sc.Text()); word {
+		case engine.WordGo:
+			fmt.Println(`move {"action":"play","tile":"6-6","end":"sideways"}`)
+		case engine.WordQuit:
+			return
+		}
+	}
 }
 
 // self is the command line that runs this test binary as `allfives`.
@@ -204,4 +236,45 @@ func matchesOf(t testing.TB, base string, p player, status string) []map[string]
 	}
 	call(t, base, p.Key, http.MethodGet, "/players/"+p.ID+"/matches"+q, nil, http.StatusOK, &out)
 	return out.Matches
+}
+
+// vsBot creates a match of p's seat 0 against a greedy bot, with p's key, and answers its id.
+func vsBot(t testing.TB, base string, p player, extra map[string]any) string {
+	t.Helper()
+	body := map[string]any{"players": []map[string]any{
+		{"kind": "human", "player": "me"}, {"kind": "bot", "bot": "greedy"},
+	}}
+	for k, v := range extra {
+		body[k] = v
+	}
+	var out struct {
+		Match struct {
+			ID string `json:"id"`
+		} `json:"match"`
+	}
+	call(t, base, p.Key, http.MethodPost, "/matches", body, http.StatusCreated, &out)
+	return out.Match.ID
+}
+
+// matchState is what the tests read of a match: its status and version.
+func matchState(t testing.TB, base, id string) (string, int) {
+	t.Helper()
+	var v struct {
+		Status  string `json:"status"`
+		Version int    `json:"version"`
+	}
+	call(t, base, "", http.MethodGet, "/matches/"+id, nil, http.StatusOK, &v)
+	return v.Status, v.Version
+}
+
+// auditOK checks a match's audit passes: its log is one unbroken chain of legal moves.
+func auditOK(t testing.TB, base, id string) {
+	t.Helper()
+	var a struct {
+		OK bool `json:"ok"`
+	}
+	call(t, base, "", http.MethodGet, "/matches/"+id+"/audit", nil, http.StatusOK, &a)
+	if !a.OK {
+		t.Fatalf("match %s fails its audit", id)
+	}
 }

@@ -21,8 +21,16 @@ const maxIllegal = 3
 // tells of every change, so this only covers a lost notice.
 const poll = 5 * time.Second
 
-// errFatal marks an error that stops the connector: an engine that never says ready.
-var errFatal = errors.New("fatal")
+// fatal is an error that stops the connector: an engine that never says ready.
+type fatal struct{ err error }
+
+func (f fatal) Error() string { return f.err.Error() }
+func (f fatal) Unwrap() error { return f.err }
+
+func isFatal(err error) bool {
+	var f fatal
+	return errors.As(err, &f)
+}
 
 // errNotSeated ends a game the player holds no seat of (a challenge not taken, an offer).
 var errNotSeated = errors.New("not seated")
@@ -47,7 +55,7 @@ func (g *game) nudge() {
 	}
 }
 
-// run plays the match to its end; it returns nil when the match is over, an errFatal error
+// run plays the match to its end; it returns nil when the match is over, a fatal error
 // when the engine cannot be started, or ctx's error.
 func (g *game) run(ctx context.Context) error {
 	defer func() {
@@ -61,7 +69,7 @@ func (g *game) run(ctx context.Context) error {
 		switch {
 		case over:
 			return nil
-		case errors.Is(err, errFatal) || errors.Is(err, errNotSeated) || ctx.Err() != nil:
+		case isFatal(err) || errors.Is(err, errNotSeated) || ctx.Err() != nil:
 			return err
 		case err != nil:
 			g.log.Warn("match: will try again", "err", err)
@@ -94,7 +102,7 @@ func (g *game) start(ctx context.Context) error {
 	p, err := engine.Start(ctx, g.c.cfg.Engine, g.c.cfg.ReadyTimeout, g.log)
 	if err != nil {
 		if errors.Is(err, engine.ErrNotReady) {
-			return fmt.Errorf("%w: %w", errFatal, err)
+			return fatal{fmt.Errorf("engine %q: %w", g.c.cfg.Engine, err)}
 		}
 		return err
 	}
