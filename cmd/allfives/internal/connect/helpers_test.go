@@ -37,6 +37,8 @@ func TestMain(m *testing.M) {
 			io.Copy(io.Discard, os.Stdin)
 		case "liar": // an engine whose every move is illegal
 			liar()
+		case "timed": // the greedy engine noting its timings (overhead_test.go)
+			err = timed()
 		case "slow": // the greedy engine, a little slow, so a match lasts long enough to interrupt
 			b := &engine.Bot{Name: "slow-greedy", Strategy: slow{bot.NewGreedy()}}
 			err = b.Run(context.Background(), os.Stdin, os.Stdout)
@@ -51,6 +53,8 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(m.Run())
 }
+
+func ctxBackground() context.Context { return context.Background() }
 
 // slow is a strategy that takes its time.
 type slow struct{ domain.Strategy }
