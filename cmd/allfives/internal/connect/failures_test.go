@@ -3,6 +3,7 @@ package connect
 import (
 	"errors"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -58,5 +59,25 @@ func TestThreeIllegalAnswersLeaveTheTurn(t *testing.T) {
 	call(t, srv.URL, ada.Key, http.MethodGet, "/matches/"+id+"/legal-moves", nil, http.StatusOK, &legal)
 	if len(legal.LegalMoves) == 0 {
 		t.Fatal("it is no longer Ada's turn")
+	}
+}
+
+// TestAnEngineThatDiesIsRestarted: an engine that exits mid-match is started again, logged,
+// sent the match's log again, and plays the match to its end.
+func TestAnEngineThatDiesIsRestarted(t *testing.T) {
+	srv := startServer(t, nil)
+	ada := newPlayer(t, srv.URL, "Ada", true)
+	id := vsBot(t, srv.URL, ada, map[string]any{"target": 50})
+	mark := filepath.Join(t.TempDir(), "died")
+	c := runConnector(t, Config{Server: srv.URL, Key: ada.Key, Engine: self(t) + " flaky " + mark, Matches: 1})
+	if err := c.result(t, 2*time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if status, _ := matchState(t, srv.URL, id); status != "finished" {
+		t.Fatalf("the match is %s, want finished", status)
+	}
+	log := c.log.String()
+	if strings.Count(log, `msg="engine started"`) != 2 || !strings.Contains(log, "the engine exited; starting it again") {
+		t.Fatalf("the log does not tell of one restart:\n%s", log)
 	}
 }

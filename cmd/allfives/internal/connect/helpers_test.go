@@ -37,6 +37,8 @@ func TestMain(m *testing.M) {
 			io.Copy(io.Discard, os.Stdin)
 		case "liar": // an engine whose every move is illegal
 			liar()
+		case "flaky": // the greedy engine, which exits at its first go if the file os.Args[3] is not there
+			err = flaky(os.Args[3])
 		case "timed": // the greedy engine noting its timings (overhead_test.go)
 			err = timed()
 		case "slow": // the greedy engine, a little slow, so a match lasts long enough to interrupt
@@ -55,6 +57,26 @@ func TestMain(m *testing.M) {
 }
 
 func ctxBackground() context.Context { return context.Background() }
+
+// flaky is the greedy engine, once it has died once: the first time it is asked to move it
+// leaves the file mark behind and exits.
+func flaky(mark string) error {
+	if _, err := os.Stat(mark); err != nil {
+		sc := bufio.NewScanner(os.Stdin)
+		sc.Buffer(make([]byte, 64<<10), 16<<20)
+		sc.Scan()
+		fmt.Println("id name flaky\nready")
+		for sc.Scan() {
+			if w, _ := engine.Split(sc.Text()); w == engine.WordGo {
+				os.WriteFile(mark, nil, 0o600)
+				os.Exit(2)
+			}
+		}
+		return nil
+	}
+	b := &engine.Bot{Name: "flaky", Strategy: bot.NewGreedy()}
+	return b.Run(context.Background(), os.Stdin, os.Stdout)
+}
 
 // slow is a strategy that takes its time.
 type slow struct{ domain.Strategy }
