@@ -1,7 +1,6 @@
 package api
 
 import (
-	"encoding/json"
 	"errors"
 	"net/http"
 	"time"
@@ -180,7 +179,7 @@ func (s *server) getMatch(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	body, version, err := s.svc.EncodedView(c.Request().Context(), id, v, encodeMatchView)
+	body, version, err := s.svc.EncodedView(c.Request().Context(), id, v, s.encodeMatchView)
 	if err != nil {
 		return err
 	}
@@ -200,13 +199,6 @@ func (s *server) getMatch(c echo.Context) error {
 		return c.NoContent(http.StatusNotModified)
 	}
 	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, body)
-}
-
-// encodeMatchView is the body of a state read, byte for byte what c.JSON would write; the
-// service keeps it per version and viewer, so an unchanged match is encoded once per seat.
-func encodeMatchView(v domain.MatchView) ([]byte, error) {
-	b, err := json.Marshal(ToMatchView(v))
-	return append(b, '\n'), err
 }
 
 // orZero is an optional number of a request: absent is 0.

@@ -61,7 +61,7 @@ func (s *server) move(c echo.Context) error {
 		return err
 	}
 	res, err := s.svc.Act(req.Context(), id, v, referee.ActRequest{
-		Move: mv, ExpectedVersion: expected, IdempotencyKey: key, Encode: encodeMatchView,
+		Move: mv, ExpectedVersion: expected, IdempotencyKey: key, Encode: s.encodeMatchView,
 	})
 	if err != nil {
 		return err
@@ -73,7 +73,7 @@ func (s *server) move(c echo.Context) error {
 	} else {
 		s.metrics.Moved(mv.Action.String())
 	}
-	answer, err := encodeMoveResponse(res)
+	answer, err := encodeMoveResponse(res, s.encodeMatchView)
 	if err != nil {
 		return err
 	}
@@ -82,11 +82,11 @@ func (s *server) move(c echo.Context) error {
 
 // encodeMoveResponse is a move's answer, byte for byte what c.JSON would write of its
 // MoveResponse, around the view the referee encoded (and kept for the next state read).
-func encodeMoveResponse(res referee.ActResult) ([]byte, error) {
+func encodeMoveResponse(res referee.ActResult, encode func(domain.MatchView) ([]byte, error)) ([]byte, error) {
 	view := res.View
 	if view == nil {
 		var err error
-		if view, err = encodeMatchView(res.Match); err != nil {
+		if view, err = encode(res.Match); err != nil {
 			return nil, err
 		}
 	}

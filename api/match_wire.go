@@ -94,6 +94,9 @@ type Seat struct {
 	ReservedFor *Reservation `json:"reserved_for,omitempty"`
 	// Resigned says the seat's holder resigned: its bot plays it to the end.
 	Resigned bool `json:"resigned,omitempty"`
+	// Program says a program plays the seat: a bot, or a player made as a program
+	// (docs/engine.md). On state reads and moves' answers; absent for a person.
+	Program bool `json:"program,omitempty"`
 }
 
 // OpenEnd is one end of the line.
@@ -311,7 +314,7 @@ func ToMatchView(v domain.MatchView) MatchView {
 	}
 	for i, s := range v.Seats {
 		out.Seats[i] = Seat{Seat: s.Seat, Name: s.Name, Kind: string(s.Kind), Bot: s.Bot, Side: s.Side, Tiles: s.Tiles, Autoplay: s.Autoplay, Deadline: s.Deadline, Player: s.Player,
-			ReservedFor: toReservation(s.ReservedFor), Resigned: s.Resigned}
+			ReservedFor: toReservation(s.ReservedFor), Resigned: s.Resigned, Program: s.Kind == domain.Bot}
 	}
 	if h := v.Hand; h != nil {
 		line := make([]string, len(h.Line))

@@ -26,6 +26,7 @@ func TestMoveAnswerIsWhatJSONWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := c.Match.ID
+	srv := &server{} // no players: only the bots' seats are programs
 	me, err := svc.Authenticate(ctx, id, c.Tokens[0].Token)
 	if err != nil {
 		t.Fatal(err)
@@ -41,7 +42,7 @@ func TestMoveAnswerIsWhatJSONWrites(t *testing.T) {
 			}
 			return
 		}
-		res, err := svc.Act(ctx, id, me, referee.ActRequest{Move: legal[len(legal)-1].Move(), Encode: encodeMatchView})
+		res, err := svc.Act(ctx, id, me, referee.ActRequest{Move: legal[len(legal)-1].Move(), Encode: srv.encodeMatchView})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,7 +54,7 @@ func TestMoveAnswerIsWhatJSONWrites(t *testing.T) {
 			t.Fatal("Act kept no encoded view")
 		}
 		for _, r := range []referee.ActResult{res, {Events: res.Events, Match: res.Match}} {
-			got, err := encodeMoveResponse(r)
+			got, err := encodeMoveResponse(r, srv.encodeMatchView)
 			if err != nil || !bytes.Equal(got, want.Bytes()) {
 				t.Fatalf("move %d (view given: %v): got %s, want %s (%v)", moves, r.View != nil, got, want.Bytes(), err)
 			}

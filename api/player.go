@@ -16,7 +16,7 @@ import (
 //
 //	@Summary		Create a player
 //	@ID				createPlayer
-//	@Description	Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name (a name mixing scripts beyond Unicode's moderately restrictive level, such as "Вob" with a Cyrillic В, is 400 INVALID_REQUEST), and no two players go by one name ignoring case and width ("Ada", "ada" and "ＡＤＡ" are one name) or by names that look alike (UTS #39 confusables: "Bob", "ВОВ" and "Βob" are one name); names beginning with bot-, or looking as if they did, are the bots': 409 NAME_TAKEN.
+//	@Description	Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name (a name mixing scripts beyond Unicode's moderately restrictive level, such as "Вob" with a Cyrillic В, is 400 INVALID_REQUEST), and no two players go by one name ignoring case and width ("Ada", "ada" and "ＡＤＡ" are one name) or by names that look alike (UTS #39 confusables: "Bob", "ВОВ" and "Βob" are one name); names beginning with bot-, or looking as if they did, are the bots': 409 NAME_TAKEN. "program": true makes the player a program (an engine, docs/engine.md): its profile, seats, ratings and leaderboard rows then carry "program": true.
 //	@Tags			players
 //	@Accept			json
 //	@Produce		json
@@ -43,7 +43,7 @@ func (s *server) createPlayer(c echo.Context) error {
 	if err := s.limits.players.admit(c, ""); err != nil {
 		return err
 	}
-	created, err := s.players.Create(c.Request().Context(), body.Name)
+	created, err := s.players.CreateAs(c.Request().Context(), body.Name, body.Program)
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,9 @@ type CreatePlayerRequest struct {
 	// "Вob" and "Βob" are one name). Names that begin with "bot-", or look as if they did, are
 	// the bots'. Any of these is NAME_TAKEN.
 	Name string `json:"name" validate:"required" minLength:"1" maxLength:"64" example:"Ada"`
+	// Program makes the player a program (an engine, docs/engine.md) rather than a person: its
+	// profile, seats, ratings and leaderboard rows say so. It cannot be changed later.
+	Program bool `json:"program,omitempty"`
 }
 
 // PlayerView is a lasting player as anyone may see it. It never carries the key.
@@ -22,6 +25,8 @@ type PlayerView struct {
 	// Name is the name as kept: its enforced form ("ＡＤＡ" is kept as "ADA").
 	Name      string    `json:"name" example:"Ada"`
 	CreatedAt time.Time `json:"created_at" format:"date-time"`
+	// Program says the player is a program (docs/engine.md); absent for a person.
+	Program bool `json:"program,omitempty"`
 }
 
 // CreatePlayerResponse is the answer to POST /api/v1/players: the player and its key, which
@@ -51,14 +56,16 @@ type PlayerProfile struct {
 	ID        string    `json:"id" example:"5f2b7c1e9a0d4e3f8b6a1c2d3e4f5a6b"`
 	Name      string    `json:"name" example:"Ada"`
 	CreatedAt time.Time `json:"created_at" format:"date-time"`
+	// Program says the player is a program (docs/engine.md); absent for a person.
+	Program bool `json:"program,omitempty"`
 }
 
 // toPlayerView is the view of p.
 func toPlayerView(p players.Player) PlayerView {
-	return PlayerView{ID: p.ID, Name: p.Name, CreatedAt: p.CreatedAt}
+	return PlayerView{ID: p.ID, Name: p.Name, CreatedAt: p.CreatedAt, Program: p.Program}
 }
 
 // toPlayerProfile is the public profile of prof.
 func toPlayerProfile(prof players.Profile) PlayerProfile {
-	return PlayerProfile{ID: prof.ID, Name: prof.Name, CreatedAt: prof.CreatedAt}
+	return PlayerProfile{ID: prof.ID, Name: prof.Name, CreatedAt: prof.CreatedAt, Program: prof.Program}
 }

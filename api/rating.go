@@ -49,14 +49,15 @@ func (s *server) getPlayerRatings(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	id := clip(c.Param("id"))
-	if _, err := s.players.Profile(ctx, id); err != nil {
+	prof, err := s.players.Profile(ctx, id)
+	if err != nil {
 		return err
 	}
 	got, err := s.ratings.Player(ctx, id, hq)
 	if err != nil {
 		return err
 	}
-	out := PlayerRatingsResponse{Ratings: map[string]FormatRating{}, History: make([]RatingHistoryItem, len(got.History))}
+	out := PlayerRatingsResponse{Ratings: map[string]FormatRating{}, History: make([]RatingHistoryItem, len(got.History)), Program: prof.Program}
 	for _, st := range got.Standings {
 		out.Ratings[string(st.Format)] = FormatRating{
 			Mu: st.Rating.Mu, Sigma: st.Rating.Sigma, Rating: st.Ordinal(), Matches: st.Matches, Wins: st.Wins,
@@ -79,18 +80,23 @@ func (s *server) getPlayerRatings(c echo.Context) error {
 //
 //	@Summary		Get a leaderboard
 //	@ID				getLeaderboard
-//	@Description	The players of a format ranked by rating (mu - 3 sigma), highest first, equal ratings sharing a rank; provisional ratings (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 rated matches against opponents who were established when they met: a bot, or a player not provisional then) are left out, so fresh accounts losing to one account on purpose cannot rank it. The bots are ranked like anyone. Pass next_cursor back as cursor for the next page; a page deep in the board costs what the first does.
+//	@Description	The players of a format ranked by rating (mu - 3 sigma), highest first, equal ratings sharing a rank; provisional ratings (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 rated matches against opponents who were established when they met: a bot, or a player not provisional then) are left out, so fresh accounts losing to one account on purpose cannot rank it. The bots are ranked like anyone. players=humans keeps only people, players=programs only programs (the bots, and players made with "program": true; docs/engine.md), ranked among themselves; each row's player says "program": true for a program. Pass next_cursor back as cursor for the next page; a page deep in the board costs what the first does.
 //	@Tags			players
 //	@Produce		json
 //	@Produce		application/problem+json
 //	@Param			format	path		string	true	"the format"	Enums(2p, 3p, 4p, 2v2)
 //	@Param			limit	query		int		false	"page size"		minimum(1)	maximum(100)	default(20)
 //	@Param			cursor	query		string	false	"next_cursor of the previous page"
+//	@Param			players	query		string	false	"only people, or only programs (bots count as programs); left out: everyone"	Enums(humans, programs)
 //	@Success		200		{object}	LeaderboardResponse
 //	@Failure		400		{object}	Problem	"INVALID_REQUEST: an unknown format, limit or cursor"
 //	@Router			/api/v1/leaderboard/{format} [get]
 func (s *server) getLeaderboard(c echo.Context) error {
-	q, err := query(c, "limit", "cursor")
+	q, err := query(c, "limit", "cursor", "players")
+	if err != nil {
+		return err
+	}
+	who, err := playersParam(q.Get("players"), q.Has("players"))
 	if err != nil {
 		return err
 	}
@@ -105,14 +111,14 @@ func (s *server) getLeaderboard(c echo.Context) error {
 	if q.Has("cursor") && q.Get("cursor") == "" {
 		return domain.Invalidf("cursor must not be empty; leave it out for the first page")
 	}
-	board, err := s.ratings.Leaderboard(c.Request().Context(), format, q.Get("cursor"), limit)
+	board, err := s.ratings.Leaderboard(c.Request().Context(), format, who, q.Get("cursor"), limit)
 	if err != nil {
 		return err
 	}
 	out := LeaderboardResponse{Format: string(format), Players: make([]LeaderboardEntry, len(board.Rows))}
 	for i, r := range board.Rows {
 		out.Players[i] = LeaderboardEntry{
-			Rank: r.Rank, Player: LeaderboardPlayer{ID: r.Player, Name: r.Name}, Rating: r.Ordinal(),
+			Rank: r.Rank, Player: LeaderboardPlayer{ID: r.Player, Name: r.Name, Program: r.Program}, Rating: r.Ordinal(),
 			Mu: r.Rating.Mu, Sigma: r.Rating.Sigma, Matches: r.Matches, Wins: r.Wins,
 		}
 	}
@@ -120,6 +126,17 @@ func (s *server) getLeaderboard(c echo.Context) error {
 		out.NextCursor = &board.NextCursor
 	}
 	return c.JSON(http.StatusOK, out)
+}
+
+// playersParam reads a leaderboard's ?players=.
+func playersParam(s string, given bool) (ratings.Players, error) {
+	switch who := ratings.Players(s); {
+	case !given:
+		return ratings.AllPlayers, nil
+	case who == ratings.Humans || who == ratings.Programs:
+		return who, nil
+	}
+	return "", domain.Invalidf("players must be humans or programs, not %q", s)
 }
 
 // formatParam reads a format's name.

@@ -58,12 +58,16 @@ type PlayerRatingsResponse struct {
 	History []RatingHistoryItem     `json:"history"`
 	// NextCursor fetches the next page of the history; null on the last page.
 	NextCursor *string `json:"next_cursor" extensions:"x-nullable"`
+	// Program says the player is a program: a bot, or a player made as one (docs/engine.md).
+	Program bool `json:"program,omitempty"`
 }
 
 // LeaderboardPlayer names a player on the leaderboard.
 type LeaderboardPlayer struct {
 	ID   string `json:"id" example:"bot-expert"`
 	Name string `json:"name" example:"bot-expert"`
+	// Program says the player is a program: a bot, or a player made as one (docs/engine.md).
+	Program bool `json:"program,omitempty"`
 }
 
 // LeaderboardEntry is one ranked player of a format.

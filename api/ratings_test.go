@@ -92,6 +92,8 @@ func testRatedRefusals(t *testing.T, h *harness) {
 		{"/api/v1/leaderboard/2p?cursor=", 400, "INVALID_REQUEST"},
 		{"/api/v1/leaderboard/2p?cursor=bm9wZQ", 400, "INVALID_REQUEST"},
 		{"/api/v1/leaderboard/2p?page=2", 400, "INVALID_REQUEST"},
+		{"/api/v1/leaderboard/2p?players=robots", 400, "INVALID_REQUEST"},
+		{"/api/v1/leaderboard/2p?players=", 400, "INVALID_REQUEST"},
 		{"/api/v1/players/" + ada.Player.ID + "/ratings?format=5p", 400, "INVALID_REQUEST"},
 		{"/api/v1/players/" + ada.Player.ID + "/ratings?cursor=zz", 400, "INVALID_REQUEST"},
 		{"/api/v1/players/" + ada.Player.ID + "/ratings?limit=201", 400, "INVALID_REQUEST"},
@@ -229,4 +231,5 @@ func testRated(t *testing.T, h *harness, proj *ratings.Projector) {
 	if len(empty.Players) != 0 || empty.NextCursor != nil {
 		t.Fatalf("an empty leaderboard %+v", empty)
 	}
+	testProgramBoards(t, h, lb, bot, pr)
 }

@@ -103,10 +103,12 @@ type Config struct {
 
 // server holds what handlers share.
 type server struct {
-	svc     *referee.MatchService
-	reviews *reviews.Service
-	players *players.Service
-	ratings *ratings.Service
+	svc *referee.MatchService
+	// programs remembers which players are programs, to mark their seats (program.go).
+	programs programs
+	reviews  *reviews.Service
+	players  *players.Service
+	ratings  *ratings.Service
 	// tournaments serves /api/v1/tournaments (tournament*.go); nil leaves their routes out.
 	tournaments *tournaments.Service
 	notices     *tournamentNotices // nil without tournaments

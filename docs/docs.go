@@ -21,7 +21,7 @@ const docTemplate = `{
     "paths": {
         "/api/v1/leaderboard/{format}": {
             "get": {
-                "description": "The players of a format ranked by rating (mu - 3 sigma), highest first, equal ratings sharing a rank; provisional ratings (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 rated matches against opponents who were established when they met: a bot, or a player not provisional then) are left out, so fresh accounts losing to one account on purpose cannot rank it. The bots are ranked like anyone. Pass next_cursor back as cursor for the next page; a page deep in the board costs what the first does.",
+                "description": "The players of a format ranked by rating (mu - 3 sigma), highest first, equal ratings sharing a rank; provisional ratings (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 rated matches against opponents who were established when they met: a bot, or a player not provisional then) are left out, so fresh accounts losing to one account on purpose cannot rank it. The bots are ranked like anyone. players=humans keeps only people, players=programs only programs (the bots, and players made with \"program\": true; docs/engine.md), ranked among themselves; each row's player says \"program\": true for a program. Pass next_cursor back as cursor for the next page; a page deep in the board costs what the first does.",
                 "produces": [
                     "application/json",
                     "application/problem+json"
@@ -58,6 +58,16 @@ const docTemplate = `{
                         "type": "string",
                         "description": "next_cursor of the previous page",
                         "name": "cursor",
+                        "in": "query"
+                    },
+                    {
+                        "enum": [
+                            "humans",
+                            "programs"
+                        ],
+                        "type": "string",
+                        "description": "only people, or only programs (bots count as programs); left out: everyone",
+                        "name": "players",
                         "in": "query"
                     }
                 ],
@@ -1731,7 +1741,7 @@ const docTemplate = `{
                 }
             },
             "post": {
-                "description": "Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name (a name mixing scripts beyond Unicode's moderately restrictive level, such as \"Вob\" with a Cyrillic В, is 400 INVALID_REQUEST), and no two players go by one name ignoring case and width (\"Ada\", \"ada\" and \"ＡＤＡ\" are one name) or by names that look alike (UTS #39 confusables: \"Bob\", \"ВОВ\" and \"Βob\" are one name); names beginning with bot-, or looking as if they did, are the bots': 409 NAME_TAKEN.",
+                "description": "Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name (a name mixing scripts beyond Unicode's moderately restrictive level, such as \"Вob\" with a Cyrillic В, is 400 INVALID_REQUEST), and no two players go by one name ignoring case and width (\"Ada\", \"ada\" and \"ＡＤＡ\" are one name) or by names that look alike (UTS #39 confusables: \"Bob\", \"ВОВ\" and \"Βob\" are one name); names beginning with bot-, or looking as if they did, are the bots': 409 NAME_TAKEN. \"program\": true makes the player a program (an engine, docs/engine.md): its profile, seats, ratings and leaderboard rows then carry \"program\": true.",
                 "consumes": [
                     "application/json"
                 ],
@@ -3504,6 +3514,10 @@ const docTemplate = `{
                     "maxLength": 64,
                     "minLength": 1,
                     "example": "Ada"
+                },
+                "program": {
+                    "description": "Program makes the player a program (an engine, docs/engine.md) rather than a person: its\nprofile, seats, ratings and leaderboard rows say so. It cannot be changed later.",
+                    "type": "boolean"
                 }
             }
         },
@@ -4317,6 +4331,10 @@ const docTemplate = `{
                 "name": {
                     "type": "string",
                     "example": "bot-expert"
+                },
+                "program": {
+                    "description": "Program says the player is a program: a bot, or a player made as one (docs/engine.md).",
+                    "type": "boolean"
                 }
             }
         },
@@ -4896,6 +4914,10 @@ const docTemplate = `{
                 "name": {
                     "type": "string",
                     "example": "Ada"
+                },
+                "program": {
+                    "description": "Program says the player is a program (docs/engine.md); absent for a person.",
+                    "type": "boolean"
                 }
             }
         },
@@ -4931,6 +4953,10 @@ const docTemplate = `{
                     "description": "NextCursor fetches the next page of the history; null on the last page.",
                     "type": "string",
                     "x-nullable": true
+                },
+                "program": {
+                    "description": "Program says the player is a program: a bot, or a player made as one (docs/engine.md).",
+                    "type": "boolean"
                 },
                 "ratings": {
                     "type": "object",
@@ -5026,6 +5052,10 @@ const docTemplate = `{
                     "description": "Name is the name as kept: its enforced form (\"ＡＤＡ\" is kept as \"ADA\").",
                     "type": "string",
                     "example": "Ada"
+                },
+                "program": {
+                    "description": "Program says the player is a program (docs/engine.md); absent for a person.",
+                    "type": "boolean"
                 }
             }
         },
@@ -5839,6 +5869,10 @@ const docTemplate = `{
                 "player": {
                     "description": "Player is the id of the lasting player bound to the seat; absent for an anonymous seat.",
                     "type": "string"
+                },
+                "program": {
+                    "description": "Program says a program plays the seat: a bot, or a player made as a program\n(docs/engine.md). On state reads and moves' answers; absent for a person.",
+                    "type": "boolean"
                 },
                 "reserved_for": {
                     "description": "ReservedFor says, on an open seat kept for someone (a challenge, a rematch), for whom:\nonly that one takes it, or declines it. Absent on every other seat.",

@@ -63,5 +63,9 @@ func (l *HandLog) Record(events ...Event) {
 // Clone is a copy that records on its own without writing into l's events.
 func (l HandLog) Clone() HandLog { return HandLog{events: slices.Clip(l.events)} }
 
+// Events is a copy of the log's events, in order: the History of a SeatView built outside the
+// match (an engine folding its seat's events builds the same view the referee does).
+func (l HandLog) Events() []Event { return slices.Clone(l.events) }
+
 // Len is the number of events in the log.
 func (l HandLog) Len() int { return len(l.events) }

@@ -52,6 +52,7 @@ var Files = []string{
 	"00015_bot_levels.sql",
 	"00016_sealed_ratings.sql",
 	"00017_puzzles.sql",
+	"00018_programs.sql",
 }
 
 // LatestVersion is the version of the last of Files, which a store's schema reports once every

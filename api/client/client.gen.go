@@ -1501,6 +1501,24 @@ func (e ApiTournamentViewStatus) Valid() bool {
 	}
 }
 
+// Defines values for GetLeaderboardParamsPlayers.
+const (
+	Humans   GetLeaderboardParamsPlayers = "humans"
+	Programs GetLeaderboardParamsPlayers = "programs"
+)
+
+// Valid indicates whether the value is a known member of the GetLeaderboardParamsPlayers enum.
+func (e GetLeaderboardParamsPlayers) Valid() bool {
+	switch e {
+	case Humans:
+		return true
+	case Programs:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GetLeaderboardParamsFormat.
 const (
 	GetLeaderboardParamsFormatN2p  GetLeaderboardParamsFormat = "2p"
@@ -1816,6 +1834,10 @@ type ApiCreatePlayerRequest struct {
 	//
 	// Example: Ada
 	Name string `json:"name"`
+
+	// Program Program makes the player a program (an engine, docs/engine.md) rather than a person: its
+	// profile, seats, ratings and leaderboard rows say so. It cannot be changed later.
+	Program *bool `json:"program,omitempty"`
 }
 
 // ApiCreatePlayerResponse defines model for api.CreatePlayerResponse.
@@ -2270,6 +2292,9 @@ type ApiLeaderboardPlayer struct {
 
 	// Name Example: bot-expert
 	Name string `json:"name"`
+
+	// Program Program says the player is a program: a bot, or a player made as one (docs/engine.md).
+	Program *bool `json:"program,omitempty"`
 }
 
 // ApiLeaderboardResponse defines model for api.LeaderboardResponse.
@@ -2529,6 +2554,9 @@ type ApiPlayerProfile struct {
 
 	// Name Example: Ada
 	Name string `json:"name"`
+
+	// Program Program says the player is a program (docs/engine.md); absent for a person.
+	Program *bool `json:"program,omitempty"`
 }
 
 // ApiPlayerPuzzlesResponse defines model for api.PlayerPuzzlesResponse.
@@ -2541,8 +2569,11 @@ type ApiPlayerRatingsResponse struct {
 	History []ApiRatingHistoryItem `json:"history"`
 
 	// NextCursor NextCursor fetches the next page of the history; null on the last page.
-	NextCursor *string                    `json:"next_cursor"`
-	Ratings    map[string]ApiFormatRating `json:"ratings"`
+	NextCursor *string `json:"next_cursor"`
+
+	// Program Program says the player is a program: a bot, or a player made as one (docs/engine.md).
+	Program *bool                      `json:"program,omitempty"`
+	Ratings map[string]ApiFormatRating `json:"ratings"`
 }
 
 // ApiPlayerRef defines model for api.PlayerRef.
@@ -2613,6 +2644,9 @@ type ApiPlayerView struct {
 	//
 	// Example: Ada
 	Name string `json:"name"`
+
+	// Program Program says the player is a program (docs/engine.md); absent for a person.
+	Program *bool `json:"program,omitempty"`
 }
 
 // ApiProblem defines model for api.Problem.
@@ -2957,6 +2991,10 @@ type ApiSeat struct {
 	// Player Player is the id of the lasting player bound to the seat; absent for an anonymous seat.
 	Player *string `json:"player,omitempty"`
 
+	// Program Program says a program plays the seat: a bot, or a player made as a program
+	// (docs/engine.md). On state reads and moves' answers; absent for a person.
+	Program *bool `json:"program,omitempty"`
+
 	// ReservedFor ReservedFor says, on an open seat kept for someone (a challenge, a rematch), for whom:
 	// only that one takes it, or declines it. Absent on every other seat.
 	ReservedFor *ApiReservation `json:"reserved_for,omitempty"`
@@ -3251,7 +3289,13 @@ type GetLeaderboardParams struct {
 
 	// Cursor next_cursor of the previous page
 	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// Players only people, or only programs (bots count as programs); left out: everyone
+	Players *GetLeaderboardParamsPlayers `form:"players,omitempty" json:"players,omitempty"`
 }
+
+// GetLeaderboardParamsPlayers defines parameters for GetLeaderboard.
+type GetLeaderboardParamsPlayers string
 
 // GetLeaderboardParamsFormat defines parameters for GetLeaderboard.
 type GetLeaderboardParamsFormat string
@@ -3506,7 +3550,7 @@ type ClientInterface interface {
 
 	// GetLeaderboard Get a leaderboard
 	//
-	// The players of a format ranked by rating (mu - 3 sigma), highest first, equal ratings sharing a rank; provisional ratings (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 rated matches against opponents who were established when they met: a bot, or a player not provisional then) are left out, so fresh accounts losing to one account on purpose cannot rank it. The bots are ranked like anyone. Pass next_cursor back as cursor for the next page; a page deep in the board costs what the first does.
+	// The players of a format ranked by rating (mu - 3 sigma), highest first, equal ratings sharing a rank; provisional ratings (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 rated matches against opponents who were established when they met: a bot, or a player not provisional then) are left out, so fresh accounts losing to one account on purpose cannot rank it. The bots are ranked like anyone. players=humans keeps only people, players=programs only programs (the bots, and players made with "program": true; docs/engine.md), ranked among themselves; each row's player says "program": true for a program. Pass next_cursor back as cursor for the next page; a page deep in the board costs what the first does.
 	//
 	// Corresponds with GET /api/v1/leaderboard/{format} (the `GetLeaderboard` operationId).
 	GetLeaderboard(ctx context.Context, format GetLeaderboardParamsFormat, params *GetLeaderboardParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -3693,7 +3737,7 @@ type ClientInterface interface {
 
 	// CreatePlayerWithBody Create a player
 	//
-	// Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name (a name mixing scripts beyond Unicode's moderately restrictive level, such as "Вob" with a Cyrillic В, is 400 INVALID_REQUEST), and no two players go by one name ignoring case and width ("Ada", "ada" and "ＡＤＡ" are one name) or by names that look alike (UTS #39 confusables: "Bob", "ВОВ" and "Βob" are one name); names beginning with bot-, or looking as if they did, are the bots': 409 NAME_TAKEN.
+	// Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name (a name mixing scripts beyond Unicode's moderately restrictive level, such as "Вob" with a Cyrillic В, is 400 INVALID_REQUEST), and no two players go by one name ignoring case and width ("Ada", "ada" and "ＡＤＡ" are one name) or by names that look alike (UTS #39 confusables: "Bob", "ВОВ" and "Βob" are one name); names beginning with bot-, or looking as if they did, are the bots': 409 NAME_TAKEN. "program": true makes the player a program (an engine, docs/engine.md): its profile, seats, ratings and leaderboard rows then carry "program": true.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3702,7 +3746,7 @@ type ClientInterface interface {
 
 	// CreatePlayer Create a player
 	//
-	// Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name (a name mixing scripts beyond Unicode's moderately restrictive level, such as "Вob" with a Cyrillic В, is 400 INVALID_REQUEST), and no two players go by one name ignoring case and width ("Ada", "ada" and "ＡＤＡ" are one name) or by names that look alike (UTS #39 confusables: "Bob", "ВОВ" and "Βob" are one name); names beginning with bot-, or looking as if they did, are the bots': 409 NAME_TAKEN.
+	// Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name (a name mixing scripts beyond Unicode's moderately restrictive level, such as "Вob" with a Cyrillic В, is 400 INVALID_REQUEST), and no two players go by one name ignoring case and width ("Ada", "ada" and "ＡＤＡ" are one name) or by names that look alike (UTS #39 confusables: "Bob", "ВОВ" and "Βob" are one name); names beginning with bot-, or looking as if they did, are the bots': 409 NAME_TAKEN. "program": true makes the player a program (an engine, docs/engine.md): its profile, seats, ratings and leaderboard rows then carry "program": true.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -3932,7 +3976,7 @@ type ClientInterface interface {
 
 // GetLeaderboard Get a leaderboard
 //
-// The players of a format ranked by rating (mu - 3 sigma), highest first, equal ratings sharing a rank; provisional ratings (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 rated matches against opponents who were established when they met: a bot, or a player not provisional then) are left out, so fresh accounts losing to one account on purpose cannot rank it. The bots are ranked like anyone. Pass next_cursor back as cursor for the next page; a page deep in the board costs what the first does.
+// The players of a format ranked by rating (mu - 3 sigma), highest first, equal ratings sharing a rank; provisional ratings (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 rated matches against opponents who were established when they met: a bot, or a player not provisional then) are left out, so fresh accounts losing to one account on purpose cannot rank it. The bots are ranked like anyone. players=humans keeps only people, players=programs only programs (the bots, and players made with "program": true; docs/engine.md), ranked among themselves; each row's player says "program": true for a program. Pass next_cursor back as cursor for the next page; a page deep in the board costs what the first does.
 //
 // Corresponds with GET /api/v1/leaderboard/{format} (the `GetLeaderboard` operationId).
 func (c *Client) GetLeaderboard(ctx context.Context, format GetLeaderboardParamsFormat, params *GetLeaderboardParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -4369,7 +4413,7 @@ func (c *Client) GetPlayerByName(ctx context.Context, params *GetPlayerByNamePar
 
 // CreatePlayerWithBody Create a player
 //
-// Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name (a name mixing scripts beyond Unicode's moderately restrictive level, such as "Вob" with a Cyrillic В, is 400 INVALID_REQUEST), and no two players go by one name ignoring case and width ("Ada", "ada" and "ＡＤＡ" are one name) or by names that look alike (UTS #39 confusables: "Bob", "ВОВ" and "Βob" are one name); names beginning with bot-, or looking as if they did, are the bots': 409 NAME_TAKEN.
+// Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name (a name mixing scripts beyond Unicode's moderately restrictive level, such as "Вob" with a Cyrillic В, is 400 INVALID_REQUEST), and no two players go by one name ignoring case and width ("Ada", "ada" and "ＡＤＡ" are one name) or by names that look alike (UTS #39 confusables: "Bob", "ВОВ" and "Βob" are one name); names beginning with bot-, or looking as if they did, are the bots': 409 NAME_TAKEN. "program": true makes the player a program (an engine, docs/engine.md): its profile, seats, ratings and leaderboard rows then carry "program": true.
 //
 // Takes any type of body and a specified content type.
 //
@@ -4388,7 +4432,7 @@ func (c *Client) CreatePlayerWithBody(ctx context.Context, contentType string, b
 
 // CreatePlayer Create a player
 //
-// Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name (a name mixing scripts beyond Unicode's moderately restrictive level, such as "Вob" with a Cyrillic В, is 400 INVALID_REQUEST), and no two players go by one name ignoring case and width ("Ada", "ada" and "ＡＤＡ" are one name) or by names that look alike (UTS #39 confusables: "Bob", "ВОВ" and "Βob" are one name); names beginning with bot-, or looking as if they did, are the bots': 409 NAME_TAKEN.
+// Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name (a name mixing scripts beyond Unicode's moderately restrictive level, such as "Вob" with a Cyrillic В, is 400 INVALID_REQUEST), and no two players go by one name ignoring case and width ("Ada", "ada" and "ＡＤＡ" are one name) or by names that look alike (UTS #39 confusables: "Bob", "ВОВ" and "Βob" are one name); names beginning with bot-, or looking as if they did, are the bots': 409 NAME_TAKEN. "program": true makes the player a program (an engine, docs/engine.md): its profile, seats, ratings and leaderboard rows then carry "program": true.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -4975,6 +5019,18 @@ func NewGetLeaderboardRequest(server string, format GetLeaderboardParamsFormat, 
 		if params.Cursor != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Players != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "players", *params.Players, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -7228,7 +7284,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetLeaderboardWithResponse Get a leaderboard
 	//
-	// The players of a format ranked by rating (mu - 3 sigma), highest first, equal ratings sharing a rank; provisional ratings (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 rated matches against opponents who were established when they met: a bot, or a player not provisional then) are left out, so fresh accounts losing to one account on purpose cannot rank it. The bots are ranked like anyone. Pass next_cursor back as cursor for the next page; a page deep in the board costs what the first does.
+	// The players of a format ranked by rating (mu - 3 sigma), highest first, equal ratings sharing a rank; provisional ratings (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 rated matches against opponents who were established when they met: a bot, or a player not provisional then) are left out, so fresh accounts losing to one account on purpose cannot rank it. The bots are ranked like anyone. players=humans keeps only people, players=programs only programs (the bots, and players made with "program": true; docs/engine.md), ranked among themselves; each row's player says "program": true for a program. Pass next_cursor back as cursor for the next page; a page deep in the board costs what the first does.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -7453,7 +7509,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreatePlayerWithBodyWithResponse Create a player
 	//
-	// Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name (a name mixing scripts beyond Unicode's moderately restrictive level, such as "Вob" with a Cyrillic В, is 400 INVALID_REQUEST), and no two players go by one name ignoring case and width ("Ada", "ada" and "ＡＤＡ" are one name) or by names that look alike (UTS #39 confusables: "Bob", "ВОВ" and "Βob" are one name); names beginning with bot-, or looking as if they did, are the bots': 409 NAME_TAKEN.
+	// Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name (a name mixing scripts beyond Unicode's moderately restrictive level, such as "Вob" with a Cyrillic В, is 400 INVALID_REQUEST), and no two players go by one name ignoring case and width ("Ada", "ada" and "ＡＤＡ" are one name) or by names that look alike (UTS #39 confusables: "Bob", "ВОВ" and "Βob" are one name); names beginning with bot-, or looking as if they did, are the bots': 409 NAME_TAKEN. "program": true makes the player a program (an engine, docs/engine.md): its profile, seats, ratings and leaderboard rows then carry "program": true.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7462,7 +7518,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreatePlayerWithResponse Create a player
 	//
-	// Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name (a name mixing scripts beyond Unicode's moderately restrictive level, such as "Вob" with a Cyrillic В, is 400 INVALID_REQUEST), and no two players go by one name ignoring case and width ("Ada", "ada" and "ＡＤＡ" are one name) or by names that look alike (UTS #39 confusables: "Bob", "ВОВ" and "Βob" are one name); names beginning with bot-, or looking as if they did, are the bots': 409 NAME_TAKEN.
+	// Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name (a name mixing scripts beyond Unicode's moderately restrictive level, such as "Вob" with a Cyrillic В, is 400 INVALID_REQUEST), and no two players go by one name ignoring case and width ("Ada", "ada" and "ＡＤＡ" are one name) or by names that look alike (UTS #39 confusables: "Bob", "ВОВ" and "Βob" are one name); names beginning with bot-, or looking as if they did, are the bots': 409 NAME_TAKEN. "program": true makes the player a program (an engine, docs/engine.md): its profile, seats, ratings and leaderboard rows then carry "program": true.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -13722,7 +13778,7 @@ func (r CheckReadinessResponse) ContentType() string {
 
 // GetLeaderboardWithResponse Get a leaderboard
 //
-// The players of a format ranked by rating (mu - 3 sigma), highest first, equal ratings sharing a rank; provisional ratings (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 rated matches against opponents who were established when they met: a bot, or a player not provisional then) are left out, so fresh accounts losing to one account on purpose cannot rank it. The bots are ranked like anyone. Pass next_cursor back as cursor for the next page; a page deep in the board costs what the first does.
+// The players of a format ranked by rating (mu - 3 sigma), highest first, equal ratings sharing a rank; provisional ratings (fewer than 10 rated matches of the format, sigma above 6, or fewer than 10 rated matches against opponents who were established when they met: a bot, or a player not provisional then) are left out, so fresh accounts losing to one account on purpose cannot rank it. The bots are ranked like anyone. players=humans keeps only people, players=programs only programs (the bots, and players made with "program": true; docs/engine.md), ranked among themselves; each row's player says "program": true for a program. Pass next_cursor back as cursor for the next page; a page deep in the board costs what the first does.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -14097,7 +14153,7 @@ func (c *ClientWithResponses) GetPlayerByNameWithResponse(ctx context.Context, p
 
 // CreatePlayerWithBodyWithResponse Create a player
 //
-// Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name (a name mixing scripts beyond Unicode's moderately restrictive level, such as "Вob" with a Cyrillic В, is 400 INVALID_REQUEST), and no two players go by one name ignoring case and width ("Ada", "ada" and "ＡＤＡ" are one name) or by names that look alike (UTS #39 confusables: "Bob", "ВОВ" and "Βob" are one name); names beginning with bot-, or looking as if they did, are the bots': 409 NAME_TAKEN.
+// Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name (a name mixing scripts beyond Unicode's moderately restrictive level, such as "Вob" with a Cyrillic В, is 400 INVALID_REQUEST), and no two players go by one name ignoring case and width ("Ada", "ada" and "ＡＤＡ" are one name) or by names that look alike (UTS #39 confusables: "Bob", "ВОВ" and "Βob" are one name); names beginning with bot-, or looking as if they did, are the bots': 409 NAME_TAKEN. "program": true makes the player a program (an engine, docs/engine.md): its profile, seats, ratings and leaderboard rows then carry "program": true.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -14112,7 +14168,7 @@ func (c *ClientWithResponses) CreatePlayerWithBodyWithResponse(ctx context.Conte
 
 // CreatePlayerWithResponse Create a player
 //
-// Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name (a name mixing scripts beyond Unicode's moderately restrictive level, such as "Вob" with a Cyrillic В, is 400 INVALID_REQUEST), and no two players go by one name ignoring case and width ("Ada", "ada" and "ＡＤＡ" are one name) or by names that look alike (UTS #39 confusables: "Bob", "ВОВ" and "Βob" are one name); names beginning with bot-, or looking as if they did, are the bots': 409 NAME_TAKEN.
+// Makes a player who lasts beyond one match, and answers it with its key, shown only here: the server keeps only the key's SHA-256. Send the key as Authorization: Bearer followed by the key to act as the player. The name follows the rules of a seat's name (a name mixing scripts beyond Unicode's moderately restrictive level, such as "Вob" with a Cyrillic В, is 400 INVALID_REQUEST), and no two players go by one name ignoring case and width ("Ada", "ada" and "ＡＤＡ" are one name) or by names that look alike (UTS #39 confusables: "Bob", "ВОВ" and "Βob" are one name); names beginning with bot-, or looking as if they did, are the bots': 409 NAME_TAKEN. "program": true makes the player a program (an engine, docs/engine.md): its profile, seats, ratings and leaderboard rows then carry "program": true.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

@@ -180,12 +180,14 @@ type boardRow struct {
 	Matches string `json:"matches"`
 	Wins    string `json:"wins"`
 	You     bool   `json:"you"`
+	Program bool   `json:"program"`
 }
 
 const boardRows = `[...document.querySelectorAll("#board-rows tr")].map((tr) => ({
   player: tr.dataset.player, rank: tr.cells[0].textContent, name: tr.cells[1].querySelector("a").textContent,
   href: tr.cells[1].querySelector("a").getAttribute("href"), rating: tr.cells[2].textContent,
-  matches: tr.cells[3].textContent, wins: tr.cells[4].textContent, you: tr.classList.contains("you")}))`
+  matches: tr.cells[3].textContent, wins: tr.cells[4].textContent, you: tr.classList.contains("you"),
+  program: tr.cells[1].querySelector(".tag.program") !== null}))`
 
 // checkRows compares the page's rows with the API's entries.
 func checkRows(t *testing.T, page string, got []boardRow, want []api.LeaderboardEntry, you string) {
@@ -195,7 +197,8 @@ func checkRows(t *testing.T, page string, got []boardRow, want []api.Leaderboard
 	}
 	for i, w := range want {
 		r := boardRow{Player: w.Player.ID, Rank: fmt.Sprint(w.Rank), Name: w.Player.Name, Href: "/player/" + w.Player.ID,
-			Rating: figure(w.Rating), Matches: fmt.Sprint(w.Matches), Wins: fmt.Sprint(w.Wins), You: w.Player.ID == you}
+			Rating: figure(w.Rating), Matches: fmt.Sprint(w.Matches), Wins: fmt.Sprint(w.Wins), You: w.Player.ID == you,
+			Program: w.Player.Program}
 		if got[i] != r {
 			t.Errorf("%s: row %d is %+v, want %+v", page, i, got[i], r)
 		}
@@ -322,6 +325,7 @@ func TestRatingsPages(t *testing.T) {
 		tb.do("first page", chromedp.Click(chromedp.ID("first-page")))
 		pollAcross[bool](tb, "the first page", `!location.search.includes("cursor=") && document.getElementById("leaderboard").dataset.loaded === "1"`)
 		checkRows(t, "the first page again", eval[[]boardRow](tb, boardRows), board[:min(size, len(board))], ada.Player.ID)
+		checkProgramsBoard(t, tb, board, ada.Player.ID)
 		// 2v2 has no rated match: no one is ranked.
 		tb.do("2v2", chromedp.Click(chromedp.CSS(`#formats a[data-format="2v2"]`)))
 		pollAcross[bool](tb, "the 2v2 board", `location.pathname === "/leaderboard/2v2" && document.getElementById("leaderboard").dataset.loaded === "1"`)

@@ -3,8 +3,10 @@
 // and the audit of every stored match), simulate (in-process tournaments between bots),
 // replay (a match's record as text), verify (the offline check of a match's JSON export),
 // bench (load a running server over HTTP), review (a finished match's export judged
-// offline, docs/review.md), ratings (every rating rebuilt from the logs, docs/ratings.md) and tournament (a tournament's
-// standings recomputed offline from its exports, docs/tournaments.md);
+// offline, docs/review.md), ratings (every rating rebuilt from the logs, docs/ratings.md), tournament (a tournament's
+// standings recomputed offline from its exports, docs/tournaments.md), engine (the reference
+// engine, a bot behind the engine protocol, docs/engine.md) and connect (a player's matches
+// played through an engine);
 // `allfives help` lists them and `allfives <command>
 // -h` gives a command's flags. main only wires the process to run, which tests call directly.
 package main

@@ -7,10 +7,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/allfives/allfives/cmd/allfives/internal/connect"
+	"github.com/allfives/allfives/cmd/allfives/internal/engine"
 	"github.com/allfives/allfives/cmd/allfives/internal/tourncheck"
 	"github.com/allfives/allfives/cmd/allfives/internal/verify"
 )
@@ -28,6 +31,8 @@ commands:
   review     review a finished match's JSON export offline: accuracy, luck and skill
   ratings    rebuild every rating from the match logs, or check the live table against them
   tournament  recompute a tournament's standings offline from its and its matches' exports
+  engine     the reference engine: a bot behind the engine protocol on stdin and stdout
+  connect    play a player's matches on a server through an engine (docs/engine.md)
   help       show this text
 
 Run allfives <command> -h for a command's flags. A flag whose help names a variable
@@ -70,6 +75,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return runRatings(ctx, rest, getenv, stdout)
 	case "tournament":
 		return tourncheck.Run(ctx, rest, stdout)
+	case "connect":
+		return connect.Command(ctx, rest, getenv, os.Stderr)
+	case "engine":
+		return engine.Command(ctx, rest, os.Stdin, stdout, os.Stderr)
 	case "help":
 		_, err := io.WriteString(stdout, usage)
 		return err

@@ -86,9 +86,9 @@ func (s *Store) PlayerChanges(ctx context.Context, player string, format ratings
 }
 
 // Leaderboard is a page of a format's leaderboard.
-func (s *Store) Leaderboard(ctx context.Context, format ratings.Format, after *ratings.BoardPosition, limit int) (_ []ratings.BoardRow, err error) {
+func (s *Store) Leaderboard(ctx context.Context, format ratings.Format, who ratings.Players, after *ratings.BoardPosition, limit int) (_ []ratings.BoardRow, err error) {
 	defer classify(&err)
-	return sqlrow.Leaderboard(s.db.WithContext(ctx), ratingDialect, format, after, limit)
+	return sqlrow.Leaderboard(s.db.WithContext(ctx), ratingDialect, format, who, after, limit)
 }
 
 // MatchChanges is one match's changes.

@@ -21,6 +21,7 @@ type PlayerRow struct {
 	KeyHash      []byte `gorm:"column:key_hash"`
 	CreatedAt    string `gorm:"column:created_at"`
 	KeyRotatedAt string `gorm:"column:key_rotated_at"`
+	Program      bool   `gorm:"column:program"` // migration 00018
 }
 
 // TableName tells GORM the table, which migrations/ names.
@@ -30,7 +31,7 @@ func (PlayerRow) TableName() string { return "players" }
 func PlayerRowOf(rec players.Record) PlayerRow {
 	return PlayerRow{
 		ID: rec.ID, Name: rec.Name, NameKey: rec.NameKey, KeyHash: rec.KeyHash,
-		CreatedAt: FormatTime(rec.CreatedAt), KeyRotatedAt: FormatTime(rec.KeyRotatedAt),
+		CreatedAt: FormatTime(rec.CreatedAt), KeyRotatedAt: FormatTime(rec.KeyRotatedAt), Program: rec.Program,
 	}
 }
 
@@ -45,7 +46,7 @@ func (r PlayerRow) Record() (players.Record, error) {
 		return players.Record{}, err
 	}
 	return players.Record{
-		Player:  players.Player{ID: r.ID, Name: r.Name, CreatedAt: created},
+		Player:  players.Player{ID: r.ID, Name: r.Name, CreatedAt: created, Program: r.Program},
 		NameKey: r.NameKey, KeyHash: r.KeyHash, KeyRotatedAt: rotated,
 	}, nil
 }

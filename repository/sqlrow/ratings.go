@@ -382,17 +382,25 @@ func PlayerChanges(db *gorm.DB, player string, format ratings.Format, before *ra
 // boardRow is a leaderboard row as read.
 type boardRow struct {
 	StandingRow
-	Name string `gorm:"column:name"`
+	Name    string `gorm:"column:name"`
+	Program bool   `gorm:"column:program"`
 }
 
 // Leaderboard is a page of format's ranked standings, highest (rating, player) first, by a
 // backward walk of the partial index ratings_leaderboard: no sort, and a cursor deep in the
 // board seeks to its place rather than counting the rows before it.
-func Leaderboard(db *gorm.DB, d Dialect, format ratings.Format, from *ratings.BoardPosition, limit int) ([]ratings.BoardRow, error) {
-	q := `SELECT r.player_id, r.format, r.mu, r.sigma, r.rating, r.matches, r.wins, r.ranked, r.established_matches, COALESCE(p.name, r.player_id) AS name
+func Leaderboard(db *gorm.DB, d Dialect, format ratings.Format, who ratings.Players, from *ratings.BoardPosition, limit int) ([]ratings.BoardRow, error) {
+	q := `SELECT r.player_id, r.format, r.mu, r.sigma, r.rating, r.matches, r.wins, r.ranked, r.established_matches, COALESCE(p.name, r.player_id) AS name,
+		COALESCE(p.program, ` + d.False + `) AS program
 		FROM ratings r LEFT JOIN players p ON p.id = r.player_id
 		WHERE r.format = ? AND r.ranked = ` + d.True
 	args := []any{string(format)}
+	switch who { // migration 00018: the bots' players are programs
+	case ratings.Humans:
+		q += ` AND COALESCE(p.program, ` + d.False + `) = ` + d.False
+	case ratings.Programs:
+		q += ` AND p.program = ` + d.True
+	}
 	if from != nil {
 		q += ` AND (r.rating, r.player_id) < (?, ?)`
 		args = append(args, from.Rating, from.Player)
@@ -405,7 +413,7 @@ func Leaderboard(db *gorm.DB, d Dialect, format ratings.Format, from *ratings.Bo
 	}
 	out := make([]ratings.BoardRow, len(rows))
 	for i, r := range rows {
-		out[i] = ratings.BoardRow{Standing: r.standing(), Name: r.Name}
+		out[i] = ratings.BoardRow{Standing: r.standing(), Name: r.Name, Program: r.Program}
 	}
 	return out, nil
 }

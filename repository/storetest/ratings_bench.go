@@ -90,7 +90,7 @@ func BenchLeaderboard(b *testing.B, s RatingsStore, sorted []ratings.Standing, d
 	if deep {
 		// Walk to the page: pages of 100 until 90% of the board is behind.
 		for seen := 0; seen < len(sorted)*9/10; seen += 100 {
-			board, err := svc.Leaderboard(ctx, sorted[0].Format, cursor, 100)
+			board, err := svc.Leaderboard(ctx, sorted[0].Format, ratings.AllPlayers, cursor, 100)
 			if err != nil || board.NextCursor == "" {
 				b.Fatalf("walking the board at %d: %v", seen, err)
 			}
@@ -100,7 +100,7 @@ func BenchLeaderboard(b *testing.B, s RatingsStore, sorted []ratings.Standing, d
 	b.ResetTimer()
 	start := time.Now()
 	for range b.N {
-		board, err := svc.Leaderboard(ctx, sorted[0].Format, cursor, 20)
+		board, err := svc.Leaderboard(ctx, sorted[0].Format, ratings.AllPlayers, cursor, 20)
 		if err != nil || len(board.Rows) != 20 {
 			b.Fatalf("page: %d rows, %v", len(board.Rows), err)
 		}

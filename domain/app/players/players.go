@@ -20,6 +20,8 @@ type Player struct {
 	ID        string
 	Name      string // the enforced form (domain/names), as kept and shown
 	CreatedAt time.Time
+	// Program says the player is a program rather than a person (set at creation, never changed).
+	Program bool
 }
 
 // Record is a player as the store keeps it: the player, the comparison key of its name and

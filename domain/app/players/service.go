@@ -51,6 +51,13 @@ const idBytes = 16
 // like it (the same names.Skeleton), is ErrNameTaken, and so is a name kept for the
 // bots (names.Reserved).
 func (s *Service) Create(ctx context.Context, name string) (Created, error) {
+	return s.CreateAs(ctx, name, false)
+}
+
+// CreateAs is Create with what the player is: program says it is a program, an engine played
+// through `allfives connect` or any client of its own (docs/engine.md), which its profile,
+// seats, ratings and the leaderboards then show.
+func (s *Service) CreateAs(ctx context.Context, name string, program bool) (Created, error) {
 	kept, err := names.Admit(name)
 	if err != nil {
 		return Created{}, domain.Invalidf("name %s", err)
@@ -75,7 +82,7 @@ func (s *Service) Create(ctx context.Context, name string) (Created, error) {
 		return Created{}, err
 	}
 	now := s.now().UTC()
-	p := Player{ID: hex.EncodeToString(id), Name: kept, CreatedAt: now}
+	p := Player{ID: hex.EncodeToString(id), Name: kept, CreatedAt: now, Program: program}
 	rec := Record{Player: p, NameKey: nameKey, NameSkeleton: skeleton, KeyHash: hashKey(key), KeyRotatedAt: now}
 	if err := s.store.CreatePlayer(ctx, rec); err != nil {
 		if errors.Is(err, ErrNameTaken) {

@@ -192,7 +192,7 @@ func (s *memStore) PlayerStandings(context.Context, string) ([]ratings.Standing,
 func (s *memStore) PlayerChanges(context.Context, string, ratings.Format, *ratings.Key, int) ([]ratings.Change, error) {
 	return nil, nil
 }
-func (s *memStore) Leaderboard(context.Context, ratings.Format, *ratings.BoardPosition, int) ([]ratings.BoardRow, error) {
+func (s *memStore) Leaderboard(context.Context, ratings.Format, ratings.Players, *ratings.BoardPosition, int) ([]ratings.BoardRow, error) {
 	return nil, nil
 }
 func (s *memStore) MatchChanges(context.Context, string) ([]ratings.Change, error) { return nil, nil }

@@ -159,7 +159,8 @@ type Store interface {
 	PlayerChanges(ctx context.Context, player string, format Format, before *Key, limit int) ([]Change, error)
 	// Leaderboard returns up to limit ranked standings of format with their players' names,
 	// highest (rating, player) first, after the position given (nil: from the top).
-	Leaderboard(ctx context.Context, format Format, after *BoardPosition, limit int) ([]BoardRow, error)
+	// who keeps only humans or only programs (AllPlayers: both).
+	Leaderboard(ctx context.Context, format Format, who Players, after *BoardPosition, limit int) ([]BoardRow, error)
 	// MatchChanges returns the changes of one match, in seat order.
 	MatchChanges(ctx context.Context, id string) ([]Change, error)
 }
@@ -170,11 +171,24 @@ type BoardPosition struct {
 	Player string
 }
 
-// BoardRow is one ranked standing with its player's name.
+// BoardRow is one ranked standing with its player's name, and whether the player is a
+// program (a bot, or a player made as one: docs/engine.md).
 type BoardRow struct {
 	Standing
-	Name string
+	Name    string
+	Program bool
 }
+
+// Players chooses whose rows a leaderboard holds.
+type Players string
+
+// The leaderboards' choices of players: everyone, people only, programs only (bots count as
+// programs).
+const (
+	AllPlayers Players = ""
+	Humans     Players = "humans"
+	Programs   Players = "programs"
+)
 
 // EndReader is a LogReader that also reads a log's first head events and its event endSeq
 // in one query, which the projection prefers: the seats are settled in the first few events,

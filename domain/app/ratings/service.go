@@ -98,11 +98,12 @@ type boardCursor struct {
 
 // Leaderboard returns a page of format's leaderboard: ranked standings only (no
 // provisional one), highest rating first, equal ratings by player id (highest first).
-func (s *Service) Leaderboard(ctx context.Context, format Format, cursor string, limit int) (Board, error) {
+func (s *Service) Leaderboard(ctx context.Context, format Format, who Players, cursor string, limit int) (Board, error) {
 	var cur boardCursor
 	var after *BoardPosition
+	scope := boardScope(format) + string(who) // a cursor of one board is refused by another
 	if cursor != "" {
-		raw, err := s.unseal(ctx, boardScope(format), cursor)
+		raw, err := s.unseal(ctx, scope, cursor)
 		if err != nil {
 			return Board{}, err
 		}
@@ -112,7 +113,7 @@ func (s *Service) Leaderboard(ctx context.Context, format Format, cursor string,
 		}
 		cur, after = c, &c.at
 	}
-	rows, err := s.store.Leaderboard(ctx, format, after, limit+1)
+	rows, err := s.store.Leaderboard(ctx, format, who, after, limit+1)
 	if err != nil {
 		return Board{}, err
 	}
@@ -132,7 +133,7 @@ func (s *Service) Leaderboard(ctx context.Context, format Format, cursor string,
 	}
 	if more {
 		var err error
-		if out.NextCursor, err = s.seal(ctx, boardScope(format), encodeBoardCursor(cur)); err != nil {
+		if out.NextCursor, err = s.seal(ctx, scope, encodeBoardCursor(cur)); err != nil {
 			return Board{}, err
 		}
 	}
