@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/allfives/allfives/api"
 	"github.com/allfives/allfives/cmd/allfives/internal/server"
@@ -70,6 +73,13 @@ func startServed(b *testing.B, sync string) *server.Server {
 	cfg := server.DefaultConfig()
 	cfg.DB, cfg.Sync, cfg.Limits = filepath.Join(b.TempDir(), "allfives.db"), sync, server.Limits{}
 	cfg.Logger = slog.New(slog.NewJSONHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	// Seeded, so that every run deals and plays the same matches: an instruction count
+	// (valgrind --tool=callgrind, docs/performance.md) is then the same from run to run.
+	cfg.BotSeed, cfg.Random = 7, &seededReader{r: rand.NewChaCha8([32]byte{7})}
+	// The background loops (the clock's sweeper, the ratings' projection, the matcher, the
+	// tournaments' driver) wake on the wall clock, not per move: under valgrind, which runs
+	// the server tens of times slower, they would add work per op that serve never does.
+	cfg.SweepEvery, cfg.RatingsEvery, cfg.TournamentSweep, cfg.Seeks.Every = time.Hour, time.Hour, time.Hour, time.Hour
 	s, err := server.Start(context.Background(), cfg)
 	if err != nil {
 		b.Fatal(err)
@@ -80,6 +90,19 @@ func startServed(b *testing.B, sync string) *server.Server {
 		}
 	})
 	return s
+}
+
+// seededReader is a deterministic source of the server's seeds, ids and tokens, safe for
+// concurrent use.
+type seededReader struct {
+	mu sync.Mutex
+	r  *rand.ChaCha8
+}
+
+func (s *seededReader) Read(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.r.Read(p)
 }
 
 type servedSeat struct{ id, token string }
