@@ -20,6 +20,20 @@ func (m *Match) Act(seat int, mv Move, at time.Time) ([]Event, error) {
 	return events, nil
 }
 
+// ActInPlace is Act for a caller that plays on a copy of its own (the referee's working copy):
+// the move is decided on m itself, without Decide's scratch copy and without folding its
+// events a second time, and the events and the state it leaves are Act's. A refused move
+// (not the seat's turn, a tile it does not hold, an end that does not fit, a draw or a pass
+// the rules forbid) leaves m as it was: every check comes before the first event. An error
+// after the first event, which only a fault of the rules' own can cause, may leave m part-way
+// (its Version then moved), and the caller throws m away.
+func (m *Match) ActInPlace(seat int, mv Move, at time.Time) ([]Event, error) {
+	if err := m.checkTurn(seat); err != nil {
+		return nil, err
+	}
+	return m.execute(seat, mv, at)
+}
+
 // ApplyAll folds events in order, as Apply does each, stopping at the first that does not
 // fold. Events another command decided (a join, a timeout) are folded through it.
 func (m *Match) ApplyAll(events []Event) error {
