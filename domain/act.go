@@ -6,8 +6,9 @@ import (
 )
 
 // Act decides seat's move and applies the events it causes, returning them: Decide then
-// Apply, the one command path for a move on a live match (the referee's, the simulator's and
-// the test harnesses'). A refused move leaves the match as it was. Whoever serves computer
+// Apply, the command path for a move on a live match (the simulator's and the test
+// harnesses'; the referee, which plays on a working copy of its own, takes ActInPlace). A
+// refused move leaves the match as it was. Whoever serves computer
 // players records the events in its HandLog too.
 func (m *Match) Act(seat int, mv Move, at time.Time) ([]Event, error) {
 	events, err := m.Decide(seat, mv, at)
