@@ -35,7 +35,8 @@ func TestBenchRunsEveryPhase(t *testing.T) {
 		"spread reads / hot reads", "moves / moves on " + b,
 	}
 	if runtime.GOOS == "linux" { // the process collector reads /proc
-		wants = append(wants, "ms per move (a state read and a move)", "server CPU per move", " ms per /healthz", " ms per state read (hot)")
+		wants = append(wants, "ms per move (a state read and a move)", "server CPU per move", " ms per /healthz", " ms per state read (hot)",
+			"per /healthz meanwhile", "server CPU per move / /healthz")
 	}
 	for _, want := range wants {
 		if !strings.Contains(out.String(), want) {

@@ -78,3 +78,13 @@ func (r *result) cpuPerOp() time.Duration {
 	}
 	return r.cpu / time.Duration(r.ops)
 }
+
+// cpuRatio is the server CPU per operation of a over that of b: the CPU per move round trip
+// over the CPU per /healthz, the ratio the goal bounds (docs/performance.md); 0 when b cost
+// nothing measurable.
+func cpuRatio(a, b *result) float64 {
+	if b.cpuPerOp() <= 0 {
+		return 0
+	}
+	return float64(a.cpuPerOp()) / float64(b.cpuPerOp())
+}

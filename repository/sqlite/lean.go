@@ -60,6 +60,34 @@ func updateSQL(cols []string) string {
 	return b.String()
 }
 
+// updateShape is one shape of the read-model UPDATE (sqlrow.UpdateColumns): its columns and
+// its SQL, built once, so that an append names its statement without building it.
+type updateShape struct {
+	cols []string
+	sql  string
+}
+
+// updateShapes holds every shape, by shapeIndex.
+var updateShapes = func() (out [8]updateShape) {
+	for i := range out {
+		cols := sqlrow.UpdateColumns(i&1 != 0, i&2 != 0, i&4 != 0)
+		out[i] = updateShape{cols: cols, sql: updateSQL(cols)}
+	}
+	return out
+}()
+
+// shapeOf is the update shape of an append of events leaving sum (sqlrow.AppendShape).
+func shapeOf(sum domain.Summary, events []domain.Event) updateShape {
+	status, seats, clock := sqlrow.AppendShape(sum, events)
+	i := 0
+	for bit, on := range []bool{status, seats, clock} {
+		if on {
+			i |= 1 << bit
+		}
+	}
+	return updateShapes[i]
+}
+
 // bound runs the append's statements in the committer's transaction.
 type bound struct {
 	c *writerConn
@@ -89,7 +117,7 @@ type appendWrite struct {
 	events   []domain.Event
 	rows     []sqlrow.EventRow
 	model    sqlrow.MatchRow
-	cols     []string         // the read-model columns to write (sqlrow.AppendColumns)
+	update   updateShape      // the read-model columns to write (sqlrow.AppendColumns)
 	seats    []sqlrow.SeatRow // seat records replaced by a join or a leave
 	idem     *sqlrow.IdempotencyRow
 }
@@ -104,11 +132,11 @@ func (w *appendWrite) head() sqlrow.Head {
 // version check), the linked events, the seat records a join or a leave replaces, the
 // idempotency record.
 func (b *bound) append(s *Store, w *appendWrite) error {
-	args := make([]any, 0, len(w.cols)+2)
-	for _, c := range w.cols {
+	args := make([]any, 0, len(w.update.cols)+2)
+	for _, c := range w.update.cols {
 		args = append(args, w.model.Column(c))
 	}
-	n, err := b.c.run(updateSQL(w.cols), append(args, w.id, w.expected)...)
+	n, err := b.c.run(w.update.sql, append(args, w.id, w.expected)...)
 	if err != nil {
 		return err
 	}
@@ -126,8 +154,9 @@ func (b *bound) append(s *Store, w *appendWrite) error {
 		}
 	}
 	sqlrow.Link(w.rows, w.events, prev)
-	for _, r := range w.rows {
-		if _, err := b.c.run(sqlInsertEvent, r.MatchID, r.Seq, r.Type, r.Data, r.At, r.PrevHash, r.Hash); err != nil {
+	for i := range w.rows {
+		r := &w.rows[i]
+		if err := b.c.insertEvent(r); err != nil {
 			if errors.Is(err, gorm.ErrDuplicatedKey) {
 				// Unreachable behind the guard, but a clash on (match_id, seq) is by
 				// definition a lost race: report it as one, never as a constraint error.

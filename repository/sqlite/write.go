@@ -72,7 +72,7 @@ func (s *Store) Append(ctx context.Context, a referee.Append) (err error) {
 	}
 	w := &appendWrite{
 		id: a.MatchID, expected: a.Expected, events: a.Events, rows: rows, model: m,
-		cols: sqlrow.AppendColumns(a.Summary, a.Events), idem: sqlrow.IdempotencyRowOf(a, len(rows)),
+		update: shapeOf(a.Summary, a.Events), idem: sqlrow.IdempotencyRowOf(a, len(rows)),
 	}
 	for _, st := range a.Seats {
 		w.seats = append(w.seats, sqlrow.SeatRowOf(a.MatchID, st))

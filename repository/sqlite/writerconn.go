@@ -25,6 +25,9 @@ type writerConn struct {
 	tls   *libc.TLS
 	db    uintptr            // sqlite3*
 	stmts map[string]uintptr // sqlite3_stmt* by SQL text
+	// buf is C memory of bufSize bytes that insertEvent binds from (scratch).
+	buf     uintptr
+	bufSize int
 }
 
 // sqliteError is a failure of the writer connection: SQLite's extended result code and
@@ -253,6 +256,10 @@ func (c *writerConn) close() error {
 		sqlite3.Xsqlite3_finalize(c.tls, p)
 	}
 	c.stmts = nil
+	if c.buf != 0 { // after the statements: none may hold a pointer into it
+		libc.Xfree(c.tls, c.buf)
+		c.buf, c.bufSize = 0, 0
+	}
 	var err error
 	if c.db != 0 {
 		if rc := sqlite3.Xsqlite3_close_v2(c.tls, c.db); rc != sqlite3.SQLITE_OK {

@@ -55,13 +55,14 @@ func EncodeEvents(id string, events []domain.Event) ([]EventRow, error) {
 }
 
 // EncodeAppend is what both stores' Append encode first: the append's event rows
-// (EncodeEvents) and the read model of the match they leave.
+// (EncodeEvents) and the read model of the match they leave, in the columns AppendColumns
+// writes (the seat columns only when the append changes the seats).
 func EncodeAppend(a referee.Append) ([]EventRow, MatchRow, error) {
 	rows, err := EncodeEvents(a.MatchID, a.Events)
 	if err != nil {
 		return nil, MatchRow{}, err
 	}
-	m, err := ReadModel(a.Summary, a.Expected+len(rows))
+	m, err := readModel(a.Summary, a.Expected+len(rows), seatsChange(a.Events))
 	return rows, m, err
 }
 

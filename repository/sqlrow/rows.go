@@ -150,15 +150,24 @@ func ParseTime(s string) (time.Time, error) {
 // ReadModel fills the read-model columns of a matches row from sum. The version stored is
 // the log's head, which the store knows, whatever the caller's summary says.
 func ReadModel(sum domain.Summary, version int) (MatchRow, error) {
-	players, err := json.Marshal(sum.Players)
-	if err != nil {
-		return MatchRow{}, err
+	return readModel(sum, version, true)
+}
+
+// readModel is ReadModel, with the seat columns (players, open_seats) left empty unless
+// seats: an append that seats no one does not write them (AppendColumns), so it does not
+// encode them either.
+func readModel(sum domain.Summary, version int, seats bool) (MatchRow, error) {
+	var players, open []byte
+	if seats {
+		var err error
+		if players, err = json.Marshal(sum.Players); err != nil {
+			return MatchRow{}, err
+		}
+		if open, err = json.Marshal(nonNil(sum.OpenSeats)); err != nil {
+			return MatchRow{}, err
+		}
 	}
 	scores, err := json.Marshal(sum.Scores)
-	if err != nil {
-		return MatchRow{}, err
-	}
-	open, err := json.Marshal(nonNil(sum.OpenSeats))
 	if err != nil {
 		return MatchRow{}, err
 	}
@@ -191,13 +200,24 @@ func nonNil(s []int) []int {
 // an UPDATE that leaves every indexed column alone a heap-only tuple update that writes no
 // index entry; most moves change neither.
 func AppendColumns(sum domain.Summary, events []domain.Event) []string {
-	seats := slices.ContainsFunc(events, func(e domain.Event) bool {
-		return e.Type == domain.TypeSeatJoined || e.Type == domain.TypeSeatLeft
-	})
-	status := sum.Status != domain.StatusInProgress || seats
+	return UpdateColumns(AppendShape(sum, events))
+}
+
+// AppendShape is the shape of an append's read-model update, as UpdateColumns takes it: whether
+// it writes the status, the seats and the deadline.
+func AppendShape(sum domain.Summary, events []domain.Event) (status, seats, clock bool) {
+	seats = seatsChange(events)
+	status = sum.Status != domain.StatusInProgress || seats
 	// A waiting offer's deadline (docs/api-matches.md, "Consent") goes when its status changes: the
 	// deal, or the cancellation.
-	return UpdateColumns(status, seats, sum.TurnSeconds > 0 || status)
+	return status, seats, sum.TurnSeconds > 0 || status
+}
+
+// seatsChange says whether events seat someone or free a seat.
+func seatsChange(events []domain.Event) bool {
+	return slices.ContainsFunc(events, func(e domain.Event) bool {
+		return e.Type == domain.TypeSeatJoined || e.Type == domain.TypeSeatLeft
+	})
 }
 
 // UpdateColumns are the columns of one shape of the append's read-model update: always the

@@ -257,8 +257,13 @@ func (s *MatchService) botTurn(ctx context.Context, g *game, seat int, name stri
 func (s *MatchService) decideBot(ctx context.Context, g *game, seat int, strategy domain.Strategy, ok bool, now time.Time) ([]domain.Event, error) {
 	if ok {
 		if mv, err := strategy.Choose(ctx, g.match.SeatView(seat, g.hands)); err == nil {
-			if events, err := g.play(seat, mv, now); err == nil {
+			version := g.match.Version()
+			events, err := g.play(seat, mv, now)
+			if err == nil {
 				return events, nil
+			}
+			if g.match.Version() != version { // failed part-way (game.play): g is lost
+				return nil, err
 			}
 		}
 	}

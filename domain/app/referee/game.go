@@ -27,8 +27,11 @@ func newGame(id string, seed domain.Seed, events []domain.Event) (*game, error) 
 }
 
 // play decides seat's move, applies the events it yields and records them in the hand log.
+// g is always a working copy (entry.working), so the move is played in place: a refused move
+// leaves g as it was, and an error after its first event (a fault of the rules, which moves
+// g's version) leaves g to be thrown away, as every caller does with a working copy that failed.
 func (g *game) play(seat int, mv domain.Move, at time.Time) ([]domain.Event, error) {
-	events, err := g.match.Act(seat, mv, at)
+	events, err := g.match.ActInPlace(seat, mv, at)
 	if err != nil {
 		return nil, err
 	}

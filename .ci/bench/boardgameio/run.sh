@@ -1,0 +1,40 @@
+#!/bin/sh
+# The peer comparison (docs/performance.md, "Against boardgame.io"): durable allfives moves per
+# second against boardgame.io 0.50.2's own server in memory, 32 matches each, in alternating
+# rounds on loopback. A check run by hand on a quiet machine: never part of the product, never
+# run by go test.
+#   ./run.sh path/to/allfives [rounds] [seconds per round] [matches]
+set -eu
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+rounds=${2:-4} secs=${3:-10} matches=${4:-32}
+here=$(cd "$(dirname "$0")" && pwd)
+cd "$here"
+[ -d node_modules/boardgame.io ] || npm ci --no-audit --no-fund >/dev/null 2>&1 || npm install --no-audit --no-fund >/dev/null
+work=$(mktemp -d)
+pids=""
+cleanup() {
+  for p in $pids; do kill "$p" 2>/dev/null || true; done
+  rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+node bgio-server.js 18400 >"$work/bgio.log" 2>&1 &
+pids="$pids $!"
+"$bin" serve --addr 127.0.0.1:18410 --db "$work/a.db" --sync full --limits off --log-level warn >"$work/allfives.log" 2>&1 &
+pids="$pids $!"
+for i in $(seq 50); do
+  curl -fs http://127.0.0.1:18410/healthz >/dev/null 2>&1 && curl -fs http://127.0.0.1:18401/games >/dev/null 2>&1 && break
+  sleep 0.2
+done
+for r in $(seq "$rounds"); do
+  node bgio-load.js 18400 "$matches" "$secs" | tee -a "$work/results"
+  node allfives-load.js 127.0.0.1:18410 "$matches" "$secs" | tee -a "$work/results"
+done
+node -e '
+const lines = require("fs").readFileSync(process.argv[1], "utf8").trim().split("\n").map(JSON.parse);
+const sum = (s) => lines.filter((l) => l.server === s).reduce((a, l) => [a[0] + l.moves, a[1] + l.seconds], [0, 0]);
+const [b, a] = [sum("boardgame.io"), sum("allfives")];
+const rb = b[0] / b[1], ra = a[0] / a[1];
+console.log(`boardgame.io (memory)   ${rb.toFixed(1)} moves/s`);
+console.log(`allfives (--sync full)  ${ra.toFixed(1)} moves/s`);
+console.log(`allfives / boardgame.io ${(ra / rb).toFixed(2)}  (>= 1.5)`);
+' "$work/results"
