@@ -34,6 +34,7 @@ const confirmDeals = "expert-vs-reference/r5-confirm"
 var screens = map[string]func() chooser{
 	"released": func() chooser { return NewExpert(1, DefaultRollouts) },
 	"ext":      func() chooser { return extended{x: NewExpert(1, DefaultRollouts)} },
+	"ext-pv8":  func() chooser { return extended{x: NewExpert(1, DefaultRollouts), presume: 8} },
 }
 
 // BenchmarkConfirmVsReference plays a screened row on the confirming deals, for a method
