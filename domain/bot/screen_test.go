@@ -1,9 +1,16 @@
 package bot
 
 import (
+	"context"
+	"fmt"
 	"maps"
+	"math/bits"
 	"slices"
 	"testing"
+	"time"
+
+	"github.com/allfives/allfives/domain"
+	"github.com/allfives/allfives/domain/bot/internal/bottest"
 )
 
 // This file screens the round-5 methods of docs/decisions/022-extended-pimc-and-the-luck-of-the-deal.md
@@ -45,6 +52,44 @@ func BenchmarkConfirmVsReference(b *testing.B) {
 	for _, name := range slices.Sorted(maps.Keys(screens)) {
 		b.Run(name, func(b *testing.B) {
 			vsReference(b, confirmDeals, screens[name](), name+" against the reference, confirming deals")
+		})
+	}
+}
+
+// BenchmarkScreenChoose is each screened row's CPU time per two-player decision, on
+// positions where the extended study applies (a choice to make, more than deepUnseen tiles
+// hidden, the boneyard not empty), from matches of pimc against greedy; the mean over the
+// run, from the process's CPU clock, so run it with -cpu 1 and nothing else of its own:
+//
+//	nice -n 19 go test ./domain/bot -run '^$' -bench ScreenChoose -benchtime 200x -cpu 1
+func BenchmarkScreenChoose(b *testing.B) {
+	for _, name := range slices.Sorted(maps.Keys(screens)) {
+		b.Run(name, func(b *testing.B) {
+			var views []domain.SeatView
+			players := []domain.Strategy{NewPIMC(2, 240), NewGreedy()}
+			for i := 0; len(views) < b.N; i++ {
+				bottest.Play(b, bottest.Spec(bottest.Shape{Players: 2}, 0), bottest.Seed(fmt.Sprint("screen-positions/", i)), players, func(m *domain.Match, hands domain.HandLog) bool {
+					v := m.SeatView(m.Turn(), hands)
+					if len(v.LegalMoves) > 1 && v.Boneyard > 0 && bits.OnesCount32(read(v).unseen) > deepUnseen {
+						views = append(views, v)
+					}
+					return true
+				})
+			}
+			p := screens[name]()
+			b.ResetTimer()
+			wall := time.Now()
+			start, ok := processCPU()
+			for i := 0; i < b.N; i++ {
+				if _, err := p.Choose(context.Background(), views[i]); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if end, _ := processCPU(); ok {
+				b.ReportMetric(float64(end-start)/1e6/float64(b.N), "cpu-ms/op")
+			} else { // no process CPU clock here: wall-clock time, which includes waiting for a core
+				b.ReportMetric(float64(time.Since(wall))/1e6/float64(b.N), "wall-ms/op")
+			}
 		})
 	}
 }
