@@ -25,8 +25,14 @@ import (
 // it is also presumed-value PIMC (Wisser 2015) at the opponent's first answer: the opponent
 // chooses it without seeing the seat's hand (presumedStep), as it must in a real match.
 type extended struct {
-	x       *Expert
-	presume int // hands of the seat's the opponent weighs its first answer against (0: it sees the real one)
+	x   *Expert
+	ext extOpts
+}
+
+// extOpts are the extended study's switches.
+type extOpts struct {
+	presume  int // hands of the seat's the opponent weighs its first answer against (0: it sees the real one)
+	minDeals int // an information set of fewer deals is worth its playouts' own choices, not its best move
 }
 
 // Choose is the expert's decision with the extended study where it applies.
@@ -40,21 +46,26 @@ func (p extended) Choose(ctx context.Context, v domain.SeatView) (domain.Move, e
 	}
 	s, order := p.x.prepare(v, k)
 	r := viewRNG(p.x.seed, v)
-	values := s.extend(&r, v.Seat, p.presume)
+	values := s.extend(&r, v.Seat, p.ext)
 	return v.LegalMoves[order[best(values)]].Move(), nil
 }
 
 // infoSet is what the seat learns of one information set at its next decision: the weight of
-// its deals and, per move it has there, the weighted sum of the playouts' values.
+// its deals, their count, per move it has there the weighted sum of the playouts' values,
+// and the weighted sum of the values of the move the playout policy takes in each deal.
 type infoSet struct {
 	weight float64
+	deals  int
 	sums   []float64
+	policy float64
 }
 
 // extend values each candidate by the extended study, spending s.budget playouts in all: a
-// candidate whose next decision offers n moves costs n playouts in a deal. With presume > 0
-// the opponent's first action is presumedStep's.
-func (s *study) extend(r *rng, me, presume int) []float64 {
+// candidate whose next decision offers n moves costs n playouts in a deal. With o.presume > 0
+// the opponent's first action is presumedStep's. A set of fewer than o.minDeals deals is
+// worth the mean of the policy's own moves in them: the best of a few deals' means is the
+// best in hindsight, which flatters candidates that leave many moves open.
+func (s *study) extend(r *rng, me int, o extOpts) []float64 {
 	sets := make([]map[uint64]*infoSet, len(s.cands))
 	for i := range sets {
 		sets[i] = map[uint64]*infoSet{}
@@ -71,8 +82,8 @@ func (s *study) extend(r *rng, me, presume int) []float64 {
 			*g = *world
 			g.apply(c)
 			key := uint64(14695981039346656037)
-			if presume > 0 && g.state == live && int(g.turn) != me {
-				key = (key ^ presumedStep(g, r, me, presume)) * 1099511628211
+			if o.presume > 0 && g.state == live && int(g.turn) != me {
+				key = (key ^ presumedStep(g, r, me, o.presume)) * 1099511628211
 			}
 			for g.state == live && int(g.turn) != me {
 				key = (key ^ stepCode(g)) * 1099511628211
@@ -85,15 +96,18 @@ func (s *study) extend(r *rng, me, presume int) []float64 {
 			if len(opts) < 2 { // no decision left to share: one playout
 				done++
 				s.finish(g)
-				add(sets[i], key, 1, 0, w, s.score(g))
+				v := s.score(g)
+				add(sets[i], key, 1, w).count(0, w, v, true)
 				continue
 			}
+			pick := policyMove(g, opts)
+			set := add(sets[i], key, len(opts), w)
 			for j, m := range opts {
 				done++
 				*h = *g
 				h.apply(m)
 				s.finish(h)
-				add(sets[i], key, len(opts), j, w, s.score(h))
+				set.count(j, w, s.score(h), j == pick)
 			}
 		}
 	}
@@ -102,7 +116,11 @@ func (s *study) extend(r *rng, me, presume int) []float64 {
 		total := 0.0
 		for _, set := range byKey {
 			total += set.weight
-			values[i] += set.sums[best(set.sums)]
+			if set.deals < o.minDeals {
+				values[i] += set.policy
+			} else {
+				values[i] += set.sums[best(set.sums)]
+			}
 		}
 		if total > 0 {
 			values[i] /= total
@@ -111,18 +129,46 @@ func (s *study) extend(r *rng, me, presume int) []float64 {
 	return values
 }
 
-// add counts a playout of move j of n, worth v in a deal of weight w, in the set named key.
-// The set's weight counts each deal once, with its first move.
-func add(sets map[uint64]*infoSet, key uint64, n, j int, w, v float64) {
+// add counts a deal of weight w in the set named key, of n moves, and returns the set.
+func add(sets map[uint64]*infoSet, key uint64, n int, w float64) *infoSet {
 	set := sets[key]
 	if set == nil {
 		set = &infoSet{sums: make([]float64, n)}
 		sets[key] = set
 	}
-	if j == 0 {
-		set.weight += w
-	}
+	set.weight += w
+	set.deals++
+	return set
+}
+
+// count adds a playout of move j worth v in a deal of weight w; policy says the playout
+// policy takes that move there.
+func (set *infoSet) count(j int, w, v float64, policy bool) {
 	set.sums[j] += w * v
+	if policy {
+		set.policy += w * v
+	}
+}
+
+// policyMove is the index among opts of the move the playout policy takes in g (a play on
+// either of two alike ends is the one opts lists).
+func policyMove(g *sim, opts []move) int {
+	m := g.playable(int(g.turn))
+	if m == 0 {
+		return 0
+	}
+	var t, e int
+	if g.look {
+		t, e = g.lookaheadPick(m)
+	} else {
+		t, e = g.greedyPick(m)
+	}
+	for j, o := range opts {
+		if o.tile == t && (o.end == e || g.end[0] == g.end[1] && g.dbl[0] == g.dbl[1]) {
+			return j
+		}
+	}
+	return 0
 }
 
 // stepCode makes the seat to move act by the playout policy, as step does, and returns what
@@ -229,7 +275,7 @@ func ownMoves(g *sim, out []move) []move {
 
 // TestOwnMovesAreTheLegalMoves checks the extended study's list of the seat's moves against
 // the referee's on positions of real matches: the same plays, draw or pass, but a tile that
-// fits two alike ends once.
+// fits two alike ends once; and that policyMove names the tile the policy plays.
 func TestOwnMovesAreTheLegalMoves(t *testing.T) {
 	players := []domain.Strategy{NewGreedy(), NewRandom(3)}
 	checked := 0
@@ -261,6 +307,13 @@ func TestOwnMovesAreTheLegalMoves(t *testing.T) {
 					t.Fatalf("%v: ownMoves leaves out %+v", v.Line, mv)
 				}
 			}
+			if m := g.playable(v.Seat); m != 0 {
+				g.look, g.plies = true, 2
+				tile, _ := g.lookaheadPick(m)
+				if pick := got[policyMove(&g, got)]; pick.tile != tile {
+					t.Fatalf("%v: policyMove names %+v, the policy plays tile %d", v.Line, pick, tile)
+				}
+			}
 			checked++
 			return true
 		})
@@ -274,10 +327,10 @@ func TestOwnMovesAreTheLegalMoves(t *testing.T) {
 // matches against greedy play with legal moves (the harness refuses any other), and wins most
 // of them.
 func TestExtendedPlays(t *testing.T) {
-	for _, presume := range []int{0, 4} {
-		r := duel(t, fmt.Sprint("extended-plays/", presume), extended{x: NewExpert(1, 200), presume: presume}, NewGreedy(), 2)
+	for _, o := range []extOpts{{}, {presume: 4, minDeals: 3}} {
+		r := duel(t, fmt.Sprintf("extended-plays/%+v", o), extended{x: NewExpert(1, 200), ext: o}, NewGreedy(), 2)
 		if r.rate() < 0.5 {
-			t.Fatalf("extended (presume %d) against greedy: %s, want most", presume, r)
+			t.Fatalf("extended %+v against greedy: %s, want most", o, r)
 		}
 	}
 }

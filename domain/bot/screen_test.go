@@ -41,7 +41,8 @@ const confirmDeals = "expert-vs-reference/r5-confirm"
 var screens = map[string]func() chooser{
 	"released": func() chooser { return NewExpert(1, DefaultRollouts) },
 	"ext":      func() chooser { return extended{x: NewExpert(1, DefaultRollouts)} },
-	"ext-pv8":  func() chooser { return extended{x: NewExpert(1, DefaultRollouts), presume: 8} },
+	"ext-pv8":  func() chooser { return extended{x: NewExpert(1, DefaultRollouts), ext: extOpts{presume: 8}} },
+	"ext-k4":   func() chooser { return extended{x: NewExpert(1, DefaultRollouts), ext: extOpts{minDeals: 4}} },
 }
 
 // BenchmarkConfirmVsReference plays a screened row on the confirming deals, for a method
