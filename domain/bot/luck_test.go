@@ -14,7 +14,9 @@ import (
 // deal is worth to it, V(deal), less what a deal is worth on average from the same match
 // score and lead, E[V]. Its expected value is zero given everything before the deal, whatever
 // V is, so subtracting the sum of a match's deal lucks from its result leaves the mean
-// unchanged; the better V follows the result, the less variance is left.
+// unchanged; the better V follows the result, the less variance is left. With the V below,
+// duplicate matches keep about all their variance (decision 022 of docs/decisions): a deal
+// says little of how a hand goes, and duplicate play already cancels what it says.
 
 // luckDeals is how many random deals estimate E[V] for each real one. The estimate is
 // unbiased at any count (the random deals are drawn apart from the real one); more of them
