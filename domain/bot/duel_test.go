@@ -30,7 +30,8 @@ type chooser interface {
 type duelResult struct {
 	matches int
 	wins    int
-	margin  int // a's final score minus b's, summed over the matches
+	margin  int           // a's final score minus b's, summed over the matches
+	played  []matchRecord // each match, for the variance-reduced estimate (estimate_test.go)
 }
 
 // rate is a's share of the matches won.
@@ -54,6 +55,7 @@ func (r duelResult) report(b *testing.B, label string) {
 	b.ReportMetric(100*hi, "hi95%")
 	b.ReportMetric(float64(r.matches), "matches")
 	b.Logf("%s: %s", label, r)
+	r.reportEstimate(b)
 }
 
 // wilson is the Wilson score interval for k successes in n trials at normal quantile z.
@@ -100,7 +102,10 @@ func duel(tb testing.TB, name string, a, b chooser, deals int) duelResult {
 					if swap == 1 {
 						seats = [2]chooser{b, a}
 					}
-					scores, winner, err := playDuel(duelSeed(name, d), seats)
+					scores, winner, luck, err := playDuel(duelSeed(name, d), seats)
+					if swap == 1 { // the luck is seat 0's; a's is the opposite when a sits at seat 1
+						luck = -luck
+					}
 					mu.Lock()
 					if err != nil && fail == nil {
 						fail = fmt.Errorf("deal %d, swap %d: %w", d, swap, err)
@@ -115,8 +120,9 @@ func duel(tb testing.TB, name string, a, b chooser, deals int) duelResult {
 					}
 					res.wins += won
 					res.margin += margin
+					res.played = append(res.played, matchRecord{deal: d, won: won, luck: luck})
 					if duelLog != nil {
-						fmt.Fprintf(duelLog, "%d %d %d %d\n", d, swap, won, margin)
+						fmt.Fprintf(duelLog, "%d %d %d %d %.4f\n", d, swap, won, margin, luck)
 					}
 					mu.Unlock()
 				}
@@ -139,8 +145,9 @@ func duel(tb testing.TB, name string, a, b chooser, deals int) duelResult {
 const maxDuelSteps = 100000
 
 // playDuel plays one two-player match of seats[0] against seats[1] on seed's deals, and
-// returns the final scores and the winning seat.
-func playDuel(seed domain.Seed, seats [2]chooser) ([]int, int, error) {
+// returns the final scores, the winning seat and the luck of the match's deals to seat 0
+// (dealLuck, summed over its hands).
+func playDuel(seed domain.Seed, seats [2]chooser) (scores []int, winner int, luck float64, err error) {
 	at := time.Unix(0, 0).UTC()
 	spec := domain.MatchSpec{Seeded: true}
 	for s := range seats {
@@ -148,17 +155,18 @@ func playDuel(seed domain.Seed, seats [2]chooser) ([]int, int, error) {
 	}
 	events, err := domain.Start(spec, seed, at)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, 0, err
 	}
 	m, err := domain.Resume("duel", seed, events)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, 0, err
 	}
 	var hands domain.HandLog
 	hands.Record(events...)
+	luck = eventsLuck(m, seed, events)
 	for step := 0; !m.Finished(); step++ {
 		if step > maxDuelSteps {
-			return nil, 0, fmt.Errorf("no end after %d moves", step)
+			return nil, 0, 0, fmt.Errorf("no end after %d moves", step)
 		}
 		seat := m.Turn()
 		ch := seats[seat]
@@ -167,16 +175,17 @@ func playDuel(seed domain.Seed, seats [2]chooser) ([]int, int, error) {
 		}
 		mv, err := ch.Choose(context.Background(), m.SeatView(seat, hands))
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, 0, err
 		}
 		evs, err := m.Act(seat, mv, at)
 		if err != nil {
-			return nil, 0, fmt.Errorf("seat %d: %w", seat, err)
+			return nil, 0, 0, fmt.Errorf("seat %d: %w", seat, err)
 		}
 		hands.Record(evs...)
+		luck += eventsLuck(m, seed, evs)
 	}
 	w, _ := m.WinnerSide()
-	return m.Scores(), w, nil
+	return m.Scores(), w, luck, nil
 }
 
 // BenchmarkExpertVsReference is the expert's strength against the reference player with the
@@ -261,7 +270,8 @@ func TestReferenceBeatsGreedy(t *testing.T) {
 }
 
 // duelLog is where duel writes each match's outcome when BOT_DUEL_LOG names a file: a line
-// "deal swap won margin" per match (won is 1 when the first player won), so that two
+// "deal swap won margin luck" per match (won is 1 when the first player won, luck is the
+// first player's luck of the deals, dealLuck), so that two
 // variants' runs on the same deals can be compared match by match. The benchmark's own first
 // run of one op writes the first two lines.
 var duelLog = func() io.Writer {
