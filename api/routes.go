@@ -43,6 +43,8 @@ func (s *server) routes(e *echo.Echo, reg *prometheus.Registry) {
 	v1.GET("/matches/:id/export", s.export)
 	v1.POST("/matches/:id/review", s.requestReview)
 	v1.GET("/matches/:id/review", s.getReview)
+	// Explore and Play on (docs/review.md, "Explore" and "Play on").
+	v1.GET("/matches/:id/analysis", s.exploreDecision)
 	v1.POST("/matches/:id/seats/:seat/join", s.joinSeat)
 	v1.POST("/matches/:id/seats/:seat/leave", s.leaveSeat)
 	v1.POST("/matches/:id/seats/:seat/resume", s.resumeSeat)

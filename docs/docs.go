@@ -343,6 +343,105 @@ const docTemplate = `{
                 "x-token-optional": true
             }
         },
+        "/api/v1/matches/{id}/analysis": {
+            "get": {
+                "security": [
+                    {
+                        "SeatToken": []
+                    }
+                ],
+                "description": "The options of the decision that event step of a finished match made (docs/review.md, \"Explore\"): every legal move its seat had, valued by the review's judge from what the seat knew then (the review's own candidate values), the move played and the review's best marked. A decision is a play, draw or pass chosen among at least two legal moves, exactly the review's decisions; any other event is 409 NOT_A_DECISION. Read from the match's stored review when it is done (no review is queued), else computed on the request's path through a bounded number of places: 503 when as many wait as the review queue holds, 429 when this client has --max-running-reviews being computed.",
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "review"
+                ],
+                "summary": "Explore a decision",
+                "operationId": "getAnalysis",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "match id",
+                        "name": "id",
+                        "in": "path",
+                        "required": true
+                    },
+                    {
+                        "minimum": 2,
+                        "type": "integer",
+                        "description": "the seq of the event the decision made (a review decision's seq)",
+                        "name": "step",
+                        "in": "query",
+                        "required": true
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "the decision's options",
+                        "schema": {
+                            "$ref": "#/definitions/api.Analysis"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST: step missing, not an integer, or not from 1 to the match's version",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "401": {
+                        "description": "UNAUTHORIZED: a token that is not this match's",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "MATCH_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "409": {
+                        "description": "MATCH_SEALED, MATCH_NOT_FINISHED, NOT_A_DECISION: MATCH_SEALED when the match belongs to a duplicate round still being played (to its own seats too), checked before anything else, the same answer whatever the request (docs/tournaments.md); MATCH_NOT_FINISHED when the match was not played to its end, checked before the step; NOT_A_DECISION when event step is not a choice among at least two legal moves",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "429": {
+                        "description": "RATE_LIMITED: this client address or player has --max-running-reviews explorations being computed (docs/operations.md, \\\"Limits\\\"); Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
+                        }
+                    },
+                    "500": {
+                        "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read, folded or judged",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "503": {
+                        "description": "UNAVAILABLE, or STORE_BUSY: as many explorations wait to be computed as the review queue holds, or the store stayed locked beyond its timeout; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
+                        }
+                    }
+                },
+                "x-token-optional": true
+            }
+        },
         "/api/v1/matches/{id}/audit": {
             "get": {
                 "security": [
@@ -3019,6 +3118,55 @@ const docTemplate = `{
         }
     },
     "definitions": {
+        "api.Analysis": {
+            "type": "object",
+            "required": [
+                "options",
+                "seat",
+                "step"
+            ],
+            "properties": {
+                "options": {
+                    "type": "array",
+                    "items": {
+                        "$ref": "#/definitions/api.AnalysisOption"
+                    }
+                },
+                "seat": {
+                    "type": "integer",
+                    "maximum": 3,
+                    "minimum": 0
+                },
+                "step": {
+                    "type": "integer",
+                    "minimum": 2
+                }
+            }
+        },
+        "api.AnalysisOption": {
+            "type": "object",
+            "required": [
+                "best",
+                "move",
+                "played",
+                "value"
+            ],
+            "properties": {
+                "best": {
+                    "type": "boolean"
+                },
+                "move": {
+                    "$ref": "#/definitions/api.ReviewMove"
+                },
+                "played": {
+                    "type": "boolean"
+                },
+                "value": {
+                    "type": "number",
+                    "example": 7.82
+                }
+            }
+        },
         "api.AuditCheck": {
             "type": "object",
             "required": [
@@ -4674,6 +4822,7 @@ const docTemplate = `{
                         "SEAT_NOT_RESERVED",
                         "SEAT_RESIGNED",
                         "REMATCH_CANCELLED",
+                        "NOT_A_DECISION",
                         "ALREADY_SEEKING",
                         "SEEK_NOT_FOUND",
                         "MATCH_SEALED",

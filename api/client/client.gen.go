@@ -753,6 +753,7 @@ const (
 	MUSTPASS             ApiProblemCode = "MUST_PASS"
 	MUSTPLAY             ApiProblemCode = "MUST_PLAY"
 	NAMETAKEN            ApiProblemCode = "NAME_TAKEN"
+	NOTADECISION         ApiProblemCode = "NOT_A_DECISION"
 	NOTFOUND             ApiProblemCode = "NOT_FOUND"
 	NOTORGANISER         ApiProblemCode = "NOT_ORGANISER"
 	NOTREADY             ApiProblemCode = "NOT_READY"
@@ -828,6 +829,8 @@ func (e ApiProblemCode) Valid() bool {
 	case MUSTPLAY:
 		return true
 	case NAMETAKEN:
+		return true
+	case NOTADECISION:
 		return true
 	case NOTFOUND:
 		return true
@@ -1586,6 +1589,23 @@ func (e ListTournamentsParamsStatus) Valid() bool {
 	default:
 		return false
 	}
+}
+
+// ApiAnalysis defines model for api.Analysis.
+type ApiAnalysis struct {
+	Options []ApiAnalysisOption `json:"options"`
+	Seat    int                 `json:"seat"`
+	Step    int                 `json:"step"`
+}
+
+// ApiAnalysisOption defines model for api.AnalysisOption.
+type ApiAnalysisOption struct {
+	Best   bool          `json:"best"`
+	Move   ApiReviewMove `json:"move"`
+	Played bool          `json:"played"`
+
+	// Value Example: 7.82
+	Value float32 `json:"value"`
 }
 
 // ApiAuditCheck defines model for api.AuditCheck.
@@ -3037,6 +3057,12 @@ type GetMatchParams struct {
 	IfNoneMatch *string `json:"If-None-Match,omitempty"`
 }
 
+// GetAnalysisParams defines parameters for GetAnalysis.
+type GetAnalysisParams struct {
+	// Step the seq of the event the decision made (a review decision's seq)
+	Step int `form:"step" json:"step"`
+}
+
 // ListEventsParams defines parameters for ListEvents.
 type ListEventsParams struct {
 	// After only events with seq greater than this
@@ -3284,6 +3310,13 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/v1/matches/{id} (the `GetMatch` operationId).
 	GetMatch(ctx context.Context, id string, params *GetMatchParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetAnalysis Explore a decision
+	//
+	// The options of the decision that event step of a finished match made (docs/review.md, "Explore"): every legal move its seat had, valued by the review's judge from what the seat knew then (the review's own candidate values), the move played and the review's best marked. A decision is a play, draw or pass chosen among at least two legal moves, exactly the review's decisions; any other event is 409 NOT_A_DECISION. Read from the match's stored review when it is done (no review is queued), else computed on the request's path through a bounded number of places: 503 when as many wait as the review queue holds, 429 when this client has --max-running-reviews being computed.
+	//
+	// Corresponds with GET /api/v1/matches/{id}/analysis (the `GetAnalysis` operationId).
+	GetAnalysis(ctx context.Context, id string, params *GetAnalysisParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// AuditMatch Audit a match
 	//
@@ -3719,6 +3752,23 @@ func (c *Client) CreateMatch(ctx context.Context, body CreateMatchJSONRequestBod
 // Corresponds with GET /api/v1/matches/{id} (the `GetMatch` operationId).
 func (c *Client) GetMatch(ctx context.Context, id string, params *GetMatchParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetMatchRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetAnalysis Explore a decision
+//
+// The options of the decision that event step of a finished match made (docs/review.md, "Explore"): every legal move its seat had, valued by the review's judge from what the seat knew then (the review's own candidate values), the move played and the review's best marked. A decision is a play, draw or pass chosen among at least two legal moves, exactly the review's decisions; any other event is 409 NOT_A_DECISION. Read from the match's stored review when it is done (no review is queued), else computed on the request's path through a bounded number of places: 503 when as many wait as the review queue holds, 429 when this client has --max-running-reviews being computed.
+//
+// Corresponds with GET /api/v1/matches/{id}/analysis (the `GetAnalysis` operationId).
+func (c *Client) GetAnalysis(ctx context.Context, id string, params *GetAnalysisParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetAnalysisRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -4834,6 +4884,63 @@ func NewGetMatchRequest(server string, id string, params *GetMatchParams) (*http
 			req.Header.Set("If-None-Match", headerParam0)
 		}
 
+	}
+
+	return req, nil
+}
+
+// NewGetAnalysisRequest constructs an http.Request for the GetAnalysis method
+func NewGetAnalysisRequest(server string, id string, params *GetAnalysisParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/matches/%s/analysis", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "step", params.Step, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
 	}
 
 	return req, nil
@@ -6774,6 +6881,15 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/v1/matches/{id} (the `GetMatch` operationId).
 	GetMatchWithResponse(ctx context.Context, id string, params *GetMatchParams, reqEditors ...RequestEditorFn) (*GetMatchResponse, error)
 
+	// GetAnalysisWithResponse Explore a decision
+	//
+	// The options of the decision that event step of a finished match made (docs/review.md, "Explore"): every legal move its seat had, valued by the review's judge from what the seat knew then (the review's own candidate values), the move played and the review's best marked. A decision is a play, draw or pass chosen among at least two legal moves, exactly the review's decisions; any other event is 409 NOT_A_DECISION. Read from the match's stored review when it is done (no review is queued), else computed on the request's path through a bounded number of places: 503 when as many wait as the review queue holds, 429 when this client has --max-running-reviews being computed.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/matches/{id}/analysis (the `GetAnalysis` operationId).
+	GetAnalysisWithResponse(ctx context.Context, id string, params *GetAnalysisParams, reqEditors ...RequestEditorFn) (*GetAnalysisResponse, error)
+
 	// AuditMatchWithResponse Audit a match
 	//
 	// Re-verifies the stored record and says, check by check, what holds: the hash chain is intact (hash_chain); every event follows from the ones before under the rules, each recorded action re-run through the referee and its events compared with those stored, points and hand ends included (rules); the stored read model agrees with the log (read_model); and once match.ended has revealed the seed, the seed matches the commitment (seed) and every deal re-derives from it (deals); then the tables beside the log: one seat row per player, every human seat with a token hash (seats), every idempotency record naming a move of its seat within the log (idempotency), and the stored secret seed hashing to the commitment, for a live match too, without revealing anything of it (stored_seed). A record that cannot be read or folded, which every other endpoint answers with RECORD_CORRUPT, is audited all the same. A live match is audited as far as it is public: its deals are checked for consistency only, and a failure's detail never shows tiles the caller may not see. The answer is 200 whether or not the record holds up: ok says which, and first_bad_seq names the first event found at fault. head_hash, which commits to the whole log, is given once the match has ended (while it is live it would give drawn tiles away).
@@ -7688,6 +7804,131 @@ func (r GetMatchResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetMatchResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetAnalysisResponse429Headers the declared response headers of an HTTP 429 response for GetAnalysis
+type GetAnalysisResponse429Headers struct {
+	RetryAfter *int
+}
+
+// GetAnalysisResponse503Headers the declared response headers of an HTTP 503 response for GetAnalysis
+type GetAnalysisResponse503Headers struct {
+	RetryAfter *int
+}
+
+// GetAnalysisResponse507Headers the declared response headers of an HTTP 507 response for GetAnalysis
+type GetAnalysisResponse507Headers struct {
+	RetryAfter *int
+}
+
+type GetAnalysisResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ApiAnalysis
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ApiProblem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *ApiProblem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ApiProblem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ApiProblem
+	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
+	ApplicationproblemJSON507 *ApiProblem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetAnalysisResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetAnalysisResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *GetAnalysisResponse507Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetAnalysisResponse) GetJSON200() *ApiAnalysis {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetAnalysisResponse) GetApplicationproblemJSON400() *ApiProblem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetAnalysisResponse) GetApplicationproblemJSON401() *ApiProblem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetAnalysisResponse) GetApplicationproblemJSON404() *ApiProblem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r GetAnalysisResponse) GetApplicationproblemJSON409() *ApiProblem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetAnalysisResponse) GetApplicationproblemJSON429() *ApiProblem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r GetAnalysisResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetAnalysisResponse) GetApplicationproblemJSON500() *ApiProblem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetAnalysisResponse) GetApplicationproblemJSON503() *ApiProblem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
+func (r GetAnalysisResponse) GetApplicationproblemJSON507() *ApiProblem {
+	return r.ApplicationproblemJSON507
+}
+
+// GetBody returns the raw response body bytes
+func (r GetAnalysisResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetAnalysisResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetAnalysisResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetAnalysisResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -12880,6 +13121,21 @@ func (c *ClientWithResponses) GetMatchWithResponse(ctx context.Context, id strin
 	return ParseGetMatchResponse(rsp)
 }
 
+// GetAnalysisWithResponse Explore a decision
+//
+// The options of the decision that event step of a finished match made (docs/review.md, "Explore"): every legal move its seat had, valued by the review's judge from what the seat knew then (the review's own candidate values), the move played and the review's best marked. A decision is a play, draw or pass chosen among at least two legal moves, exactly the review's decisions; any other event is 409 NOT_A_DECISION. Read from the match's stored review when it is done (no review is queued), else computed on the request's path through a bounded number of places: 503 when as many wait as the review queue holds, 429 when this client has --max-running-reviews being computed.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/matches/{id}/analysis (the `GetAnalysis` operationId).
+func (c *ClientWithResponses) GetAnalysisWithResponse(ctx context.Context, id string, params *GetAnalysisParams, reqEditors ...RequestEditorFn) (*GetAnalysisResponse, error) {
+	rsp, err := c.GetAnalysis(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetAnalysisResponse(rsp)
+}
+
 // AuditMatchWithResponse Audit a match
 //
 // Re-verifies the stored record and says, check by check, what holds: the hash chain is intact (hash_chain); every event follows from the ones before under the rules, each recorded action re-run through the referee and its events compared with those stored, points and hand ends included (rules); the stored read model agrees with the log (read_model); and once match.ended has revealed the seed, the seed matches the commitment (seed) and every deal re-derives from it (deals); then the tables beside the log: one seat row per player, every human seat with a token hash (seats), every idempotency record naming a move of its seat within the log (idempotency), and the stored secret seed hashing to the commitment, for a live match too, without revealing anything of it (stored_seed). A record that cannot be read or folded, which every other endpoint answers with RECORD_CORRUPT, is audited all the same. A live match is audited as far as it is public: its deals are checked for consistency only, and a failure's detail never shows tiles the caller may not see. The answer is 200 whether or not the record holds up: ok says which, and first_bad_seq names the first event found at fault. head_hash, which commits to the whole log, is given once the match has ended (while it is live it would give drawn tiles away).
@@ -14071,6 +14327,128 @@ func ParseGetMatchResponse(rsp *http.Response) (*GetMatchResponse, error) {
 		response.Headers503 = &headers
 	case rsp.StatusCode == 507:
 		var headers GetMatchResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetAnalysisResponse parses an HTTP response from a GetAnalysisWithResponse call
+func ParseGetAnalysisResponse(rsp *http.Response) (*GetAnalysisResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetAnalysisResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ApiAnalysis
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 507:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON507 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers GetAnalysisResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetAnalysisResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers GetAnalysisResponse507Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
