@@ -23,7 +23,7 @@ var (
 	tokenOptional = []string{"auditMatch", "createReview", "exportMatch", "getAnalysis", "getMatch", "getReview", "listEvents", "replayMatch", "streamEvents"}
 	tokenRequired = []string{"cancelMatch", "createMatchTicket", "createRematch", "leaveSeat", "listLegalMoves", "makeMove", "resignMatch", "resumeSeat"}
 	keyRequired   = []string{"cancelSeek", "cancelTournament", "createPlayerTicket", "createSeek", "createTournament", "declineSeat", "getCurrentPlayer", "getSeek", "joinTournament", "leaveTournament", "rotatePlayerKey", "startTournament"}
-	keyOptional   = []string{"createMatch", "joinSeat", "listPlayerMatches", "streamPlayer"} // a key binds the seat to its player
+	keyOptional   = []string{"createBranch", "createMatch", "joinSeat", "listPlayerMatches", "streamPlayer"} // a key binds the seat to its player
 )
 
 // TestOpenAPIOperations: kin-openapi validates openapi.yaml; every operation has a camelCase

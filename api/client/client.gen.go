@@ -79,6 +79,54 @@ func (e ApiCancellationReason) Valid() bool {
 	}
 }
 
+// Defines values for ApiCreateBranchRequestBot.
+const (
+	ApiCreateBranchRequestBotExpert ApiCreateBranchRequestBot = "expert"
+	ApiCreateBranchRequestBotGreedy ApiCreateBranchRequestBot = "greedy"
+	ApiCreateBranchRequestBotLevel1 ApiCreateBranchRequestBot = "level-1"
+	ApiCreateBranchRequestBotLevel2 ApiCreateBranchRequestBot = "level-2"
+	ApiCreateBranchRequestBotLevel3 ApiCreateBranchRequestBot = "level-3"
+	ApiCreateBranchRequestBotLevel4 ApiCreateBranchRequestBot = "level-4"
+	ApiCreateBranchRequestBotLevel5 ApiCreateBranchRequestBot = "level-5"
+	ApiCreateBranchRequestBotLevel6 ApiCreateBranchRequestBot = "level-6"
+	ApiCreateBranchRequestBotLevel7 ApiCreateBranchRequestBot = "level-7"
+	ApiCreateBranchRequestBotLevel8 ApiCreateBranchRequestBot = "level-8"
+	ApiCreateBranchRequestBotPimc   ApiCreateBranchRequestBot = "pimc"
+	ApiCreateBranchRequestBotRandom ApiCreateBranchRequestBot = "random"
+)
+
+// Valid indicates whether the value is a known member of the ApiCreateBranchRequestBot enum.
+func (e ApiCreateBranchRequestBot) Valid() bool {
+	switch e {
+	case ApiCreateBranchRequestBotExpert:
+		return true
+	case ApiCreateBranchRequestBotGreedy:
+		return true
+	case ApiCreateBranchRequestBotLevel1:
+		return true
+	case ApiCreateBranchRequestBotLevel2:
+		return true
+	case ApiCreateBranchRequestBotLevel3:
+		return true
+	case ApiCreateBranchRequestBotLevel4:
+		return true
+	case ApiCreateBranchRequestBotLevel5:
+		return true
+	case ApiCreateBranchRequestBotLevel6:
+		return true
+	case ApiCreateBranchRequestBotLevel7:
+		return true
+	case ApiCreateBranchRequestBotLevel8:
+		return true
+	case ApiCreateBranchRequestBotPimc:
+		return true
+	case ApiCreateBranchRequestBotRandom:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ApiCreateSeekRequestFormat.
 const (
 	ApiCreateSeekRequestFormatN2p  ApiCreateSeekRequestFormat = "2p"
@@ -1642,6 +1690,14 @@ type ApiAuditReport struct {
 	Ok bool `json:"ok"`
 }
 
+// ApiBranchResponse defines model for api.BranchResponse.
+type ApiBranchResponse struct {
+	Match ApiMatchView `json:"match"`
+
+	// Token Example: Jc3mZ1s6m0kq0yC2Zb6i0Q8m4o2H1XQpY9cJwF2nq5E
+	Token string `json:"token"`
+}
+
 // ApiCancellation defines model for api.Cancellation.
 type ApiCancellation struct {
 	// Reason Reason: declined (the reserved seat said no), withdrawn (a seat holder called it off),
@@ -1658,6 +1714,31 @@ type ApiCancellation struct {
 // offer_expired (a rematch offer was not accepted in time), tournament_cancelled (the
 // match's tournament was cancelled while it waited or was being played).
 type ApiCancellationReason string
+
+// ApiCreateBranchRequest defines model for api.CreateBranchRequest.
+type ApiCreateBranchRequest struct {
+	// Bot Bot is the strategy of every seat but the caller's (docs/bots.md).
+	//
+	// Example: level-5
+	Bot ApiCreateBranchRequestBot `json:"bot"`
+
+	// Name Name is the caller's seat's name without a player key ("Guest" when left out); with a
+	// key the seat is the key's player's and shows its name.
+	//
+	// Example: Ada
+	Name *string `json:"name,omitempty"`
+
+	// Step Step is the decision's seq (a review decision's): the branch starts from the state
+	// before event step.
+	//
+	// Example: 12
+	Step int `json:"step"`
+}
+
+// ApiCreateBranchRequestBot Bot is the strategy of every seat but the caller's (docs/bots.md).
+//
+// Example: level-5
+type ApiCreateBranchRequestBot string
 
 // ApiCreateMatchRequest defines model for api.CreateMatchRequest.
 type ApiCreateMatchRequest struct {
@@ -1842,6 +1923,20 @@ type ApiEvent struct {
 // ApiEventType defines model for ApiEvent.Type.
 type ApiEventType string
 
+// ApiEventBranch defines model for api.EventBranch.
+type ApiEventBranch struct {
+	Dealt []ApiEventDealt `json:"dealt"`
+
+	// Hash Example: 79176d86d8da3ef67cceda97d3248b57ec0d17a9b702032268c88ab1037e54d7
+	Hash string `json:"hash"`
+
+	// Match Example: 0f3c9a1e5b7d4c2a8e6f1b3d5a7c9e0f
+	Match string `json:"match"`
+
+	// Step Example: 12
+	Step int `json:"step"`
+}
+
 // ApiEventData defines model for api.EventData.
 type ApiEventData struct {
 	// AutoplayAfter match.created: timeouts in a row that hand a seat to its bot, with a clock
@@ -1857,6 +1952,10 @@ type ApiEventData struct {
 	//
 	// Example: greedy
 	Bot *string `json:"bot,omitempty"`
+
+	// BranchOf match.created: a branch (docs/review.md, "Play on"): the match and step it was played on
+	// from, and the hash of that match's event step-1, the head of the prefix this log repeats
+	BranchOf *ApiEventBranch `json:"branch_of,omitempty"`
 
 	// Commitment match.created: hex(sha256(seed))
 	Commitment *string `json:"commitment,omitempty"`
@@ -1966,6 +2065,15 @@ type ApiEventDataOutcome string
 
 // ApiEventDataReason match.cancelled: why the match was cancelled: before it started, or with its tournament
 type ApiEventDataReason string
+
+// ApiEventDealt defines model for api.EventDealt.
+type ApiEventDealt struct {
+	// Hands Example: 2
+	Hands int `json:"hands"`
+
+	// Seed Example: 1220bce908f962d172dd71edf7f3215397eaadbf54c4d03b1fc8334e91eaf12a
+	Seed string `json:"seed"`
+}
 
 // ApiEventsResponse defines model for api.EventsResponse.
 type ApiEventsResponse struct {
@@ -2206,10 +2314,23 @@ type ApiLegalMovesResponse struct {
 	Version    int            `json:"version"`
 }
 
+// ApiMatchBranch defines model for api.MatchBranch.
+type ApiMatchBranch struct {
+	// Match Example: 0f3c9a1e5b7d4c2a8e6f1b3d5a7c9e0f
+	Match string `json:"match"`
+
+	// Step Example: 12
+	Step int `json:"step"`
+}
+
 // ApiMatchView defines model for api.MatchView.
 type ApiMatchView struct {
 	// AutoplayAfter AutoplayAfter is how many timeouts in a row hand a seat to its bot, with a clock.
 	AutoplayAfter *int `json:"autoplay_after,omitempty"`
+
+	// BranchOf BranchOf says, on a branch (docs/review.md, "Play on"), the match and the step it was
+	// played on from.
+	BranchOf *ApiMatchBranch `json:"branch_of,omitempty"`
 
 	// Cancelled Cancelled says, on a cancelled match, who cancelled it and why.
 	Cancelled  *ApiCancellation `json:"cancelled,omitempty"`
@@ -3180,6 +3301,9 @@ type ListTournamentsParamsStatus string
 // CreateMatchJSONRequestBody defines body for CreateMatch for application/json ContentType.
 type CreateMatchJSONRequestBody = ApiCreateMatchRequest
 
+// CreateBranchJSONRequestBody defines body for CreateBranch for application/json ContentType.
+type CreateBranchJSONRequestBody = ApiCreateBranchRequest
+
 // MakeMoveJSONRequestBody defines body for MakeMove for application/json ContentType.
 type MakeMoveJSONRequestBody = ApiMoveRequest
 
@@ -3324,6 +3448,24 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/v1/matches/{id}/audit (the `AuditMatch` operationId).
 	AuditMatch(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateBranchWithBody Play on from a decision
+	//
+	// Creates a branch of a finished match (docs/review.md, "Play on"): a new match, never rated, in the exact position before event step, a decision (a play, draw or pass chosen among at least two legal moves, a review decision's seq): the same hands, boneyard order and scores, dealt from the match's own seed (revealed, so the branch is seeded), the caller in the deciding seat and bots of the strategy bot in the others, no clock. Its match.created names the match, the step and the hash of the match's event step-1; its log then repeats the match's plays, draws, passes, deals and hands' ends up to the decision; its export embeds the match's events up to step-1 with their hashes, so that allfives verify checks a branch from one file. A branch of a branch works alike. With a player key the seat is bound to the key's player; without, it is anonymous (name, or "Guest"). It counts against the bots-only limit (--limit-bot-matches).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/matches/{id}/branches (the `CreateBranch` operationId).
+	CreateBranchWithBody(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateBranch Play on from a decision
+	//
+	// Creates a branch of a finished match (docs/review.md, "Play on"): a new match, never rated, in the exact position before event step, a decision (a play, draw or pass chosen among at least two legal moves, a review decision's seq): the same hands, boneyard order and scores, dealt from the match's own seed (revealed, so the branch is seeded), the caller in the deciding seat and bots of the strategy bot in the others, no clock. Its match.created names the match, the step and the hash of the match's event step-1; its log then repeats the match's plays, draws, passes, deals and hands' ends up to the decision; its export embeds the match's events up to step-1 with their hashes, so that allfives verify checks a branch from one file. A branch of a branch works alike. With a player key the seat is bound to the key's player; without, it is anonymous (name, or "Guest"). It counts against the bots-only limit (--limit-bot-matches).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/matches/{id}/branches (the `CreateBranch` operationId).
+	CreateBranch(ctx context.Context, id string, body CreateBranchJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CancelMatch Withdraw a waiting match
 	//
@@ -3786,6 +3928,44 @@ func (c *Client) GetAnalysis(ctx context.Context, id string, params *GetAnalysis
 // Corresponds with GET /api/v1/matches/{id}/audit (the `AuditMatch` operationId).
 func (c *Client) AuditMatch(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewAuditMatchRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateBranchWithBody Play on from a decision
+//
+// Creates a branch of a finished match (docs/review.md, "Play on"): a new match, never rated, in the exact position before event step, a decision (a play, draw or pass chosen among at least two legal moves, a review decision's seq): the same hands, boneyard order and scores, dealt from the match's own seed (revealed, so the branch is seeded), the caller in the deciding seat and bots of the strategy bot in the others, no clock. Its match.created names the match, the step and the hash of the match's event step-1; its log then repeats the match's plays, draws, passes, deals and hands' ends up to the decision; its export embeds the match's events up to step-1 with their hashes, so that allfives verify checks a branch from one file. A branch of a branch works alike. With a player key the seat is bound to the key's player; without, it is anonymous (name, or "Guest"). It counts against the bots-only limit (--limit-bot-matches).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/matches/{id}/branches (the `CreateBranch` operationId).
+func (c *Client) CreateBranchWithBody(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateBranchRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateBranch Play on from a decision
+//
+// Creates a branch of a finished match (docs/review.md, "Play on"): a new match, never rated, in the exact position before event step, a decision (a play, draw or pass chosen among at least two legal moves, a review decision's seq): the same hands, boneyard order and scores, dealt from the match's own seed (revealed, so the branch is seeded), the caller in the deciding seat and bots of the strategy bot in the others, no clock. Its match.created names the match, the step and the hash of the match's event step-1; its log then repeats the match's plays, draws, passes, deals and hands' ends up to the decision; its export embeds the match's events up to step-1 with their hashes, so that allfives verify checks a branch from one file. A branch of a branch works alike. With a player key the seat is bound to the key's player; without, it is anonymous (name, or "Guest"). It counts against the bots-only limit (--limit-bot-matches).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/matches/{id}/branches (the `CreateBranch` operationId).
+func (c *Client) CreateBranch(ctx context.Context, id string, body CreateBranchJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateBranchRequest(c.Server, id, body)
 	if err != nil {
 		return nil, err
 	}
@@ -4976,6 +5156,53 @@ func NewAuditMatchRequest(server string, id string) (*http.Request, error) {
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewCreateBranchRequest calls the generic CreateBranch builder with application/json body
+func NewCreateBranchRequest(server string, id string, body CreateBranchJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateBranchRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewCreateBranchRequestWithBody constructs an http.Request for the CreateBranch method, with any body, and a specified content type
+func NewCreateBranchRequestWithBody(server string, id string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/matches/%s/branches", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -6899,6 +7126,24 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/v1/matches/{id}/audit (the `AuditMatch` operationId).
 	AuditMatchWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*AuditMatchResponse, error)
 
+	// CreateBranchWithBodyWithResponse Play on from a decision
+	//
+	// Creates a branch of a finished match (docs/review.md, "Play on"): a new match, never rated, in the exact position before event step, a decision (a play, draw or pass chosen among at least two legal moves, a review decision's seq): the same hands, boneyard order and scores, dealt from the match's own seed (revealed, so the branch is seeded), the caller in the deciding seat and bots of the strategy bot in the others, no clock. Its match.created names the match, the step and the hash of the match's event step-1; its log then repeats the match's plays, draws, passes, deals and hands' ends up to the decision; its export embeds the match's events up to step-1 with their hashes, so that allfives verify checks a branch from one file. A branch of a branch works alike. With a player key the seat is bound to the key's player; without, it is anonymous (name, or "Guest"). It counts against the bots-only limit (--limit-bot-matches).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/matches/{id}/branches (the `CreateBranch` operationId).
+	CreateBranchWithBodyWithResponse(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateBranchResponse, error)
+
+	// CreateBranchWithResponse Play on from a decision
+	//
+	// Creates a branch of a finished match (docs/review.md, "Play on"): a new match, never rated, in the exact position before event step, a decision (a play, draw or pass chosen among at least two legal moves, a review decision's seq): the same hands, boneyard order and scores, dealt from the match's own seed (revealed, so the branch is seeded), the caller in the deciding seat and bots of the strategy bot in the others, no clock. Its match.created names the match, the step and the hash of the match's event step-1; its log then repeats the match's plays, draws, passes, deals and hands' ends up to the decision; its export embeds the match's events up to step-1 with their hashes, so that allfives verify checks a branch from one file. A branch of a branch works alike. With a player key the seat is bound to the key's player; without, it is anonymous (name, or "Guest"). It counts against the bots-only limit (--limit-bot-matches).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/matches/{id}/branches (the `CreateBranch` operationId).
+	CreateBranchWithResponse(ctx context.Context, id string, body CreateBranchJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateBranchResponse, error)
+
 	// CancelMatchWithResponse Withdraw a waiting match
 	//
 	// By a seat holder (its token, or its player's key) of a waiting match: a challenger taking a challenge back, a rematch's proposer its offer, a creator a match nobody joined. The match ends at once with status cancelled (match.cancelled, reason withdrawn, seat the caller's) and is never played or rated; the answer is the match as the caller sees it. A match in progress is resigned instead: 409 MATCH_STARTED.
@@ -8054,6 +8299,159 @@ func (r AuditMatchResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r AuditMatchResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateBranchResponse201Headers the declared response headers of an HTTP 201 response for CreateBranch
+type CreateBranchResponse201Headers struct {
+	Location *string
+}
+
+// CreateBranchResponse429Headers the declared response headers of an HTTP 429 response for CreateBranch
+type CreateBranchResponse429Headers struct {
+	RetryAfter *int
+}
+
+// CreateBranchResponse503Headers the declared response headers of an HTTP 503 response for CreateBranch
+type CreateBranchResponse503Headers struct {
+	RetryAfter *int
+}
+
+// CreateBranchResponse507Headers the declared response headers of an HTTP 507 response for CreateBranch
+type CreateBranchResponse507Headers struct {
+	RetryAfter *int
+}
+
+type CreateBranchResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *ApiBranchResponse
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ApiProblem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *ApiProblem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *ApiProblem
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *ApiProblem
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *ApiProblem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ApiProblem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ApiProblem
+	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
+	ApplicationproblemJSON507 *ApiProblem
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateBranchResponse201Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateBranchResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateBranchResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *CreateBranchResponse507Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateBranchResponse) GetJSON201() *ApiBranchResponse {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateBranchResponse) GetApplicationproblemJSON400() *ApiProblem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateBranchResponse) GetApplicationproblemJSON401() *ApiProblem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateBranchResponse) GetApplicationproblemJSON404() *ApiProblem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r CreateBranchResponse) GetApplicationproblemJSON408() *ApiProblem {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateBranchResponse) GetApplicationproblemJSON409() *ApiProblem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CreateBranchResponse) GetApplicationproblemJSON413() *ApiProblem {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r CreateBranchResponse) GetApplicationproblemJSON415() *ApiProblem {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CreateBranchResponse) GetApplicationproblemJSON429() *ApiProblem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r CreateBranchResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CreateBranchResponse) GetApplicationproblemJSON500() *ApiProblem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateBranchResponse) GetApplicationproblemJSON503() *ApiProblem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
+func (r CreateBranchResponse) GetApplicationproblemJSON507() *ApiProblem {
+	return r.ApplicationproblemJSON507
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateBranchResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateBranchResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateBranchResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateBranchResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -13151,6 +13549,36 @@ func (c *ClientWithResponses) AuditMatchWithResponse(ctx context.Context, id str
 	return ParseAuditMatchResponse(rsp)
 }
 
+// CreateBranchWithBodyWithResponse Play on from a decision
+//
+// Creates a branch of a finished match (docs/review.md, "Play on"): a new match, never rated, in the exact position before event step, a decision (a play, draw or pass chosen among at least two legal moves, a review decision's seq): the same hands, boneyard order and scores, dealt from the match's own seed (revealed, so the branch is seeded), the caller in the deciding seat and bots of the strategy bot in the others, no clock. Its match.created names the match, the step and the hash of the match's event step-1; its log then repeats the match's plays, draws, passes, deals and hands' ends up to the decision; its export embeds the match's events up to step-1 with their hashes, so that allfives verify checks a branch from one file. A branch of a branch works alike. With a player key the seat is bound to the key's player; without, it is anonymous (name, or "Guest"). It counts against the bots-only limit (--limit-bot-matches).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/matches/{id}/branches (the `CreateBranch` operationId).
+func (c *ClientWithResponses) CreateBranchWithBodyWithResponse(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateBranchResponse, error) {
+	rsp, err := c.CreateBranchWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateBranchResponse(rsp)
+}
+
+// CreateBranchWithResponse Play on from a decision
+//
+// Creates a branch of a finished match (docs/review.md, "Play on"): a new match, never rated, in the exact position before event step, a decision (a play, draw or pass chosen among at least two legal moves, a review decision's seq): the same hands, boneyard order and scores, dealt from the match's own seed (revealed, so the branch is seeded), the caller in the deciding seat and bots of the strategy bot in the others, no clock. Its match.created names the match, the step and the hash of the match's event step-1; its log then repeats the match's plays, draws, passes, deals and hands' ends up to the decision; its export embeds the match's events up to step-1 with their hashes, so that allfives verify checks a branch from one file. A branch of a branch works alike. With a player key the seat is bound to the key's player; without, it is anonymous (name, or "Guest"). It counts against the bots-only limit (--limit-bot-matches).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/matches/{id}/branches (the `CreateBranch` operationId).
+func (c *ClientWithResponses) CreateBranchWithResponse(ctx context.Context, id string, body CreateBranchJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateBranchResponse, error) {
+	rsp, err := c.CreateBranch(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateBranchResponse(rsp)
+}
+
 // CancelMatchWithResponse Withdraw a waiting match
 //
 // By a seat holder (its token, or its player's key) of a waiting match: a challenger taking a challenge back, a rematch's proposer its offer, a creator a match nobody joined. The match ends at once with status cancelled (match.cancelled, reason withdrawn, seat the caller's) and is never played or rated; the answer is the match as the caller sees it. A match in progress is resigned instead: 409 MATCH_STARTED.
@@ -14571,6 +14999,159 @@ func ParseAuditMatchResponse(rsp *http.Response) (*AuditMatchResponse, error) {
 		response.Headers503 = &headers
 	case rsp.StatusCode == 507:
 		var headers AuditMatchResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateBranchResponse parses an HTTP response from a CreateBranchWithResponse call
+func ParseCreateBranchResponse(rsp *http.Response) (*CreateBranchResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateBranchResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest ApiBranchResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 507:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON507 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateBranchResponse201Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 429:
+		var headers CreateBranchResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateBranchResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers CreateBranchResponse507Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -57,6 +57,7 @@ var invalidDetails = map[string]string{
 	"streamEvents":       `Last-Event-ID must be the seq of an event received, got "abc"`,
 	"replayMatch":        `step must be an integer from 1 to the match's version, got "last"`,
 	"getAnalysis":        `step must be an integer from 1 to the match's version, got "last"`,
+	"createBranch":       `step must be an integer from 1 to the match's version 51, got 99`,
 	"auditMatch":         `this endpoint takes no query parameters, got "full"`,
 	"exportMatch":        `format must be json or text, got "xml"`,
 	"joinSeat":           `seat must be 0, 1, 2 or 3, got "north"`,
