@@ -110,3 +110,18 @@ func TestBranchPlaysOnFromTheDecision(t *testing.T) {
 	live := h.create(seed1, false, "human", "greedy")
 	live.branch(3, "greedy", 409).problem(t, 409, "MATCH_NOT_FINISHED")
 }
+
+// TestBranchesCountAsMatchesOfBots: a branch takes from the bots-only limit of its caller's
+// address, as a create of a match of bots only does.
+func TestBranchesCountAsMatchesOfBots(t *testing.T) {
+	h, _ := newLimitsHarness(t, sqliteReviewStore(t), limitsSetup{limits: api.Limits{BotMatches: hour(2)}})
+	tb := h.create(seed1, false, "human", "greedy")
+	tb.playOut(nil)
+	step := tb.reviewOf().Decisions[0].Seq
+	body := api.CreateBranchRequest{Step: step, Bot: "greedy"}
+	served(t, h.from(clientA, http.MethodPost, tb.path("/branches"), body), http.StatusCreated)
+	served(t, h.from(clientA, http.MethodPost, "/api/v1/matches", botsBody()), http.StatusCreated)
+	limited(t, h.from(clientA, http.MethodPost, tb.path("/branches"), body))
+	limited(t, h.from(clientA, http.MethodPost, "/api/v1/matches", botsBody()))
+	served(t, h.from(clientB, http.MethodPost, tb.path("/branches"), body), http.StatusCreated)
+}

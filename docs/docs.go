@@ -4002,6 +4002,31 @@ const docTemplate = `{
                 }
             }
         },
+        "api.ExportBranch": {
+            "type": "object",
+            "required": [
+                "events",
+                "match",
+                "step"
+            ],
+            "properties": {
+                "events": {
+                    "type": "array",
+                    "items": {
+                        "$ref": "#/definitions/api.ExportEvent"
+                    }
+                },
+                "match": {
+                    "type": "string",
+                    "example": "0f3c9a1e5b7d4c2a8e6f1b3d5a7c9e0f"
+                },
+                "step": {
+                    "type": "integer",
+                    "minimum": 2,
+                    "example": 12
+                }
+            }
+        },
         "api.ExportEvent": {
             "type": "object",
             "required": [
@@ -4066,6 +4091,14 @@ const docTemplate = `{
                 "match"
             ],
             "properties": {
+                "branch_of": {
+                    "description": "BranchOf, on a branch once it has ended (docs/review.md, \"Play on\"), is the log its own\nrepeats: its parent's events before step, each with its link, whose last hash is the\none match.created's branch_of names. allfives verify checks a branch from this one file.",
+                    "allOf": [
+                        {
+                            "$ref": "#/definitions/api.ExportBranch"
+                        }
+                    ]
+                },
                 "events": {
                     "type": "array",
                     "items": {

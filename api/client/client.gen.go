@@ -2081,6 +2081,17 @@ type ApiEventsResponse struct {
 	Version int        `json:"version"`
 }
 
+// ApiExportBranch defines model for api.ExportBranch.
+type ApiExportBranch struct {
+	Events []ApiExportEvent `json:"events"`
+
+	// Match Example: 0f3c9a1e5b7d4c2a8e6f1b3d5a7c9e0f
+	Match string `json:"match"`
+
+	// Step Example: 12
+	Step int `json:"step"`
+}
+
 // ApiExportEvent defines model for api.ExportEvent.
 type ApiExportEvent struct {
 	At   time.Time    `json:"at"`
@@ -2110,8 +2121,12 @@ type ApiExportEventType string
 
 // ApiExportResponse defines model for api.ExportResponse.
 type ApiExportResponse struct {
-	Events []ApiExportEvent `json:"events"`
-	Match  ApiMatchView     `json:"match"`
+	// BranchOf BranchOf, on a branch once it has ended (docs/review.md, "Play on"), is the log its own
+	// repeats: its parent's events before step, each with its link, whose last hash is the
+	// one match.created's branch_of names. allfives verify checks a branch from this one file.
+	BranchOf *ApiExportBranch `json:"branch_of,omitempty"`
+	Events   []ApiExportEvent `json:"events"`
+	Match    ApiMatchView     `json:"match"`
 }
 
 // ApiFormatRating defines model for api.FormatRating.
