@@ -5,8 +5,8 @@ package api
 // CreateBranchRequest asks for a branch of a finished match before one of its decisions.
 type CreateBranchRequest struct {
 	// Step is the decision's seq (a review decision's): the branch starts from the state
-	// before event step.
-	Step int `json:"step" validate:"required" minimum:"1" example:"12"`
+	// before event step; at most domain.MaxStep.
+	Step int `json:"step" validate:"required" minimum:"1" maximum:"1000000" example:"12"`
 	// Bot is the strategy of every seat but the caller's (docs/bots.md).
 	Bot string `json:"bot" validate:"required" enums:"random,level-1,level-2,level-3,greedy,level-4,level-5,level-6,pimc,level-7,expert,level-8" enumsfrom:"bots" example:"level-5"`
 	// Name is the caller's seat's name without a player key ("Guest" when left out); with a

@@ -3436,8 +3436,9 @@ const docTemplate = `{
                     "example": "Ada"
                 },
                 "step": {
-                    "description": "Step is the decision's seq (a review decision's): the branch starts from the state\nbefore event step.",
+                    "description": "Step is the decision's seq (a review decision's): the branch starts from the state\nbefore event step; at most domain.MaxStep.",
                     "type": "integer",
+                    "maximum": 1000000,
                     "minimum": 1,
                     "example": 12
                 }

@@ -6,6 +6,10 @@ import "fmt"
 // the seat to move, when it had at least two legal moves. The review judges exactly these;
 // Explore answers their options and Play on starts a branch before one.
 
+// MaxStep is the largest step a request may name (a branch's body): far beyond any match's
+// version, it bounds the number read, and a step past the log is refused by the log.
+const MaxStep = 1000000
+
 // ActionOf reads the seat and the move of an event a seat's choice made (tile.played,
 // tile.drawn, turn.passed); ok is false for any other event.
 func ActionOf(e Event) (seat int, mv LegalMove, ok bool) {

@@ -1729,7 +1729,7 @@ type ApiCreateBranchRequest struct {
 	Name *string `json:"name,omitempty"`
 
 	// Step Step is the decision's seq (a review decision's): the branch starts from the state
-	// before event step.
+	// before event step; at most domain.MaxStep.
 	//
 	// Example: 12
 	Step int `json:"step"`
