@@ -93,6 +93,14 @@ func TestRequestExamplesSucceed(t *testing.T) {
 					t.Fatal(err)
 				}
 				path = strings.ReplaceAll(o.path, "{id}", p.ID)
+			case "createBranch": // a finished match's decision, whichever its seq is
+				done := h.finishedMatch(api.ExampleSeed)
+				path = strings.ReplaceAll(o.path, "{id}", done.id)
+				var ex api.CreateBranchRequest
+				if err := json.Unmarshal(body, &ex); err != nil {
+					t.Fatal(err)
+				}
+				body, _ = json.Marshal(api.CreateBranchRequest{Step: done.reviewOf().Decisions[0].Seq, Bot: ex.Bot})
 			case "createSeek": // a player's key: a seek is a player's
 				var p api.CreatePlayerResponse
 				h.do("POST", "/api/v1/players", api.CreatePlayerRequest{Name: "Seeker " + name}).decode(t, &p)

@@ -255,6 +255,7 @@ func TestRequestRanges(t *testing.T) {
 		"rounds":         {1, tournament.MaxRounds},
 		"min_entries":    {2, tournament.MaxEntries},
 		"max_entries":    {2, tournament.MaxEntries},
+		"step":           {1, domain.MaxStep},
 	}
 	if bodies < 7 || !maps.Equal(ranges, want) {
 		t.Fatalf("%d bodies with integer ranges %v, want %v", bodies, ranges, want)

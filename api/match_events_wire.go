@@ -95,6 +95,9 @@ type EventData struct {
 	Player string `json:"player,omitempty"`
 	// match.created: an offer (a rematch), whose reserved seats have this long to be taken
 	OfferSeconds *int `json:"offer_seconds,omitempty"`
+	// match.created: a branch (docs/review.md, "Play on"): the match and step it was played on
+	// from, and the hash of that match's event step-1, the head of the prefix this log repeats
+	BranchOf *EventBranch `json:"branch_of,omitempty"`
 	// match.cancelled: why the match was cancelled: before it started, or with its tournament
 	Reason string `json:"reason,omitempty" enums:"declined,withdrawn,offer_expired,tournament_cancelled"`
 }
@@ -160,6 +163,12 @@ func eventData(d domain.EventData) EventData {
 		}
 		if d.OfferSeconds > 0 {
 			out.OfferSeconds = &d.OfferSeconds
+		}
+		if b := d.BranchOf; b != nil {
+			out.BranchOf = &EventBranch{Match: b.Match, Step: b.Step, Hash: b.Hash, Dealt: make([]EventDealt, len(b.Dealt))}
+			for i, d := range b.Dealt {
+				out.BranchOf.Dealt[i] = EventDealt{Hands: d.Hands, Seed: d.Seed}
+			}
 		}
 		return out
 	case domain.HandStarted:

@@ -35,6 +35,17 @@ type ReplayResponse struct {
 type ExportResponse struct {
 	Match  MatchView     `json:"match"`
 	Events []ExportEvent `json:"events"`
+	// BranchOf, on a branch once it has ended (docs/review.md, "Play on"), is the log its own
+	// repeats: its parent's events before step, each with its link, whose last hash is the
+	// one match.created's branch_of names. allfives verify checks a branch from this one file.
+	BranchOf *ExportBranch `json:"branch_of,omitempty"`
+}
+
+// ExportBranch is a branch's parent and step, and the parent's events before step.
+type ExportBranch struct {
+	Match  string        `json:"match" example:"0f3c9a1e5b7d4c2a8e6f1b3d5a7c9e0f"`
+	Step   int           `json:"step" minimum:"2" example:"12"`
+	Events []ExportEvent `json:"events"`
 }
 
 // ExportEvent is an event as GET /events shows it and, once the match has ended, its link of
@@ -228,6 +239,9 @@ func (s *server) export(c echo.Context) error {
 		return c.Blob(http.StatusOK, "text/plain; charset=utf-8", buf.Bytes())
 	}
 	out := ExportResponse{Match: ToMatchView(rec.Match), Events: toExportEvents(rec.Events, rec.Chain)}
+	if b := rec.Match.BranchOf; b != nil && rec.PrefixChain != nil {
+		out.BranchOf = &ExportBranch{Match: b.Match, Step: b.Step, Events: toExportEvents(rec.Prefix, rec.PrefixChain)}
+	}
 	// The replay viewer reads the export: its match says whether to show a review.
 	if out.Match.Review, err = s.reviewState(c, id); err != nil {
 		return err

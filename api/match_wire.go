@@ -181,6 +181,9 @@ type MatchView struct {
 	OfferExpiresAt *time.Time `json:"offer_expires_at,omitempty" format:"date-time"`
 	// Cancelled says, on a cancelled match, who cancelled it and why.
 	Cancelled *Cancellation `json:"cancelled,omitempty"`
+	// BranchOf says, on a branch (docs/review.md, "Play on"), the match and the step it was
+	// played on from.
+	BranchOf *MatchBranch `json:"branch_of,omitempty"`
 	// Review says, on a finished match, where its review stands (docs/review.md, "In the
 	// match's view"): none (never asked for: POST /review asks), running (queued or being
 	// computed: GET /review until it is done), done (GET /review answers it) or failed (the
@@ -311,6 +314,9 @@ func ToMatchView(v domain.MatchView) MatchView {
 		LegalMoves: toLegalMoves(v.LegalMoves), WinnerSide: v.WinnerSide,
 		Turn: v.Turn, Listed: v.Listed, OpenSeats: nonNil(v.OpenSeats), TurnSeconds: v.TurnSeconds, AutoplayAfter: v.AutoplayAfter,
 		Rated: v.Rated, OfferExpiresAt: v.OfferDeadline, Cancelled: toCancellation(v.Cancelled),
+	}
+	if b := v.BranchOf; b != nil {
+		out.BranchOf = &MatchBranch{Match: b.Match, Step: b.Step}
 	}
 	for i, s := range v.Seats {
 		out.Seats[i] = Seat{Seat: s.Seat, Name: s.Name, Kind: string(s.Kind), Bot: s.Bot, Side: s.Side, Tiles: s.Tiles, Autoplay: s.Autoplay, Deadline: s.Deadline, Player: s.Player,

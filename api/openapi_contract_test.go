@@ -20,10 +20,10 @@ import (
 var (
 	publicOps = []string{"auditTournament", "checkLiveness", "checkReadiness", "createPlayer", "exportTournament", "getLeaderboard", "getMetrics", "getOpenAPI", "getPlayer", "getPlayerByName", "getPlayerRatings", "getTournament", "listMatches", "listTournaments"}
 	// The tournaments' reads are public too (auditTournament, exportTournament, getTournament, listTournaments).
-	tokenOptional = []string{"auditMatch", "createReview", "exportMatch", "getMatch", "getReview", "listEvents", "replayMatch", "streamEvents"}
+	tokenOptional = []string{"auditMatch", "createReview", "exportMatch", "getAnalysis", "getMatch", "getReview", "listEvents", "replayMatch", "streamEvents"}
 	tokenRequired = []string{"cancelMatch", "createMatchTicket", "createRematch", "leaveSeat", "listLegalMoves", "makeMove", "resignMatch", "resumeSeat"}
 	keyRequired   = []string{"cancelSeek", "cancelTournament", "createPlayerTicket", "createSeek", "createTournament", "declineSeat", "getCurrentPlayer", "getSeek", "joinTournament", "leaveTournament", "listPlayerPuzzles", "rotatePlayerKey", "startTournament"}
-	keyOptional   = []string{"createMatch", "createPuzzleAttempt", "getNextPuzzle", "joinSeat", "listPlayerMatches", "streamPlayer"} // a key binds the seat to its player
+	keyOptional   = []string{"createBranch", "createMatch", "createPuzzleAttempt", "getNextPuzzle", "joinSeat", "listPlayerMatches", "streamPlayer"} // a key binds the seat to its player
 )
 
 // TestOpenAPIOperations: kin-openapi validates openapi.yaml; every operation has a camelCase

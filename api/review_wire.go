@@ -94,3 +94,22 @@ type ReviewMove struct {
 	Tile   string `json:"tile,omitempty" example:"2-5"`
 	End    string `json:"end,omitempty" enums:"left,right"`
 }
+
+// Analysis is one decision's options (docs/review.md, "Explore"): every legal move the seat
+// had, in the order legal_moves lists them, valued by the review's judge from what the seat
+// knew then. Step is the event the decision made (the review's seq).
+type Analysis struct {
+	Step    int              `json:"step" minimum:"2"`
+	Seat    int              `json:"seat" minimum:"0" maximum:"3"`
+	Options []AnalysisOption `json:"options"`
+}
+
+// AnalysisOption is one legal move, its value for the seat's side in points (the review's
+// candidate value), whether the seat played it, and whether it is the review's best (the
+// played move when it ties).
+type AnalysisOption struct {
+	Move   ReviewMove `json:"move"`
+	Value  float64    `json:"value" example:"7.82"`
+	Played bool       `json:"played"`
+	Best   bool       `json:"best"`
+}

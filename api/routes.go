@@ -43,6 +43,9 @@ func (s *server) routes(e *echo.Echo, reg *prometheus.Registry) {
 	v1.GET("/matches/:id/export", s.export)
 	v1.POST("/matches/:id/review", s.requestReview)
 	v1.GET("/matches/:id/review", s.getReview)
+	// Explore and Play on (docs/review.md, "Explore" and "Play on").
+	v1.GET("/matches/:id/analysis", s.exploreDecision)
+	v1.POST("/matches/:id/branches", s.createBranch)
 	v1.POST("/matches/:id/seats/:seat/join", s.joinSeat)
 	v1.POST("/matches/:id/seats/:seat/leave", s.leaveSeat)
 	v1.POST("/matches/:id/seats/:seat/resume", s.resumeSeat)
@@ -107,6 +110,7 @@ func (s *server) routes(e *echo.Echo, reg *prometheus.Registry) {
 var bodyRoutes = map[string]bool{
 	"/api/v1/matches":                      true,
 	"/api/v1/matches/:id/moves":            true,
+	"/api/v1/matches/:id/branches":         true,
 	"/api/v1/matches/:id/seats/:seat/join": true,
 	"/api/v1/players":                      true,
 	"/api/v1/tournaments":                  true,

@@ -103,6 +103,9 @@ func requestExamples() map[string][]openapi.Example {
 		"createSeek": {
 			{Name: "playNow", Summary: "Play now: a rated two-player match on the server's clock", Value: CreateSeekRequest{Format: "2p", Rated: true}},
 		},
+		"createBranch": {
+			{Name: "playOn", Summary: "Play on from decision 12 of a finished match, against level-5 bots", Value: CreateBranchRequest{Step: 12, Bot: "level-5"}},
+		},
 		"makeMove": {
 			{Name: "leadDouble", Summary: "Seat 0's first move in the humanVsBot match: lead the 5-5", Value: MoveRequest{Action: "play", Tile: &five}},
 		},

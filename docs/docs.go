@@ -353,6 +353,105 @@ const docTemplate = `{
                 "x-token-optional": true
             }
         },
+        "/api/v1/matches/{id}/analysis": {
+            "get": {
+                "security": [
+                    {
+                        "SeatToken": []
+                    }
+                ],
+                "description": "The options of the decision that event step of a finished match made (docs/review.md, \"Explore\"): every legal move its seat had, valued by the review's judge from what the seat knew then (the review's own candidate values), the move played and the review's best marked. A decision is a play, draw or pass chosen among at least two legal moves, exactly the review's decisions; any other event is 409 NOT_A_DECISION. Read from the match's stored review when it is done (no review is queued), else computed on the request's path through a bounded number of places: 503 when as many wait as the review queue holds, 429 when this client has --max-running-reviews being computed.",
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "review"
+                ],
+                "summary": "Explore a decision",
+                "operationId": "getAnalysis",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "match id",
+                        "name": "id",
+                        "in": "path",
+                        "required": true
+                    },
+                    {
+                        "minimum": 2,
+                        "type": "integer",
+                        "description": "the seq of the event the decision made (a review decision's seq)",
+                        "name": "step",
+                        "in": "query",
+                        "required": true
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "the decision's options",
+                        "schema": {
+                            "$ref": "#/definitions/api.Analysis"
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST: step missing, not an integer, or not from 1 to the match's version",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "401": {
+                        "description": "UNAUTHORIZED: a token that is not this match's",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "MATCH_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "409": {
+                        "description": "MATCH_SEALED, MATCH_NOT_FINISHED, NOT_A_DECISION: MATCH_SEALED when the match belongs to a duplicate round still being played (to its own seats too), checked before anything else, the same answer whatever the request (docs/tournaments.md); MATCH_NOT_FINISHED when the match was not played to its end, checked before the step; NOT_A_DECISION when event step is not a choice among at least two legal moves",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "429": {
+                        "description": "RATE_LIMITED: this client address or player has --max-running-reviews explorations being computed (docs/operations.md, \\\"Limits\\\"); Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
+                        }
+                    },
+                    "500": {
+                        "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read, folded or judged",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "503": {
+                        "description": "UNAVAILABLE, or STORE_BUSY: as many explorations wait to be computed as the review queue holds, or the store stayed locked beyond its timeout; Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
+                        }
+                    }
+                },
+                "x-token-optional": true
+            }
+        },
         "/api/v1/matches/{id}/audit": {
             "get": {
                 "security": [
@@ -408,6 +507,133 @@ const docTemplate = `{
                         "description": "MATCH_SEALED: the match belongs to a duplicate round still being played and the caller holds none of its seats; checked before anything else, the same answer whatever the request (docs/tournaments.md)",
                         "schema": {
                             "$ref": "#/definitions/api.Problem"
+                        }
+                    }
+                },
+                "x-token-optional": true
+            }
+        },
+        "/api/v1/matches/{id}/branches": {
+            "post": {
+                "security": [
+                    {
+                        "PlayerKey": []
+                    }
+                ],
+                "description": "Creates a branch of a finished match (docs/review.md, \"Play on\"): a new match, never rated, in the exact position before event step, a decision (a play, draw or pass chosen among at least two legal moves, a review decision's seq): the same hands, boneyard order and scores, dealt from the match's own seed (revealed, so the branch is seeded), the caller in the deciding seat and bots of the strategy bot in the others, no clock. Its match.created names the match, the step and the hash of the match's event step-1; its log then repeats the match's plays, draws, passes, deals and hands' ends up to the decision; its export embeds the match's events up to step-1 with their hashes, so that allfives verify checks a branch from one file. A branch of a branch works alike. With a player key the seat is bound to the key's player; without, it is anonymous (name, or \"Guest\"). It counts against the bots-only limit (--limit-bot-matches).",
+                "consumes": [
+                    "application/json"
+                ],
+                "produces": [
+                    "application/json",
+                    "application/problem+json"
+                ],
+                "tags": [
+                    "matches"
+                ],
+                "summary": "Play on from a decision",
+                "operationId": "createBranch",
+                "parameters": [
+                    {
+                        "type": "string",
+                        "description": "match id",
+                        "name": "id",
+                        "in": "path",
+                        "required": true
+                    },
+                    {
+                        "description": "the decision and the bots",
+                        "name": "body",
+                        "in": "body",
+                        "required": true,
+                        "schema": {
+                            "$ref": "#/definitions/api.CreateBranchRequest"
+                        }
+                    }
+                ],
+                "responses": {
+                    "201": {
+                        "description": "the branch as the caller's seat sees it, and its token",
+                        "schema": {
+                            "$ref": "#/definitions/api.BranchResponse"
+                        },
+                        "headers": {
+                            "Location": {
+                                "type": "string",
+                                "description": "/api/v1/matches/{id} of the branch"
+                            }
+                        }
+                    },
+                    "400": {
+                        "description": "INVALID_REQUEST: a body that is not a CreateBranchRequest, a bot that is not a strategy, a name refused, or a step not from 1 to the match's version",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "401": {
+                        "description": "UNAUTHORIZED: a player key or token that is not valid",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "404": {
+                        "description": "MATCH_NOT_FOUND",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "408": {
+                        "description": "REQUEST_TIMEOUT: the body did not arrive before the server\\'s read timeout",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "409": {
+                        "description": "MATCH_SEALED, MATCH_NOT_FINISHED, NOT_A_DECISION: MATCH_SEALED when the match belongs to a duplicate round still being played (to its own seats too), checked before anything else, the same answer whatever the request (docs/tournaments.md); MATCH_NOT_FINISHED when the match was not played to its end; NOT_A_DECISION when event step is not a choice among at least two legal moves",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "413": {
+                        "description": "PAYLOAD_TOO_LARGE",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "415": {
+                        "description": "UNSUPPORTED_MEDIA_TYPE",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "429": {
+                        "description": "RATE_LIMITED: this client address or player has created as many matches of bots as --limit-bot-matches allows (docs/operations.md, \\\"Limits\\\"); Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
+                        }
+                    },
+                    "500": {
+                        "description": "INTERNAL, or RECORD_CORRUPT: the match's stored record cannot be read or folded",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        }
+                    },
+                    "503": {
+                        "description": "STORE_BUSY, STORE_UNAVAILABLE: Retry-After says when to retry",
+                        "schema": {
+                            "$ref": "#/definitions/api.Problem"
+                        },
+                        "headers": {
+                            "Retry-After": {
+                                "type": "integer",
+                                "description": "seconds to wait before retrying"
+                            }
                         }
                     }
                 },
@@ -3259,6 +3485,55 @@ const docTemplate = `{
         }
     },
     "definitions": {
+        "api.Analysis": {
+            "type": "object",
+            "required": [
+                "options",
+                "seat",
+                "step"
+            ],
+            "properties": {
+                "options": {
+                    "type": "array",
+                    "items": {
+                        "$ref": "#/definitions/api.AnalysisOption"
+                    }
+                },
+                "seat": {
+                    "type": "integer",
+                    "maximum": 3,
+                    "minimum": 0
+                },
+                "step": {
+                    "type": "integer",
+                    "minimum": 2
+                }
+            }
+        },
+        "api.AnalysisOption": {
+            "type": "object",
+            "required": [
+                "best",
+                "move",
+                "played",
+                "value"
+            ],
+            "properties": {
+                "best": {
+                    "type": "boolean"
+                },
+                "move": {
+                    "$ref": "#/definitions/api.ReviewMove"
+                },
+                "played": {
+                    "type": "boolean"
+                },
+                "value": {
+                    "type": "number",
+                    "example": 7.82
+                }
+            }
+        },
         "api.AttemptRequest": {
             "type": "object",
             "required": [
@@ -3398,6 +3673,22 @@ const docTemplate = `{
                 }
             }
         },
+        "api.BranchResponse": {
+            "type": "object",
+            "required": [
+                "match",
+                "token"
+            ],
+            "properties": {
+                "match": {
+                    "$ref": "#/definitions/api.MatchView"
+                },
+                "token": {
+                    "type": "string",
+                    "example": "Jc3mZ1s6m0kq0yC2Zb6i0Q8m4o2H1XQpY9cJwF2nq5E"
+                }
+            }
+        },
         "api.Cancellation": {
             "type": "object",
             "required": [
@@ -3417,6 +3708,48 @@ const docTemplate = `{
                 "seat": {
                     "description": "Seat is the seat that declined (the one it was reserved for) or withdrew (a holder);\nabsent when the offer expired or the tournament was cancelled.",
                     "type": "integer"
+                }
+            }
+        },
+        "api.CreateBranchRequest": {
+            "type": "object",
+            "required": [
+                "bot",
+                "step"
+            ],
+            "properties": {
+                "bot": {
+                    "description": "Bot is the strategy of every seat but the caller's (docs/bots.md).",
+                    "type": "string",
+                    "enum": [
+                        "random",
+                        "level-1",
+                        "level-2",
+                        "level-3",
+                        "greedy",
+                        "level-4",
+                        "level-5",
+                        "level-6",
+                        "pimc",
+                        "level-7",
+                        "expert",
+                        "level-8"
+                    ],
+                    "example": "level-5"
+                },
+                "name": {
+                    "description": "Name is the caller's seat's name without a player key (\"Guest\" when left out); with a\nkey the seat is the key's player's and shows its name.",
+                    "type": "string",
+                    "maxLength": 64,
+                    "minLength": 1,
+                    "example": "Ada"
+                },
+                "step": {
+                    "description": "Step is the decision's seq (a review decision's): the branch starts from the state\nbefore event step; at most domain.MaxStep.",
+                    "type": "integer",
+                    "maximum": 1000000,
+                    "minimum": 1,
+                    "example": 12
                 }
             }
         },
@@ -3725,6 +4058,36 @@ const docTemplate = `{
                 }
             }
         },
+        "api.EventBranch": {
+            "type": "object",
+            "required": [
+                "dealt",
+                "hash",
+                "match",
+                "step"
+            ],
+            "properties": {
+                "dealt": {
+                    "type": "array",
+                    "items": {
+                        "$ref": "#/definitions/api.EventDealt"
+                    }
+                },
+                "hash": {
+                    "type": "string",
+                    "example": "79176d86d8da3ef67cceda97d3248b57ec0d17a9b702032268c88ab1037e54d7"
+                },
+                "match": {
+                    "type": "string",
+                    "example": "0f3c9a1e5b7d4c2a8e6f1b3d5a7c9e0f"
+                },
+                "step": {
+                    "type": "integer",
+                    "minimum": 2,
+                    "example": 12
+                }
+            }
+        },
         "api.EventData": {
             "type": "object",
             "properties": {
@@ -3747,6 +4110,14 @@ const docTemplate = `{
                     "description": "seat.autoplay: the strategy now playing the seat",
                     "type": "string",
                     "example": "greedy"
+                },
+                "branch_of": {
+                    "description": "match.created: a branch (docs/review.md, \"Play on\"): the match and step it was played on\nfrom, and the hash of that match's event step-1, the head of the prefix this log repeats",
+                    "allOf": [
+                        {
+                            "$ref": "#/definitions/api.EventBranch"
+                        }
+                    ]
                 },
                 "commitment": {
                     "description": "match.created: hex(sha256(seed))",
@@ -3909,6 +4280,24 @@ const docTemplate = `{
                 }
             }
         },
+        "api.EventDealt": {
+            "type": "object",
+            "required": [
+                "hands",
+                "seed"
+            ],
+            "properties": {
+                "hands": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "example": 2
+                },
+                "seed": {
+                    "type": "string",
+                    "example": "1220bce908f962d172dd71edf7f3215397eaadbf54c4d03b1fc8334e91eaf12a"
+                }
+            }
+        },
         "api.EventsResponse": {
             "type": "object",
             "required": [
@@ -3924,6 +4313,31 @@ const docTemplate = `{
                 },
                 "version": {
                     "type": "integer"
+                }
+            }
+        },
+        "api.ExportBranch": {
+            "type": "object",
+            "required": [
+                "events",
+                "match",
+                "step"
+            ],
+            "properties": {
+                "events": {
+                    "type": "array",
+                    "items": {
+                        "$ref": "#/definitions/api.ExportEvent"
+                    }
+                },
+                "match": {
+                    "type": "string",
+                    "example": "0f3c9a1e5b7d4c2a8e6f1b3d5a7c9e0f"
+                },
+                "step": {
+                    "type": "integer",
+                    "minimum": 2,
+                    "example": 12
                 }
             }
         },
@@ -3991,6 +4405,14 @@ const docTemplate = `{
                 "match"
             ],
             "properties": {
+                "branch_of": {
+                    "description": "BranchOf, on a branch once it has ended (docs/review.md, \"Play on\"), is the log its own\nrepeats: its parent's events before step, each with its link, whose last hash is the\none match.created's branch_of names. allfives verify checks a branch from this one file.",
+                    "allOf": [
+                        {
+                            "$ref": "#/definitions/api.ExportBranch"
+                        }
+                    ]
+                },
                 "events": {
                     "type": "array",
                     "items": {
@@ -4420,6 +4842,24 @@ const docTemplate = `{
                 }
             }
         },
+        "api.MatchBranch": {
+            "type": "object",
+            "required": [
+                "match",
+                "step"
+            ],
+            "properties": {
+                "match": {
+                    "type": "string",
+                    "example": "0f3c9a1e5b7d4c2a8e6f1b3d5a7c9e0f"
+                },
+                "step": {
+                    "type": "integer",
+                    "minimum": 2,
+                    "example": 12
+                }
+            }
+        },
         "api.MatchView": {
             "type": "object",
             "required": [
@@ -4443,6 +4883,14 @@ const docTemplate = `{
                 "autoplay_after": {
                     "description": "AutoplayAfter is how many timeouts in a row hand a seat to its bot, with a clock.",
                     "type": "integer"
+                },
+                "branch_of": {
+                    "description": "BranchOf says, on a branch (docs/review.md, \"Play on\"), the match and the step it was\nplayed on from.",
+                    "allOf": [
+                        {
+                            "$ref": "#/definitions/api.MatchBranch"
+                        }
+                    ]
                 },
                 "cancelled": {
                     "description": "Cancelled says, on a cancelled match, who cancelled it and why.",
@@ -5097,6 +5545,7 @@ const docTemplate = `{
                         "SEAT_NOT_RESERVED",
                         "SEAT_RESIGNED",
                         "REMATCH_CANCELLED",
+                        "NOT_A_DECISION",
                         "ALREADY_SEEKING",
                         "SEEK_NOT_FOUND",
                         "MATCH_SEALED",

@@ -49,6 +49,14 @@ const (
 	CodeRematchCancelled Code = "REMATCH_CANCELLED"
 )
 
+// CodeNotADecision: a step of a finished match that no seat chose among moves (docs/review.md,
+// "Explore").
+const CodeNotADecision Code = "NOT_A_DECISION"
+
+// ErrNotADecision: Explore and Play on start from a decision, an event a seat chose among at
+// least two legal moves; any other event (a forced move, a deal, a hand's end) is none.
+var ErrNotADecision = NewError(CodeNotADecision, "that step is not a decision: explore and play on start from a play, draw or pass chosen among at least two legal moves")
+
 // Error is an error with a stable code. Its values are sentinels, made once with NewError by
 // the package that owns the code; callers wrap them with fmt.Errorf("%w: ...") for detail and
 // test them with errors.Is.

@@ -92,6 +92,44 @@ type MatchCreated struct {
 	// from match.created to be taken before the match is cancelled (offer_expired). Absent
 	// when 0, which keeps older records' bytes.
 	OfferSeconds int `json:"offer_seconds,omitempty"`
+	// BranchOf makes the match a branch (docs/review.md, "Play on"): played on from the
+	// position before a decision of a finished match, whose log up to it this one repeats.
+	// Absent on any other match, which keeps older records' bytes.
+	BranchOf *BranchOf `json:"branch_of,omitempty"`
+}
+
+// BranchOf names the match a branch was played on from, and the step: the decision's seq, the
+// branch starting from the state before it. Hash is that match's hash of event Step-1 (hex),
+// the head of the prefix the branch's log repeats, so that the prefix an export embeds is
+// checked against it. Dealt says which revealed seeds dealt the hands the branch shares with
+// the matches it came from; every later hand is dealt from the branch's own secret seed.
+type BranchOf struct {
+	Match string      `json:"match"`
+	Step  int         `json:"step"`
+	Hash  string      `json:"hash"`
+	Dealt []DealtFrom `json:"dealt"`
+}
+
+// DealtFrom says that the hands numbered up to Hands (after those of the entries before it)
+// were dealt from Seed, a finished match's revealed seed (hex).
+type DealtFrom struct {
+	Hands int    `json:"hands"`
+	Seed  string `json:"seed"`
+}
+
+// DealSeed is the seed that deals hand number of a match created by c: own, but for a
+// branch's hands shared with the matches it came from (BranchOf.Dealt), whose seeds are
+// revealed. A seed in Dealt that cannot be read is an error.
+func DealSeed(c MatchCreated, own Seed, number int) (Seed, error) {
+	if c.BranchOf == nil {
+		return own, nil
+	}
+	for _, d := range c.BranchOf.Dealt {
+		if number <= d.Hands {
+			return ParseSeed(d.Seed)
+		}
+	}
+	return own, nil
 }
 
 // HandStarted records a deal. Hands and Boneyard hold the whole deal in the stored record; in a

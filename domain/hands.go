@@ -27,6 +27,8 @@ type MatchSpec struct {
 	// OfferSeconds makes the match an offer (a rematch): its reserved seats must all be taken
 	// within it, or the clock cancels the match (0: not an offer).
 	OfferSeconds int
+	// BranchOf makes the match a branch of another (docs/review.md, "Play on"); nil: none.
+	BranchOf *BranchOf
 }
 
 // SpecOf is the spec that made c: Start(SpecOf(c), seed, at) opens with c again, field for
@@ -37,7 +39,7 @@ func SpecOf(c MatchCreated) MatchSpec {
 	return MatchSpec{
 		Players: slices.Clone(c.Players), Partnerships: c.Partnerships, Target: c.Target, Seeded: c.Seeded,
 		Listed: c.Listed, TurnSeconds: c.TurnSeconds, AutoplayAfter: c.AutoplayAfter, Rated: c.Rated,
-		OfferSeconds: c.OfferSeconds,
+		OfferSeconds: c.OfferSeconds, BranchOf: c.BranchOf,
 	}
 }
 
@@ -92,6 +94,7 @@ func Start(spec MatchSpec, seed Seed, at time.Time) ([]Event, error) {
 		AutoplayAfter: spec.AutoplayAfter,
 		Rated:         spec.Rated,
 		OfferSeconds:  spec.OfferSeconds,
+		BranchOf:      spec.BranchOf,
 	})
 	if err != nil {
 		return nil, err
@@ -114,8 +117,12 @@ func (r *recorder) startHand(rule LeadRule, winner int) error {
 	if m.seed == nil {
 		return ErrNoSeed
 	}
+	seed, err := DealSeed(m.info, *m.seed, number)
+	if err != nil {
+		return err
+	}
 	for attempt := 0; attempt < MaxRedeals; attempt++ {
-		deal := DealDeck(Deck(*m.seed, number, attempt), m.table.players, k)
+		deal := DealDeck(Deck(seed, number, attempt), m.table.players, k)
 		leader := winner
 		if rule == LeadHighestDouble {
 			seat, _, ok := deal.HighestDouble()

@@ -23,6 +23,8 @@ func everyFieldCreated(seed domain.Seed) domain.MatchCreated {
 		Partnerships: true, Target: 150, HandSize: 5, Rules: domain.RulesVersion,
 		Commitment: seed.Commitment(), Seeded: true, Listed: true,
 		TurnSeconds: 60, AutoplayAfter: 2, Rated: true, OfferSeconds: 600,
+		BranchOf: &domain.BranchOf{Match: "0123456789abcdef0123456789abcdef", Step: 9, Hash: seed.Commitment(),
+			Dealt: []domain.DealtFrom{{Hands: 1, Seed: seed.String()}}},
 	}
 }
 

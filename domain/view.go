@@ -111,6 +111,8 @@ type MatchView struct {
 	// are taken; Cancelled is who cancelled a cancelled match, and why.
 	OfferDeadline *time.Time
 	Cancelled     *MatchCancelled
+	// BranchOf names the match and step a branch was played on from; nil on any other match.
+	BranchOf *BranchOf
 }
 
 // View is the match as v may see it.
@@ -122,6 +124,7 @@ func (m *Match) View(v Viewer) MatchView {
 		CreatedAt: m.createdAt, Scores: m.Scores(), Seats: make([]SeatState, len(m.players)),
 		LegalMoves: []LegalMove{}, Listed: m.info.Listed, OpenSeats: m.OpenSeats(),
 		TurnSeconds: m.info.TurnSeconds, AutoplayAfter: m.info.AutoplayAfter, Rated: m.info.Rated,
+		BranchOf: m.info.BranchOf,
 	}
 	deadline, clocked := m.Deadline()
 	for i, p := range m.players {

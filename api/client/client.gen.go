@@ -79,6 +79,54 @@ func (e ApiCancellationReason) Valid() bool {
 	}
 }
 
+// Defines values for ApiCreateBranchRequestBot.
+const (
+	ApiCreateBranchRequestBotExpert ApiCreateBranchRequestBot = "expert"
+	ApiCreateBranchRequestBotGreedy ApiCreateBranchRequestBot = "greedy"
+	ApiCreateBranchRequestBotLevel1 ApiCreateBranchRequestBot = "level-1"
+	ApiCreateBranchRequestBotLevel2 ApiCreateBranchRequestBot = "level-2"
+	ApiCreateBranchRequestBotLevel3 ApiCreateBranchRequestBot = "level-3"
+	ApiCreateBranchRequestBotLevel4 ApiCreateBranchRequestBot = "level-4"
+	ApiCreateBranchRequestBotLevel5 ApiCreateBranchRequestBot = "level-5"
+	ApiCreateBranchRequestBotLevel6 ApiCreateBranchRequestBot = "level-6"
+	ApiCreateBranchRequestBotLevel7 ApiCreateBranchRequestBot = "level-7"
+	ApiCreateBranchRequestBotLevel8 ApiCreateBranchRequestBot = "level-8"
+	ApiCreateBranchRequestBotPimc   ApiCreateBranchRequestBot = "pimc"
+	ApiCreateBranchRequestBotRandom ApiCreateBranchRequestBot = "random"
+)
+
+// Valid indicates whether the value is a known member of the ApiCreateBranchRequestBot enum.
+func (e ApiCreateBranchRequestBot) Valid() bool {
+	switch e {
+	case ApiCreateBranchRequestBotExpert:
+		return true
+	case ApiCreateBranchRequestBotGreedy:
+		return true
+	case ApiCreateBranchRequestBotLevel1:
+		return true
+	case ApiCreateBranchRequestBotLevel2:
+		return true
+	case ApiCreateBranchRequestBotLevel3:
+		return true
+	case ApiCreateBranchRequestBotLevel4:
+		return true
+	case ApiCreateBranchRequestBotLevel5:
+		return true
+	case ApiCreateBranchRequestBotLevel6:
+		return true
+	case ApiCreateBranchRequestBotLevel7:
+		return true
+	case ApiCreateBranchRequestBotLevel8:
+		return true
+	case ApiCreateBranchRequestBotPimc:
+		return true
+	case ApiCreateBranchRequestBotRandom:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ApiCreateSeekRequestFormat.
 const (
 	ApiCreateSeekRequestFormatN2p  ApiCreateSeekRequestFormat = "2p"
@@ -754,6 +802,7 @@ const (
 	MUSTPLAY             ApiProblemCode = "MUST_PLAY"
 	NAMETAKEN            ApiProblemCode = "NAME_TAKEN"
 	NOPUZZLE             ApiProblemCode = "NO_PUZZLE"
+	NOTADECISION         ApiProblemCode = "NOT_A_DECISION"
 	NOTANOPTION          ApiProblemCode = "NOT_AN_OPTION"
 	NOTFOUND             ApiProblemCode = "NOT_FOUND"
 	NOTORGANISER         ApiProblemCode = "NOT_ORGANISER"
@@ -834,6 +883,8 @@ func (e ApiProblemCode) Valid() bool {
 	case NAMETAKEN:
 		return true
 	case NOPUZZLE:
+		return true
+	case NOTADECISION:
 		return true
 	case NOTANOPTION:
 		return true
@@ -1696,6 +1747,23 @@ func (e ListTournamentsParamsStatus) Valid() bool {
 	}
 }
 
+// ApiAnalysis defines model for api.Analysis.
+type ApiAnalysis struct {
+	Options []ApiAnalysisOption `json:"options"`
+	Seat    int                 `json:"seat"`
+	Step    int                 `json:"step"`
+}
+
+// ApiAnalysisOption defines model for api.AnalysisOption.
+type ApiAnalysisOption struct {
+	Best   bool          `json:"best"`
+	Move   ApiReviewMove `json:"move"`
+	Played bool          `json:"played"`
+
+	// Value Example: 7.82
+	Value float32 `json:"value"`
+}
+
 // ApiAttemptRequest defines model for api.AttemptRequest.
 type ApiAttemptRequest struct {
 	Move ApiPuzzleMove `json:"move"`
@@ -1761,6 +1829,14 @@ type ApiAuditReport struct {
 	Ok bool `json:"ok"`
 }
 
+// ApiBranchResponse defines model for api.BranchResponse.
+type ApiBranchResponse struct {
+	Match ApiMatchView `json:"match"`
+
+	// Token Example: Jc3mZ1s6m0kq0yC2Zb6i0Q8m4o2H1XQpY9cJwF2nq5E
+	Token string `json:"token"`
+}
+
 // ApiCancellation defines model for api.Cancellation.
 type ApiCancellation struct {
 	// Reason Reason: declined (the reserved seat said no), withdrawn (a seat holder called it off),
@@ -1777,6 +1853,31 @@ type ApiCancellation struct {
 // offer_expired (a rematch offer was not accepted in time), tournament_cancelled (the
 // match's tournament was cancelled while it waited or was being played).
 type ApiCancellationReason string
+
+// ApiCreateBranchRequest defines model for api.CreateBranchRequest.
+type ApiCreateBranchRequest struct {
+	// Bot Bot is the strategy of every seat but the caller's (docs/bots.md).
+	//
+	// Example: level-5
+	Bot ApiCreateBranchRequestBot `json:"bot"`
+
+	// Name Name is the caller's seat's name without a player key ("Guest" when left out); with a
+	// key the seat is the key's player's and shows its name.
+	//
+	// Example: Ada
+	Name *string `json:"name,omitempty"`
+
+	// Step Step is the decision's seq (a review decision's): the branch starts from the state
+	// before event step; at most domain.MaxStep.
+	//
+	// Example: 12
+	Step int `json:"step"`
+}
+
+// ApiCreateBranchRequestBot Bot is the strategy of every seat but the caller's (docs/bots.md).
+//
+// Example: level-5
+type ApiCreateBranchRequestBot string
 
 // ApiCreateMatchRequest defines model for api.CreateMatchRequest.
 type ApiCreateMatchRequest struct {
@@ -1965,6 +2066,20 @@ type ApiEvent struct {
 // ApiEventType defines model for ApiEvent.Type.
 type ApiEventType string
 
+// ApiEventBranch defines model for api.EventBranch.
+type ApiEventBranch struct {
+	Dealt []ApiEventDealt `json:"dealt"`
+
+	// Hash Example: 79176d86d8da3ef67cceda97d3248b57ec0d17a9b702032268c88ab1037e54d7
+	Hash string `json:"hash"`
+
+	// Match Example: 0f3c9a1e5b7d4c2a8e6f1b3d5a7c9e0f
+	Match string `json:"match"`
+
+	// Step Example: 12
+	Step int `json:"step"`
+}
+
 // ApiEventData defines model for api.EventData.
 type ApiEventData struct {
 	// AutoplayAfter match.created: timeouts in a row that hand a seat to its bot, with a clock
@@ -1980,6 +2095,10 @@ type ApiEventData struct {
 	//
 	// Example: greedy
 	Bot *string `json:"bot,omitempty"`
+
+	// BranchOf match.created: a branch (docs/review.md, "Play on"): the match and step it was played on
+	// from, and the hash of that match's event step-1, the head of the prefix this log repeats
+	BranchOf *ApiEventBranch `json:"branch_of,omitempty"`
 
 	// Commitment match.created: hex(sha256(seed))
 	Commitment *string `json:"commitment,omitempty"`
@@ -2090,10 +2209,30 @@ type ApiEventDataOutcome string
 // ApiEventDataReason match.cancelled: why the match was cancelled: before it started, or with its tournament
 type ApiEventDataReason string
 
+// ApiEventDealt defines model for api.EventDealt.
+type ApiEventDealt struct {
+	// Hands Example: 2
+	Hands int `json:"hands"`
+
+	// Seed Example: 1220bce908f962d172dd71edf7f3215397eaadbf54c4d03b1fc8334e91eaf12a
+	Seed string `json:"seed"`
+}
+
 // ApiEventsResponse defines model for api.EventsResponse.
 type ApiEventsResponse struct {
 	Events  []ApiEvent `json:"events"`
 	Version int        `json:"version"`
+}
+
+// ApiExportBranch defines model for api.ExportBranch.
+type ApiExportBranch struct {
+	Events []ApiExportEvent `json:"events"`
+
+	// Match Example: 0f3c9a1e5b7d4c2a8e6f1b3d5a7c9e0f
+	Match string `json:"match"`
+
+	// Step Example: 12
+	Step int `json:"step"`
 }
 
 // ApiExportEvent defines model for api.ExportEvent.
@@ -2125,8 +2264,12 @@ type ApiExportEventType string
 
 // ApiExportResponse defines model for api.ExportResponse.
 type ApiExportResponse struct {
-	Events []ApiExportEvent `json:"events"`
-	Match  ApiMatchView     `json:"match"`
+	// BranchOf BranchOf, on a branch once it has ended (docs/review.md, "Play on"), is the log its own
+	// repeats: its parent's events before step, each with its link, whose last hash is the
+	// one match.created's branch_of names. allfives verify checks a branch from this one file.
+	BranchOf *ApiExportBranch `json:"branch_of,omitempty"`
+	Events   []ApiExportEvent `json:"events"`
+	Match    ApiMatchView     `json:"match"`
 }
 
 // ApiFormatRating defines model for api.FormatRating.
@@ -2332,10 +2475,23 @@ type ApiLegalMovesResponse struct {
 	Version    int            `json:"version"`
 }
 
+// ApiMatchBranch defines model for api.MatchBranch.
+type ApiMatchBranch struct {
+	// Match Example: 0f3c9a1e5b7d4c2a8e6f1b3d5a7c9e0f
+	Match string `json:"match"`
+
+	// Step Example: 12
+	Step int `json:"step"`
+}
+
 // ApiMatchView defines model for api.MatchView.
 type ApiMatchView struct {
 	// AutoplayAfter AutoplayAfter is how many timeouts in a row hand a seat to its bot, with a clock.
 	AutoplayAfter *int `json:"autoplay_after,omitempty"`
+
+	// BranchOf BranchOf says, on a branch (docs/review.md, "Play on"), the match and the step it was
+	// played on from.
+	BranchOf *ApiMatchBranch `json:"branch_of,omitempty"`
 
 	// Cancelled Cancelled says, on a cancelled match, who cancelled it and why.
 	Cancelled  *ApiCancellation `json:"cancelled,omitempty"`
@@ -3330,6 +3486,12 @@ type GetMatchParams struct {
 	IfNoneMatch *string `json:"If-None-Match,omitempty"`
 }
 
+// GetAnalysisParams defines parameters for GetAnalysis.
+type GetAnalysisParams struct {
+	// Step the seq of the event the decision made (a review decision's seq)
+	Step int `form:"step" json:"step"`
+}
+
 // ListEventsParams defines parameters for ListEvents.
 type ListEventsParams struct {
 	// After only events with seq greater than this
@@ -3452,6 +3614,9 @@ type ListTournamentsParamsStatus string
 
 // CreateMatchJSONRequestBody defines body for CreateMatch for application/json ContentType.
 type CreateMatchJSONRequestBody = ApiCreateMatchRequest
+
+// CreateBranchJSONRequestBody defines body for CreateBranch for application/json ContentType.
+type CreateBranchJSONRequestBody = ApiCreateBranchRequest
 
 // MakeMoveJSONRequestBody defines body for MakeMove for application/json ContentType.
 type MakeMoveJSONRequestBody = ApiMoveRequest
@@ -3587,12 +3752,37 @@ type ClientInterface interface {
 	// Corresponds with GET /api/v1/matches/{id} (the `GetMatch` operationId).
 	GetMatch(ctx context.Context, id string, params *GetMatchParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetAnalysis Explore a decision
+	//
+	// The options of the decision that event step of a finished match made (docs/review.md, "Explore"): every legal move its seat had, valued by the review's judge from what the seat knew then (the review's own candidate values), the move played and the review's best marked. A decision is a play, draw or pass chosen among at least two legal moves, exactly the review's decisions; any other event is 409 NOT_A_DECISION. Read from the match's stored review when it is done (no review is queued), else computed on the request's path through a bounded number of places: 503 when as many wait as the review queue holds, 429 when this client has --max-running-reviews being computed.
+	//
+	// Corresponds with GET /api/v1/matches/{id}/analysis (the `GetAnalysis` operationId).
+	GetAnalysis(ctx context.Context, id string, params *GetAnalysisParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// AuditMatch Audit a match
 	//
 	// Re-verifies the stored record and says, check by check, what holds: the hash chain is intact (hash_chain); every event follows from the ones before under the rules, each recorded action re-run through the referee and its events compared with those stored, points and hand ends included (rules); the stored read model agrees with the log (read_model); and once match.ended has revealed the seed, the seed matches the commitment (seed) and every deal re-derives from it (deals); then the tables beside the log: one seat row per player, every human seat with a token hash (seats), every idempotency record naming a move of its seat within the log (idempotency), and the stored secret seed hashing to the commitment, for a live match too, without revealing anything of it (stored_seed). A record that cannot be read or folded, which every other endpoint answers with RECORD_CORRUPT, is audited all the same. A live match is audited as far as it is public: its deals are checked for consistency only, and a failure's detail never shows tiles the caller may not see. The answer is 200 whether or not the record holds up: ok says which, and first_bad_seq names the first event found at fault. head_hash, which commits to the whole log, is given once the match has ended (while it is live it would give drawn tiles away).
 	//
 	// Corresponds with GET /api/v1/matches/{id}/audit (the `AuditMatch` operationId).
 	AuditMatch(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateBranchWithBody Play on from a decision
+	//
+	// Creates a branch of a finished match (docs/review.md, "Play on"): a new match, never rated, in the exact position before event step, a decision (a play, draw or pass chosen among at least two legal moves, a review decision's seq): the same hands, boneyard order and scores, dealt from the match's own seed (revealed, so the branch is seeded), the caller in the deciding seat and bots of the strategy bot in the others, no clock. Its match.created names the match, the step and the hash of the match's event step-1; its log then repeats the match's plays, draws, passes, deals and hands' ends up to the decision; its export embeds the match's events up to step-1 with their hashes, so that allfives verify checks a branch from one file. A branch of a branch works alike. With a player key the seat is bound to the key's player; without, it is anonymous (name, or "Guest"). It counts against the bots-only limit (--limit-bot-matches).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/matches/{id}/branches (the `CreateBranch` operationId).
+	CreateBranchWithBody(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateBranch Play on from a decision
+	//
+	// Creates a branch of a finished match (docs/review.md, "Play on"): a new match, never rated, in the exact position before event step, a decision (a play, draw or pass chosen among at least two legal moves, a review decision's seq): the same hands, boneyard order and scores, dealt from the match's own seed (revealed, so the branch is seeded), the caller in the deciding seat and bots of the strategy bot in the others, no clock. Its match.created names the match, the step and the hash of the match's event step-1; its log then repeats the match's plays, draws, passes, deals and hands' ends up to the decision; its export embeds the match's events up to step-1 with their hashes, so that allfives verify checks a branch from one file. A branch of a branch works alike. With a player key the seat is bound to the key's player; without, it is anonymous (name, or "Guest"). It counts against the bots-only limit (--limit-bot-matches).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/matches/{id}/branches (the `CreateBranch` operationId).
+	CreateBranch(ctx context.Context, id string, body CreateBranchJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CancelMatch Withdraw a waiting match
 	//
@@ -4063,6 +4253,23 @@ func (c *Client) GetMatch(ctx context.Context, id string, params *GetMatchParams
 	return c.Client.Do(req)
 }
 
+// GetAnalysis Explore a decision
+//
+// The options of the decision that event step of a finished match made (docs/review.md, "Explore"): every legal move its seat had, valued by the review's judge from what the seat knew then (the review's own candidate values), the move played and the review's best marked. A decision is a play, draw or pass chosen among at least two legal moves, exactly the review's decisions; any other event is 409 NOT_A_DECISION. Read from the match's stored review when it is done (no review is queued), else computed on the request's path through a bounded number of places: 503 when as many wait as the review queue holds, 429 when this client has --max-running-reviews being computed.
+//
+// Corresponds with GET /api/v1/matches/{id}/analysis (the `GetAnalysis` operationId).
+func (c *Client) GetAnalysis(ctx context.Context, id string, params *GetAnalysisParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetAnalysisRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // AuditMatch Audit a match
 //
 // Re-verifies the stored record and says, check by check, what holds: the hash chain is intact (hash_chain); every event follows from the ones before under the rules, each recorded action re-run through the referee and its events compared with those stored, points and hand ends included (rules); the stored read model agrees with the log (read_model); and once match.ended has revealed the seed, the seed matches the commitment (seed) and every deal re-derives from it (deals); then the tables beside the log: one seat row per player, every human seat with a token hash (seats), every idempotency record naming a move of its seat within the log (idempotency), and the stored secret seed hashing to the commitment, for a live match too, without revealing anything of it (stored_seed). A record that cannot be read or folded, which every other endpoint answers with RECORD_CORRUPT, is audited all the same. A live match is audited as far as it is public: its deals are checked for consistency only, and a failure's detail never shows tiles the caller may not see. The answer is 200 whether or not the record holds up: ok says which, and first_bad_seq names the first event found at fault. head_hash, which commits to the whole log, is given once the match has ended (while it is live it would give drawn tiles away).
@@ -4070,6 +4277,44 @@ func (c *Client) GetMatch(ctx context.Context, id string, params *GetMatchParams
 // Corresponds with GET /api/v1/matches/{id}/audit (the `AuditMatch` operationId).
 func (c *Client) AuditMatch(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewAuditMatchRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateBranchWithBody Play on from a decision
+//
+// Creates a branch of a finished match (docs/review.md, "Play on"): a new match, never rated, in the exact position before event step, a decision (a play, draw or pass chosen among at least two legal moves, a review decision's seq): the same hands, boneyard order and scores, dealt from the match's own seed (revealed, so the branch is seeded), the caller in the deciding seat and bots of the strategy bot in the others, no clock. Its match.created names the match, the step and the hash of the match's event step-1; its log then repeats the match's plays, draws, passes, deals and hands' ends up to the decision; its export embeds the match's events up to step-1 with their hashes, so that allfives verify checks a branch from one file. A branch of a branch works alike. With a player key the seat is bound to the key's player; without, it is anonymous (name, or "Guest"). It counts against the bots-only limit (--limit-bot-matches).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/matches/{id}/branches (the `CreateBranch` operationId).
+func (c *Client) CreateBranchWithBody(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateBranchRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateBranch Play on from a decision
+//
+// Creates a branch of a finished match (docs/review.md, "Play on"): a new match, never rated, in the exact position before event step, a decision (a play, draw or pass chosen among at least two legal moves, a review decision's seq): the same hands, boneyard order and scores, dealt from the match's own seed (revealed, so the branch is seeded), the caller in the deciding seat and bots of the strategy bot in the others, no clock. Its match.created names the match, the step and the hash of the match's event step-1; its log then repeats the match's plays, draws, passes, deals and hands' ends up to the decision; its export embeds the match's events up to step-1 with their hashes, so that allfives verify checks a branch from one file. A branch of a branch works alike. With a player key the seat is bound to the key's player; without, it is anonymous (name, or "Guest"). It counts against the bots-only limit (--limit-bot-matches).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/matches/{id}/branches (the `CreateBranch` operationId).
+func (c *Client) CreateBranch(ctx context.Context, id string, body CreateBranchJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateBranchRequest(c.Server, id, body)
 	if err != nil {
 		return nil, err
 	}
@@ -5257,6 +5502,63 @@ func NewGetMatchRequest(server string, id string, params *GetMatchParams) (*http
 	return req, nil
 }
 
+// NewGetAnalysisRequest constructs an http.Request for the GetAnalysis method
+func NewGetAnalysisRequest(server string, id string, params *GetAnalysisParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/matches/%s/analysis", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "step", params.Step, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewAuditMatchRequest constructs an http.Request for the AuditMatch method
 func NewAuditMatchRequest(server string, id string) (*http.Request, error) {
 	var err error
@@ -5287,6 +5589,53 @@ func NewAuditMatchRequest(server string, id string) (*http.Request, error) {
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewCreateBranchRequest calls the generic CreateBranch builder with application/json body
+func NewCreateBranchRequest(server string, id string, body CreateBranchJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateBranchRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewCreateBranchRequestWithBody constructs an http.Request for the CreateBranch method, with any body, and a specified content type
+func NewCreateBranchRequestWithBody(server string, id string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/matches/%s/branches", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -7327,6 +7676,15 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/v1/matches/{id} (the `GetMatch` operationId).
 	GetMatchWithResponse(ctx context.Context, id string, params *GetMatchParams, reqEditors ...RequestEditorFn) (*GetMatchResponse, error)
 
+	// GetAnalysisWithResponse Explore a decision
+	//
+	// The options of the decision that event step of a finished match made (docs/review.md, "Explore"): every legal move its seat had, valued by the review's judge from what the seat knew then (the review's own candidate values), the move played and the review's best marked. A decision is a play, draw or pass chosen among at least two legal moves, exactly the review's decisions; any other event is 409 NOT_A_DECISION. Read from the match's stored review when it is done (no review is queued), else computed on the request's path through a bounded number of places: 503 when as many wait as the review queue holds, 429 when this client has --max-running-reviews being computed.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/matches/{id}/analysis (the `GetAnalysis` operationId).
+	GetAnalysisWithResponse(ctx context.Context, id string, params *GetAnalysisParams, reqEditors ...RequestEditorFn) (*GetAnalysisResponse, error)
+
 	// AuditMatchWithResponse Audit a match
 	//
 	// Re-verifies the stored record and says, check by check, what holds: the hash chain is intact (hash_chain); every event follows from the ones before under the rules, each recorded action re-run through the referee and its events compared with those stored, points and hand ends included (rules); the stored read model agrees with the log (read_model); and once match.ended has revealed the seed, the seed matches the commitment (seed) and every deal re-derives from it (deals); then the tables beside the log: one seat row per player, every human seat with a token hash (seats), every idempotency record naming a move of its seat within the log (idempotency), and the stored secret seed hashing to the commitment, for a live match too, without revealing anything of it (stored_seed). A record that cannot be read or folded, which every other endpoint answers with RECORD_CORRUPT, is audited all the same. A live match is audited as far as it is public: its deals are checked for consistency only, and a failure's detail never shows tiles the caller may not see. The answer is 200 whether or not the record holds up: ok says which, and first_bad_seq names the first event found at fault. head_hash, which commits to the whole log, is given once the match has ended (while it is live it would give drawn tiles away).
@@ -7335,6 +7693,24 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/v1/matches/{id}/audit (the `AuditMatch` operationId).
 	AuditMatchWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*AuditMatchResponse, error)
+
+	// CreateBranchWithBodyWithResponse Play on from a decision
+	//
+	// Creates a branch of a finished match (docs/review.md, "Play on"): a new match, never rated, in the exact position before event step, a decision (a play, draw or pass chosen among at least two legal moves, a review decision's seq): the same hands, boneyard order and scores, dealt from the match's own seed (revealed, so the branch is seeded), the caller in the deciding seat and bots of the strategy bot in the others, no clock. Its match.created names the match, the step and the hash of the match's event step-1; its log then repeats the match's plays, draws, passes, deals and hands' ends up to the decision; its export embeds the match's events up to step-1 with their hashes, so that allfives verify checks a branch from one file. A branch of a branch works alike. With a player key the seat is bound to the key's player; without, it is anonymous (name, or "Guest"). It counts against the bots-only limit (--limit-bot-matches).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/matches/{id}/branches (the `CreateBranch` operationId).
+	CreateBranchWithBodyWithResponse(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateBranchResponse, error)
+
+	// CreateBranchWithResponse Play on from a decision
+	//
+	// Creates a branch of a finished match (docs/review.md, "Play on"): a new match, never rated, in the exact position before event step, a decision (a play, draw or pass chosen among at least two legal moves, a review decision's seq): the same hands, boneyard order and scores, dealt from the match's own seed (revealed, so the branch is seeded), the caller in the deciding seat and bots of the strategy bot in the others, no clock. Its match.created names the match, the step and the hash of the match's event step-1; its log then repeats the match's plays, draws, passes, deals and hands' ends up to the decision; its export embeds the match's events up to step-1 with their hashes, so that allfives verify checks a branch from one file. A branch of a branch works alike. With a player key the seat is bound to the key's player; without, it is anonymous (name, or "Guest"). It counts against the bots-only limit (--limit-bot-matches).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/matches/{id}/branches (the `CreateBranch` operationId).
+	CreateBranchWithResponse(ctx context.Context, id string, body CreateBranchJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateBranchResponse, error)
 
 	// CancelMatchWithResponse Withdraw a waiting match
 	//
@@ -8283,6 +8659,131 @@ func (r GetMatchResponse) ContentType() string {
 	return ""
 }
 
+// GetAnalysisResponse429Headers the declared response headers of an HTTP 429 response for GetAnalysis
+type GetAnalysisResponse429Headers struct {
+	RetryAfter *int
+}
+
+// GetAnalysisResponse503Headers the declared response headers of an HTTP 503 response for GetAnalysis
+type GetAnalysisResponse503Headers struct {
+	RetryAfter *int
+}
+
+// GetAnalysisResponse507Headers the declared response headers of an HTTP 507 response for GetAnalysis
+type GetAnalysisResponse507Headers struct {
+	RetryAfter *int
+}
+
+type GetAnalysisResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ApiAnalysis
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ApiProblem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *ApiProblem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ApiProblem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ApiProblem
+	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
+	ApplicationproblemJSON507 *ApiProblem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetAnalysisResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetAnalysisResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *GetAnalysisResponse507Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetAnalysisResponse) GetJSON200() *ApiAnalysis {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetAnalysisResponse) GetApplicationproblemJSON400() *ApiProblem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetAnalysisResponse) GetApplicationproblemJSON401() *ApiProblem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetAnalysisResponse) GetApplicationproblemJSON404() *ApiProblem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r GetAnalysisResponse) GetApplicationproblemJSON409() *ApiProblem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetAnalysisResponse) GetApplicationproblemJSON429() *ApiProblem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r GetAnalysisResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetAnalysisResponse) GetApplicationproblemJSON500() *ApiProblem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetAnalysisResponse) GetApplicationproblemJSON503() *ApiProblem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
+func (r GetAnalysisResponse) GetApplicationproblemJSON507() *ApiProblem {
+	return r.ApplicationproblemJSON507
+}
+
+// GetBody returns the raw response body bytes
+func (r GetAnalysisResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetAnalysisResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetAnalysisResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetAnalysisResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // AuditMatchResponse429Headers the declared response headers of an HTTP 429 response for AuditMatch
 type AuditMatchResponse429Headers struct {
 	RetryAfter *int
@@ -8402,6 +8903,159 @@ func (r AuditMatchResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r AuditMatchResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateBranchResponse201Headers the declared response headers of an HTTP 201 response for CreateBranch
+type CreateBranchResponse201Headers struct {
+	Location *string
+}
+
+// CreateBranchResponse429Headers the declared response headers of an HTTP 429 response for CreateBranch
+type CreateBranchResponse429Headers struct {
+	RetryAfter *int
+}
+
+// CreateBranchResponse503Headers the declared response headers of an HTTP 503 response for CreateBranch
+type CreateBranchResponse503Headers struct {
+	RetryAfter *int
+}
+
+// CreateBranchResponse507Headers the declared response headers of an HTTP 507 response for CreateBranch
+type CreateBranchResponse507Headers struct {
+	RetryAfter *int
+}
+
+type CreateBranchResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *ApiBranchResponse
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *ApiProblem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *ApiProblem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *ApiProblem
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *ApiProblem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *ApiProblem
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *ApiProblem
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *ApiProblem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *ApiProblem
+	// ApplicationproblemJSON431 the response for an HTTP 431 `application/problem+json` response
+	ApplicationproblemJSON431 *ApiProblem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *ApiProblem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *ApiProblem
+	// ApplicationproblemJSON507 the response for an HTTP 507 `application/problem+json` response
+	ApplicationproblemJSON507 *ApiProblem
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateBranchResponse201Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateBranchResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateBranchResponse503Headers
+	// Headers507 the parsed response headers for an HTTP 507 response
+	Headers507 *CreateBranchResponse507Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateBranchResponse) GetJSON201() *ApiBranchResponse {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateBranchResponse) GetApplicationproblemJSON400() *ApiProblem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateBranchResponse) GetApplicationproblemJSON401() *ApiProblem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateBranchResponse) GetApplicationproblemJSON404() *ApiProblem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r CreateBranchResponse) GetApplicationproblemJSON408() *ApiProblem {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateBranchResponse) GetApplicationproblemJSON409() *ApiProblem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CreateBranchResponse) GetApplicationproblemJSON413() *ApiProblem {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r CreateBranchResponse) GetApplicationproblemJSON415() *ApiProblem {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CreateBranchResponse) GetApplicationproblemJSON429() *ApiProblem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON431 returns the response for an HTTP 431 `application/problem+json` response
+func (r CreateBranchResponse) GetApplicationproblemJSON431() *ApiProblem {
+	return r.ApplicationproblemJSON431
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CreateBranchResponse) GetApplicationproblemJSON500() *ApiProblem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateBranchResponse) GetApplicationproblemJSON503() *ApiProblem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetApplicationproblemJSON507 returns the response for an HTTP 507 `application/problem+json` response
+func (r CreateBranchResponse) GetApplicationproblemJSON507() *ApiProblem {
+	return r.ApplicationproblemJSON507
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateBranchResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateBranchResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateBranchResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateBranchResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -13851,6 +14505,21 @@ func (c *ClientWithResponses) GetMatchWithResponse(ctx context.Context, id strin
 	return ParseGetMatchResponse(rsp)
 }
 
+// GetAnalysisWithResponse Explore a decision
+//
+// The options of the decision that event step of a finished match made (docs/review.md, "Explore"): every legal move its seat had, valued by the review's judge from what the seat knew then (the review's own candidate values), the move played and the review's best marked. A decision is a play, draw or pass chosen among at least two legal moves, exactly the review's decisions; any other event is 409 NOT_A_DECISION. Read from the match's stored review when it is done (no review is queued), else computed on the request's path through a bounded number of places: 503 when as many wait as the review queue holds, 429 when this client has --max-running-reviews being computed.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/matches/{id}/analysis (the `GetAnalysis` operationId).
+func (c *ClientWithResponses) GetAnalysisWithResponse(ctx context.Context, id string, params *GetAnalysisParams, reqEditors ...RequestEditorFn) (*GetAnalysisResponse, error) {
+	rsp, err := c.GetAnalysis(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetAnalysisResponse(rsp)
+}
+
 // AuditMatchWithResponse Audit a match
 //
 // Re-verifies the stored record and says, check by check, what holds: the hash chain is intact (hash_chain); every event follows from the ones before under the rules, each recorded action re-run through the referee and its events compared with those stored, points and hand ends included (rules); the stored read model agrees with the log (read_model); and once match.ended has revealed the seed, the seed matches the commitment (seed) and every deal re-derives from it (deals); then the tables beside the log: one seat row per player, every human seat with a token hash (seats), every idempotency record naming a move of its seat within the log (idempotency), and the stored secret seed hashing to the commitment, for a live match too, without revealing anything of it (stored_seed). A record that cannot be read or folded, which every other endpoint answers with RECORD_CORRUPT, is audited all the same. A live match is audited as far as it is public: its deals are checked for consistency only, and a failure's detail never shows tiles the caller may not see. The answer is 200 whether or not the record holds up: ok says which, and first_bad_seq names the first event found at fault. head_hash, which commits to the whole log, is given once the match has ended (while it is live it would give drawn tiles away).
@@ -13864,6 +14533,36 @@ func (c *ClientWithResponses) AuditMatchWithResponse(ctx context.Context, id str
 		return nil, err
 	}
 	return ParseAuditMatchResponse(rsp)
+}
+
+// CreateBranchWithBodyWithResponse Play on from a decision
+//
+// Creates a branch of a finished match (docs/review.md, "Play on"): a new match, never rated, in the exact position before event step, a decision (a play, draw or pass chosen among at least two legal moves, a review decision's seq): the same hands, boneyard order and scores, dealt from the match's own seed (revealed, so the branch is seeded), the caller in the deciding seat and bots of the strategy bot in the others, no clock. Its match.created names the match, the step and the hash of the match's event step-1; its log then repeats the match's plays, draws, passes, deals and hands' ends up to the decision; its export embeds the match's events up to step-1 with their hashes, so that allfives verify checks a branch from one file. A branch of a branch works alike. With a player key the seat is bound to the key's player; without, it is anonymous (name, or "Guest"). It counts against the bots-only limit (--limit-bot-matches).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/matches/{id}/branches (the `CreateBranch` operationId).
+func (c *ClientWithResponses) CreateBranchWithBodyWithResponse(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateBranchResponse, error) {
+	rsp, err := c.CreateBranchWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateBranchResponse(rsp)
+}
+
+// CreateBranchWithResponse Play on from a decision
+//
+// Creates a branch of a finished match (docs/review.md, "Play on"): a new match, never rated, in the exact position before event step, a decision (a play, draw or pass chosen among at least two legal moves, a review decision's seq): the same hands, boneyard order and scores, dealt from the match's own seed (revealed, so the branch is seeded), the caller in the deciding seat and bots of the strategy bot in the others, no clock. Its match.created names the match, the step and the hash of the match's event step-1; its log then repeats the match's plays, draws, passes, deals and hands' ends up to the decision; its export embeds the match's events up to step-1 with their hashes, so that allfives verify checks a branch from one file. A branch of a branch works alike. With a player key the seat is bound to the key's player; without, it is anonymous (name, or "Guest"). It counts against the bots-only limit (--limit-bot-matches).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/matches/{id}/branches (the `CreateBranch` operationId).
+func (c *ClientWithResponses) CreateBranchWithResponse(ctx context.Context, id string, body CreateBranchJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateBranchResponse, error) {
+	rsp, err := c.CreateBranch(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateBranchResponse(rsp)
 }
 
 // CancelMatchWithResponse Withdraw a waiting match
@@ -15115,6 +15814,128 @@ func ParseGetMatchResponse(rsp *http.Response) (*GetMatchResponse, error) {
 	return response, nil
 }
 
+// ParseGetAnalysisResponse parses an HTTP response from a GetAnalysisWithResponse call
+func ParseGetAnalysisResponse(rsp *http.Response) (*GetAnalysisResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetAnalysisResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ApiAnalysis
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 507:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON507 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers GetAnalysisResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetAnalysisResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers GetAnalysisResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseAuditMatchResponse parses an HTTP response from a AuditMatchWithResponse call
 func ParseAuditMatchResponse(rsp *http.Response) (*AuditMatchResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -15224,6 +16045,159 @@ func ParseAuditMatchResponse(rsp *http.Response) (*AuditMatchResponse, error) {
 		response.Headers503 = &headers
 	case rsp.StatusCode == 507:
 		var headers AuditMatchResponse507Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers507 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateBranchResponse parses an HTTP response from a CreateBranchWithResponse call
+func ParseCreateBranchResponse(rsp *http.Response) (*CreateBranchResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateBranchResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest ApiBranchResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 507:
+		var dest ApiProblem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON507 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateBranchResponse201Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 429:
+		var headers CreateBranchResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateBranchResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	case rsp.StatusCode == 507:
+		var headers CreateBranchResponse507Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -57,6 +57,8 @@ var invalidDetails = map[string]string{
 	"listEvents":         `limit must be an integer from 1 to 1000, got "5000"`,
 	"streamEvents":       `Last-Event-ID must be the seq of an event received, got "abc"`,
 	"replayMatch":        `step must be an integer from 1 to the match's version, got "last"`,
+	"getAnalysis":        `step must be an integer from 1 to the match's version, got "last"`,
+	"createBranch":       `step must be an integer from 1 to the match's version 51, got 99`,
 	"auditMatch":         `this endpoint takes no query parameters, got "full"`,
 	"exportMatch":        `format must be json or text, got "xml"`,
 	"joinSeat":           `seat must be 0, 1, 2 or 3, got "north"`,
@@ -138,6 +140,7 @@ var problemDetails = map[domain.Code]string{
 	domain.CodeSeatNotReserved:   domain.ErrSeatNotReserved.Error() + ": seat 1 is kept for no one now",
 	domain.CodeSeatResigned:      domain.ErrSeatResigned.Error() + ": seat 1",
 	domain.CodeRematchCancelled:  "rematch " + exampleID + ": " + domain.ErrRematchCancelled.Error() + " (declined)",
+	domain.CodeNotADecision:      domain.ErrNotADecision.Error() + ": event 7 was the seat's only legal move",
 	// Tournaments (docs/tournaments.md, "Errors").
 	domain.CodeMatchSealed:             domain.ErrMatchSealed.Error(),
 	tournaments.CodeTournamentNotFound: fmt.Sprintf("no tournament has the id %q", exampleID),

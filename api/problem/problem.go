@@ -112,6 +112,8 @@ var kinds = map[domain.Code]kind{
 	domain.CodeSeatNotReserved:  {http.StatusConflict, "Seat not reserved"},
 	domain.CodeSeatResigned:     {http.StatusConflict, "Seat resigned"},
 	domain.CodeRematchCancelled: {http.StatusConflict, "Rematch cancelled"},
+	// Explore and Play on start from a decision (docs/review.md, "Explore"), declared by domain.
+	domain.CodeNotADecision: {http.StatusConflict, "Not a decision"},
 	// Tournaments (docs/tournaments.md, "Errors"): the seal is the match's, declared by domain;
 	// the rest by domain/app/tournaments.
 	domain.CodeMatchSealed: {http.StatusConflict, "Match sealed"},

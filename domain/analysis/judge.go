@@ -9,6 +9,27 @@ import (
 // judge values every candidate of one decision from the seat's view, with the expert on the
 // review's budget (or exactly, when nothing was hidden), and again in hindsight.
 func judge(ctx context.Context, g *game, p point, opts Options) (Decision, error) {
+	d, err := value(ctx, g, p, opts)
+	if err != nil {
+		return Decision{}, err
+	}
+	legal := p.view.LegalMoves
+	hind, _ := bot.Hindsight(p.view, p.hands, p.boneyard, opts.HindsightNodes)
+	hb := bestOf(hind, p.played)
+	d.Hindsight = Hindsight{Best: moveOf(legal[hb]), Loss: round2(hind[hb] - hind[p.played])}
+
+	top := 0
+	for _, l := range legal {
+		top = max(top, l.Points)
+	}
+	d.passedOver = top - legal[p.played].Points
+	return d, nil
+}
+
+// value values every candidate of one decision from the seat's view, and says which is best
+// and what the played move lost: the review's judgement without hindsight, which Explore
+// answers alone.
+func value(ctx context.Context, g *game, p point, opts Options) (Decision, error) {
 	x := bot.NewExpert(derive("decision", g.seed, p.seq), opts.Rollouts)
 	values, exact, err := x.Values(ctx, p.view)
 	if err != nil {
@@ -28,16 +49,6 @@ func judge(ctx context.Context, g *game, p point, opts Options) (Decision, error
 	b := bestOf(values, p.played)
 	d.Best, d.Loss = moveOf(legal[b]), round2(values[b]-values[p.played])
 	d.Class = classOf(d.Loss)
-
-	hind, _ := bot.Hindsight(p.view, p.hands, p.boneyard, opts.HindsightNodes)
-	hb := bestOf(hind, p.played)
-	d.Hindsight = Hindsight{Best: moveOf(legal[hb]), Loss: round2(hind[hb] - hind[p.played])}
-
-	top := 0
-	for _, l := range legal {
-		top = max(top, l.Points)
-	}
-	d.passedOver = top - legal[p.played].Points
 	return d, nil
 }
 

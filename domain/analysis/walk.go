@@ -27,7 +27,7 @@ func walk(g *game, judge func(point) error) error {
 	var log domain.HandLog
 	log.Record(g.events[0])
 	for _, e := range g.events[1:] {
-		if seat, mv, ok := actionOf(e); ok && seat == m.Turn() {
+		if seat, mv, ok := domain.ActionOf(e); ok && seat == m.Turn() {
 			v := m.SeatView(seat, log)
 			if len(v.LegalMoves) > 1 {
 				p, err := pointAt(m, e.Seq, v, mv)
@@ -45,19 +45,6 @@ func walk(g *game, judge func(point) error) error {
 		log.Record(e)
 	}
 	return nil
-}
-
-// actionOf reads the seat and move of an event a seat's decision made.
-func actionOf(e domain.Event) (int, domain.LegalMove, bool) {
-	switch d := e.Data.(type) {
-	case domain.TilePlayed:
-		return d.Seat, domain.LegalMove{Action: domain.ActionPlay, Tile: d.Tile, End: d.End}, true
-	case domain.TileDrawn:
-		return d.Seat, domain.LegalMove{Action: domain.ActionDraw}, true
-	case domain.TurnPassed:
-		return d.Seat, domain.LegalMove{Action: domain.ActionPass}, true
-	}
-	return 0, domain.LegalMove{}, false
 }
 
 // pointAt is the decision at seq, with the deal read from the match opened: the review

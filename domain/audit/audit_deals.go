@@ -116,7 +116,11 @@ func auditDeals(events []domain.Event, seed domain.Seed, seedOK bool) Check {
 			continue
 		}
 		hands++
-		if err := rederive(d, seed, table); err != nil {
+		dealer, err := domain.DealSeed(created, seed, d.Hand) // a branch's shared hands: their match's seed
+		if err != nil {
+			return failed(CheckDeals, 1, fmt.Sprintf("seq 1: branch_of.dealt: %v", err))
+		}
+		if err := rederive(d, dealer, table); err != nil {
 			return failed(CheckDeals, e.Seq, fmt.Sprintf("seq %d: hand %d does not re-derive from the seed: %v", e.Seq, d.Hand, err))
 		}
 	}

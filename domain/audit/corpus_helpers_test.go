@@ -2,6 +2,7 @@ package audit_test
 
 import (
 	"encoding/binary"
+	"strings"
 	"testing"
 	"time"
 
@@ -155,5 +156,41 @@ func corpus(t *testing.T) map[string][]domain.Event {
 	for i, shape := range matchtest.Shapes {
 		out["played out: "+shape.Name] = matchtest.PlayOut(t, matchtest.Spec(shape, 0), matchtest.Seed(byte(20+i)), matchtest.FirstMove, 0)
 	}
+	// A branch (docs/review.md, "Play on") of the first shape's match from a decision of its
+	// second hand, played out: its first two hands dealt from the parent's seed, then its own.
+	out["a branch played out"] = branchOf(t, out["played out: "+matchtest.Shapes[0].Name], matchtest.Seed(20), matchtest.Seed(60))
 	return out
+}
+
+// branchOf is the log of a branch of finished match parent (dealt from seed) from its first
+// decision in a later hand than the first, dealt from own after the shared hands, played out.
+func branchOf(t *testing.T, parent []domain.Event, seed, own domain.Seed) []domain.Event {
+	t.Helper()
+	for step := 3; step <= len(parent); step++ {
+		v, err := domain.DecisionAt(parent, step)
+		if err != nil || v.HandNumber < 2 {
+			continue
+		}
+		spec := domain.SpecOf(parent[0].Data.(domain.MatchCreated))
+		spec.BranchOf = &domain.BranchOf{Match: "parent", Step: step, Hash: strings.Repeat("0", 64),
+			Dealt: []domain.DealtFrom{{Hands: v.HandNumber, Seed: seed.String()}}}
+		d := &driver{t: t, at: matchtest.Start}
+		events, err := domain.Start(spec, own, d.at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range parent[2 : step-1] { // after match.created and the first deal
+			e.Seq = len(events) + 1
+			events = append(events, e)
+		}
+		if d.m, err = domain.Resume("m", own, events); err != nil {
+			t.Fatal(err)
+		}
+		d.hl.Record(events...)
+		d.log = events
+		d.play(nil, nil)
+		return d.log
+	}
+	t.Fatal("the parent has no decision after its first hand")
+	return nil
 }

@@ -3,6 +3,7 @@
 // referee says the match was right after that event.
 import { api, matchId, el, showError, tileSVG, drawLine, describe, markLeads, scoreList, sideName, seatLabel, t, tn, problemText } from "/assets/common.js";
 import { reviewPanel } from "/assets/review.js";
+import { explorePanel } from "/assets/explore.js";
 import { changesList, formatName } from "/assets/ratings.js";
 
 const id = matchId();
@@ -17,6 +18,7 @@ let max = 1;
 let wanted = 1;
 let events = []; // every event, from the export, for the list and for leads
 let reviewStep = () => {}; // says the review's judgement of a step, once there is a review
+let exploreStep = () => {}; // shows the options of the decision after a step
 let rated = null; // a finished rated match's view, with its rating changes once it is rated
 
 function fetchStep(n) {
@@ -67,6 +69,7 @@ function render(r) {
   renderHands(m);
   renderRatings(r.step);
   reviewStep(r.step);
+  exploreStep(r.step);
   main.dataset.step = String(r.step);
 }
 
@@ -163,7 +166,9 @@ async function start() {
   renderLog(exp.match.seats);
   // The export's match says whether the match has a review: the panel asks for none that
   // does not exist.
-  if (exp.match.status === "finished") reviewStep = reviewPanel($("review"), base, exp.match.review, exp.match.seats, go);
+  const explore = explorePanel($("explore"), base, exp.match.seats, exp.match.status === "finished", events);
+  exploreStep = explore.showStep;
+  if (exp.match.status === "finished") reviewStep = reviewPanel($("review"), base, exp.match.review, exp.match.seats, go, explore.judged);
   else $("review").textContent = t("review.not_finished");
   $("first").addEventListener("click", () => go(1));
   $("prev").addEventListener("click", () => go(wanted - 1));

@@ -38,9 +38,10 @@ export function judgement(d, seats) {
 
 // reviewPanel fills the element root for the match at base, whose view says its review
 // stands at state (none, running, done, failed, or undefined when the server offers none for
-// it); goTo(seq) moves the viewer to a step. It returns showStep(step), which says the
-// judgement of the decision that step made.
-export function reviewPanel(root, base, state, seats, goTo) {
+// it); goTo(seq) moves the viewer to a step; judged(seqs), when given, hears the seqs of the
+// review's decisions once it is done. It returns showStep(step), which says the judgement of
+// the decision that step made.
+export function reviewPanel(root, base, state, seats, goTo, judged = () => {}) {
   let decisions = new Map();
   let current = 0;
   const status = el("p", { id: "review-status", "aria-live": "polite", text: "" });
@@ -57,6 +58,7 @@ export function reviewPanel(root, base, state, seats, goTo) {
 
   const render = (rv) => {
     decisions = new Map(rv.decisions.map((d) => [d.seq, d]));
+    judged(new Set(decisions.keys()));
     status.textContent = t("review.done", { n: rv.decisions.length });
     body.replaceChildren(seatTable(rv, seats), graph(rv, seats, goTo), worst(rv, seats, goTo),
       el("details", { id: "review-method", class: "small" }, el("summary", { text: t("review.how") }),

@@ -21,6 +21,11 @@ type ExportRecord struct {
 	Match  domain.MatchView
 	Events []domain.Event
 	Chain  []audit.ChainLink
+	// Prefix, on a closed branch's export (docs/review.md, "Play on"), is its parent's log up
+	// to the branch's step - 1, each event with its payload and link, so that the export
+	// checks the prefix its own log repeats against the parent's hash from one file.
+	Prefix      []domain.Event
+	PrefixChain []audit.ChainLink
 }
 
 // Export returns the match as v may see it and every event up to the view's version, redacted
@@ -52,7 +57,29 @@ func (s *MatchService) Export(ctx context.Context, id string, v domain.Viewer) (
 	if len(rec.Chain) != len(events) {
 		return ExportRecord{}, fmt.Errorf("export %s: %d links for %d events", id, len(rec.Chain), len(events))
 	}
+	if b := view.BranchOf; b != nil {
+		if rec.Prefix, rec.PrefixChain, err = s.prefixOf(ctx, b); err != nil {
+			return ExportRecord{}, err
+		}
+	}
 	return rec, nil
+}
+
+// prefixOf is the log a branch repeats, its parent's events before b.Step with their links:
+// the parent is finished, so everyone may read them unredacted.
+func (s *MatchService) prefixOf(ctx context.Context, b *domain.BranchOf) ([]domain.Event, []audit.ChainLink, error) {
+	events, err := s.store.Events(ctx, b.Match, 0, b.Step-1)
+	if err != nil {
+		return nil, nil, corrupt(b.Match, err)
+	}
+	links, err := s.store.Links(ctx, b.Match)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(events) != b.Step-1 || len(links) < b.Step-1 {
+		return nil, nil, fmt.Errorf("export of a branch of %s: %d events and %d links before step %d", b.Match, len(events), len(links), b.Step)
+	}
+	return events, links[:b.Step-1], nil
 }
 
 // Audit re-verifies a stored match: its hash chain, every event against the rules, its read

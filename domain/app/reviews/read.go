@@ -81,3 +81,7 @@ func (s *Service) State(ctx context.Context, id string) (st Status, ok bool, err
 	}
 	return st, true, nil
 }
+
+// Finished is nil for a match that may be reviewed and explored now, else why not: the seal
+// first (domain.ErrMatchSealed), then the status (domain.ErrMatchNotFinished).
+func (s *Service) Finished(ctx context.Context, id string) error { return s.finished(ctx, id) }

@@ -87,6 +87,12 @@ type Service struct {
 	running   map[string]int
 	owners    map[string][]string
 	idle      chan struct{} // closed while nothing is in flight
+
+	// explorers holds a place per exploration being computed (as many as workers);
+	// exploreWaiting counts those waiting for one, exploring those in flight per asker's key.
+	explorers      chan struct{}
+	exploreWaiting int
+	exploring      map[string]int
 }
 
 // New starts a Service's workers; Close stops them.
@@ -113,6 +119,7 @@ func New(cfg Config) *Service {
 		engine: cfg.Engine, told: cfg.Reviewed, clock: cfg.Clock, log: cfg.Logger, ctx: ctx, cancel: cancel,
 		jobs: make(chan string, cfg.Queue), inflight: map[string]bool{}, limit: cfg.Queue,
 		idle: make(chan struct{}), perClient: max(cfg.PerClient, 0), running: map[string]int{}, owners: map[string][]string{},
+		explorers: make(chan struct{}, cfg.Workers), exploring: map[string]int{},
 	}
 	close(s.idle)
 	s.wg.Add(cfg.Workers)

@@ -96,11 +96,20 @@ var matchCases = map[string]cases{
 	"GET /api/v1/matches/:id/stream": {onMatch, false, streamCases},
 	"GET /api/v1/matches/:id/replay": {onMatch, false,
 		get("/api/v1/matches/%s/replay", 2, "?step=5", "?step=99999", "?step=1", "?step=2", "?step=0")},
-	"GET /api/v1/matches/:id/audit":    {onMatch, false, get("/api/v1/matches/%s/audit", 0)},
-	"GET /api/v1/matches/:id/export":   {onMatch, false, get("/api/v1/matches/%s/export", 1, "?format=text", "?format=json", "?format=xml")},
-	"GET /api/v1/matches/:id/review":   {onMatch, false, get("/api/v1/matches/%s/review", 0)},
-	"POST /api/v1/matches/:id/moves":   {onMatch, false, moveCases},
-	"POST /api/v1/matches/:id/review":  {onMatch, false, post("/api/v1/matches/%s/review")},
+	"GET /api/v1/matches/:id/audit":  {onMatch, false, get("/api/v1/matches/%s/audit", 0)},
+	"GET /api/v1/matches/:id/export": {onMatch, false, get("/api/v1/matches/%s/export", 1, "?format=text", "?format=json", "?format=xml")},
+	"GET /api/v1/matches/:id/review": {onMatch, false, get("/api/v1/matches/%s/review", 0)},
+	"GET /api/v1/matches/:id/analysis": {onMatch, false,
+		get("/api/v1/matches/%s/analysis", 3, "?step=4", "?step=5", "?step=99999", "?step=0", "?step=x")},
+	"POST /api/v1/matches/:id/moves":  {onMatch, false, moveCases},
+	"POST /api/v1/matches/:id/review": {onMatch, false, post("/api/v1/matches/%s/review")},
+	"POST /api/v1/matches/:id/branches": {onMatch, false, func(s *suite, k *kind, c cred) []request {
+		p := matchPath(k.match, "/branches")
+		return []request{
+			{method: http.MethodPost, path: p, body: api.CreateBranchRequest{Step: 5, Bot: "greedy"}},
+			{method: http.MethodPost, path: p, body: api.CreateBranchRequest{Step: 99999, Bot: "random"}},
+		}
+	}},
 	"POST /api/v1/matches/:id/rematch": {onMatch, true, post("/api/v1/matches/%s/rematch")},
 	"POST /api/v1/matches/:id/tickets": {onMatch, false, ticketCases},
 	"POST /api/v1/matches/:id/seats/:seat/resume": {onMatch, false, func(s *suite, k *kind, c cred) []request {

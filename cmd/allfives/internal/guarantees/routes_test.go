@@ -44,6 +44,8 @@ var catalogue = map[string]classified{
 	"GET /api/v1/matches/:id/export":                 {seat, false},
 	"POST /api/v1/matches/:id/review":                {seat, true},
 	"GET /api/v1/matches/:id/review":                 {seat, false},
+	"GET /api/v1/matches/:id/analysis":               {seat, false},
+	"POST /api/v1/matches/:id/branches":              {public, true},
 	"POST /api/v1/matches/:id/seats/:seat/join":      {public, true},
 	"POST /api/v1/matches/:id/seats/:seat/leave":     {seat, true},
 	"POST /api/v1/matches/:id/seats/:seat/resume":    {seat, true},

@@ -46,6 +46,8 @@ var gameCodes = map[string]string{
 	"SEAT_NOT_RESERVED":      "the seats: consent (domain/consent.go)",
 	"SEAT_RESIGNED":          "the seats: resignation (domain/consent.go)",
 	"SEED_WITH_OPEN_SEATS":   "the deal's secrecy: whoever chooses the seed knows every hand",
+	"NOT_A_DECISION": "the moves: a seat's choice among its legal moves (domain/decision.go); the reviews " +
+		"(Explore) and the referee (Play on) both raise it, and the referee cannot import the reviews",
 	"MATCH_SEALED": "the match's seal, read by domain.Viewer; the referee and the reviews raise it " +
 		"for any route and caller, and cannot import the tournament service (it imports the referee)",
 }

@@ -15,8 +15,9 @@ import (
 // exportFile is a JSON export as verify reads it: the payloads stay raw, so that the check of
 // data against raw_data sees every byte the file holds rather than what a Go type keeps.
 type exportFile struct {
-	Match  json.RawMessage `json:"match"`
-	Events []exportEvent   `json:"events"`
+	Match    json.RawMessage `json:"match"`
+	Events   []exportEvent   `json:"events"`
+	BranchOf *exportBranch   `json:"branch_of"`
 }
 
 type exportEvent struct {
@@ -130,6 +131,9 @@ func Export(body []byte) Result {
 		res.add("finished", false, 0, "the log does not end with match.ended: the seed is not revealed, so no deal can be checked")
 	}
 	matchCheck(&res, view.ID, f.Match, log)
+	if log.Unreadable == 0 && len(log.Events) > 0 {
+		branchCheck(&res, f.BranchOf, log.Events, links)
+	}
 	return res
 }
 
