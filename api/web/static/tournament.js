@@ -75,8 +75,13 @@ function standings(v, p) {
   $("t-standings").hidden = !v.standings.length;
 }
 
+// tableLink is where a table's pairing leads: its replay once its match ended (it has scores),
+// else the table, told which tournament it is of so that its badge names the round.
+const tableLink = (tb) => (tb.scores && tb.scores.length ? `/replay/${encodeURIComponent(tb.match)}`
+  : `/play/${encodeURIComponent(tb.match)}?tournament=${encodeURIComponent(id)}`);
+
 // rounds lists each round's tables: the seats' names, the scores once the match ended, and a
-// link to the match (its table while it is played, then its replay from there).
+// link to the match: its table while it is played, its replay once it ended.
 function rounds(v, p) {
   const box = $("t-rounds");
   if (!v.rounds.length) {
@@ -92,7 +97,7 @@ function rounds(v, p) {
         const score = tb.scores && tb.scores.length ? ` ${tb.scores.join(" – ")}` : "";
         const mine = p && tb.seats.some((s) => s.player === p.id);
         return el("li", { "data-table": tb.table, class: mine ? "you" : "" },
-          tb.match ? el("a", { class: "pairing", href: `/play/${encodeURIComponent(tb.match)}`, "data-match": tb.match, text: who }) : who,
+          tb.match ? el("a", { class: "pairing", href: tableLink(tb), "data-match": tb.match, text: who }) : who,
           score ? el("b", { text: score }) : null,
           mine ? el("span", { class: "tag", text: ` ${t("you_tag")}` }) : null);
       }),
