@@ -71,13 +71,15 @@ async function load() {
       throw err;
     })]);
     const mine = me() && me().id === p.id;
-    $("player-name").textContent = p.name;
+    // A program (an engine, docs/engine.md) is marked as one beside its name, in words.
+    $("player-name").replaceChildren(p.name, ...(p.program === true ? [" ", el("span", { class: "program", id: "program-mark", text: t("profile.program") })] : []));
     document.title = `${p.name} · ${t("site.name")}`;
     const bot = p.id.startsWith("bot-");
     const since = p.created_at ? t("profile.since", { when: when(p.created_at) }) : t("profile.a_player");
     $("about").replaceChildren(el("span", { text: `${since}${mine ? ` ${t("you_tag")}` : ""}. ` }),
       el("span", { class: "muted small" }, `${t("profile.id")} `, el("code", { id: "player-id", text: p.id }), ".",
-        bot ? ` ${t("profile.bot")}` : null));
+        bot ? ` ${t("profile.bot")}` : null),
+      ...(p.program === true ? [el("span", { id: "program-note", text: ` ${t("profile.program_note")}` })] : []));
     const played = rs ? FORMATS.map(([f]) => f).filter((f) => rs.ratings[f]) : [];
     if (!rs) {
       $("formats-box").replaceChildren(el("section", { class: "panel", id: "no-ratings" }, el("p", { text: t("profile.no_ratings_server") })));
