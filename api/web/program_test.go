@@ -42,9 +42,9 @@ func TestProgramMarkedOnItsPage(t *testing.T) {
 	}
 }
 
-// asProgram makes the tab's pages read the player id as the API reads a program's (engines,
-// docs/engine.md): its profile with "program": true, every other answer as the server sent it.
-// The page's rendering of the field is what is under test, not the server's setting of it.
+// asProgram makes the tab's pages read the player id as the API answers for a program (an
+// engine): its profile with "program": true, every other answer as the server sent it. The
+// page's rendering of the field is what is under test, not the server's setting of it.
 func (tb *tab) asProgram(id string) {
 	tb.t.Helper()
 	script := fmt.Sprintf(`(() => {

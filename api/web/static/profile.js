@@ -71,7 +71,7 @@ async function load() {
       throw err;
     })]);
     const mine = me() && me().id === p.id;
-    // A program (an engine, docs/engine.md) is marked as one beside its name, in words.
+    // A program (an engine) is marked as one beside its name, in words.
     $("player-name").replaceChildren(p.name, ...(p.program === true ? [" ", el("span", { class: "program", id: "program-mark", text: t("profile.program") })] : []));
     document.title = `${p.name} · ${t("site.name")}`;
     const bot = p.id.startsWith("bot-");
