@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/allfives/allfives/api"
@@ -113,6 +115,10 @@ func TestTournamentFromTheWeb(t *testing.T) {
 	poll[bool](ada, "Ada entered again", `document.querySelectorAll("#t-entries li[data-player]").length === 4`)
 	ada.checkAxe("tournament, organised")
 	ada.clickWhen("start", "#t-start")
+	pollLong(ada, "the start", `document.getElementById("tournament").dataset.status === "running" || !document.getElementById("error").hidden`)
+	if msg := eval[string](ada, `document.getElementById("error").hidden ? "" : document.getElementById("error").textContent`); msg != "" {
+		t.Fatalf("the start was refused: %s", msg)
+	}
 
 	rng := rand.New(rand.NewPCG(58, 29))
 	for round := 1; round <= 3; round++ {
@@ -159,9 +165,15 @@ func TestTournamentFromTheWeb(t *testing.T) {
 
 // pollLong waits up to three minutes for the expression to be truthy: for the bots' tables of
 // a tournament, which a machine busy with other work may play slowly.
+// The tab is brought to the front first: a page in the background has its timers, and so
+// its reading again every 2 s, throttled.
 func pollLong(tb *tab, what, expr string) {
 	tb.t.Helper()
+	if _, err := chromedp.Call(tb.ctx, page.BringToFront, cdp.Empty{}); err != nil {
+		tb.t.Fatal(err)
+	}
 	if _, err := chromedp.Run(tb.ctx, chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(3*time.Minute), chromedp.WithPollingInterval(100*time.Millisecond))); err != nil {
-		tb.t.Fatalf("waiting for %s: %v", what, err)
+		shown := eval[string](tb, `location.pathname + ": " + ((document.getElementById("error") || {}).textContent || "no error") + " | " + ((document.querySelector("main") || {}).dataset || {}).status + " | " + ((document.getElementById("t-rounds") || {}).textContent || "")`)
+		tb.t.Fatalf("waiting for %s: %v; the page shows %s", what, err, shown)
 	}
 }

@@ -5,6 +5,7 @@
 import { api, el, matchId, showError, t, tn, when as whenT } from "/assets/common.js";
 import { FORMATS, formatName, figure, PROVISIONAL, ratingChart, historyTable } from "/assets/ratings.js";
 import { me } from "/assets/player.js";
+import { cardify } from "/assets/cards.js";
 
 const $ = (sel) => document.getElementById(sel);
 const id = matchId(); // /player/{id}
@@ -55,7 +56,7 @@ async function section(f, r) {
     chartBox.replaceChildren(ratingChart(f, items),
       el("figcaption", { class: "small muted", text: t(more ? "profile.caption_last" : "profile.caption", { n: items.length }) }),
       el("details", { class: "figures-box" }, el("summary", { text: tn("profile.in_figures", items.length) }),
-        el("div", { class: "scroll" }, historyTable(f, items))));
+        el("div", { class: "scroll" }, cardify(historyTable(f, items)))));
   } catch (err) {
     chartBox.replaceChildren(el("p", { class: "bad", text: err.message }));
   }
