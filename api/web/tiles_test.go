@@ -128,8 +128,11 @@ func TestTilesReadAtAGlance(t *testing.T) {
 			tb.takeSeat(s.url+"/play/"+seated.Match.ID, seated.Tokens[0].Token)
 		}
 		st := poll[tableState](tb, "Ann's turn", myTurn)
-		for moves := 0; moves < 8 && eval[bool](tb, `!document.querySelector("#hand button.tile:not(.legal)")`); moves++ {
-			tb.playOne(rng) // a lead plays any tile: go on to a turn where some do not fit
+		// A lead plays any tile, and a seat with no play draws: go on to a turn where some tiles
+		// fit and some do not.
+		mixed := `!!document.querySelector("#hand button.tile:not(.legal)") && !!document.querySelector("#hand button.tile.legal")`
+		for moves := 0; moves < 20 && !eval[bool](tb, mixed); moves++ {
+			tb.playOne(rng)
 			st = poll[tableState](tb, "Ann's turn", myTurn)
 		}
 		hand := eval[struct {
