@@ -147,4 +147,11 @@ func TestTournamentDealBadge(t *testing.T) {
 })()`)
 	ada.clickWhen("a replay", fmt.Sprintf(`#t-rounds a.pairing[href=%q]`, links[0]))
 	pollAcross[bool](ada, "the replay", fmt.Sprintf(`location.pathname === %q && document.getElementById("replay").dataset.step !== "0"`, links[0]))
+
+	// The home page's list of finished matches says the same of the round's matches.
+	ada.do("home", chromedp.Navigate(s.url+"/"))
+	home := fmt.Sprintf(`(() => { const b = document.querySelector('#finished li[data-id=%q] .seeded'); return b && !b.hidden && b.textContent; })()`, mine)
+	if got := poll[string](ada, "Ada's match in the finished list", home); got != "tournament deal: drawn by the server" {
+		t.Errorf("the home page's list says of a duplicate round's match %q", got)
+	}
 }
