@@ -153,7 +153,7 @@ func TestPlayAgainstExpertByClicking(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	moves, shot := 0, false
 	look := func(st tableState) {
-		if !shot && moves >= 2 && len(st.Legal) >= 2 { // a picture with moves to choose from
+		if !shot && moves >= 5 && len(st.Legal) >= 2 { // a picture of a line with moves to choose from
 			tb.screenshot("table-desktop", 1280, 900)
 			tb.screenshot("table-phone", 390, 844)
 			shot = true

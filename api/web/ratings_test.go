@@ -353,6 +353,13 @@ func TestRatingsPages(t *testing.T) {
 		poll[bool](tb, "the page", `document.getElementById("profile").dataset.loaded === "1"`)
 		tb.checkAccessible("profile")
 		tb.fitsWidth("profile", 360)
+		// The history in figures, a wide table, reflows into cards on a phone: every figure of
+		// every row on screen, nothing scrolled sideways.
+		tb.do("the figures at 390 px", chromedp.EmulateViewport(390, 844), chromedp.Click(chromedp.CSS(`#format-2p details.figures-box summary`)))
+		if bad := poll[[]string](tb, "the figures as cards", `!!document.querySelector("#history-2p tbody tr") && `+cutCells("#history-2p")); len(bad) > 0 {
+			t.Errorf("at 390 px the rating history cuts: %v", bad)
+		}
+		tb.do("desktop width", chromedp.EmulateViewport(1280, 900))
 		tb.screenshot("profile", 900, 900)
 		// A player with no rated match, and no player at all.
 		tb.do("Di's page", chromedp.Navigate(s.url+"/player/"+di.Player.ID))

@@ -38,6 +38,9 @@ const contentSecurity = "default-src 'none'; script-src 'self'; style-src 'self'
 func Register(e *echo.Echo) {
 	e.GET("/", page("index.html"))
 	e.GET("/play/:id", page("play.html"))
+	// Without an id the table's page says there is no match to show, rather than a problem.
+	e.GET("/play", page("play.html"))
+	e.GET("/play/", page("play.html"))
 	e.GET("/replay/:id", page("replay.html"))
 	e.GET("/leaderboard/:format", page("leaderboard.html"))
 	e.GET("/player/:id", page("profile.html"))

@@ -23,7 +23,7 @@ func TestPagesAndAssets(t *testing.T) {
 		body, _ := io.ReadAll(res.Body)
 		return res, string(body)
 	}
-	pages := map[string]string{"/": "home.js", "/play/abc": "play.js", "/replay/abc": "replay.js", "/leaderboard/2p": "leaderboard.js", "/player/abc": "profile.js", "/rules": "rules.js", "/puzzles": "puzzles.js"}
+	pages := map[string]string{"/": "home.js", "/play/abc": "play.js", "/play/": "play.js", "/play": "play.js", "/replay/abc": "replay.js", "/leaderboard/2p": "leaderboard.js", "/player/abc": "profile.js", "/rules": "rules.js", "/puzzles": "puzzles.js"}
 	for path, script := range pages {
 		res, body := get(path)
 		if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
@@ -53,7 +53,7 @@ func TestPagesAndAssets(t *testing.T) {
 			t.Errorf("%s: %d %s, want %s", path, res.StatusCode, res.Header.Get("Content-Type"), want)
 		}
 	}
-	for _, path := range []string{"/assets/nope.js", "/assets/index.html", "/assets/", "/assets/../web.go", "/play/", "/replay", "/leaderboard/", "/player/", "/assets/profile.html"} {
+	for _, path := range []string{"/assets/nope.js", "/assets/index.html", "/assets/", "/assets/../web.go", "/replay", "/leaderboard/", "/player/", "/assets/profile.html"} {
 		res, body := get(path)
 		var p struct {
 			Code string `json:"code"`

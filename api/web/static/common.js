@@ -267,16 +267,17 @@ export function forgetSeat(id) {
 }
 
 // scoreList fills a list with each side's score against the target; the leader is marked in
-// words, not only by colour.
-export function scoreList(list, seats, scores, target) {
+// words, not only by colour, while the match goes on (ended: it is over, and leads no more).
+export function scoreList(list, seats, scores, target, ended = false) {
   const best = Math.max(...scores);
+  const leads = (p) => !ended && p === best && p > 0;
   list.replaceChildren(
     ...scores.map((p, side) =>
-      el("li", { "data-side": side, class: p === best && p > 0 ? "leading" : "" },
+      el("li", { "data-side": side, class: leads(p) ? "leading" : "" },
         el("span", { class: "who", text: sideName(seats, side) }), " ",
         el("b", { class: "points", text: String(p) }),
         el("span", { class: "muted", text: ` / ${target}` }),
-        p === best && p > 0 ? el("span", { class: "tag", text: ` ${t("score.leading")}` }) : null),
+        leads(p) ? el("span", { class: "tag", text: ` ${t("score.leading")}` }) : null),
     ),
   );
 }

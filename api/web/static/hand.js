@@ -73,6 +73,7 @@ export function handPanel(move) {
       const first = hand.querySelector("button.legal");
       if (hadFocus && first && document.activeElement === document.body) first.focus({ preventScroll: true });
     }
+    hand.classList.toggle("mine", Boolean(mine)); // in the seat's turn the unplayable tiles fade
     for (const action of ["draw", "pass"]) {
       $(action).hidden = !moves.some((m) => m.action === action);
       $(action).disabled = false;

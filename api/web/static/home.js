@@ -166,9 +166,37 @@ function created(res, body) {
   box.hidden = false;
 }
 
-// seeded is the badge of a listed match whose creator chose the deal, after a space.
+// tournamentDeals are the ids of the matches of the duplicate rounds of the running and
+// finished tournaments, read again when older than a few seconds: a seeded match among them
+// was dealt by the server for its round, not by a creator.
+let deals = null;
+let dealsAt = 0;
+function tournamentDeals() {
+  if (deals && Date.now() - dealsAt < 5000) return deals;
+  dealsAt = Date.now();
+  deals = Promise.all(["running", "finished"].map((s) => api(`/api/v1/tournaments?status=${s}&limit=50`).catch(() => ({ tournaments: [] }))))
+    .then((lists) => new Set(lists.flatMap((l) => l.tournaments.flatMap((tv) => tv.rounds.filter((r) => r.commitment)
+      .flatMap((r) => r.tables.map((tb) => tb.match))))));
+  return deals;
+}
+
+// seeded is the badge of a listed seeded match, after a space: who chose its deal. A match
+// whose every seat is a lasting player or a bot may be a tournament's (a tournament seats no
+// one else), and its badge is shown once that is known.
 function seeded(item) {
-  return item.seeded ? [" ", seededBadge()] : null;
+  if (!item.seeded) return null;
+  const badge = seededBadge();
+  if (item.players.every((p) => p.player || p.kind === "bot")) {
+    badge.hidden = true;
+    tournamentDeals().then((ids) => {
+      if (ids.has(item.id)) {
+        badge.textContent = t("table.tour_deal_list");
+        badge.title = t("table.tour_deal_list_title");
+      }
+      badge.hidden = false;
+    });
+  }
+  return [" ", badge];
 }
 
 function players(item) {

@@ -12,6 +12,7 @@ import { handPanel } from "/assets/hand.js";
 import { eventLog, LOG_SIZE } from "/assets/tablelog.js";
 import { tableStream } from "/assets/tablestream.js";
 import { over, turnText, seatItems, endsText } from "/assets/tabletext.js";
+import { dealBadge, showMissing, lastEvents, ownSeat } from "/assets/tablepage.js";
 
 const id = matchId();
 const base = `/api/v1/matches/${encodeURIComponent(id)}`;
@@ -41,6 +42,7 @@ const token = () => (leaving ? "" : seat ? seat.token : bound ? player.key : "")
 let leaving = false; // the seat is being left
 // The end screen: the result from this seat's side, rating changes, and the rematch.
 const ending = endScreen({ id, base, token: () => token(), load: () => load(), player, errorBox });
+const badge = dealBadge(); // who chose a seeded match's deal
 
 // loads counts the reads begun: a finished match keeps its version when a rematch is linked
 // to it, so render's check of versions cannot tell a read from before the rematch, answered
@@ -77,6 +79,8 @@ async function load() {
       showError(errorBox, new Error(t("play.key_refused")));
       return load();
     }
+    // No match of this id: the page says so, and offers nothing of a table.
+    if (err.status === 404 && err.code === "MATCH_NOT_FOUND" && !view) return showMissing(id);
     showError(errorBox, err);
   }
 }
@@ -138,11 +142,11 @@ function render(v) {
   main.dataset.version = String(v.version);
   main.dataset.status = v.status;
   main.dataset.myTurn = mine ? "1" : "0";
-  $("seeded").hidden = !v.seeded; // the creator can compute every hand: say so to all who sit or watch
+  badge(v);
   $("rated").hidden = !v.rated;
   document.title = `${mine ? `${t("play.your_turn")} · ` : ""}${v.seats.map((s) => seatLabel(s, s.seat)).join(" v ")} · ${t("site.name")}`;
   $("turn").textContent = turnText(v, mine);
-  scoreList($("scores"), v.seats, v.scores, v.target);
+  scoreList($("scores"), v.seats, v.scores, v.target, over(v));
   $("seats").replaceChildren(...seatItems(v));
   drawLine($("line"), h ? h.line : [], events.lastEnd());
   $("ends").textContent = endsText(h);
@@ -261,6 +265,8 @@ async function takeSeat(ev) {
 }
 
 async function start() {
+  if (!id) return showMissing("");
+  bound = !seat && (await ownSeat(player, id)); // a sealed match is read with the key alone
   $("seat-form").addEventListener("submit", takeSeat);
   $("join-form").addEventListener("submit", (ev) => join(ev, id, async (res) => {
     seat = { seat: res.seat, token: res.token };
@@ -270,31 +276,22 @@ async function start() {
     // brought the join's own events yet, and closing it would lose them.
     if (view) follow(events.lastSeq(Math.max(0, view.version - LOG_SIZE)));
   }, player && !keyRefused ? player.key : ""));
-  $("forget").addEventListener("click", () => {
-    forgetSeat(id);
-    seat = null;
-    load().then(() => view && !over(view) && follow(view.version));
-  });
-  $("leave").addEventListener("click", leave);
-  $("accept").addEventListener("click", accept);
-  $("decline").addEventListener("click", refuseChallenge);
-  $("withdraw").addEventListener("click", callOff);
+  $("forget").addEventListener("click", () => { forgetSeat(id); seat = null; load().then(() => view && !over(view) && follow(view.version)); });
+  const clicks = { leave, accept, decline: refuseChallenge, withdraw: callOff, resume, "end-cancel": hand.closeChoice,
+    draw: () => move({ action: "draw" }), pass: () => move({ action: "pass" }) };
+  for (const [button, fn] of Object.entries(clicks)) $(button).addEventListener("click", fn);
   resignBox(base, token, (v) => { render(v); }, errorBox);
-  $("resume").addEventListener("click", resume);
-  $("draw").addEventListener("click", () => move({ action: "draw" }));
-  $("pass").addEventListener("click", () => move({ action: "pass" }));
-  $("end-cancel").addEventListener("click", hand.closeChoice);
   document.addEventListener("keydown", (e) => { if (e.key === "Escape" && hand.choosing()) hand.closeChoice(); });
   await load();
   main.dataset.busy = "0";
   notify();
-  if (view && over(view)) {
-    const res = await api(`${base}/events?after=${Math.max(0, view.version - LOG_SIZE)}`).catch(() => null);
-    if (res) events.add(res.events);
-    events.render(view);
-    return;
-  }
-  if (view) follow(Math.max(0, view.version - LOG_SIZE));
+  if (!view) return; // no match to show
+  // The log is filled from the match's last events at once, the stream going on after them.
+  events.add(await lastEvents(base, view.version - LOG_SIZE, token()));
+  events.render(view);
+  if (over(view)) return;
+  if (events.lastSeq(0) > view.version) refresh(); // the match moved on while the log was read
+  follow(Math.max(0, view.version - LOG_SIZE));
 }
 
 start();

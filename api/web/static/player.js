@@ -131,7 +131,9 @@ export async function announce(type, data, here = "") {
   let others = "";
   let side = null;
   try {
-    const v = await api(`/api/v1/matches/${encodeURIComponent(mid)}`);
+    // A match the player sits in is read with its key: a duplicate round's is sealed to others.
+    const sits = ["round", "turn", "joined", "ended"].includes(type) && me();
+    const v = await api(`/api/v1/matches/${encodeURIComponent(mid)}`, sits ? { token: me().key } : {});
     others = v.seats.filter((x) => x.seat !== data.seat && x.kind !== "open").map((x) => x.name).join(", ");
     side = v.seats[data.seat] ? v.seats[data.seat].side : null;
   } catch {
@@ -150,7 +152,8 @@ export async function announce(type, data, here = "") {
     notice(t("notice.rematch", { vs }), open(`/play/${encodeURIComponent(data.next_match_id)}`, t("rematch.go")), mid);
   } else if (type === "round" && data.tournament) {
     const link = open(`/tournaments/${encodeURIComponent(data.tournament)}`, t("notice.see_tournament"));
-    notice(t("notice.round", { round: data.round, vs }), data.match ? el("span", {}, open(table, t("notice.play")), " ", link) : link, mid);
+    const seat = `${table}?tournament=${encodeURIComponent(data.tournament)}`; // the table's badge names the round
+    notice(t("notice.round", { round: data.round, vs }), data.match ? el("span", {}, open(seat, t("notice.play")), " ", link) : link, mid);
   } else if (type === "declined" || type === "cancelled") {
     notice(t("notice.cancelled", { vs }), open(table, t("notice.open_table")), mid);
   }

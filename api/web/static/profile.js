@@ -5,6 +5,7 @@
 import { api, el, matchId, showError, t, tn, when as whenT } from "/assets/common.js";
 import { FORMATS, formatName, figure, PROVISIONAL, ratingChart, historyTable } from "/assets/ratings.js";
 import { me } from "/assets/player.js";
+import { cardify } from "/assets/cards.js";
 
 const $ = (sel) => document.getElementById(sel);
 const id = matchId(); // /player/{id}
@@ -55,7 +56,7 @@ async function section(f, r) {
     chartBox.replaceChildren(ratingChart(f, items),
       el("figcaption", { class: "small muted", text: t(more ? "profile.caption_last" : "profile.caption", { n: items.length }) }),
       el("details", { class: "figures-box" }, el("summary", { text: tn("profile.in_figures", items.length) }),
-        el("div", { class: "scroll" }, historyTable(f, items))));
+        el("div", { class: "scroll" }, cardify(historyTable(f, items)))));
   } catch (err) {
     chartBox.replaceChildren(el("p", { class: "bad", text: err.message }));
   }
@@ -71,13 +72,15 @@ async function load() {
       throw err;
     })]);
     const mine = me() && me().id === p.id;
-    $("player-name").textContent = p.name;
+    // A program (an engine) is marked as one beside its name, in words.
+    $("player-name").replaceChildren(p.name, ...(p.program === true ? [" ", el("span", { class: "program", id: "program-mark", text: t("profile.program") })] : []));
     document.title = `${p.name} · ${t("site.name")}`;
     const bot = p.id.startsWith("bot-");
     const since = p.created_at ? t("profile.since", { when: when(p.created_at) }) : t("profile.a_player");
     $("about").replaceChildren(el("span", { text: `${since}${mine ? ` ${t("you_tag")}` : ""}. ` }),
       el("span", { class: "muted small" }, `${t("profile.id")} `, el("code", { id: "player-id", text: p.id }), ".",
-        bot ? ` ${t("profile.bot")}` : null));
+        bot ? ` ${t("profile.bot")}` : null),
+      ...(p.program === true ? [el("span", { id: "program-note", text: ` ${t("profile.program_note")}` })] : []));
     const played = rs ? FORMATS.map(([f]) => f).filter((f) => rs.ratings[f]) : [];
     if (!rs) {
       $("formats-box").replaceChildren(el("section", { class: "panel", id: "no-ratings" }, el("p", { text: t("profile.no_ratings_server") })));

@@ -34,7 +34,7 @@ export function seatItems(v) {
   return v.seats.map((s) => {
     const toMove = live && h && h.turn === s.seat;
     const kind = s.kind === "bot" ? t("kind.bot", { bot: s.bot }) : s.kind === "open" ? (s.reserved_for ? t("kind.kept", { who: s.reserved_for.name }) : t("kind.open"))
-      : s.resigned ? t("kind.resigned") : s.autoplay ? t("kind.autoplay") : t("kind.human");
+      : s.resigned ? t("kind.resigned") : s.autoplay ? t("kind.autoplay") : s.program === true ? t("table.kind_program") : t("kind.human");
     // A seat bound to a lasting player (or a rated match's bot) links to the player's page.
     const pid = s.player || (v.rated && s.kind === "bot" && s.bot ? `bot-${s.bot}` : ""); // the bots are players bot-{strategy}
     const who = pid ? profileLink(pid, seatLabel(s, s.seat)) : seatLabel(s, s.seat);

@@ -6,7 +6,7 @@ import { api, el, t, showError, matchId } from "/assets/common.js";
 import { locale } from "/assets/i18n.js";
 import { me } from "/assets/player.js";
 import { profileLink } from "/assets/ratings.js";
-import { summary, statusName } from "/assets/tourtext.js";
+import { summary, statusName, scoringText, pointsText, botStrategies } from "/assets/tourtext.js";
 
 const $ = (sel) => document.getElementById(sel);
 const id = matchId(); // /tournaments/{id}
@@ -47,6 +47,8 @@ function render(v) {
   $("t-join").hidden = !(p && open && !entered);
   $("t-withdraw").hidden = !(p && open && entered);
   $("t-start").hidden = !(p && open && v.organiser.id === p.id);
+  $("t-bots").hidden = $("t-start").hidden; // the organiser enters bots
+  scoring(v);
   $("t-signin").hidden = !!p || !open;
   entries(v, p);
   standings(v, p);
@@ -61,22 +63,38 @@ function entries(v, p) {
   if (!v.entries.length) ul.append(el("li", { class: "muted", text: t("none_yet") }));
 }
 
+// scoring says, once, how the tournament's points are counted.
+function scoring(v) {
+  const box = $("t-scoring-text");
+  if (box.children.length) return;
+  box.replaceChildren(...scoringText(v).map((text) => el("p", { text })));
+  $("t-scoring").hidden = false;
+}
+
+// standings fills the table of standings; on a phone each row is a card whose figures are
+// labelled by their columns' names (data-label), so no column is cut.
 function standings(v, p) {
+  const cell = (label, cls, text) => el("td", { class: `num ${cls}`, "data-label": t(label), text });
   $("t-standings-rows").replaceChildren(...v.standings.map((s) => {
     const mine = p && p.id === s.player;
     return el("tr", { "data-player": s.player, class: mine ? "you" : "" },
-      el("td", { class: "num", text: String(s.rank) }),
+      cell("board.rank", "rank", String(s.rank)),
       el("th", { scope: "row" }, profileLink(s.player, s.name), mine ? el("span", { class: "tag", text: ` ${t("you_tag")}` }) : null),
-      el("td", { class: "num points", text: num(s.points) }),
-      el("td", { class: "num", text: String(s.wins) }),
-      el("td", { class: "num played", text: String(s.played) }),
-      el("td", { class: "num", text: t("tour.tiebreaks", { buchholz: num(s.buchholz), sb: num(s.sonneborn_berger) }) }));
+      cell("tour.points", "points", pointsText(v, s.points, num)),
+      cell("board.wins", "wins", String(s.wins)),
+      cell("tour.played", "played", String(s.played)),
+      cell("tour.tiebreak", "tiebreak", t("tour.tiebreaks", { buchholz: num(s.buchholz), sb: num(s.sonneborn_berger) })));
   }));
   $("t-standings").hidden = !v.standings.length;
 }
 
+// tableLink is where a table's pairing leads: its replay once its match ended (it has scores),
+// else the table, told which tournament it is of so that its badge names the round.
+const tableLink = (tb) => (tb.scores && tb.scores.length ? `/replay/${encodeURIComponent(tb.match)}`
+  : `/play/${encodeURIComponent(tb.match)}?tournament=${encodeURIComponent(id)}`);
+
 // rounds lists each round's tables: the seats' names, the scores once the match ended, and a
-// link to the match (its table while it is played, then its replay from there).
+// link to the match: its table while it is played, its replay once it ended.
 function rounds(v, p) {
   const box = $("t-rounds");
   if (!v.rounds.length) {
@@ -92,7 +110,7 @@ function rounds(v, p) {
         const score = tb.scores && tb.scores.length ? ` ${tb.scores.join(" – ")}` : "";
         const mine = p && tb.seats.some((s) => s.player === p.id);
         return el("li", { "data-table": tb.table, class: mine ? "you" : "" },
-          tb.match ? el("a", { class: "pairing", href: `/play/${encodeURIComponent(tb.match)}`, "data-match": tb.match, text: who }) : who,
+          tb.match ? el("a", { class: "pairing", href: tableLink(tb), "data-match": tb.match, text: who }) : who,
           score ? el("b", { text: score }) : null,
           mine ? el("span", { class: "tag", text: ` ${t("you_tag")}` }) : null);
       }),
@@ -116,4 +134,6 @@ async function act(button, call) {
 $("t-join").addEventListener("click", (ev) => act(ev.target, (key) => api(`${base}/entries`, { method: "POST", token: key })));
 $("t-withdraw").addEventListener("click", (ev) => act(ev.target, (key) => api(`${base}/entries/me`, { method: "DELETE", token: key })));
 $("t-start").addEventListener("click", (ev) => act(ev.target, (key) => api(`${base}/start`, { method: "POST", token: key })));
+$("t-add-bot").addEventListener("click", (ev) => act(ev.target, (key) => api(`${base}/entries`, { method: "POST", body: { bot: $("t-bot").value }, token: key })));
+botStrategies().then((bots) => $("t-bot").replaceChildren(...bots.map((b) => el("option", { value: b, text: t("kind.bot_option", { bot: b }) }))));
 load();

@@ -1,7 +1,9 @@
-// The tournaments page (docs/api-web.md, "The web client"): the upcoming, running and finished
-// tournaments, each linked to its own page, read again every few seconds while open.
+// The tournaments page (docs/api-web.md, "The web client"): the form that organises one, and
+// the upcoming, running and finished tournaments, each linked to its own page, read again
+// every few seconds while open.
 import { api, el, t, tn, showError } from "/assets/common.js";
 import { summary } from "/assets/tourtext.js";
+import { setupCreate } from "/assets/tourcreate.js";
 
 const $ = (sel) => document.getElementById(sel);
 const STATUSES = ["upcoming", "running", "finished"];
@@ -25,5 +27,6 @@ async function load() {
 }
 
 document.title = `${t("tour.list_title")} · ${t("site.name")}`;
+setupCreate();
 load();
 setInterval(load, 5000);

@@ -125,6 +125,8 @@ var otherCases = map[string]cases{
 	"GET /swagger/*":           {onNothing, false, staticCase("/swagger/index.html")},
 	"GET /":                    {onNothing, false, staticCase("/")},
 	"GET /play/:id":            {onMatch, false, func(s *suite, k *kind, c cred) []request { return reads("/play/" + k.match) }},
+	"GET /play":                {onNothing, false, staticCase("/play")},
+	"GET /play/":               {onNothing, false, staticCase("/play/")},
 	"GET /replay/:id":          {onMatch, false, func(s *suite, k *kind, c cred) []request { return reads("/replay/" + k.match) }},
 	"GET /leaderboard/:format": {onNothing, false, staticCase("/leaderboard/2p")},
 	"GET /player/:id":          {onPlayer, false, func(s *suite, k *kind, c cred) []request { return reads("/player/" + ownPlayer(k).id) }},

@@ -86,6 +86,8 @@ var catalogue = map[string]classified{
 	"GET /swagger/*":                                 {static, false},
 	"GET /":                                          {static, false},
 	"GET /play/:id":                                  {static, false},
+	"GET /play":                                      {static, false},
+	"GET /play/":                                     {static, false},
 	"GET /replay/:id":                                {static, false},
 	"GET /leaderboard/:format":                       {static, false},
 	"GET /player/:id":                                {static, false},
