@@ -102,19 +102,15 @@ func TestPuzzlesPage(t *testing.T) {
 	}
 }
 
-// TestYourMistakes: mistakes.js lists a signed-in player's own puzzles into #mistakes on its
-// own page, and shows nothing on another player's page.
+// TestYourMistakes: the player page lists a signed-in player's own puzzles under "Your
+// mistakes" on its own page, and shows nothing on another player's page.
 func TestYourMistakes(t *testing.T) {
 	s, ada, bea := newPuzzleSite(t)
 	b := newBrowser(t)
-	mount := `(async () => { const box = document.createElement("section"); box.id = "mistakes"; document.querySelector("main").append(box); await import("/assets/mistakes.js"); return true; })()`
 	tb := b.tab(true)
 	tb.signInOnPage(s.url, ada)
 	tb.do("Ada's page", chromedp.Navigate(s.url+"/player/"+ada.Player.ID))
 	poll[bool](tb, "the page", `!!document.querySelector("main") && document.readyState === "complete"`)
-	if _, err := chromedp.Run(tb.ctx, chromedp.Evaluate[bool](mount, chromedp.EvalAwaitPromise)); err != nil {
-		t.Fatal(err)
-	}
 	poll[bool](tb, "Ada's mistakes", `document.getElementById("mistakes").dataset.loaded === "1"`)
 	if n := eval[int](tb, `document.querySelectorAll("#mistakes li[data-puzzle]").length`); n != 1 {
 		t.Fatalf("Ada's page lists %d mistakes, want her one", n)
@@ -128,10 +124,7 @@ func TestYourMistakes(t *testing.T) {
 	other.signInOnPage(s.url, bea)
 	other.do("Ada's page, as Bea", chromedp.Navigate(s.url+"/player/"+ada.Player.ID))
 	poll[bool](other, "the page", `!!document.querySelector("main") && document.readyState === "complete"`)
-	if _, err := chromedp.Run(other.ctx, chromedp.Evaluate[bool](mount, chromedp.EvalAwaitPromise)); err != nil {
-		t.Fatal(err)
-	}
-	poll[bool](other, "nothing shown", `document.getElementById("mistakes").hidden === true`)
+	poll[bool](other, "nothing shown", `document.getElementById("mistakes").hidden === true && document.getElementById("profile").dataset.loaded === "1"`)
 	if n := eval[int](other, `document.querySelectorAll("#mistakes li").length`); n != 0 {
 		t.Fatalf("Bea sees %d of Ada's mistakes", n)
 	}

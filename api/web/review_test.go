@@ -31,7 +31,8 @@ const readReview = `(() => ({
 // TestReviewFromTheReplayViewer: a finished match never reviewed offers "Review this match";
 // asked from the viewer, the review arrives and shows each seat's row, a graph with a point
 // per judged decision, and the worst moves, each linked to its step; following one moves the
-// viewer to that step, where the judgement of that decision is said in words.
+// viewer to that step, where the judgement of that decision is said in words. On a phone the
+// seats are cards, every figure on screen.
 func TestReviewFromTheReplayViewer(t *testing.T) {
 	t.Parallel()
 	s := newSite(t)
@@ -100,5 +101,11 @@ func TestReviewFromTheReplayViewer(t *testing.T) {
 	}
 	if url := eval[string](tb, "location.href"); !strings.Contains(url, "step="+strconv.Itoa(step)) {
 		t.Fatalf("the address does not name step %d: %s", step, url)
+	}
+	// On a phone the seats' table is cards: every figure of every seat on screen, nothing
+	// scrolled sideways.
+	tb.do("a phone", chromedp.EmulateViewport(390, 844))
+	if bad := poll[[]string](tb, "the review's seats as cards", fmt.Sprintf(`getComputedStyle(document.querySelector("#review-seats tbody tr")).display === "block" && %s`, cutCells("#review-seats"))); len(bad) > 0 {
+		t.Errorf("at 390 px the review's seats cut: %v", bad)
 	}
 }

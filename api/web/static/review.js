@@ -5,6 +5,7 @@
 // when the match's own view says there is one (its review field): a match without one offers
 // a button, and no request is made to a review that does not exist.
 import { api, el, t, seatLabel, endName, problemText } from "/assets/common.js";
+import { cardify } from "/assets/cards.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const POLL_MS = 1500;
@@ -120,10 +121,11 @@ export function reviewPanel(root, base, state, seats, goTo, judged = () => {}) {
   return showStep;
 }
 
-// seatTable is each seat's accuracy, mean loss, classes, and its side's luck against skill.
+// seatTable is each seat's accuracy, mean loss, classes, and its side's luck against skill;
+// on a phone each seat is a card (cards.js), so no figure is cut.
 function seatTable(rv, seats) {
   const head = [t("review.col.player"), t("review.col.accuracy"), t("review.col.loss"), ...CLASSES.map(className), t("review.col.luck"), t("review.col.skill")];
-  return el("div", { class: "scroll" }, el("table", { id: "review-seats", class: "review-seats" },
+  return el("div", { class: "scroll" }, cardify(el("table", { id: "review-seats", class: "review-seats" },
     el("caption", { class: "visually-hidden", text: t("review.table_caption") }),
     el("thead", {}, el("tr", {}, ...head.map((h) => el("th", { scope: "col", text: h })))),
     el("tbody", {}, ...rv.seats.map((s) => el("tr", { "data-seat": s.seat },
@@ -132,7 +134,7 @@ function seatTable(rv, seats) {
       el("td", { text: s.mean_loss.toFixed(2) }),
       ...CLASSES.map((c) => el("td", { class: "num", text: String(s.classes[c]) })),
       el("td", { text: signed(s.luck) }),
-      el("td", { text: signed(s.skill) }))))),
+      el("td", { text: signed(s.skill) })))))),
   el("p", { class: "small muted", text: t("review.luck_skill") }));
 }
 
