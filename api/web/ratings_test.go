@@ -444,8 +444,12 @@ func checkProfile(t *testing.T, s *site, tb *tab, id, name string) {
 	want := s.playerRatings(id)
 	tb.do("the page of "+name, chromedp.Navigate(s.url+"/player/"+id))
 	poll[bool](tb, "the page of "+name, `document.getElementById("profile").dataset.loaded === "1"`)
-	if h := eval[string](tb, `document.getElementById("player-name").textContent`); h != name {
+	if h := eval[string](tb, `document.getElementById("player-name").firstChild.textContent`); h != name {
 		t.Errorf("%s's page is headed %q", name, h)
+	}
+	// Bots are programs, and their pages say so beside the name; a person's says nothing.
+	if marked := eval[bool](tb, `!!document.getElementById("program-mark")`); marked != strings.HasPrefix(id, "bot-") {
+		t.Errorf("%s's page marks a program: %v", name, marked)
 	}
 	if about := eval[string](tb, `document.getElementById("about").textContent`); !strings.HasPrefix(about, "Player since ") ||
 		strings.Contains(about, "null") || strings.Contains(about, "A bot of the server") != strings.HasPrefix(id, "bot-") {
