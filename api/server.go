@@ -104,7 +104,7 @@ type Config struct {
 // server holds what handlers share.
 type server struct {
 	svc *referee.MatchService
-	// programs remembers which players are programs, to mark their seats (program.go).
+	// programs remembers which players are programs, to mark their seats (player_programs.go).
 	programs programs
 	reviews  *reviews.Service
 	players  *players.Service
