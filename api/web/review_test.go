@@ -32,7 +32,7 @@ const readReview = `(() => ({
 // asked from the viewer, the review arrives and shows each seat's row, a graph with a point
 // per judged decision, and the worst moves, each linked to its step; following one moves the
 // viewer to that step, where the judgement of that decision is said in words. On a phone the
-// seats are cards, every figure on screen.
+// seats are cards, every figure on screen, and the chart's labels stay readable.
 func TestReviewFromTheReplayViewer(t *testing.T) {
 	t.Parallel()
 	s := newSite(t)
@@ -107,5 +107,9 @@ func TestReviewFromTheReplayViewer(t *testing.T) {
 	tb.do("a phone", chromedp.EmulateViewport(390, 844))
 	if bad := poll[[]string](tb, "the review's seats as cards", fmt.Sprintf(`getComputedStyle(document.querySelector("#review-seats tbody tr")).display === "block" && %s`, cutCells("#review-seats"))); len(bad) > 0 {
 		t.Errorf("at 390 px the review's seats cut: %v", bad)
+	}
+	// The chart's labels stay readable there: drawn at least 9 px high on the screen.
+	if h := eval[float64](tb, `Math.min(...[...document.querySelectorAll("#review-graph text.tick")].map((e) => e.getBoundingClientRect().height))`); h < 9 {
+		t.Errorf("at 390 px the chart's labels are %.1f px high", h)
 	}
 }
