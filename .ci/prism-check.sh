@@ -351,6 +351,24 @@ done
 [ -n "$reviewed" ] || echo "the review of $done_id did not finish in 120 s"
 check 200 "/api/v1/matches/$done_id/review"
 
+# ---- Explore and Play on (docs/review.md): a decision of the reviewed match, and events that are not
+step="$(field '.decisions[0].seq // empty')"
+route GET '/api/v1/matches/{id}/analysis'
+if [ -n "$step" ]; then
+	check 200 "/api/v1/matches/$done_id/analysis?step=$step"
+fi
+check 409 "/api/v1/matches/$done_id/analysis?step=1" # match.created: NOT_A_DECISION
+check 400 "/api/v1/matches/$done_id/analysis?step=x"
+check 409 "/api/v1/matches/$lobby/analysis?step=1" # MATCH_NOT_FINISHED
+check 404 "/api/v1/matches/$missing/analysis?step=1"
+route POST '/api/v1/matches/{id}/branches'
+if [ -n "$step" ]; then
+	check 201 "/api/v1/matches/$done_id/branches" "${json[@]}" -d "{\"step\":$step,\"bot\":\"random\"}"
+fi
+check 409 "/api/v1/matches/$done_id/branches" "${json[@]}" -d '{"step":1,"bot":"random"}'
+check 400 "/api/v1/matches/$done_id/branches" "${json[@]}" -d '{}'
+check 404 "/api/v1/matches/$missing/branches" "${json[@]}" -d '{"step":2,"bot":"random"}'
+
 # ---- puzzles of the reviewed match (docs/puzzles.md): 200 while one is left, else 404 NO_PUZZLE
 solver="$(curl -sS -X POST "$server/api/v1/players" "${json[@]}" -d '{"name":"Prism Solver"}' | jq -r .key)"
 solver_id="$(curl -sS "$server/api/v1/players/me" -H "$(auth "$solver")" | jq -r .id)"
