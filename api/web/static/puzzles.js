@@ -39,6 +39,7 @@ function render(p) {
   const scores = pos.scores.map((s, side) => t("puzzles.side_score", { side: side === pos.seat % pos.scores.length ? t("puzzles.your_side") : t("side.n", { n: side }), score: s })).join(", ");
   const sizes = pos.hand_sizes.map((n, s) => `${seatName(s, pos.seat)} ${n}`).join(", ");
   $("situation").textContent = t("puzzles.situation", { hand: pos.hand_number, target: pos.target, scores, sizes, boneyard: pos.boneyard, rating: p.rating });
+  $("puzzle-board").hidden = false; // first: the line is laid out to its box's width
   drawLine($("line"), pos.line);
   const steps = pos.history.map((s) => el("li", { text: stepText(s, pos.seat) }));
   $("history").replaceChildren(...(steps.length ? steps : [el("li", { text: t("puzzles.history_none") })]));
