@@ -111,7 +111,7 @@ func (f *farm) loseToBots(n int, m, h players.Created) {
 	}
 }
 
-// TestFarmBuysNothing is DESIGN 24's I6 on each engine (docs/ratings.md, "Farming"): twenty
+// TestFarmBuysNothing is the farming rule on each engine (docs/ratings.md, "Farming"): twenty
 // fresh accounts resign rated matches to M, then M and an honest H each resign ten rated
 // matches to the bots. M stays off the leaderboard and its rating is no higher than H's: the
 // twenty wins moved nothing. Then the live table equals a rebuild from the logs.
@@ -154,7 +154,7 @@ func TestFarmBuysNothing(t *testing.T) {
 
 // TestFarmEstablishedThrowaways measures the costlier farm on SQLite (docs/ratings.md,
 // "Farming"), which the rule lets through at a price: each throwaway account first resigns
-// rated matches to the bots, in turn, until it is established (ten at least, as DESIGN 24
+// rated matches to the bots, in turn, until it is established (ten at least, as docs/ratings.md
 // puts it), then resigns to M; then M and H each resign ten to the bots. It logs what M
 // reaches and what it cost: twenty throwaways resigning once each, on a fresh server (the
 // bots new too) and on one whose bots have played one another first; and one throwaway

@@ -82,7 +82,7 @@ func TestLineReadsLeftToRightAtAnyWidth(t *testing.T) {
 		if !got.Fits || got.PageWidth > int(width) {
 			t.Errorf("at %d px the line is not all in its box, or widens the page: %+v", width, got)
 		}
-		// DESIGN 29: read at a glance, 32 px on the short side at a desktop's width, 24 on a phone's.
+		// Read at a glance (docs/api-web.md, "The web client"): 32 px on the short side at a desktop's width, 24 on a phone's.
 		least := 24
 		if width == 1280 {
 			least = 32

@@ -10,7 +10,7 @@ import (
 	"github.com/allfives/allfives/api"
 )
 
-// The rough edges a newcomer found at the table (DESIGN 29), one test each.
+// The rough edges a newcomer found at the table (docs/api-web.md, "The web client"), one test each.
 
 // missingPage is the table's page as it stands when it has no match to show: whether it says
 // so, and whether anything of a table (a form, the loading line, the hand) is still shown.
