@@ -110,6 +110,10 @@ func (p *pacer) wait(ctx context.Context) error {
 	}
 }
 
+// WaitPaced blocks until no paced turn is being played (the pacer is idle), or ctx ends: what a
+// test waits for after a move whose answer left a paced bot to move.
+func (s *MatchService) WaitPaced(ctx context.Context) error { return s.pacer.wait(ctx) }
+
 func (p *pacer) close() {
 	p.cancel()
 	p.wg.Wait()
