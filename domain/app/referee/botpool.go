@@ -225,28 +225,6 @@ func botsOnly(m *domain.Match) bool {
 	return true
 }
 
-// WaitBots blocks until no match is queued for or being played by the bot pool and no paced
-// turn is being played (pacer.go), or ctx ends.
-func (s *MatchService) WaitBots(ctx context.Context) error {
-	if err := s.pacer.wait(ctx); err != nil {
-		return err
-	}
-	if s.pool == nil {
-		return nil
-	}
-	s.pool.mu.Lock()
-	idle := s.pool.idle
-	s.pool.mu.Unlock()
-	select {
-	case <-idle:
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	// A match the pool finished may have handed the pacer nothing, but a paced turn a command
-	// left meanwhile may run: wait for it too.
-	return s.pacer.wait(ctx)
-}
-
 // ResumeBots queues every stored live match of bots only for the pool, and hands the pacer
 // every one with a human whose bot is to move, as after a restart: the work a stopped server
 // left unfinished goes on. It returns how many it resumed.
@@ -289,13 +267,4 @@ func (s *MatchService) resume(ctx context.Context, id string) bool {
 		return false
 	}
 	return true
-}
-
-// Close stops the pacer's runners and the bot pool's workers. Matches they leave unfinished are
-// resumed by ResumeBots after a restart.
-func (s *MatchService) Close() {
-	s.pacer.close()
-	if s.pool != nil {
-		s.pool.close()
-	}
 }
