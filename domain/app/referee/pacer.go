@@ -190,7 +190,7 @@ func (s *MatchService) pacedChunk(ctx context.Context, id string, since time.Tim
 }
 
 // WaitBots blocks until no match is queued for or being played by the bot pool and no paced
-// turn is being played (pacer.go), or ctx ends.
+// turn is being played by the pacer, or ctx ends.
 func (s *MatchService) WaitBots(ctx context.Context) error {
 	if err := s.pacer.wait(ctx); err != nil {
 		return err
