@@ -45,7 +45,17 @@ func (h *harness) createMatch(req api.CreateMatchRequest) *table {
 	for _, tk := range out.Tokens {
 		tb.tokens[tk.Seat] = tk.Token
 	}
+	tb.settle() // a paced bot may lead
 	return tb
+}
+
+// settle waits until no paced bot's turn is being played: a move's answer does not wait for
+// them (docs/api-matches.md, "Timing").
+func (tb *table) settle() {
+	tb.h.t.Helper()
+	if err := tb.h.svc.WaitPaced(context.Background()); err != nil {
+		tb.h.t.Fatal(err)
+	}
 }
 
 func (tb *table) path(suffix string) string { return "/api/v1/matches/" + tb.id + suffix }
@@ -152,6 +162,7 @@ func (tb *table) playOut(each func(turn, seat int, moves []api.LegalMove) (moved
 		if turn > 5000 {
 			tb.h.t.Fatal("the match did not end in 5000 turns")
 		}
+		tb.settle()
 		v := tb.view(-1)
 		if v.Status == "finished" {
 			return v

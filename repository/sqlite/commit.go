@@ -7,14 +7,16 @@ import (
 	"sync"
 )
 
-// Group commit (docs/design.md, "Group commit and reads that never wait"): one goroutine,
-// the committer, owns every append. It takes all the appends that queued while it was busy and
-// writes them in one BEGIN IMMEDIATE transaction, each under its own savepoint and its own
+// Group commit (docs/design.md, "Group commit and reads that never wait"): one append at a
+// time writes, the leader, and it writes every append that queued while the previous batch was
+// being written in one BEGIN IMMEDIATE transaction, each under its own savepoint and its own
 // version check, so one append's conflict rolls back that append alone. Every caller hears its
 // answer only after the COMMIT that holds its events returned, that is after the fsync at
-// sync=full. There is no timer: an idle committer starts a batch as soon as one append
-// arrives, and a batch is whatever queued during the previous commit, so moves on different
-// matches share one fsync instead of queueing for one each.
+// sync=full. There is no timer and no goroutine of its own: an append that finds no leader
+// leads, writing its batch on its own goroutine, so a lone append is written without waking
+// anyone; one that finds a leader queues, and when the leader's batch is committed it hands the
+// lead to the oldest append queued meanwhile, whose batch is everything queued by then. Moves on
+// different matches share one fsync instead of queueing for one each.
 
 // maxBatch bounds one transaction, so a burst cannot hold the write lock for long.
 const maxBatch = 256
@@ -22,90 +24,90 @@ const maxBatch = 256
 // errClosed answers appends made after Close.
 var errClosed = errors.New("the store is closed")
 
-// pending is one queued append and the channel its caller waits on.
+// pending is one queued append, the channel its caller waits on, and the one that hands it
+// the lead.
 type pending struct {
 	ctx  context.Context
 	w    *appendWrite
-	done chan error // buffered: the committer never blocks on a caller
+	done chan error    // buffered: the leader never blocks on a caller
+	lead chan struct{} // buffered: "your batch is next; write it"
 }
 
-// committer is the queue and the goroutine that drains it.
+// committer is the queue of appends and who leads it.
 type committer struct {
 	s       *Store
 	mu      sync.Mutex
 	queue   []*pending
 	closed  bool
-	wake    chan struct{} // capacity 1: "the queue is not empty"
-	stopped chan struct{} // closed when the goroutine has returned
+	leading bool       // an append is writing a batch or has been handed the lead
+	idle    *sync.Cond // on mu: signalled when leading ends
 	// beforeCommit, when set (by tests only), runs just before COMMIT with the batch size; an
 	// error from it is handled exactly like a failed COMMIT.
 	beforeCommit func(n int) error
 }
 
 func newCommitter(s *Store) *committer {
-	c := &committer{s: s, wake: make(chan struct{}, 1), stopped: make(chan struct{})}
-	go c.run()
+	c := &committer{s: s}
+	c.idle = sync.NewCond(&c.mu)
 	return c
 }
 
-// submit queues w and waits for the commit that holds it (or for the append's own failure).
-// Once queued, an append is always answered: the caller waits for the committer even if its
-// context ends, so that it never reports a failure for a move that did commit.
+// submit queues w and waits for the commit that holds it (or for the append's own failure),
+// writing that commit itself when no other append leads. Once queued, an append is always
+// answered: the caller waits even if its context ends, so that it never reports a failure for
+// a move that did commit.
 func (c *committer) submit(ctx context.Context, w *appendWrite) error {
-	p := &pending{ctx: ctx, w: w, done: make(chan error, 1)}
+	p := &pending{ctx: ctx, w: w, done: make(chan error, 1), lead: make(chan struct{}, 1)}
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
 		return errClosed
 	}
 	c.queue = append(c.queue, p)
+	first := !c.leading
+	c.leading = true
 	c.mu.Unlock()
-	select {
-	case c.wake <- struct{}{}:
-	default: // already signalled
+	if !first {
+		select {
+		case err := <-p.done:
+			return err
+		case <-p.lead:
+		}
 	}
+	c.lead()
 	return <-p.done
 }
 
-// take removes up to maxBatch queued appends; done is true when the store is closed and the
-// queue empty.
-func (c *committer) take() (batch []*pending, done bool) {
+// lead writes one batch, the oldest queued appends (the leader's own first among them), and
+// then hands the lead to the oldest append queued meanwhile, or ends it.
+func (c *committer) lead() {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	n := min(len(c.queue), maxBatch)
-	batch = append(batch, c.queue[:n]...)
+	batch := append([]*pending(nil), c.queue[:n]...)
 	c.queue = c.queue[n:]
 	if len(c.queue) == 0 {
 		c.queue = nil // let the old backing array go
 	}
-	return batch, len(batch) == 0 && c.closed
-}
-
-func (c *committer) run() {
-	defer close(c.stopped)
-	for {
-		batch, done := c.take()
-		if done {
-			return
-		}
-		if len(batch) == 0 {
-			<-c.wake
-			continue
-		}
-		c.commit(batch)
+	c.mu.Unlock()
+	c.commit(batch)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.queue) == 0 {
+		c.leading = false
+		c.idle.Broadcast()
+		return
 	}
+	c.queue[0].lead <- struct{}{}
 }
 
-// close stops taking appends, lets the queued ones commit and waits for the goroutine.
+// close stops taking appends and waits until the queued ones are committed.
 func (c *committer) close() {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.closed = true
-	c.mu.Unlock()
-	select {
-	case c.wake <- struct{}{}:
-	default:
+	for c.leading {
+		c.idle.Wait()
 	}
-	<-c.stopped
 }
 
 // commit writes one batch and answers every caller in it.

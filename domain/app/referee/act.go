@@ -115,6 +115,7 @@ func (s *MatchService) act(ctx context.Context, id string, v domain.Viewer, seat
 	e.set(work)
 	e.remember(a.Idempotency)
 	s.watch.wake(id)
+	s.handOn(id, work.match, time.Now())
 	if v, err = s.sealFor(ctx, work.match, v, false); err != nil {
 		return ActResult{}, err
 	}
@@ -175,14 +176,14 @@ func fingerprint(seat int, mv domain.Move) string {
 	return fmt.Sprintf("%d play %s", seat, mv.Tile)
 }
 
-// runBots lets bot seats act on t until a human is to move or the match ends. Every event gets
-// the one time at, the command's: the events of one append share one timestamp, so the gaps
-// between them cannot show how long a bot thought (docs/api-matches.md, "Timing"). While the match has
-// a human seat, each decision of a Paced strategy is held to its floor, so that how long the
-// answer takes shows as little as possible of the bots' hands; a match of bots only has no one
-// to hide from, and its turns are not held.
+// runBots lets bot seats act on g until a human is to move, the match ends, or, while the
+// match has a human seat, a Paced strategy is to decide: that turn and every one after it are
+// the pacer's (pacer.go), played after the answer, so no answer waits for a paced decision.
+// Every event gets the one time at, the command's: the events of one append share one
+// timestamp, so the gaps between them cannot show how long a bot thought (docs/api-matches.md,
+// "Timing").
 func (s *MatchService) runBots(ctx context.Context, g *game, at time.Time) ([]domain.Event, error) {
-	pace := hasHuman(g.match)
+	human := hasHuman(g.match)
 	var out []domain.Event
 	for step := 0; ; step++ {
 		seat := g.match.Turn()
@@ -193,6 +194,9 @@ func (s *MatchService) runBots(ctx context.Context, g *game, at time.Time) ([]do
 		autoplay := g.match.OnAutoplay(seat)
 		if p.Kind != domain.Bot && !autoplay {
 			break
+		}
+		if human && !autoplay && s.paced(p.Bot) {
+			break // the pacer's turn (pacer.go)
 		}
 		if step >= MaxBotSteps {
 			return nil, fmt.Errorf("bots took more than %d steps", MaxBotSteps)
@@ -208,7 +212,7 @@ func (s *MatchService) runBots(ctx context.Context, g *game, at time.Time) ([]do
 			// microseconds whatever the seat holds, so its time has nothing to hide.
 			events, err = g.play(seat, g.match.AutoMove(seat, g.hands, s.chooser(ctx)), at)
 		} else {
-			events, err = s.botTurn(ctx, g, seat, p.Bot, at, pace)
+			events, err = s.botTurn(ctx, g, seat, p.Bot, at, time.Time{})
 		}
 		if err != nil {
 			return nil, err
@@ -231,25 +235,31 @@ func hasHuman(m *domain.Match) bool {
 
 // botTurn asks the seat's strategy for a move and plays it on g. A strategy that fails or
 // answers an illegal move must not stall the match, so the seat then takes its first legal move.
-// With pace set and a Paced strategy, the turn is then held to the strategy's floor: the
-// decision is timed on the monotonic clock (time.Now, not the Clock port, which tests fix),
-// and the service's pause waits out the rest. A pause cut short by ctx returns ctx's error,
-// and the caller stores nothing.
-func (s *MatchService) botTurn(ctx context.Context, g *game, seat int, name string, now time.Time, pace bool) ([]domain.Event, error) {
+// With heldFrom set and a Paced strategy, the turn is then held to the strategy's floor counted
+// from heldFrom: on the monotonic clock (time.Now, not the Clock port, which tests fix), the
+// service's pause waits out the rest. A pause cut short by ctx returns ctx's error, and the
+// caller stores nothing.
+func (s *MatchService) botTurn(ctx context.Context, g *game, seat int, name string, now, heldFrom time.Time) ([]domain.Event, error) {
 	strategy, ok := s.bots[name]
 	var floor time.Duration
-	if p, paced := strategy.(domain.Paced); ok && pace && paced {
+	if p, paced := strategy.(domain.Paced); ok && !heldFrom.IsZero() && paced {
 		floor = p.MinDecision()
 	}
-	start := time.Now()
 	events, err := s.decideBot(ctx, g, seat, strategy, ok, now)
 	if err != nil || floor <= 0 {
 		return events, err
 	}
-	if err := s.pause(ctx, max(0, floor-time.Since(start))); err != nil {
+	if err := s.pause(ctx, max(0, floor-time.Since(heldFrom))); err != nil {
 		return nil, err
 	}
 	return events, nil
+}
+
+// paced says whether the strategy named is Paced with a floor: while a human sits at the
+// match, its turns are the pacer's.
+func (s *MatchService) paced(name string) bool {
+	p, ok := s.bots[name].(domain.Paced)
+	return ok && p.MinDecision() > 0
 }
 
 // decideBot is botTurn's move: the strategy's when it has one that is legal, else the seat's

@@ -174,7 +174,7 @@ func (s *MatchService) botChunk(ctx context.Context, id string) (more bool, err 
 		if work.match.OnAutoplay(seat) {
 			batch, err = work.play(seat, work.match.AutoMove(seat, work.hands, s.chooser(ctx)), now)
 		} else {
-			batch, err = s.botTurn(ctx, work, seat, work.match.Player(seat).Bot, now, false)
+			batch, err = s.botTurn(ctx, work, seat, work.match.Player(seat).Bot, now, time.Time{})
 		}
 		if err != nil {
 			return false, err
@@ -225,29 +225,10 @@ func botsOnly(m *domain.Match) bool {
 	return true
 }
 
-// WaitBots blocks until no match is queued for or being played by the bot pool, or ctx ends.
-// Without a pool it returns at once.
-func (s *MatchService) WaitBots(ctx context.Context) error {
-	if s.pool == nil {
-		return nil
-	}
-	s.pool.mu.Lock()
-	idle := s.pool.idle
-	s.pool.mu.Unlock()
-	select {
-	case <-idle:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-// ResumeBots queues every stored live match of bots only for the pool, as after a restart: the
-// work a stopped server left unfinished goes on. It returns how many it queued.
+// ResumeBots queues every stored live match of bots only for the pool, and hands the pacer
+// every one with a human whose bot is to move, as after a restart: the work a stopped server
+// left unfinished goes on. It returns how many it resumed.
 func (s *MatchService) ResumeBots(ctx context.Context) (int, error) {
-	if s.pool == nil {
-		return 0, nil
-	}
 	n := 0
 	q := HistoryQuery{Status: domain.StatusInProgress, Limit: 100}
 	for {
@@ -256,8 +237,7 @@ func (s *MatchService) ResumeBots(ctx context.Context) (int, error) {
 			return n, err
 		}
 		for _, it := range page.Matches {
-			if s.resumable(ctx, it.ID) {
-				s.pool.submit(it.ID)
+			if s.resume(ctx, it.ID) {
 				n++
 			}
 		}
@@ -268,22 +248,23 @@ func (s *MatchService) ResumeBots(ctx context.Context) (int, error) {
 	}
 }
 
-// resumable says whether match id is live with bots only. A match that cannot be loaded is
+// resume hands match id to the pool when it is live with bots only, or to the pacer when a bot
+// is to move beside a human, and says whether it did. It reads the published state, not under
+// the match's lock, which a runner may hold through a pause. A match that cannot be loaded is
 // logged and left alone: its own reads say why.
-func (s *MatchService) resumable(ctx context.Context, id string) bool {
-	e, err := s.acquire(ctx, id)
+func (s *MatchService) resume(ctx context.Context, id string) bool {
+	snap, err := s.snapshot(ctx, id)
 	if err != nil {
 		s.log.Error("resume bots: match cannot be loaded", "match", id, "err", err)
 		return false
 	}
-	defer s.release(e)
-	return botsOnly(e.match)
-}
-
-// Close stops the bot pool's workers. Matches they leave unfinished are resumed by ResumeBots
-// after a restart.
-func (s *MatchService) Close() {
-	if s.pool != nil {
-		s.pool.close()
+	switch m := snap.match; {
+	case s.pool != nil && botsOnly(m):
+		s.pool.submit(id)
+	case pacedDue(m):
+		s.pacer.submit(id, time.Now())
+	default:
+		return false
 	}
+	return true
 }

@@ -47,8 +47,8 @@ type pacedNoting struct {
 func (n pacedNoting) MinDecision() time.Duration { return n.p.MinDecision() }
 
 // BenchmarkExpertActForcedVsChoice shows the pacing end to end: a human plays the first legal
-// move (through Act, memstore, the real pause) against an expert at two players, and each Act
-// is timed. Acts in which the expert made exactly one decision, with the boneyard still hiding
+// move (through Act, memstore, the real pause) against an expert at two players, and each move
+// is timed until the expert's reply is stored (paced, that is after Act answered). Acts in which the expert made exactly one decision, with the boneyard still hiding
 // tiles, are reported apart: those whose decision was forced (one legal move) and those with a
 // real choice, each with its median and 99th percentile in milliseconds and how many there
 // were. "unpaced" hides the expert's floor from the referee, as before pacing; "paced" does
@@ -90,6 +90,9 @@ func BenchmarkExpertActForcedVsChoice(b *testing.B) {
 					if human, err = svc.Authenticate(ctx, id, c.Tokens[0].Token); err != nil {
 						b.Fatal(err)
 					}
+					if err := svc.WaitBots(ctx); err != nil { // a paced bot may lead
+						b.Fatal(err)
+					}
 					if view, err = svc.View(ctx, id, human); err != nil {
 						b.Fatal(err)
 					}
@@ -98,6 +101,10 @@ func BenchmarkExpertActForcedVsChoice(b *testing.B) {
 				b.StartTimer()
 				start := time.Now()
 				if _, err := svc.Act(ctx, id, human, referee.ActRequest{Move: view.LegalMoves[0].Move()}); err != nil {
+					b.Fatal(err)
+				}
+				// Paced, the reply is stored after the answer: the time is until it is.
+				if err := svc.WaitBots(ctx); err != nil {
 					b.Fatal(err)
 				}
 				took := time.Since(start)

@@ -2,7 +2,6 @@ package referee_test
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -72,11 +71,14 @@ func (p *pauses) reset() {
 const floor = time.Hour
 
 // actFirstLegal plays the first legal move for viewer v whenever it is v's turn, up to n
-// moves or the match's end.
+// moves or the match's end, waiting after each for the bots' turns played after the answer.
 func actFirstLegal(t *testing.T, svc *referee.MatchService, id string, v domain.Viewer, n int) {
 	t.Helper()
 	ctx := context.Background()
 	for range n {
+		if err := svc.WaitBots(ctx); err != nil {
+			t.Fatal(err)
+		}
 		view, err := svc.View(ctx, id, v)
 		if err != nil {
 			t.Fatal(err)
@@ -214,68 +216,6 @@ func TestPacedBotsAreHeldToTheirFloor(t *testing.T) {
 			}
 			if c.clock && greedy.decisions.Load() == 0 {
 				t.Error("the seat on autoplay never moved: the case tests nothing")
-			}
-		})
-	}
-}
-
-// TestACancelledPauseStoresNothing: given a human against a paced bot, when the request's
-// context is cancelled during the bot's decision, then the pause (the injected one or the
-// default timer) ends the move with the context's error, and nothing is stored or cached.
-func TestACancelledPauseStoresNothing(t *testing.T) {
-	var waited atomic.Bool // the injected pause was asked and saw the cancel
-	for name, pause := range map[string]func(context.Context, time.Duration) error{
-		"an injected pause": func(ctx context.Context, _ time.Duration) error {
-			<-ctx.Done()
-			waited.Store(true)
-			return ctx.Err()
-		},
-		"the default timer": nil,
-	} {
-		t.Run(name, func(t *testing.T) {
-			waited.Store(false)
-			// Given
-			store := memstore.New()
-			robo := newPaced(0) // no floor while the match is created
-			svc := referee.NewMatchService(referee.ServiceConfig{
-				Store: store, Clock: refereetest.NewClock(time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)), CacheSize: 16,
-				Bots: map[string]domain.Strategy{"paced": robo}, Pause: pause,
-			})
-			c := create(t, svc, referee.CreateRequest{Players: []domain.PlayerInfo{
-				{Name: "ann", Kind: domain.Human}, {Name: "robo", Kind: domain.Bot, Bot: "paced"},
-			}, Seed: vectorSeed})
-			id := c.Match.ID
-			ann := seatOf(t, svc, id, c.Tokens[0].Token)
-			view, err := svc.View(context.Background(), id, ann)
-			if err != nil || len(view.LegalMoves) == 0 {
-				t.Fatalf("ann must be to move: %+v %v", view.Turn, err)
-			}
-			before, err := store.Match(context.Background(), id)
-			if err != nil {
-				t.Fatal(err)
-			}
-			robo.floor.Store(int64(floor)) // an hour: only the cancel can end the pause
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			robo.onChoose = cancel
-
-			// When
-			_, err = svc.Act(ctx, id, ann, referee.ActRequest{Move: view.LegalMoves[0].Move()})
-
-			// Then
-			if !errors.Is(err, context.Canceled) {
-				t.Fatalf("the move ended with %v, want the context's error", err)
-			}
-			if pause != nil && !waited.Load() {
-				t.Fatal("the move ended without the pause seeing the cancel")
-			}
-			after, err := store.Match(context.Background(), id)
-			if err != nil || after.Summary.Version != before.Summary.Version {
-				t.Fatalf("stored version %d after the cancelled move, want %d (%v)", after.Summary.Version, before.Summary.Version, err)
-			}
-			again, err := svc.View(context.Background(), id, ann)
-			if err != nil || again.Version != view.Version {
-				t.Fatalf("cached version %d after the cancelled move, want %d (%v)", again.Version, view.Version, err)
 			}
 		})
 	}

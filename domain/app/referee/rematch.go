@@ -166,6 +166,7 @@ func (s *MatchService) offerRematch(ctx context.Context, e *entry, next string, 
 	fresh.set(g)
 	s.cache.unpin(s.cache.put(fresh))
 	s.watch.wake(next) // WatchAll's followers: the players' streams hear of the offer
+	s.handOn(next, g.match, time.Now())
 	return &Rematched{Match: g.match.View(domain.SeatViewer(seat)), Token: token}, nil
 }
 

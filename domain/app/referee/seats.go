@@ -6,6 +6,7 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/allfives/allfives/domain"
 	"github.com/allfives/allfives/domain/names"
@@ -216,6 +217,8 @@ func (s *MatchService) commit(ctx context.Context, e *entry, work *game, events 
 	s.watch.wake(e.match.ID())
 	if offPath {
 		s.pool.submit(e.match.ID())
+	} else {
+		s.handOn(e.match.ID(), work.match, time.Now())
 	}
 	return nil
 }

@@ -39,6 +39,7 @@ type MatchService struct {
 	// waitingTTL is how long a waiting match lasts without a join or leave; 0: for ever.
 	waitingTTL time.Duration
 	pool       *botPool // nil: bots play inside the request that gives them the turn
+	pacer      *pacer   // plays paced bots' turns after the answer (pacer.go)
 	log        *slog.Logger
 	pause      func(ctx context.Context, d time.Duration) error // holds a paced bot's decision to its floor
 	keys       PlayerKeys                                       // nil: no players, keys are refused
@@ -149,6 +150,7 @@ func NewMatchService(cfg ServiceConfig) *MatchService {
 	if cfg.BotWorkers > 0 {
 		s.pool = newBotPool(s, cfg.BotWorkers, cfg.BotQueue, cfg.Logger)
 	}
+	s.pacer = newPacer(s, cfg.Logger)
 	return s
 }
 
@@ -338,6 +340,8 @@ func (s *MatchService) create(ctx context.Context, id string, req CreateRequest,
 	s.watch.wake(id) // no one follows a new match yet, but WatchAll's followers hear of it
 	if offPath {
 		s.pool.submitReserved(id)
+	} else {
+		s.handOn(id, g.match, time.Now())
 	}
 	out.Match = g.match.View(domain.Spectator())
 	return out, nil
