@@ -918,7 +918,7 @@ const docTemplate = `{
                         "SeatToken": []
                     }
                 ],
-                "description": "Plays, draws or passes for the seat whose token is given. Bots then play until a human is to move. The answer carries every event the move caused, as the caller may see them, and the caller's view after them. If-Match makes the move conditional on the match's version (409 VERSION_CONFLICT with current_version otherwise); Idempotency-Key makes a retry safe: the same key and body get the first answer again and change nothing.",
+                "description": "Plays, draws or passes for the seat whose token is given. Bots then play until a human is to move, except that a paced bot's reply (expert, its levels, pimc) and the turns after it follow the answer, on the match's stream and in its state. The answer carries every event the move caused up to then, as the caller may see them, and the caller's view after them. If-Match makes the move conditional on the match's version (409 VERSION_CONFLICT with current_version otherwise); Idempotency-Key makes a retry safe: the same key and body get the first answer again and change nothing.",
                 "consumes": [
                     "application/json"
                 ],

@@ -3814,7 +3814,7 @@ type ClientInterface interface {
 
 	// MakeMoveWithBody Make a move
 	//
-	// Plays, draws or passes for the seat whose token is given. Bots then play until a human is to move. The answer carries every event the move caused, as the caller may see them, and the caller's view after them. If-Match makes the move conditional on the match's version (409 VERSION_CONFLICT with current_version otherwise); Idempotency-Key makes a retry safe: the same key and body get the first answer again and change nothing.
+	// Plays, draws or passes for the seat whose token is given. Bots then play until a human is to move, except that a paced bot's reply (expert, its levels, pimc) and the turns after it follow the answer, on the match's stream and in its state. The answer carries every event the move caused up to then, as the caller may see them, and the caller's view after them. If-Match makes the move conditional on the match's version (409 VERSION_CONFLICT with current_version otherwise); Idempotency-Key makes a retry safe: the same key and body get the first answer again and change nothing.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3823,7 +3823,7 @@ type ClientInterface interface {
 
 	// MakeMove Make a move
 	//
-	// Plays, draws or passes for the seat whose token is given. Bots then play until a human is to move. The answer carries every event the move caused, as the caller may see them, and the caller's view after them. If-Match makes the move conditional on the match's version (409 VERSION_CONFLICT with current_version otherwise); Idempotency-Key makes a retry safe: the same key and body get the first answer again and change nothing.
+	// Plays, draws or passes for the seat whose token is given. Bots then play until a human is to move, except that a paced bot's reply (expert, its levels, pimc) and the turns after it follow the answer, on the match's stream and in its state. The answer carries every event the move caused up to then, as the caller may see them, and the caller's view after them. If-Match makes the move conditional on the match's version (409 VERSION_CONFLICT with current_version otherwise); Idempotency-Key makes a retry safe: the same key and body get the first answer again and change nothing.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -4395,7 +4395,7 @@ func (c *Client) ListLegalMoves(ctx context.Context, id string, reqEditors ...Re
 
 // MakeMoveWithBody Make a move
 //
-// Plays, draws or passes for the seat whose token is given. Bots then play until a human is to move. The answer carries every event the move caused, as the caller may see them, and the caller's view after them. If-Match makes the move conditional on the match's version (409 VERSION_CONFLICT with current_version otherwise); Idempotency-Key makes a retry safe: the same key and body get the first answer again and change nothing.
+// Plays, draws or passes for the seat whose token is given. Bots then play until a human is to move, except that a paced bot's reply (expert, its levels, pimc) and the turns after it follow the answer, on the match's stream and in its state. The answer carries every event the move caused up to then, as the caller may see them, and the caller's view after them. If-Match makes the move conditional on the match's version (409 VERSION_CONFLICT with current_version otherwise); Idempotency-Key makes a retry safe: the same key and body get the first answer again and change nothing.
 //
 // Takes any type of body and a specified content type.
 //
@@ -4414,7 +4414,7 @@ func (c *Client) MakeMoveWithBody(ctx context.Context, id string, params *MakeMo
 
 // MakeMove Make a move
 //
-// Plays, draws or passes for the seat whose token is given. Bots then play until a human is to move. The answer carries every event the move caused, as the caller may see them, and the caller's view after them. If-Match makes the move conditional on the match's version (409 VERSION_CONFLICT with current_version otherwise); Idempotency-Key makes a retry safe: the same key and body get the first answer again and change nothing.
+// Plays, draws or passes for the seat whose token is given. Bots then play until a human is to move, except that a paced bot's reply (expert, its levels, pimc) and the turns after it follow the answer, on the match's stream and in its state. The answer carries every event the move caused up to then, as the caller may see them, and the caller's view after them. If-Match makes the move conditional on the match's version (409 VERSION_CONFLICT with current_version otherwise); Idempotency-Key makes a retry safe: the same key and body get the first answer again and change nothing.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -7750,7 +7750,7 @@ type ClientWithResponsesInterface interface {
 
 	// MakeMoveWithBodyWithResponse Make a move
 	//
-	// Plays, draws or passes for the seat whose token is given. Bots then play until a human is to move. The answer carries every event the move caused, as the caller may see them, and the caller's view after them. If-Match makes the move conditional on the match's version (409 VERSION_CONFLICT with current_version otherwise); Idempotency-Key makes a retry safe: the same key and body get the first answer again and change nothing.
+	// Plays, draws or passes for the seat whose token is given. Bots then play until a human is to move, except that a paced bot's reply (expert, its levels, pimc) and the turns after it follow the answer, on the match's stream and in its state. The answer carries every event the move caused up to then, as the caller may see them, and the caller's view after them. If-Match makes the move conditional on the match's version (409 VERSION_CONFLICT with current_version otherwise); Idempotency-Key makes a retry safe: the same key and body get the first answer again and change nothing.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7759,7 +7759,7 @@ type ClientWithResponsesInterface interface {
 
 	// MakeMoveWithResponse Make a move
 	//
-	// Plays, draws or passes for the seat whose token is given. Bots then play until a human is to move. The answer carries every event the move caused, as the caller may see them, and the caller's view after them. If-Match makes the move conditional on the match's version (409 VERSION_CONFLICT with current_version otherwise); Idempotency-Key makes a retry safe: the same key and body get the first answer again and change nothing.
+	// Plays, draws or passes for the seat whose token is given. Bots then play until a human is to move, except that a paced bot's reply (expert, its levels, pimc) and the turns after it follow the answer, on the match's stream and in its state. The answer carries every event the move caused up to then, as the caller may see them, and the caller's view after them. If-Match makes the move conditional on the match's version (409 VERSION_CONFLICT with current_version otherwise); Idempotency-Key makes a retry safe: the same key and body get the first answer again and change nothing.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -14627,7 +14627,7 @@ func (c *ClientWithResponses) ListLegalMovesWithResponse(ctx context.Context, id
 
 // MakeMoveWithBodyWithResponse Make a move
 //
-// Plays, draws or passes for the seat whose token is given. Bots then play until a human is to move. The answer carries every event the move caused, as the caller may see them, and the caller's view after them. If-Match makes the move conditional on the match's version (409 VERSION_CONFLICT with current_version otherwise); Idempotency-Key makes a retry safe: the same key and body get the first answer again and change nothing.
+// Plays, draws or passes for the seat whose token is given. Bots then play until a human is to move, except that a paced bot's reply (expert, its levels, pimc) and the turns after it follow the answer, on the match's stream and in its state. The answer carries every event the move caused up to then, as the caller may see them, and the caller's view after them. If-Match makes the move conditional on the match's version (409 VERSION_CONFLICT with current_version otherwise); Idempotency-Key makes a retry safe: the same key and body get the first answer again and change nothing.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -14642,7 +14642,7 @@ func (c *ClientWithResponses) MakeMoveWithBodyWithResponse(ctx context.Context, 
 
 // MakeMoveWithResponse Make a move
 //
-// Plays, draws or passes for the seat whose token is given. Bots then play until a human is to move. The answer carries every event the move caused, as the caller may see them, and the caller's view after them. If-Match makes the move conditional on the match's version (409 VERSION_CONFLICT with current_version otherwise); Idempotency-Key makes a retry safe: the same key and body get the first answer again and change nothing.
+// Plays, draws or passes for the seat whose token is given. Bots then play until a human is to move, except that a paced bot's reply (expert, its levels, pimc) and the turns after it follow the answer, on the match's stream and in its state. The answer carries every event the move caused up to then, as the caller may see them, and the caller's view after them. If-Match makes the move conditional on the match's version (409 VERSION_CONFLICT with current_version otherwise); Idempotency-Key makes a retry safe: the same key and body get the first answer again and change nothing.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
