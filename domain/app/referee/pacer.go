@@ -59,6 +59,16 @@ func (p *pacer) submit(id string, since time.Time) {
 	go p.run(id, since)
 }
 
+// start starts a runner for match id as submit does, unless one runs: that one is left alone.
+func (p *pacer) start(id string, since time.Time) {
+	p.mu.Lock()
+	running := p.running[id]
+	p.mu.Unlock()
+	if !running {
+		p.submit(id, since)
+	}
+}
+
 // run plays match id's paced turns, a hand at most per append, until a human is to move.
 func (p *pacer) run(id string, since time.Time) {
 	defer p.wg.Done()
@@ -127,6 +137,22 @@ func pacedDue(m *domain.Match) bool {
 		return false
 	}
 	return m.Player(seat).Kind == domain.Bot || m.OnAutoplay(seat)
+}
+
+// pacerGrace is how long a paced bot may stay to move, since the match's last commit, before a
+// read of the match here starts a runner for it. It is far longer than any floor, so the
+// instance that stored the move, whose runner is already playing the reply, always answers
+// first; another instance steps in only when that one stopped or died with the reply unplayed,
+// so that the match goes on without waiting for a restart's ResumeBots.
+const pacerGrace = 5 * time.Second
+
+// nudge starts a runner for match id, read at m, when a paced bot has been due there for longer
+// than pacerGrace and none runs here. The reads call it; it never delays their answer.
+func (s *MatchService) nudge(id string, m *domain.Match) {
+	if !pacedDue(m) || (s.pool != nil && botsOnly(m)) || s.clock.Now().Sub(m.UpdatedAt()) < pacerGrace {
+		return
+	}
+	s.pacer.start(id, time.Now())
 }
 
 // handOn gives the pacer match id when a command left it a bot's turn; committed is when that

@@ -140,3 +140,53 @@ func TestAPacedTurnCutByCloseIsResumed(t *testing.T) {
 		t.Fatalf("after the resumed turn ann has %d legal moves (%v), want her turn", len(after.LegalMoves), err)
 	}
 }
+
+// TestAReplyLeftByAStoppedInstanceIsPlayedOnARead: given a human's move whose paced reply was
+// cut by its service's close (an instance stopped before the reply), when a second service over
+// the same store serves the human's reads, then a read soon after the move starts nothing, and
+// a read once the grace is past plays the reply, with no restart's ResumeBots.
+func TestAReplyLeftByAStoppedInstanceIsPlayedOnARead(t *testing.T) {
+	// Given
+	ctx := context.Background()
+	store, robo, g := memstore.New(), newPaced(0), newGate()
+	first, id, ann, view := pacedTable(t, store, robo, g.pause)
+	res, err := first.Act(ctx, id, ann, referee.ActRequest{Move: view.LegalMoves[0].Move()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-g.asked
+	first.Close()
+	clock := refereetest.NewClock(time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC))
+	second := referee.NewMatchService(referee.ServiceConfig{Store: store, Clock: clock, CacheSize: 16,
+		Bots: map[string]domain.Strategy{"paced": robo}, Pause: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }})
+	t.Cleanup(second.Close)
+
+	// When: a read within the grace
+	if _, err := second.View(ctx, id, ann); err != nil {
+		t.Fatal(err)
+	}
+	if err := second.WaitBots(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	// Then
+	if robo.decisions.Load() != 1 {
+		t.Fatalf("%d decisions after a read within the grace, want only the cut one", robo.decisions.Load())
+	}
+
+	// When: a read past it
+	clock.Advance(6 * time.Second)
+	if _, err := second.View(ctx, id, ann); err != nil {
+		t.Fatal(err)
+	}
+	if err := second.WaitBots(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	// Then
+	after, err := second.View(ctx, id, ann)
+	if err != nil || after.Version <= res.Match.Version || len(after.LegalMoves) == 0 {
+		t.Fatalf("after the read past the grace: version %d (the move's %d), %d legal moves for ann, %v",
+			after.Version, res.Match.Version, len(after.LegalMoves), err)
+	}
+}

@@ -18,6 +18,7 @@ func (s *MatchService) View(ctx context.Context, id string, v domain.Viewer) (do
 	if err != nil {
 		return domain.MatchView{}, err
 	}
+	s.nudge(id, snap.match)
 	if v, err = s.sealFor(ctx, snap.match, v, false); err != nil {
 		return domain.MatchView{}, err
 	}
@@ -32,6 +33,7 @@ func (s *MatchService) EncodedView(ctx context.Context, id string, v domain.View
 	if err != nil {
 		return nil, 0, err
 	}
+	s.nudge(id, snap.match)
 	v = snap.match.Holder(v)
 	if v, err = s.sealFor(ctx, snap.match, v, false); err != nil {
 		return nil, 0, err
