@@ -3,7 +3,8 @@
 # second against boardgame.io 0.50.2's own server in memory, 32 matches each, in alternating
 # rounds on loopback, each server driven by a client of its own: boardgame.io by its socket.io
 # client (bgio-load.js), allfives by a plain Go HTTP client (allfivesload). Beside the rates it
-# prints each server's CPU per move (from /proc), which the clients' own cost does not enter.
+# prints each server's CPU per move (from /proc) and each client's: on a machine they share,
+# what a client spends is CPU its server does not get.
 # A check run by hand on a quiet machine: never part of the product, never run by go test.
 #   ./run.sh path/to/allfives [rounds] [seconds per round] [matches]
 set -eu
@@ -48,11 +49,11 @@ for r in $(seq "$rounds"); do
 done
 node -e '
 const lines = require("fs").readFileSync(process.argv[1], "utf8").trim().split("\n").map(JSON.parse);
-const sum = (s) => lines.filter((l) => l.server === s).reduce((a, l) => [a[0] + l.moves, a[1] + l.seconds, a[2] + l.server_cpu_s], [0, 0, 0]);
+const sum = (s) => lines.filter((l) => l.server === s).reduce((a, l) => [a[0] + l.moves, a[1] + l.seconds, a[2] + l.server_cpu_s, a[3] + l.client_cpu_s], [0, 0, 0, 0]);
 const [b, a] = [sum("boardgame.io"), sum("allfives")];
 const rb = b[0] / b[1], ra = a[0] / a[1];
-const cpu = (s) => (1000 * s[2] / s[0]).toFixed(3);
-console.log(`boardgame.io (memory)   ${rb.toFixed(1)} moves/s, server CPU ${cpu(b)} ms per move`);
-console.log(`allfives (--sync full)  ${ra.toFixed(1)} moves/s, server CPU ${cpu(a)} ms per move`);
+const cpu = (s, i) => (1000 * s[i] / s[0]).toFixed(3);
+console.log(`boardgame.io (memory)   ${rb.toFixed(1)} moves/s; CPU per move: server ${cpu(b, 2)} ms, client ${cpu(b, 3)} ms`);
+console.log(`allfives (--sync full)  ${ra.toFixed(1)} moves/s; CPU per move: server ${cpu(a, 2)} ms, client ${cpu(a, 3)} ms`);
 console.log(`allfives / boardgame.io ${(ra / rb).toFixed(2)}  (>= 1.5)`);
 ' "$work/results"
