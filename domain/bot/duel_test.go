@@ -85,6 +85,12 @@ func duelSeed(name string, d int) domain.Seed {
 // The deals are named by name, so two duels of the same name play the same deals.
 func duel(tb testing.TB, name string, a, b chooser, deals int) duelResult {
 	tb.Helper()
+	return duelTo(tb, name, a, b, deals, 0)
+}
+
+// duelTo is duel with matches to target points (0: the table's default, 250).
+func duelTo(tb testing.TB, name string, a, b chooser, deals, target int) duelResult {
+	tb.Helper()
 	var (
 		mu   sync.Mutex
 		res  duelResult
@@ -102,7 +108,7 @@ func duel(tb testing.TB, name string, a, b chooser, deals int) duelResult {
 					if swap == 1 {
 						seats = [2]chooser{b, a}
 					}
-					scores, winner, luck, err := playDuel(duelSeed(name, d), seats)
+					scores, winner, luck, err := playDuel(duelSeed(name, d), seats, target)
 					if swap == 1 { // the luck is seat 0's; a's is the opposite when a sits at seat 1
 						luck = -luck
 					}
@@ -147,9 +153,9 @@ const maxDuelSteps = 100000
 // playDuel plays one two-player match of seats[0] against seats[1] on seed's deals, and
 // returns the final scores, the winning seat and the luck of the match's deals to seat 0
 // (dealLuck, summed over its hands).
-func playDuel(seed domain.Seed, seats [2]chooser) (scores []int, winner int, luck float64, err error) {
+func playDuel(seed domain.Seed, seats [2]chooser, target int) (scores []int, winner int, luck float64, err error) {
 	at := time.Unix(0, 0).UTC()
-	spec := domain.MatchSpec{Seeded: true}
+	spec := domain.MatchSpec{Seeded: true, Target: target}
 	for s := range seats {
 		spec.Players = append(spec.Players, domain.PlayerInfo{Seat: s, Name: fmt.Sprint("p", s), Kind: domain.Bot, Bot: NameRandom})
 	}

@@ -43,6 +43,7 @@ var screens = map[string]func() chooser{
 	"ext":      func() chooser { return extended{x: NewExpert(1, DefaultRollouts)} },
 	"ext-pv8":  func() chooser { return extended{x: NewExpert(1, DefaultRollouts), ext: extOpts{presume: 8}} },
 	"ext-k4":   func() chooser { return extended{x: NewExpert(1, DefaultRollouts), ext: extOpts{minDeals: 4}} },
+	"learned":  func() chooser { return learned{x: NewExpert(1, DefaultRollouts), m: &trainedModel} },
 }
 
 // BenchmarkConfirmVsReference plays a screened row on the confirming deals, for a method
