@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -136,7 +137,7 @@ func duelTo(tb testing.TB, name string, a, b chooser, deals, target int) duelRes
 		}()
 	}
 	for d := range deals {
-		next <- d
+		next <- dealOffset + d
 	}
 	close(next)
 	wg.Wait()
@@ -274,6 +275,14 @@ func TestReferenceBeatsGreedy(t *testing.T) {
 		t.Fatalf("reference against greedy: %s, want at least 60%%", r)
 	}
 }
+
+// dealOffset is where every duel starts in its set of deal sequences: BOT_DEAL_OFFSET=n
+// plays sequences n, n+1, ..., so that two processes, one per core, can share a long run
+// on distinct deals (BOT_DUEL_LOG keeps each one's matches).
+var dealOffset = func() int {
+	n, _ := strconv.Atoi(os.Getenv("BOT_DEAL_OFFSET"))
+	return max(n, 0)
+}()
 
 // duelLog is where duel writes each match's outcome when BOT_DUEL_LOG names a file: a line
 // "deal swap won margin luck" per match (won is 1 when the first player won, luck is the
