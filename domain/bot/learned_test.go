@@ -8,7 +8,7 @@ import (
 	"github.com/allfives/allfives/domain"
 )
 
-// This file is issue 59's item 3 (docs/decisions/023-a-learned-value-and-the-levels-spread-again.md):
+// This file is issue 59's item 3 (docs/decisions/023-a-learned-value-and-the-levels-measured-again.md):
 // a value learned offline from perfect-information targets and played without them, after
 // PerfectDou and Suphx's oracle guiding. A linear model over what the seat can see scores each
 // of its plays; it was fitted (train_test.go) to the oracle's values of the plays, the
