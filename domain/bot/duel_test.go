@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -85,6 +86,12 @@ func duelSeed(name string, d int) domain.Seed {
 // The deals are named by name, so two duels of the same name play the same deals.
 func duel(tb testing.TB, name string, a, b chooser, deals int) duelResult {
 	tb.Helper()
+	return duelTo(tb, name, a, b, deals, 0)
+}
+
+// duelTo is duel with matches to target points (0: the table's default, 250).
+func duelTo(tb testing.TB, name string, a, b chooser, deals, target int) duelResult {
+	tb.Helper()
 	var (
 		mu   sync.Mutex
 		res  duelResult
@@ -102,7 +109,7 @@ func duel(tb testing.TB, name string, a, b chooser, deals int) duelResult {
 					if swap == 1 {
 						seats = [2]chooser{b, a}
 					}
-					scores, winner, luck, err := playDuel(duelSeed(name, d), seats)
+					scores, winner, luck, err := playDuel(duelSeed(name, d), seats, target)
 					if swap == 1 { // the luck is seat 0's; a's is the opposite when a sits at seat 1
 						luck = -luck
 					}
@@ -130,7 +137,7 @@ func duel(tb testing.TB, name string, a, b chooser, deals int) duelResult {
 		}()
 	}
 	for d := range deals {
-		next <- d
+		next <- dealOffset + d
 	}
 	close(next)
 	wg.Wait()
@@ -147,9 +154,9 @@ const maxDuelSteps = 100000
 // playDuel plays one two-player match of seats[0] against seats[1] on seed's deals, and
 // returns the final scores, the winning seat and the luck of the match's deals to seat 0
 // (dealLuck, summed over its hands).
-func playDuel(seed domain.Seed, seats [2]chooser) (scores []int, winner int, luck float64, err error) {
+func playDuel(seed domain.Seed, seats [2]chooser, target int) (scores []int, winner int, luck float64, err error) {
 	at := time.Unix(0, 0).UTC()
-	spec := domain.MatchSpec{Seeded: true}
+	spec := domain.MatchSpec{Seeded: true, Target: target}
 	for s := range seats {
 		spec.Players = append(spec.Players, domain.PlayerInfo{Seat: s, Name: fmt.Sprint("p", s), Kind: domain.Bot, Bot: NameRandom})
 	}
@@ -268,6 +275,14 @@ func TestReferenceBeatsGreedy(t *testing.T) {
 		t.Fatalf("reference against greedy: %s, want at least 60%%", r)
 	}
 }
+
+// dealOffset is where every duel starts in its set of deal sequences: BOT_DEAL_OFFSET=n
+// plays sequences n, n+1, ..., so that two processes, one per core, can share a long run
+// on distinct deals (BOT_DUEL_LOG keeps each one's matches).
+var dealOffset = func() int {
+	n, _ := strconv.Atoi(os.Getenv("BOT_DEAL_OFFSET"))
+	return max(n, 0)
+}()
 
 // duelLog is where duel writes each match's outcome when BOT_DUEL_LOG names a file: a line
 // "deal swap won margin luck" per match (won is 1 when the first player won, luck is the

@@ -10,13 +10,24 @@ import (
 )
 
 // BenchmarkLevelLadder plays each level against the one below it (level-1 against random), in
-// duplicate two-player matches, and reports the stronger one's win rate with its 95% Wilson
-// interval (docs/bots.md, "Levels"). One op is one deal sequence played from both seats, so
+// duplicate two-player matches to 250 points, and reports the stronger one's win rate with its
+// 95% Wilson interval (docs/bots.md, "Levels"). One op is one deal sequence played from both
+// seats, so
 //
-//	go test ./domain/bot -run '^$' -bench LevelLadder -benchtime 100x -cpu 1
+//	nice -n 19 go test ./domain/bot -run '^$' -bench LevelLadder -benchtime 200x -cpu 1
 //
-// plays 200 matches per pair. -bench 'LevelLadder/5' plays one pair.
-func BenchmarkLevelLadder(b *testing.B) {
+// plays 400 matches per pair. -bench 'LevelLadder/level-5' plays one pair.
+func BenchmarkLevelLadder(b *testing.B) { levelLadder(b, "ladder/", 0) }
+
+// BenchmarkLevelLadder100 is BenchmarkLevelLadder in matches to 100 points, where a hand's luck
+// weighs more and the levels stand closer (docs/bots.md, "Levels"), on deals of its own:
+//
+//	nice -n 19 go test ./domain/bot -run '^$' -bench LevelLadder100 -benchtime 200x -cpu 1
+func BenchmarkLevelLadder100(b *testing.B) { levelLadder(b, "ladder100/", 100) }
+
+// levelLadder plays every adjacent pair of levels to target points on the deals named by
+// prefix and the pair.
+func levelLadder(b *testing.B, prefix string, target int) {
 	for n := 1; n <= Levels; n++ {
 		below, name := chooser(NewRandom(1)), NameRandom
 		if n > 1 {
@@ -24,7 +35,7 @@ func BenchmarkLevelLadder(b *testing.B) {
 		}
 		label := fmt.Sprintf("%s-vs-%s", LevelName(n), name)
 		b.Run(label, func(b *testing.B) {
-			duel(b, "ladder/"+label, NewLevel(1, n, DefaultRollouts), below, b.N).report(b, label)
+			duelTo(b, prefix+label, NewLevel(1, n, DefaultRollouts), below, b.N, target).report(b, label)
 		})
 	}
 }
