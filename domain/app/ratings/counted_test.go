@@ -125,7 +125,7 @@ func TestCountedTables(t *testing.T) {
 	checkCounted(t, changes, standings, "n", "bot-greedy") // n across the table: p and q do not count
 }
 
-// TestFarmBuysNothingInTheProjection is the farm of DESIGN 24's I6 in the projection: twenty
+// TestFarmBuysNothingInTheProjection is the farm of docs/ratings.md's I6 in the projection: twenty
 // fresh accounts resign to M, then M and an honest H each lose ten matches to the bots. M's
 // standing is H's to the last bit: the twenty wins bought nothing, not even a figure.
 func TestFarmBuysNothingInTheProjection(t *testing.T) {

@@ -10,10 +10,11 @@ import (
 )
 
 // Play on (docs/review.md, "Play on"): a branch is a new match, never rated, whose log repeats
-// its parent's game up to a decision (match.created names the parent, the step and the
-// prefix's head hash), with the caller in the deciding seat and bots of one strategy in the
-// others. Its hands up to the one being played are dealt from the parent's revealed seed (and
-// its own parents'), every later hand from the branch's own secret seed (DESIGN 24, I4).
+// its parent's game up to a decision (match.created names the parent, the step and the prefix's
+// head hash), with the caller in the deciding seat and bots of one strategy in the others. Its
+// hands up to the one being played are dealt from the parent's revealed seed (and its own
+// parents'), every later hand from the branch's own secret seed (docs/design.md, "The guarantee
+// suite", I4).
 
 // BranchRequest asks for a branch of finished match Parent before its decision Step. Bot is
 // the strategy of every other seat; Key, when set, a player key that binds the caller's seat

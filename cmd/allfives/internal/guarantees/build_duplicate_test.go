@@ -46,7 +46,7 @@ func (s *suite) duplicate() {
 }
 
 // ownListsShow: each holder of k's sealed match finds it in its own list of matches with
-// its key, and, when it is to move, in ?turn=me and in its stream's snapshot (DESIGN 24, I2).
+// its key, and, when it is to move, in ?turn=me and in its stream's snapshot (docs/design.md, I2).
 func (s *suite) ownListsShow(k *kind) {
 	s.t.Helper()
 	m := s.truth.of(k.match)

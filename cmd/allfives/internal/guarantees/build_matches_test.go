@@ -22,9 +22,9 @@ func (s *suite) add(k *kind) *kind {
 	return k
 }
 
-// buildMatches makes the kinds of match DESIGN 24 lists outside tournaments. The rematch
-// offer that expires comes first: the clock moves past its time before any match with a
-// clock exists, so that nothing else times out.
+// buildMatches makes the kinds of match docs/design.md ("The guarantee suite") lists outside
+// tournaments. The rematch offer that expires comes first: the clock moves past its time before
+// any match with a clock exists, so that nothing else times out.
 func (s *suite) buildMatches() {
 	s.t.Helper()
 	target := func(n int) *int { return &n }

@@ -75,9 +75,10 @@ func (s *suite) tableKind(name string, v api.TournamentView, round, table int, o
 	return s.add(k)
 }
 
-// buildTournaments makes the kinds of DESIGN 24 that tournaments hold: a Swiss and a round
-// robin round being played, a duplicate round with one table ended and one live, and a
-// duplicate tournament cancelled mid-round by its organiser, who plays in it.
+// buildTournaments makes the kinds of docs/design.md ("The guarantee suite") that tournaments
+// hold: a Swiss and a round robin round being played, a duplicate round with one table ended
+// and one live, and a duplicate tournament cancelled mid-round by its organiser, who plays in
+// it.
 func (s *suite) buildTournaments() {
 	s.t.Helper()
 	pp := s.people

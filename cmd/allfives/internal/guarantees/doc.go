@@ -1,5 +1,5 @@
-// Package guarantees holds the guarantee suite (DESIGN 24, "One suite holds them";
-// docs/design.md, "The guarantee suite"): its tests run the real server, wired by
+// Package guarantees holds the guarantee suite (docs/design.md, "The
+// guarantee suite"): its tests run the real server, wired by
 // cmd/allfives/internal/server exactly as `allfives serve` wires it (every feature on; a fake
 // clock, fixed seeds, short intervals and a small review budget injected), on SQLite and on
 // PostgreSQL. They take every route from the router itself, make every kind of match the

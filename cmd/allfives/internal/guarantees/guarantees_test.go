@@ -13,11 +13,11 @@ import (
 	"github.com/allfives/allfives/domain"
 )
 
-// TestGuarantees is the guarantee suite (DESIGN 24, "One suite holds them"), on SQLite and
-// on PostgreSQL: it makes every kind of match, asks every route of the router about each
-// with every credential, reading then acting, holds every answer to I1, I2, I4 and I5, ends
-// every match and tournament, asks again, and runs the verify and tournament commands' code
-// on every export (I3). It logs what it checked: docs/design.md quotes the counts.
+// TestGuarantees is the guarantee suite (docs/design.md, "The guarantee suite"), on SQLite and
+// on PostgreSQL: it makes every kind of match, asks every route of the router about each with
+// every credential, reading then acting, holds every answer to I1, I2, I4 and I5, ends every
+// match and tournament, asks again, and runs the verify and tournament commands' code on every
+// export (I3). It logs what it checked: docs/design.md quotes the counts.
 func TestGuarantees(t *testing.T) {
 	for _, e := range engines {
 		t.Run(e.name, func(t *testing.T) {

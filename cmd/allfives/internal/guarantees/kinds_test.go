@@ -5,7 +5,7 @@ import (
 	"sort"
 )
 
-// kind is one kind of match DESIGN 24 lists, as the suite made it: the match its cases are
+// kind is one kind of match docs/design.md lists, as the suite made it: the match its cases are
 // about, its tournament or seek when it has one, and who holds its seats.
 type kind struct {
 	name       string

@@ -15,7 +15,8 @@ type cred struct {
 	player string // the key's player, for the routes about "me"
 }
 
-// The roles of DESIGN 24's credentials: every kind is read and acted on with each it has.
+// The roles of the credentials docs/design.md ("The guarantee suite") lists: every kind is read
+// and acted on with each it has.
 const (
 	roleNone       = "none"
 	roleGarbage    = "garbage"

@@ -10,7 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-// access is who a route is for (DESIGN 24, "One suite holds them").
+// access is who a route is for (docs/design.md, "The guarantee suite").
 type access string
 
 const (
